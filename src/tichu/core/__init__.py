@@ -1,0 +1,1 @@
+"""The rules core: cards, combinations, a round and a game as pure, synchronous code."""

@@ -1,0 +1,353 @@
+"""Combination analysis on card masks: classify, compare, generate (R3, R4.1, R5.2).
+
+A play is a tuple ``(mask, type, length, rank)``; the pass is :data:`PASS_PLAY`.
+Ranks are integers here: a Phoenix single carries the rank of the single it was played
+on, or 1 when led, which R3.6 allows because every comparison comes out as with the
+half ranks (the public API in :mod:`tichu.rules` shows the ``x.5`` value).
+
+Generation is the hot path of agents and the engine: :func:`combinations_of` lists every
+combination in a hand once, and :func:`legal_plays_from` filters that list for a trick
+and a wish, so a seat's list only needs filtering when its hand shrinks.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from itertools import combinations
+from typing import Sequence
+
+from tichu.core.cards import (
+    CARD_VALUE, DOG, DRAGON, MAHJONG, PHOENIX, PHOENIX_INDEX, SPECIALS, SUIT_MASK, VALUE_MASK,
+    indices_of,
+)
+
+
+class CombinationType(IntEnum):
+    """Type of a combination (R3); ``PASS`` is the empty play."""
+
+    PASS = 0
+    SINGLE = 1
+    PAIR = 2
+    TRIPLE = 3
+    STAIR = 4
+    FULLHOUSE = 5
+    STREET = 6
+    BOMB = 7
+
+
+PASS, SINGLE, PAIR, TRIPLE, STAIR, FULLHOUSE, STREET, BOMB = (int(t) for t in CombinationType)
+
+#: A play: ``(mask, type, length, rank)``.
+Play = tuple[int, int, int, int]
+#: The pass.
+PASS_PLAY: Play = (0, PASS, 0, 0)
+#: Rank of a single Dragon (R3.9); nothing but a bomb beats it.
+DRAGON_RANK = 15
+#: Internal rank of a Phoenix led as a single (public 1.5, R3.6).
+PHOENIX_LEAD_RANK = 1
+
+_NATURAL_MASK = tuple(VALUE_MASK)
+_NIBBLE_SHIFT = tuple(4 * (v - 2) if 2 <= v <= 14 else 0 for v in range(17))
+
+
+def value_counts(mask: int) -> list[int]:
+    """Return the number of standard cards per value 0..16 (only 2..14 can be non-zero)."""
+    counts = [0] * 17
+    for value in range(2, 15):
+        counts[value] = (mask >> _NIBBLE_SHIFT[value] & 0xF).bit_count()
+    return counts
+
+
+def classify_mask(mask: int) -> tuple[int, int, int] | None:
+    """Classify a set of cards as a combination (R3), reading it as high as it goes (R3.5a).
+
+    :param mask: The cards.
+    :result: ``(type, length, rank)``, or ``None`` if the cards form no combination.
+        A Phoenix single gets :data:`PHOENIX_LEAD_RANK`; :func:`legal_plays_from` and
+        the round give it the rank of the single it beats.
+    """
+    count = mask.bit_count()
+    if count == 0:
+        return None
+    if count == 1:
+        index = mask.bit_length() - 1
+        return SINGLE, 1, PHOENIX_LEAD_RANK if index == PHOENIX_INDEX else CARD_VALUE[index]
+    if mask & (DOG | DRAGON):
+        return None  # R3.9, R3.10: never part of a combination
+    has_phoenix = bool(mask & PHOENIX)
+    naturals = mask & ~SPECIALS
+    counts = value_counts(naturals)
+    values = [v for v in range(2, 15) if counts[v]]
+    if mask & MAHJONG:
+        return _classify_street(mask, [1] + values, counts, has_phoenix, count)
+    if count == 2 or count == 3:
+        if len(values) == 1:
+            return (PAIR if count == 2 else TRIPLE), count, values[0]
+        return None
+    if count == 4 and not has_phoenix and len(values) == 1:
+        return BOMB, 4, values[0]  # R3.7 four of a kind
+    if count == 5 and len(values) == 2:
+        return _classify_full_house(counts, values, has_phoenix)
+    if count % 2 == 0 and len(values) == count // 2 and values[-1] - values[0] == len(values) - 1:
+        singles = sum(1 for v in values if counts[v] == 1)
+        if all(counts[v] <= 2 for v in values) and singles == (1 if has_phoenix else 0):
+            return STAIR, count, values[-1]  # R3.3
+    return _classify_street(mask, values, counts, has_phoenix, count)
+
+
+def _classify_full_house(counts: list[int], values: list[int], has_phoenix: bool) -> tuple[int, int, int] | None:
+    low, high = values
+    pattern = (counts[low], counts[high])
+    if not has_phoenix:
+        if pattern == (3, 2):
+            return FULLHOUSE, 5, low
+        if pattern == (2, 3):
+            return FULLHOUSE, 5, high
+        return None
+    if pattern == (2, 2):
+        return FULLHOUSE, 5, high  # R3.4: the Phoenix completes the higher triple
+    if pattern == (3, 1):
+        return FULLHOUSE, 5, low
+    if pattern == (1, 3):
+        return FULLHOUSE, 5, high
+    return None  # four equal cards + Phoenix is no full house (R3.4)
+
+
+def _classify_street(mask: int, values: list[int], counts: list[int], has_phoenix: bool,
+                     count: int) -> tuple[int, int, int] | None:
+    if count < 5 or any(counts[v] > 1 for v in values):
+        return None
+    low, high = values[0], values[-1]
+    span = high - low + 1
+    if not has_phoenix:
+        if span != count:
+            return None
+        if not mask & MAHJONG:
+            for suit in range(1, 5):
+                if mask & SUIT_MASK[suit] == mask:
+                    return BOMB, count, high  # R3.7 straight flush
+        return STREET, count, high
+    if span == count:
+        return STREET, count, high  # the Phoenix fills the one gap
+    if span == count - 1:
+        if high < 14:
+            return STREET, count, high + 1  # R3.5a: the Phoenix on top reads highest
+        if low > 2:
+            return STREET, count, 14
+    return None
+
+
+def beats(play: Play, trick: Play | None) -> bool:
+    """Tell whether a play beats the combination on the table (R3.8, R3.9).
+
+    :param play: The play.
+    :param trick: The combination on the table, or ``None`` on a lead.
+    :result: ``True`` if ``play`` may be played on ``trick`` as far as ranks go (a
+        Phoenix single must already carry the rank of ``trick``, see :func:`phoenix_on`).
+    """
+    if trick is None:
+        return True
+    _, kind, length, rank = play
+    _, trick_kind, trick_length, trick_rank = trick
+    if kind == BOMB:
+        if trick_kind != BOMB:
+            return True
+        return (length, rank) > (trick_length, trick_rank)
+    if kind != trick_kind or length != trick_length:
+        return False
+    if play[0] == PHOENIX:
+        return trick_rank < DRAGON_RANK and trick[0] != DOG
+    return rank > trick_rank
+
+
+def phoenix_on(trick: Play | None) -> Play:
+    """Return the Phoenix single as played on ``trick`` (R3.6): it takes the trick's rank."""
+    if trick is None or trick[1] != SINGLE:
+        return PHOENIX, SINGLE, 1, PHOENIX_LEAD_RANK
+    return PHOENIX, SINGLE, 1, trick[3]
+
+
+def combinations_of(hand: int) -> list[Play]:
+    """List every combination that can be formed from a hand, bombs included.
+
+    Every set of cards appears once, with the reading of R3.5a.
+
+    :param hand: The hand's mask.
+    :result: The plays, grouped by type.
+    """
+    plays: list[Play] = []
+    phoenix = hand & PHOENIX
+    by_value: list[list[int]] = [[] for _ in range(17)]
+    for index in indices_of(hand & ~SPECIALS):
+        by_value[CARD_VALUE[index]].append(1 << index)
+    for index in indices_of(hand & SPECIALS):
+        plays.append((1 << index, SINGLE, 1, PHOENIX_LEAD_RANK if index == PHOENIX_INDEX else CARD_VALUE[index]))
+    pairs: list[list[int]] = [[] for _ in range(17)]
+    phoenix_pairs: list[list[int]] = [[] for _ in range(17)]
+    triples: list[list[tuple[int, bool]]] = [[] for _ in range(17)]
+    for value in range(2, 15):
+        cards = by_value[value]
+        if not cards:
+            continue
+        for card in cards:
+            plays.append((card, SINGLE, 1, value))
+        value_pairs = [a | b for a, b in combinations(cards, 2)]
+        pairs[value] = value_pairs
+        for pair in value_pairs:
+            plays.append((pair, PAIR, 2, value))
+        if phoenix:
+            phoenix_pairs[value] = [card | phoenix for card in cards]
+            for pair in phoenix_pairs[value]:
+                plays.append((pair, PAIR, 2, value))
+        value_triples = [(a | b | c, False) for a, b, c in combinations(cards, 3)]
+        if phoenix:
+            value_triples += [(pair | phoenix, True) for pair in value_pairs]
+        triples[value] = value_triples
+        for triple, _ in value_triples:
+            plays.append((triple, TRIPLE, 3, value))
+        if len(cards) == 4:
+            plays.append((VALUE_MASK[value], BOMB, 4, value))
+    _add_stairs(plays, pairs, phoenix_pairs)
+    _add_full_houses(plays, triples, pairs, phoenix_pairs)
+    if hand & MAHJONG:
+        by_value[1] = [MAHJONG]
+    _add_streets(plays, by_value, phoenix)
+    return plays
+
+
+def _add_stairs(plays: list[Play], pairs: list[list[int]], phoenix_pairs: list[list[int]]) -> None:
+    for low in range(2, 14):
+        if not pairs[low] and not phoenix_pairs[low]:
+            continue
+        partial = [(pair, False) for pair in pairs[low]] + [(pair, True) for pair in phoenix_pairs[low]]
+        for value in range(low + 1, 15):
+            grown = [(mask | pair, used) for mask, used in partial for pair in pairs[value]]
+            grown += [(mask | pair, True) for mask, used in partial if not used for pair in phoenix_pairs[value]]
+            if not grown:
+                break
+            length = 2 * (value - low + 1)
+            for mask, _ in grown:
+                plays.append((mask, STAIR, length, value))
+            partial = grown
+
+
+def _add_full_houses(plays: list[Play], triples: list[list[tuple[int, bool]]], pairs: list[list[int]],
+                     phoenix_pairs: list[list[int]]) -> None:
+    pair_values = [value for value in range(2, 15) if pairs[value] or phoenix_pairs[value]]
+    for triple_value in range(2, 15):
+        for triple, triple_has_phoenix in triples[triple_value]:
+            for pair_value in pair_values:
+                if pair_value == triple_value:
+                    continue
+                # R3.4: pair + pair + Phoenix reads as the higher triple; skip the lower reading.
+                if not triple_has_phoenix or pair_value < triple_value:
+                    for pair in pairs[pair_value]:
+                        plays.append((triple | pair, FULLHOUSE, 5, triple_value))
+                if not triple_has_phoenix:
+                    for pair in phoenix_pairs[pair_value]:
+                        plays.append((triple | pair, FULLHOUSE, 5, triple_value))
+
+
+def _add_streets(plays: list[Play], by_value: list[list[int]], phoenix: int) -> None:
+    missing_allowed = 1 if phoenix else 0
+    for low in range(1, 11):
+        if sum(1 for value in range(low, low + 5) if not by_value[value]) > missing_allowed:
+            continue  # no street of five starts here
+        # partial: (mask, Phoenix position or 0)
+        partial = [(card, 0) for card in by_value[low]]
+        if phoenix and low >= 2:
+            partial.append((phoenix, low))
+        for value in range(low + 1, 15):
+            cards = by_value[value]
+            grown = [(mask | card, position) for mask, position in partial for card in cards]
+            if phoenix:
+                grown += [(mask | phoenix, value) for mask, position in partial if not position]
+            if not grown:
+                break
+            length = value - low + 1
+            if length >= 5:
+                for mask, position in grown:
+                    if position == low and value < 14:
+                        continue  # R3.5a: the same cards read higher with the Phoenix on top
+                    plays.append((mask, _street_kind(mask, position), length, value))
+            partial = grown
+
+
+def _street_kind(mask: int, phoenix_position: int) -> int:
+    if phoenix_position or mask & MAHJONG:
+        return STREET
+    for suit in range(1, 5):
+        if mask & SUIT_MASK[suit] == mask:
+            return BOMB  # R3.7: a straight of one suit is always the bomb
+    return STREET
+
+
+def _straight_windows(row: int) -> tuple[tuple[int, int], ...]:
+    """Windows ``(low, high)`` of five or more consecutive values set in a 13-bit value row."""
+    windows = []
+    for low in range(2, 11):
+        high = low - 1
+        while high < 14 and row >> (high + 1 - 2) & 1:
+            high += 1
+        windows += [(low, top) for top in range(low + 4, high + 1)]
+    return tuple(windows)
+
+
+_WINDOWS_BY_ROW = tuple(_straight_windows(row) for row in range(1 << 13))
+_SUIT_BITS = tuple(tuple(1 << (4 * (v - 2) + suit - 1) for v in range(2, 15)) for suit in range(1, 5))
+
+
+def bombs_of(hand: int) -> list[Play]:
+    """List the bombs in a hand (R3.7): four of a kind and straight flushes, without the rest."""
+    bombs: list[Play] = []
+    for value in range(2, 15):
+        if hand & VALUE_MASK[value] == VALUE_MASK[value]:
+            bombs.append((VALUE_MASK[value], BOMB, 4, value))
+    for suit_bits in _SUIT_BITS:
+        row = 0
+        for offset, bit in enumerate(suit_bits):
+            if hand & bit:
+                row |= 1 << offset
+        if row.bit_count() < 5:
+            continue
+        for low, high in _WINDOWS_BY_ROW[row]:
+            mask = 0
+            for value in range(low, high + 1):
+                mask |= suit_bits[value - 2]
+            bombs.append((mask, BOMB, high - low + 1, high))
+    return bombs
+
+
+def legal_plays_from(combos: Sequence[Play], hand: int, trick: Play | None, wish: int = 0) -> list[Play]:
+    """Return every legal play at one's turn (R4.1, R5.2, R5.3), the pass included where allowed.
+
+    :param combos: Every combination of the hand (:func:`combinations_of`).
+    :param hand: The hand's mask (to know whether the wished value is held).
+    :param trick: The combination on the table, or ``None`` on a lead (also after the Dog).
+    :param wish: The open wish (2..14), or 0.
+    :result: The plays; :data:`PASS_PLAY` last when passing is allowed.
+    """
+    wish_mask = _NATURAL_MASK[wish] & hand if wish else 0
+    if trick is None:
+        if wish_mask:
+            return [play for play in combos if play[0] & wish_mask]  # R5.2 on a lead
+        return list(combos)
+    trick_kind, trick_length, trick_rank = trick[1], trick[2], trick[3]
+    if trick_kind == BOMB:
+        plays = [play for play in combos if play[1] == BOMB and (play[2], play[3]) > (trick_length, trick_rank)]
+    else:
+        plays = [play for play in combos
+                 if (play[1] == trick_kind and play[2] == trick_length and play[3] > trick_rank)
+                 or play[1] == BOMB]
+        if trick_kind == SINGLE:
+            if trick_rank < DRAGON_RANK and hand & PHOENIX:
+                plays = [play for play in plays if play[0] != PHOENIX]
+                plays.append((PHOENIX, SINGLE, 1, trick_rank))  # R3.6
+            else:
+                plays = [play for play in plays if play[0] != PHOENIX]
+    if wish_mask:
+        fulfilling = [play for play in plays if play[0] & wish_mask]
+        if fulfilling:
+            return fulfilling  # R5.2, R5.3: must fulfil, bombs included, no pass
+    plays.append(PASS_PLAY)
+    return plays

@@ -1,0 +1,55 @@
+"""A game as a sequence of rounds up to the target score (R7.4), pure and synchronous."""
+
+from __future__ import annotations
+
+import random
+
+from tichu.core.round import Round, RoundResult
+from tichu.core.ruleset import RuleSet
+
+#: Team names in the order of the team pairs (R1.3).
+TEAM_NAMES = (20, 31)
+
+
+class Game:
+    """Scores of a game and the shuffles of its rounds.
+
+    :ivar rules: The rule set.
+    :ivar rng: The shuffle's source, seeded from ``rules.seed``.
+    :ivar results: The finished rounds' results.
+    :ivar total: ``[team 20, team 31]`` after the finished rounds.
+    """
+
+    def __init__(self, rules: RuleSet | None = None, rng: random.Random | None = None) -> None:
+        """Start a game.
+
+        :param rules: (Optional) The rule set.
+        :param rng: (Optional) The shuffle's source; ``random.Random(rules.seed)`` if omitted.
+        """
+        self.rules = rules or RuleSet()
+        self.rng = rng or random.Random(self.rules.seed)
+        self.results: list[RoundResult] = []
+        self.total = [0, 0]
+
+    def new_round(self) -> Round:
+        """Deal the next round from the game's shuffle source."""
+        return Round(self.rules, self.rng)
+
+    def add_result(self, result: RoundResult) -> None:
+        """Book a finished round's points (R7.3)."""
+        self.results.append(result)
+        self.total[0] += result.points[0]
+        self.total[1] += result.points[1]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a team has reached the target and the scores differ (R7.4 with the house tie rule)."""
+        target = self.rules.target_score
+        return max(self.total) >= target and self.total[0] != self.total[1]
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team's name (20 or 31), or ``None`` while the game goes on."""
+        if not self.is_over:
+            return None
+        return TEAM_NAMES[0] if self.total[0] > self.total[1] else TEAM_NAMES[1]

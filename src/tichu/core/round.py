@@ -1,0 +1,713 @@
+"""One round of Tichu as a pure, synchronous, clonable state machine (rules.md R2..R7).
+
+No asyncio, no I/O; the only randomness is the shuffle, drawn from an injected
+:class:`random.Random`. The :class:`~tichu.engine.GameEngine`, the Arena, replay and
+search agents all drive this class, so every rule lives here once.
+
+The contract: :attr:`Round.decision` and :attr:`Round.decision_seat` say whose decision
+it is and of which kind; :meth:`Round.legal_actions` lists what that seat may do;
+:meth:`Round.apply` applies an :class:`Action` (any method below can be called directly
+too); :attr:`Round.is_over` and :meth:`Round.result` end it; :meth:`Round.clone` copies it.
+Tichu calls (R6.1) and out-of-turn bombs (R4.3) are actions that do not wait for a
+decision: :meth:`Round.can_announce` and :meth:`Round.bombs_for` say when they are allowed.
+
+Every method that changes the state validates first and raises
+:class:`~tichu.core.errors.RuleViolation` without changing anything.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import permutations
+from typing import Any, NamedTuple, Sequence
+
+from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, VALUE_MASK, indices_of, points_of
+from tichu.core.combos import (
+    BOMB, PASS_PLAY, Play, bombs_of, classify_mask, combinations_of, legal_plays_from,
+)
+from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.ruleset import RuleSet
+
+
+class Phase(IntEnum):
+    """Stage of a round."""
+
+    GRAND_TICHU = 0  # R2.1: 8 cards dealt, each seat decides on Grand Tichu
+    SCHUPF = 1  # R2.3: 14 cards, each seat gives three
+    PLAYING = 2  # R4
+    OVER = 3  # R7
+
+
+class Decision(IntEnum):
+    """Kind of the decision the round waits for."""
+
+    NONE = 0
+    GRAND_TICHU = 1
+    SCHUPF = 2
+    PLAY = 3
+    WISH = 4
+    DRAGON = 5
+
+
+class ActionKind(IntEnum):
+    """Kinds of :class:`Action`; the last six are the record's events (records.md)."""
+
+    GRAND_TICHU = 0
+    SCHUPF = 1
+    TICHU = 2
+    PLAY = 3
+    PASS = 4
+    BOMB = 5
+    WISH = 6
+    DRAGON = 7
+
+
+class Action(NamedTuple):
+    """One action of one seat.
+
+    :ivar kind: What is done.
+    :ivar seat: Who does it.
+    :ivar value: ``bool`` for Grand Tichu; three card masks (to right, partner, left) for
+        the push; a card mask for play and bomb; the value for a wish; the recipient's
+        seat for the Dragon; ``None`` otherwise.
+    """
+
+    kind: ActionKind
+    seat: int
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """Outcome of a finished round (R7); pairs are ``[team 20, team 31]``.
+
+    :ivar out_order: Seats in the order they went out (3, or 2 on a double victory).
+    :ivar double_victory: Whether one team went out first and second (R7.1).
+    :ivar card_points: Card points per team.
+    :ivar bonus: Tichu and Grand Tichu points per team (R6).
+    :ivar points: ``card_points + bonus`` per team.
+    :ivar tichu_success: Per seat: ``None`` without a call, else whether the call won.
+    :ivar calls: Per seat 0 no call, 1 Tichu, 2 Grand Tichu.
+    """
+
+    out_order: tuple[int, ...]
+    double_victory: bool
+    card_points: tuple[int, int]
+    bonus: tuple[int, int]
+    points: tuple[int, int]
+    tichu_success: tuple[bool | None, ...]
+    calls: tuple[int, ...]
+
+
+ANNOUNCE_NONE, ANNOUNCE_TICHU, ANNOUNCE_GRAND = 0, 1, 2
+
+
+def team_of(seat: int) -> int:
+    """Return the team index of a seat: 0 for team 20 (seats 0, 2), 1 for team 31 (R1.3)."""
+    return seat & 1
+
+
+class Round:
+    """The state of one round; see the module docstring for the contract.
+
+    :ivar rules: The rule set.
+    :ivar phase: The :class:`Phase`.
+    :ivar hands: Hand masks per seat.
+    :ivar first_deal: The 8 cards each seat saw before deciding on Grand Tichu.
+    :ivar second_deal: The 6 cards dealt after.
+    :ivar announcements: Per seat 0 none, 1 Tichu, 2 Grand Tichu.
+    :ivar given: Per seat the three pushed cards (to right, partner, left) or ``None``.
+    :ivar turn: The seat at turn while playing, else ``None``.
+    :ivar trick: The combination on top of the open trick, ``None`` on a lead.
+    :ivar trick_owner: Who played the last combination (the Dog included).
+    :ivar trick_cards: All cards lying in the open trick (the Dog included, R3.10).
+    :ivar trick_turns: The open trick's plays as ``(seat, play)``.
+    :ivar trick_closed: Every other seat passed (R4.2); bombs may still land (R4.3).
+    :ivar wish_value: The last wish made (0 none); :ivar wish_open: whether it is open.
+    :ivar won: Card masks won in tricks per seat.
+    :ivar tricks_won: Number of tricks taken per seat.
+    :ivar out_order: Seats that are out, in order.
+    :ivar played: All cards played this round.
+    :ivar has_played: Per seat whether it played a card this round (R6.1).
+    :ivar events: The record's events since the pushed cards arrived (records.md).
+    """
+
+    def __init__(self, rules: RuleSet | None = None, rng: random.Random | None = None,
+                 deal: Sequence[tuple[int, int]] | None = None) -> None:
+        """Deal a round.
+
+        :param rules: (Optional) The rule set; the defaults if omitted.
+        :param rng: (Optional) Source of the shuffle; a fresh ``random.Random()`` if omitted.
+        :param deal: (Optional) Per seat ``(first 8, last 6)`` card masks instead of a
+            shuffle (replay, scripted tests).
+        :raises RuleViolation: If ``deal`` is not 56 distinct cards split 8 + 6.
+        """
+        self.rules = rules or RuleSet()
+        if deal is None:
+            deck = list(range(56))
+            (rng or random.Random()).shuffle(deck)
+            deal = [(_mask(deck[14 * seat:14 * seat + 8]), _mask(deck[14 * seat + 8:14 * seat + 14]))
+                    for seat in range(4)]
+        _check_deal(deal)
+        self.first_deal = [first for first, _ in deal]
+        self.second_deal = [second for _, second in deal]
+        self.hands = list(self.first_deal)
+        self.phase = Phase.GRAND_TICHU
+        self.grand_decided = [False] * 4
+        self.announcements = [ANNOUNCE_NONE] * 4
+        self.given: list[tuple[int, int, int] | None] = [None] * 4
+        self.turn: int | None = None
+        self.trick: Play | None = None
+        self.trick_owner: int | None = None
+        self.trick_cards = 0
+        self.trick_turns: list[tuple[int, Play]] = []
+        self.trick_closed = False
+        self._passes = 0
+        self.wish_value = 0
+        self.wish_open = False
+        self._wish_pending = False
+        self._dragon_pending = False
+        self.won = [0] * 4
+        self.tricks_won = [0] * 4
+        self.out_order: list[int] = []
+        self.played = 0
+        self.has_played = [False] * 4
+        self.events: list[Action] = []
+        self._combos: list[list[Play] | None] = [None] * 4
+        self._bombs: list[list[Play] | None] = [None] * 4
+        self._result: RoundResult | None = None
+
+    # -- the contract ------------------------------------------------------------------
+
+    @property
+    def decision(self) -> Decision:
+        """The kind of decision the round waits for."""
+        if self.phase == Phase.PLAYING:
+            if self._wish_pending:
+                return Decision.WISH
+            if self._dragon_pending:
+                return Decision.DRAGON
+            return Decision.PLAY
+        if self.phase == Phase.GRAND_TICHU:
+            return Decision.GRAND_TICHU
+        if self.phase == Phase.SCHUPF:
+            return Decision.SCHUPF
+        return Decision.NONE
+
+    @property
+    def decision_seat(self) -> int | None:
+        """The seat whose decision it is (Grand Tichu and push: the first that has not decided)."""
+        if self.phase == Phase.PLAYING:
+            if self._wish_pending or self._dragon_pending:
+                return self.trick_owner
+            return self.turn
+        if self.phase == Phase.GRAND_TICHU:
+            return self.grand_decided.index(False)
+        if self.phase == Phase.SCHUPF:
+            return self.given.index(None)
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round has ended (R7)."""
+        return self.phase == Phase.OVER
+
+    def legal_actions(self) -> list[Action]:
+        """List the actions open to :attr:`decision_seat` for :attr:`decision`."""
+        seat = self.decision_seat
+        decision = self.decision
+        if seat is None:
+            return []
+        if decision == Decision.GRAND_TICHU:
+            return [Action(ActionKind.GRAND_TICHU, seat, False), Action(ActionKind.GRAND_TICHU, seat, True)]
+        if decision == Decision.SCHUPF:
+            cards = [1 << index for index in indices_of(self.hands[seat])]
+            return [Action(ActionKind.SCHUPF, seat, triple) for triple in permutations(cards, 3)]
+        if decision == Decision.WISH:
+            return [Action(ActionKind.WISH, seat, value) for value in self.wish_choices()]
+        if decision == Decision.DRAGON:
+            return [Action(ActionKind.DRAGON, seat, to) for to in self.dragon_recipients()]
+        return [Action(ActionKind.PLAY, seat, play[0]) if play[0] else Action(ActionKind.PASS, seat)
+                for play in self.legal_plays()]
+
+    def apply(self, action: Action) -> None:
+        """Apply any action (the record's events and the decisions before them).
+
+        :raises RuleViolation: If the action is not allowed now; nothing changes then.
+        """
+        kind, seat, value = action
+        if kind == ActionKind.PLAY:
+            self.play(seat, value)
+        elif kind == ActionKind.PASS:
+            self.pass_turn(seat)
+        elif kind == ActionKind.BOMB:
+            self.bomb(seat, value)
+        elif kind == ActionKind.TICHU:
+            self.announce(seat)
+        elif kind == ActionKind.WISH:
+            self.make_wish(seat, value)
+        elif kind == ActionKind.DRAGON:
+            self.give_dragon(seat, value)
+        elif kind == ActionKind.GRAND_TICHU:
+            self.decide_grand_tichu(seat, bool(value))
+        elif kind == ActionKind.SCHUPF:
+            self.schupf(seat, value)
+        else:
+            raise RuleViolation(ErrorCode.INVALID_ACTION, "R4", f"unknown action {kind!r}")
+
+    def clone(self) -> Round:
+        """Return an independent copy (the lists are copied, the immutable values shared)."""
+        other = Round.__new__(Round)
+        other.__dict__.update(self.__dict__)
+        for name in ("first_deal", "second_deal", "hands", "grand_decided", "announcements", "given",
+                     "trick_turns", "won", "tricks_won", "out_order", "has_played", "events", "_combos",
+                     "_bombs"):
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
+    # -- Grand Tichu and pushing (R2) ---------------------------------------------------
+
+    def decide_grand_tichu(self, seat: int, announced: bool) -> None:
+        """Record a seat's Grand Tichu decision (R2.1, R6.2); the last one deals the rest (R2.2).
+
+        :raises RuleViolation: Outside R2.1 or if the seat has decided already.
+        """
+        _check_seat(seat)
+        if self.phase != Phase.GRAND_TICHU or self.grand_decided[seat]:
+            raise RuleViolation(ErrorCode.INVALID_ANNOUNCE, "R6.2",
+                                "Grand Tichu is decided once, on the first 8 cards")
+        self.grand_decided[seat] = True
+        if announced:
+            self.announcements[seat] = ANNOUNCE_GRAND
+        if all(self.grand_decided):
+            for other in range(4):
+                self.hands[other] |= self.second_deal[other]
+            self.phase = Phase.SCHUPF
+            self._forget_combinations()
+
+    def schupf(self, seat: int, cards: Sequence[int]) -> None:
+        """Give three cards: to the right opponent, the partner, the left opponent (R2.3).
+
+        :param seat: The giving seat.
+        :param cards: Three single-card masks.
+        :raises RuleViolation: Outside R2.3, if the seat gave already, or for cards that
+            are not three distinct cards of its hand.
+        """
+        _check_seat(seat)
+        if self.phase != Phase.SCHUPF or self.given[seat] is not None:
+            raise RuleViolation(ErrorCode.INVALID_ACTION, "R2.3", "no push is expected from this seat now")
+        triple = tuple(cards)
+        if len(triple) != 3 or any(not isinstance(card, int) or card.bit_count() != 1 or card >> 56
+                                   for card in triple):
+            raise RuleViolation(ErrorCode.INVALID_ACTION, "R2.3", "push exactly three cards, one to each seat")
+        given = triple[0] | triple[1] | triple[2]
+        if given.bit_count() != 3:
+            raise RuleViolation(ErrorCode.NOT_UNIQUE_CARDS, "R2.3", "the three pushed cards must differ")
+        if given & ~self.hands[seat]:
+            raise RuleViolation(ErrorCode.NOT_HAND_CARD, "R2.3", "pushed cards must come from the hand")
+        self.hands[seat] &= ~given
+        self.given[seat] = (triple[0], triple[1], triple[2])
+        self._forget_combinations()
+        if all(entry is not None for entry in self.given):
+            self._exchange()
+
+    def _exchange(self) -> None:
+        for giver, triple in enumerate(self.given):
+            assert triple is not None
+            for offset, card in enumerate(triple, start=1):
+                self.hands[(giver + offset) % 4] |= card
+        self.phase = Phase.PLAYING
+        self.turn = next(seat for seat in range(4) if self.hands[seat] & MAHJONG)  # R2.5
+
+    def received(self, seat: int) -> tuple[int, int, int] | None:
+        """Return the cards a seat received: from its right opponent, partner, left opponent."""
+        if self.phase < Phase.PLAYING:
+            return None
+        cards = []
+        for offset in (1, 2, 3):
+            giver = (seat + offset) % 4
+            triple = self.given[giver]
+            assert triple is not None
+            cards.append(triple[(seat - giver) % 4 - 1])
+        return cards[0], cards[1], cards[2]
+
+    def _forget_combinations(self) -> None:
+        self._combos = [None] * 4
+        self._bombs = [None] * 4
+
+    # -- calls (R6) ---------------------------------------------------------------------
+
+    def can_announce(self, seat: int) -> bool:
+        """Whether a seat may call a plain Tichu now (R2.4, R6.1, R6.3)."""
+        if self.phase == Phase.PLAYING:
+            return not self.announcements[seat] and not self.has_played[seat]
+        return (self.rules.tichu_before_schupf and self.phase == Phase.SCHUPF
+                and not self.announcements[seat])
+
+    def announce(self, seat: int) -> None:
+        """Call a plain Tichu (R6.1).
+
+        :raises RuleViolation: (``INVALID_ANNOUNCE``) if the seat may not call now.
+        """
+        _check_seat(seat)
+        if not self.can_announce(seat):
+            raise RuleViolation(ErrorCode.INVALID_ANNOUNCE, "R6.1",
+                                "Tichu can be called once, after the push and before one's first card")
+        self.announcements[seat] = ANNOUNCE_TICHU
+        self.events.append(Action(ActionKind.TICHU, seat))
+
+    # -- playing (R3, R4, R5) -----------------------------------------------------------
+
+    def combinations(self, seat: int) -> list[Play]:
+        """Every combination in a seat's hand (computed once, filtered as the hand shrinks)."""
+        combos = self._combos[seat]
+        if combos is None:
+            combos = self._combos[seat] = combinations_of(self.hands[seat])
+        return combos
+
+    def holds_bomb(self, seat: int) -> bool:
+        """Whether a seat has a bomb in its hand (a cheap test before :meth:`bombs_for`)."""
+        bombs = self._bombs[seat]
+        if bombs is None:
+            bombs = self._bombs[seat] = bombs_of(self.hands[seat])
+        return bool(bombs)
+
+    @property
+    def is_lead(self) -> bool:
+        """Whether the seat at turn leads (a new trick, also after the Dog or a closed trick)."""
+        return self.trick is None or self.trick_closed
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal play of the seat at turn, :data:`~tichu.core.combos.PASS_PLAY` last if allowed.
+
+        :result: ``[]`` if no seat must play now.
+        """
+        seat = self.turn
+        if self.decision != Decision.PLAY or seat is None:
+            return []
+        wish = self.wish_value if self.wish_open else 0
+        return legal_plays_from(self.combinations(seat), self.hands[seat],
+                                None if self.is_lead else self.trick, wish)
+
+    def bombs_for(self, seat: int) -> list[Play]:
+        """The bombs a seat may throw out of turn now (R4.3); never forced by the wish (R5.3)."""
+        if not self.holds_bomb(seat) or not self._bomb_window_open(seat):
+            return []
+        trick = self.trick
+        assert trick is not None
+        bombs = self._bombs[seat]
+        assert bombs is not None
+        if trick[1] != BOMB:
+            return list(bombs)
+        return [play for play in bombs if (play[2], play[3]) > (trick[2], trick[3])]
+
+    def _bomb_window_open(self, seat: int) -> bool:
+        if (self.phase != Phase.PLAYING or self._wish_pending or self.trick is None or not self.hands[seat]
+                or len(self.out_order) >= 3):
+            return False  # R4.3: not on a lead or the Dog; R7.2: not after the round ended
+        return self.trick_closed or self._dragon_pending or seat != self.turn
+
+    def play(self, seat: int, cards: int) -> None:
+        """Play cards at one's turn; the empty mask passes (R4.1).
+
+        :param seat: The seat at turn.
+        :param cards: The card mask.
+        :raises RuleViolation: With the protocol's code: not this seat's turn, cards not in
+            the hand, no combination, or a combination not allowed now (R4.1, R5.2, R3.10).
+        """
+        if not cards:
+            self.pass_turn(seat)
+            return
+        self._check_turn(seat)
+        self.apply_legal_play(self._find_legal(seat, cards))
+
+    def _check_turn(self, seat: int) -> None:
+        _check_seat(seat)
+        if self.decision != Decision.PLAY or seat != self.turn:
+            raise RuleViolation(ErrorCode.NOT_YOUR_TURN, "R4.1", "it is not this seat's turn to play")
+
+    def _find_legal(self, seat: int, cards: int) -> Play:
+        if not isinstance(cards, int) or cards < 0 or cards >> 56:
+            raise RuleViolation(ErrorCode.UNKNOWN_CARD, "R1.1", "unknown cards")
+        if cards & ~self.hands[seat]:
+            raise RuleViolation(ErrorCode.NOT_HAND_CARD, "R4.1", "cards not in the hand")
+        if classify_mask(cards) is None:
+            raise RuleViolation(ErrorCode.INVALID_COMBINATION, "R3", "the cards form no combination")
+        legal = self.legal_plays()
+        for play in legal:
+            if play[0] == cards:
+                return play
+        raise RuleViolation(ErrorCode.INVALID_ACTION, *self._why_illegal(cards, legal))
+
+    def _why_illegal(self, cards: int, legal: list[Play]) -> tuple[str, str]:
+        if cards == DOG:
+            return "R3.10", "the Dog can only lead a trick"
+        if self.wish_open and any(play[0] & VALUE_MASK[self.wish_value] for play in legal):
+            return "R5.2", f"the wish ({self.wish_value}) must be fulfilled"
+        return "R4.1", "the combination does not beat the trick"
+
+    def pass_turn(self, seat: int) -> None:
+        """Pass at one's turn (R4.1); the last pass closes the trick (R4.2).
+
+        :raises RuleViolation: Not this seat's turn, on a lead, or under the wish (R5.2).
+        """
+        self._check_turn(seat)
+        if self.is_lead:
+            raise RuleViolation(ErrorCode.INVALID_ACTION, "R4.1", "the leader cannot pass")
+        legal = self.legal_plays()
+        if legal[-1] is not PASS_PLAY:
+            raise RuleViolation(ErrorCode.INVALID_ACTION, "R5.2",
+                                f"the wish ({self.wish_value}) must be fulfilled")
+        self.apply_legal_play(PASS_PLAY)
+
+    def apply_legal_play(self, play: Play) -> None:
+        """Apply a play of the seat at turn that is one of :meth:`legal_plays` (not checked).
+
+        The engine and search agents use it with a play taken from :meth:`legal_plays`;
+        everything else calls :meth:`play`.
+        """
+        seat = self.turn
+        assert seat is not None
+        mask = play[0]
+        if not mask:
+            self.events.append(Action(ActionKind.PASS, seat))
+            self._passes += 1
+            owner = self.trick_owner
+            assert owner is not None
+            needed = self._active_count() - (1 if self.hands[owner] else 0)
+            if self._passes >= needed:
+                self._close_trick()
+            else:
+                self.turn = self._next_active(seat)
+            return
+        if self.trick_closed:
+            self.collect_trick()
+        self.events.append(Action(ActionKind.PLAY, seat, mask))
+        self._lay(seat, play)
+
+    def bomb(self, seat: int, cards: int) -> None:
+        """Throw a bomb out of turn (R4.3).
+
+        :raises RuleViolation: ``NOT_YOUR_TURN`` for the seat at turn (it plays the bomb),
+            ``INTERRUPT_DENIED`` when no bomb may land now or the cards are no bomb that
+            beats the trick.
+        """
+        _check_seat(seat)
+        if self.decision == Decision.PLAY and seat == self.turn and not self.trick_closed \
+                and self.trick is not None:
+            raise RuleViolation(ErrorCode.NOT_YOUR_TURN, "R4.3", "at one's turn a bomb is played as the play")
+        if not self._bomb_window_open(seat):
+            raise RuleViolation(ErrorCode.INTERRUPT_DENIED, "R4.3",
+                                "no bomb now (a lead, the Dog, a pending wish, or the seat is out)")
+        if not isinstance(cards, int) or cards < 0 or cards & ~self.hands[seat]:
+            raise RuleViolation(ErrorCode.NOT_HAND_CARD, "R4.3", "cards not in the hand")
+        for play in self.bombs_for(seat):
+            if play[0] == cards:
+                self.events.append(Action(ActionKind.BOMB, seat, cards))
+                self.trick_closed = False
+                self._dragon_pending = False
+                self._lay(seat, play)
+                return
+        raise RuleViolation(ErrorCode.INTERRUPT_DENIED, "R4.3", "the cards are no bomb that beats the trick")
+
+    def _lay(self, seat: int, play: Play) -> None:
+        mask = play[0]
+        self.hands[seat] &= ~mask
+        self.played |= mask
+        self.has_played[seat] = True
+        self.trick_cards |= mask
+        self.trick_owner = seat
+        self._passes = 0
+        combos = self._combos[seat]
+        if combos is not None:
+            self._combos[seat] = [combo for combo in combos if not combo[0] & mask]
+        bombs = self._bombs[seat]
+        if bombs:
+            self._bombs[seat] = [combo for combo in bombs if not combo[0] & mask]
+        if self.wish_open and mask & VALUE_MASK[self.wish_value]:
+            self.wish_open = False  # R5.4 (the Phoenix never counts, R5.5)
+        if mask == DOG:
+            self.trick = None
+            self.trick_turns.append((seat, play))
+        else:
+            self.trick = play
+            self.trick_turns.append((seat, play))
+        if not self.hands[seat]:
+            self.out_order.append(seat)
+            if self._round_ends():
+                return
+        if mask & MAHJONG:
+            self._wish_pending = True  # R5.1: the wish comes before the turn moves on
+            return
+        if mask == DOG:
+            self.turn = self._next_active((seat + 1) % 4)  # R3.10: from the partner on
+        else:
+            self.turn = self._next_active(seat)
+
+    def _round_ends(self) -> bool:
+        out = self.out_order
+        if len(out) == 2 and team_of(out[0]) == team_of(out[1]):
+            self._finish()  # R7.1
+            return True
+        if len(out) == 3:
+            if self.trick is not None and self.trick[0] == DRAGON:
+                self._dragon_pending = True  # R7.2 with R4.5
+                self.trick_closed = True
+                self.turn = None
+            else:
+                self.collect_trick()
+                self._finish()
+            return True
+        return False
+
+    def _close_trick(self) -> None:
+        self.trick_closed = True
+        owner = self.trick_owner
+        assert owner is not None and self.trick is not None
+        if self.trick[0] == DRAGON:
+            self._dragon_pending = True  # R4.5
+        self.turn = owner if self.hands[owner] else self._next_active(owner)
+
+    def collect_trick(self, to: int | None = None) -> int:
+        """Give the open trick's cards to its winner, or to ``to`` (the Dragon gift).
+
+        Called by the engine after the bomb window; :meth:`play` calls it when the next
+        lead comes first (replay).
+
+        :result: The seat that received the cards.
+        """
+        receiver = self.trick_owner if to is None else to
+        assert receiver is not None
+        self.won[receiver] |= self.trick_cards
+        self.tricks_won[receiver] += 1
+        self.trick = None
+        self.trick_cards = 0
+        self.trick_turns = []
+        self.trick_closed = False
+        return receiver
+
+    def make_wish(self, seat: int, value: int) -> None:
+        """Name the wished value after playing the Mah Jong (R5.1).
+
+        :raises RuleViolation: (``INVALID_WISH``) if no wish is due from this seat or the
+            value is not allowed.
+        """
+        _check_seat(seat)
+        if not self._wish_pending or seat != self.trick_owner:
+            raise RuleViolation(ErrorCode.INVALID_WISH, "R5.1", "no wish is due from this seat")
+        if value not in self.wish_choices():
+            raise RuleViolation(ErrorCode.INVALID_WISH, "R5.1", f"cannot wish {value!r}")
+        self._wish_pending = False
+        self.wish_value = value
+        self.wish_open = value != 0
+        self.events.append(Action(ActionKind.WISH, seat, value))
+        self.turn = self._next_active(seat)
+
+    def wish_choices(self) -> list[int]:
+        """The values that may be wished (R5.1): 2..14, and 0 where the wish is optional."""
+        return ([0] if self.rules.wish_optional else []) + list(range(2, 15))
+
+    def dragon_recipients(self) -> list[int]:
+        """The seats that may receive the Dragon trick (R4.5): both opponents of its winner."""
+        owner = self.trick_owner
+        if not self._dragon_pending or owner is None:
+            return []
+        return [(owner + 1) % 4, (owner + 3) % 4]
+
+    def give_dragon(self, seat: int, to: int) -> None:
+        """Give a trick won with the Dragon to an opponent (R4.5).
+
+        :raises RuleViolation: (``INVALID_DRAGON_RECIPIENT``) if no gift is due from this
+            seat or ``to`` is not an opponent.
+        """
+        _check_seat(seat)
+        if not self._dragon_pending or seat != self.trick_owner:
+            raise RuleViolation(ErrorCode.INVALID_DRAGON_RECIPIENT, "R4.5", "no Dragon trick to give away")
+        if to not in self.dragon_recipients():
+            raise RuleViolation(ErrorCode.INVALID_DRAGON_RECIPIENT, "R4.5",
+                                "the Dragon trick goes to an opponent")
+        self._dragon_pending = False
+        self.events.append(Action(ActionKind.DRAGON, seat, to))
+        self.collect_trick(to)
+        if len(self.out_order) >= 3:
+            self._finish()
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _active_count(self) -> int:
+        return 4 - len(self.out_order)
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat after ``seat`` that still has cards (``seat`` itself last)."""
+        for offset in (1, 2, 3, 4):
+            candidate = (seat + offset) % 4
+            if self.hands[candidate]:
+                return candidate
+        raise AssertionError("no seat has cards")
+
+    # -- the end (R7) -------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        self.phase = Phase.OVER
+        self.turn = None
+        self._wish_pending = False
+        out = self.out_order
+        first = out[0]
+        if len(out) == 2:
+            card_points = [0, 0]
+            card_points[team_of(first)] = 200  # R7.1
+        else:
+            last = next(seat for seat in range(4) if seat not in out)
+            won = list(self.won)
+            opponents_team = 1 - team_of(last)
+            hand_points = points_of(self.hands[last])  # R7.2: hand to the opponents
+            won[first] |= won[last]  # R7.2: tricks to the first out
+            won[last] = 0
+            card_points = [points_of(won[0] | won[2]), points_of(won[1] | won[3])]
+            card_points[opponents_team] += hand_points
+        bonus = [0, 0]
+        success: list[bool | None] = [None] * 4
+        for seat, call in enumerate(self.announcements):
+            if call:
+                won_call = seat == first
+                success[seat] = won_call
+                stake = 100 * call  # R6.1: 100, R6.2: 200
+                bonus[team_of(seat)] += stake if won_call else -stake
+        self._result = RoundResult(
+            tuple(out), len(out) == 2, (card_points[0], card_points[1]), (bonus[0], bonus[1]),
+            (card_points[0] + bonus[0], card_points[1] + bonus[1]), tuple(success), tuple(self.announcements))
+
+    def result(self) -> RoundResult:
+        """The outcome (R7).
+
+        :raises RuleViolation: If the round is not over.
+        """
+        if self._result is None:
+            raise RuleViolation(ErrorCode.INVALID_ACTION, "R7", "the round is not over")
+        return self._result
+
+
+def _mask(indices: Sequence[int]) -> int:
+    mask = 0
+    for index in indices:
+        mask |= 1 << index
+    return mask
+
+
+def _check_seat(seat: int) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+        raise RuleViolation(ErrorCode.INVALID_ACTION, "R1.3", f"no seat {seat!r}")
+
+
+def _check_deal(deal: Sequence[tuple[int, int]]) -> None:
+    everything = 0
+    total = 0
+    for first, second in deal:
+        if first.bit_count() != 8 or second.bit_count() != 6:
+            raise RuleViolation(ErrorCode.INVALID_ACTION, "R2.1", "each seat gets 8 + 6 cards")
+        everything |= first | second
+        total += 14
+    if len(deal) != 4 or everything != DECK or total != 56:
+        raise RuleViolation(ErrorCode.INVALID_ACTION, "R1.1", "the deal must hold the 56 cards once each")

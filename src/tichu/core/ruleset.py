@@ -1,0 +1,38 @@
+"""The rule set of a game: target score, the wish, and flags for rule variants (rules.md)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Settings that change the rules; the defaults are the rules of rules.md.
+
+    :ivar target_score: Points at which the game ends (R7.4).
+    :ivar wish_optional: The Mah Jong player may wish nothing (R5.1, official rule).
+    :ivar seed: Seed of the shuffles, or ``None`` for a random one.
+    :ivar tichu_before_schupf: A plain Tichu may be called as soon as all 14 cards are
+        dealt, before the pushed cards arrive (official rule; Brettspielwelt; R2.4 house
+        rule otherwise).
+    :ivar reveal_hands_when_out: A seat that is out may look at the other hands (R8.3).
+    """
+
+    target_score: int = 1000
+    wish_optional: bool = False
+    seed: int | None = None
+    tichu_before_schupf: bool = False
+    reveal_hands_when_out: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the rules as a record's ``rules`` object (records.md), without the seed."""
+        data = asdict(self)
+        data.pop("seed")
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], seed: int | None = None) -> RuleSet:
+        """Build a rule set from a record's ``rules`` object; unknown keys are ignored."""
+        known = {field.name for field in fields(cls)} - {"seed"}
+        return cls(seed=seed, **{key: value for key, value in data.items() if key in known})
