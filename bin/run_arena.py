@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Run agent-vs-agent games in the Arena and print the statistics.
+
+Example: ``bin/run_arena.py --games 1000 --seed 1 --workers 2 random random random random``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tichu.arena import Arena, ProgressBar  # noqa: E402
+from tichu.players.registry import AGENTS  # noqa: E402
+from tichu.records import RecordWriter  # noqa: E402
+from tichu.stats import Sprt  # noqa: E402
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("agents", nargs="*", default=["random"] * 4, metavar="AGENT",
+                        help=f"four agents for seats 0..3 (team A = 0+2, team B = 1+3); one of {sorted(AGENTS)}")
+    parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--target", type=int, default=1000, help="target score of a game (default 1000)")
+    parser.add_argument("--duplicate", action="store_true", help="play every deal twice with the teams' seats swapped")
+    parser.add_argument("--records", metavar="FILE.jsonl", help="write every game's record (JSON Lines)")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                        help="stop early when team A is shown to be ELO1 stronger, or not ELO0 (alpha = beta = 0.05)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    if len(args.agents) == 2:
+        args.agents = [args.agents[0], args.agents[1], args.agents[0], args.agents[1]]
+    if len(args.agents) != 4:
+        parser.error("name four agents (or two: team A's and team B's)")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the Arena; exit 0."""
+    args = parse_args(argv)
+    sprt = Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None
+    arena = Arena(args.agents, games=args.games, seed=args.seed, workers=args.workers, target_score=args.target,
+                  duplicate=args.duplicate, records=bool(args.records), sprt=sprt)
+    progress = ProgressBar(args.games, enabled=False if args.no_progress else None)
+    if args.records:
+        with RecordWriter(args.records) as writer:
+            report = arena.run(on_record=writer.write, progress=progress)
+    else:
+        report = arena.run(progress=progress)
+    print("\n".join(report.lines()))
+    if args.records:
+        print(f"records: {args.records}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

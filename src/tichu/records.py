@@ -1,0 +1,238 @@
+"""Game records (``tichu-record/1``, records.md): build, write, read, and replay through the rules."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from tichu.core.cards import format_mask, parse_mask
+from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.game import TEAM_NAMES
+from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Round
+from tichu.core.ruleset import RuleSet
+
+FORMAT = "tichu-record/1"
+
+_EVENT_KEYS = {"tichu": ActionKind.TICHU, "play": ActionKind.PLAY, "pass": ActionKind.PASS,
+               "bomb": ActionKind.BOMB, "wish": ActionKind.WISH, "dragon_to": ActionKind.DRAGON}
+
+
+def now_iso() -> str:
+    """The current UTC time as records.md writes it (``2026-11-22T10:00:00Z``)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def event_json(action: Action) -> dict[str, Any]:
+    """One record event from a round's action."""
+    kind, seat, value = action
+    if kind == ActionKind.TICHU:
+        return {"seat": seat, "tichu": True}
+    if kind == ActionKind.PLAY:
+        return {"seat": seat, "play": format_mask(value)}
+    if kind == ActionKind.PASS:
+        return {"seat": seat, "pass": True}
+    if kind == ActionKind.BOMB:
+        return {"seat": seat, "bomb": format_mask(value)}
+    if kind == ActionKind.WISH:
+        return {"seat": seat, "wish": value}
+    if kind == ActionKind.DRAGON:
+        return {"seat": seat, "dragon_to": value}
+    raise ValueError(f"{kind!r} is no record event")
+
+
+def round_json(round_: Round) -> dict[str, Any]:
+    """A finished round as the record's round object."""
+    result = round_.result()
+    pushes = []
+    for triple in round_.given:
+        assert triple is not None
+        pushes.append([format_mask(card) for card in triple])
+    return {
+        "deal": [format_mask(mask) for mask in round_.first_deal],
+        "deal_rest": [format_mask(mask) for mask in round_.second_deal],
+        "grand_tichu": [call == ANNOUNCE_GRAND for call in round_.announcements],
+        "push": pushes,
+        "events": [event_json(action) for action in round_.events],
+        "out_order": list(result.out_order),
+        "double_victory": result.double_victory,
+        "card_points": list(result.card_points),
+        "bonus": list(result.bonus),
+        "score": list(result.points),
+    }
+
+
+def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple[str, str]], *,
+                record_id: str, started_at: str | None = None) -> dict[str, Any]:
+    """Build a game record.
+
+    :param rounds: The game's finished rounds.
+    :param rules: The rule set (its seed is the record's seed).
+    :param players: ``(name, kind)`` per seat.
+    :param record_id: A unique id.
+    :param started_at: (Optional) Start time; now if omitted.
+    :result: The record as a JSON-ready dict.
+    """
+    total = [0, 0]
+    for round_ in rounds:
+        points = round_.result().points
+        total = [total[0] + points[0], total[1] + points[1]]
+    return {
+        "format": FORMAT,
+        "id": record_id,
+        "started_at": started_at or now_iso(),
+        "seed": rules.seed,
+        "rules": rules.to_json(),
+        "players": [{"name": name, "kind": kind} for name, kind in players],
+        "rounds": [round_json(round_) for round_ in rounds],
+        "score": total,
+        "winner": TEAM_NAMES[0] if total[0] > total[1] else TEAM_NAMES[1],
+    }
+
+
+class RecordWriter:
+    """Writes records to a JSON Lines file one at a time (a context manager).
+
+    :ivar count: Records written so far.
+    """
+
+    def __init__(self, path: str | Path, *, append: bool = False) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(path, "a" if append else "w", encoding="utf-8")
+        self.count = 0
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Write one record as one line."""
+        self._file.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self.count += 1
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def write_records(path: str | Path, records: Iterable[dict[str, Any]], *, append: bool = False) -> int:
+    """Write records as JSON Lines.
+
+    :result: The number written.
+    """
+    with RecordWriter(path, append=append) as writer:
+        for record in records:
+            writer.write(record)
+    return writer.count
+
+
+def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Read records from a JSON Lines file (blank lines are skipped).
+
+    :raises ValueError: For a line that is not a JSON object.
+    """
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, start=1):
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise ValueError(f"{path}:{number}: not a record object")
+            yield record
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The first thing in a record that the rules do not allow.
+
+    :ivar round_index: The round, from 0.
+    :ivar event_index: The event within the round, or ``None`` for the deal, the calls
+        before play, the push, or the round's summary.
+    :ivar rule: The rule broken (rules.md), or ``"records"`` for a malformed record.
+    :ivar reason: A sentence for people.
+    """
+
+    round_index: int | None
+    event_index: int | None
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = "record" if self.round_index is None else f"round {self.round_index}"
+        if self.event_index is not None:
+            where += f", event {self.event_index}"
+        return f"{where}: {self.rule}: {self.reason}"
+
+
+def replay(record: dict[str, Any]) -> Violation | None:
+    """Run a record back through the rules.
+
+    :param record: A ``tichu-record/1`` object.
+    :result: The first violation, or ``None`` if every round replays and every score agrees.
+    """
+    try:
+        if record.get("format") != FORMAT:
+            return Violation(None, None, "records", f"unknown format {record.get('format')!r}")
+        rules = RuleSet.from_json(record.get("rules") or {}, record.get("seed"))
+        total = [0, 0]
+        for index, round_data in enumerate(record["rounds"]):
+            found = _replay_round(rules, index, round_data)
+            if isinstance(found, Violation):
+                return found
+            total = [total[0] + found[0], total[1] + found[1]]
+        if list(record["score"]) != total:
+            return Violation(None, None, "R7.3", f"score {record['score']} but the rounds add up to {total}")
+        if max(total) < rules.target_score or total[0] == total[1]:
+            return Violation(None, None, "R7.4", "the game ended before a team won")
+        winner = TEAM_NAMES[0] if total[0] > total[1] else TEAM_NAMES[1]
+        if record["winner"] != winner:
+            return Violation(None, None, "R7.4", f"winner {record['winner']} but {winner} has more points")
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        return Violation(None, None, "records", f"malformed record: {error!r}")
+    return None
+
+
+def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> Violation | tuple[int, int]:
+    try:
+        deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(data["deal"], data["deal_rest"])]
+        round_ = Round(rules, deal=deal)
+        for seat, called in enumerate(data["grand_tichu"]):
+            round_.decide_grand_tichu(seat, bool(called))
+        for seat, labels in enumerate(data["push"]):
+            round_.schupf(seat, [parse_mask(label) for label in labels])
+    except RuleViolation as error:
+        return Violation(index, None, error.rule, error.reason)
+    for event_index, event in enumerate(data["events"]):
+        try:
+            round_.apply(_action(event))
+        except RuleViolation as error:
+            return Violation(index, event_index, error.rule, error.reason)
+    if not round_.is_over:
+        return Violation(index, None, "R7", "the events end before the round does")
+    result = round_.result()
+    checks = (("out_order", list(result.out_order)), ("double_victory", result.double_victory),
+              ("card_points", list(result.card_points)), ("bonus", list(result.bonus)),
+              ("score", list(result.points)))
+    for key, expected in checks:
+        if data[key] != expected:
+            return Violation(index, None, "R7", f"{key} is {data[key]} but the rules give {expected}")
+    return result.points
+
+
+def _action(event: dict[str, Any]) -> Action:
+    seat = event["seat"]
+    keys = [key for key in event if key != "seat"]
+    if len(keys) != 1 or keys[0] not in _EVENT_KEYS:
+        raise RuleViolation(ErrorCode.INVALID_ACTION, "records", f"unknown event {event!r}")
+    key = keys[0]
+    kind = _EVENT_KEYS[key]
+    value = event[key]
+    if kind in (ActionKind.PLAY, ActionKind.BOMB):
+        value = parse_mask(value)
+    elif kind in (ActionKind.TICHU, ActionKind.PASS):
+        value = None
+    return Action(kind, seat, value)
