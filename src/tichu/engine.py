@@ -72,8 +72,9 @@ class GameEngine:
 
     def _refresh_players(self) -> None:
         self._listeners = [player for player in self.players if player.listens]
-        self._is_agent = [isinstance(player, Agent) for player in self.players]
-        self._has_clients = not all(self._is_agent)
+        self._agents: list[Agent | None] = [player if isinstance(player, Agent) else None
+                                            for player in self.players]
+        self._has_clients = None in self._agents
 
     def replace_player(self, seat: int, player: Player) -> Player:
         """Put another player on a seat (an agent for a client that left, or back).
@@ -173,9 +174,9 @@ class GameEngine:
         """Ask the four seats at once (their decisions are hidden from each other)."""
         answers: list[Any] = [None] * 4
         waiting = []
-        for seat, player in enumerate(self.players):
-            if isinstance(player, Agent):
-                answers[seat] = decide(player, self.views[seat])
+        for seat, agent in enumerate(self._agents):
+            if agent is not None:
+                answers[seat] = decide(agent, self.views[seat])
             else:
                 waiting.append(seat)
         if waiting:
@@ -210,15 +211,14 @@ class GameEngine:
         seat = round_.turn
         assert seat is not None
         legal = round_.legal_plays()
-        player = self.players[seat]
-        if self._is_agent[seat]:
-            assert isinstance(player, Agent)
+        agent = self._agents[seat]
+        if agent is not None:
             if self._has_clients and self.agent_delay:
                 if not await self._pause(self.agent_delay):
                     return
-            play = player.decide_play(self.views[seat], legal)
+            play = agent.decide_play(self.views[seat], legal)
         else:
-            answer = await self._await_decision(player.play(self.views[seat], legal))
+            answer = await self._await_decision(self.players[seat].play(self.views[seat], legal))
             if answer is _STALE:
                 return
             play = answer
@@ -257,11 +257,10 @@ class GameEngine:
 
     def _offer_tichu(self, round_: Round) -> None:
         announcements, has_played = round_.announcements, round_.has_played
-        for seat, player in enumerate(self.players):
-            if announcements[seat] or has_played[seat] or not self._is_agent[seat]:
+        for seat, agent in enumerate(self._agents):
+            if agent is None or announcements[seat] or has_played[seat]:
                 continue
-            assert isinstance(player, Agent)
-            if round_.can_announce(seat) and player.decide_tichu(self.views[seat]):
+            if round_.can_announce(seat) and agent.decide_tichu(self.views[seat]):
                 round_.announce(seat)
                 self._emit("player_announced", player_index=seat, grand=False)
 
@@ -277,13 +276,12 @@ class GameEngine:
         version = self._version
         for offset in (1, 2, 3, 4):
             seat = (owner + offset) % 4
-            if not round_.holds_bomb(seat) or not self._is_agent[seat] or (seat == round_.turn and not closing):
+            agent = self._agents[seat]
+            if agent is None or not round_.holds_bomb(seat) or (seat == round_.turn and not closing):
                 continue
-            player = self.players[seat]
-            assert isinstance(player, Agent)
             bombs = round_.bombs_for(seat)
             if bombs:
-                choice = player.decide_bomb(self.views[seat], bombs)
+                choice = agent.decide_bomb(self.views[seat], bombs)
                 if choice is not None and choice in bombs:
                     self._throw_bomb(round_, seat, choice)
                     return True
@@ -309,11 +307,11 @@ class GameEngine:
         seat = round_.decision_seat
         assert seat is not None
         choices = round_.wish_choices()
-        player = self.players[seat]
-        if isinstance(player, Agent):
-            value = player.decide_wish(self.views[seat], choices)
+        agent = self._agents[seat]
+        if agent is not None:
+            value = agent.decide_wish(self.views[seat], choices)
         else:
-            value = await self._await_decision(player.wish(self.views[seat], choices))
+            value = await self._await_decision(self.players[seat].wish(self.views[seat], choices))
             if value is _STALE:
                 return
         if value not in choices:
@@ -329,11 +327,11 @@ class GameEngine:
         seat = round_.decision_seat
         assert seat is not None
         recipients = round_.dragon_recipients()
-        player = self.players[seat]
-        if isinstance(player, Agent):
-            to = player.decide_dragon(self.views[seat], recipients)
+        agent = self._agents[seat]
+        if agent is not None:
+            to = agent.decide_dragon(self.views[seat], recipients)
         else:
-            to = await self._await_decision(player.give_dragon(self.views[seat], recipients))
+            to = await self._await_decision(self.players[seat].give_dragon(self.views[seat], recipients))
             if to is _STALE:
                 return
         if to not in recipients:

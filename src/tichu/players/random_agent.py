@@ -41,7 +41,7 @@ class RandomAgent(Agent):
         return 1 << right, 1 << partner, 1 << left
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        return legal[self.rng.randrange(len(legal))]
+        return legal[int(self.rng.random() * len(legal))]  # randrange is slower on this hot path
 
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         return choices[self.rng.randrange(len(choices))]

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Replay game records (JSON Lines) through the rules and report every record that breaks one.
+
+Example: ``bin/replay_records.py data/records/arena.jsonl``. Exit status 1 if any record
+has a violation or a round whose card points do not add up to 100 (double victories aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tichu.records import read_records, replay  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Replay the files named on the command line; print a summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path, help="record files (.jsonl)")
+    args = parser.parse_args(argv)
+    games = rounds = problems = 0
+    for path in args.files:
+        for number, record in enumerate(read_records(path), start=1):
+            games += 1
+            violation = replay(record)
+            if violation is not None:
+                problems += 1
+                print(f"{path}:{number} ({record.get('id')}): {violation}")
+            for index, round_data in enumerate(record.get("rounds", [])):
+                rounds += 1
+                if not round_data["double_victory"] and sum(round_data["card_points"]) != 100:
+                    problems += 1
+                    print(f"{path}:{number} round {index}: card points {round_data['card_points']} (R7.2)")
+    print(f"{games} games, {rounds} rounds replayed; {problems} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
