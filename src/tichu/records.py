@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tichu.core.cards import format_mask, parse_mask
 from tichu.core.errors import ErrorCode, RuleViolation
-from tichu.core.game import TEAM_NAMES
+from tichu.core.game import TEAM_NAMES, is_game_over
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Round
 from tichu.core.ruleset import RuleSet
 
@@ -180,13 +180,15 @@ def replay(record: dict[str, Any]) -> Violation | None:
         rules = RuleSet.from_json(record.get("rules") or {}, record.get("seed"))
         total = [0, 0]
         for index, round_data in enumerate(record["rounds"]):
+            if is_game_over(total, rules.target_score):
+                return Violation(index, None, "R7.4", "a round after the game had ended")
             found = _replay_round(rules, index, round_data)
             if isinstance(found, Violation):
                 return found
             total = [total[0] + found[0], total[1] + found[1]]
         if list(record["score"]) != total:
             return Violation(None, None, "R7.3", f"score {record['score']} but the rounds add up to {total}")
-        if max(total) < rules.target_score or total[0] == total[1]:
+        if not is_game_over(total, rules.target_score):
             return Violation(None, None, "R7.4", "the game ended before a team won")
         winner = TEAM_NAMES[0] if total[0] > total[1] else TEAM_NAMES[1]
         if record["winner"] != winner:

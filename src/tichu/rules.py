@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple, Sequence
 
-from tichu.core.cards import Card, cards_of, format_labels, mask_of, parse_labels, points_of
+from tichu.core.cards import DOG, PHOENIX, Card, cards_of, format_labels, mask_of, parse_labels, points_of
 from tichu.core.combos import (
-    BOMB, DOG, DRAGON_RANK, PHOENIX, SINGLE, CombinationType, Play, classify_mask, combinations_of,
-    legal_plays_from,
+    BOMB, DRAGON_RANK, SINGLE, CombinationType, Play, classify_mask, combinations_of, legal_plays_from,
 )
 from tichu.core.errors import RuleViolation
 

@@ -11,6 +11,12 @@ from tichu.core.ruleset import RuleSet
 TEAM_NAMES = (20, 31)
 
 
+def is_game_over(total: tuple[int, int] | list[int], target_score: int) -> bool:
+    """Whether a game with these totals has ended (R7.4): a team reached the target and the
+    scores differ (the house rule plays another round on a tie)."""
+    return max(total) >= target_score and total[0] != total[1]
+
+
 class Game:
     """Scores of a game and the shuffles of its rounds.
 
@@ -43,9 +49,8 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """Whether a team has reached the target and the scores differ (R7.4 with the house tie rule)."""
-        target = self.rules.target_score
-        return max(self.total) >= target and self.total[0] != self.total[1]
+        """Whether the game has ended (R7.4)."""
+        return is_game_over(self.total, self.rules.target_score)
 
     @property
     def winner(self) -> int | None:

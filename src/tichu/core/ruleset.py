@@ -14,8 +14,8 @@ class RuleSet:
     :ivar wish_optional: The Mah Jong player may wish nothing (R5.1, official rule).
     :ivar seed: Seed of the shuffles, or ``None`` for a random one.
     :ivar tichu_before_schupf: A plain Tichu may be called as soon as all 14 cards are
-        dealt, before the pushed cards arrive (official rule; Brettspielwelt; R2.4 house
-        rule otherwise).
+        dealt, before the pushed cards arrive (the official rule; R2.4's house rule
+        otherwise).
     :ivar reveal_hands_when_out: A seat that is out may look at the other hands (R8.3).
     """
 

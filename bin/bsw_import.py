@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Import Brettspielwelt Tichu logs (.tch) as game records and replay them through the rules.
+
+Example: ``bin/bsw_import.py ../shared/data/bsw --out data/records/bsw.jsonl``
+
+Prints per file the rounds imported, the rule flags the game needs and any violation
+(a line the rules do not allow, or a record that does not replay); exits 1 if there is
+one. Only records that replay are written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tichu.bsw import BswError, flags_needed, import_file  # noqa: E402
+from tichu.records import replay, write_records  # noqa: E402
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help=".tch files, or folders of them")
+    parser.add_argument("--out", metavar="FILE.jsonl", help="write the records that replay (JSON Lines)")
+    return parser.parse_args(argv)
+
+
+def log_files(paths: list[str]) -> list[Path]:
+    """The ``.tch`` files named or found (sorted) in the folders named."""
+    found: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        found += sorted(path.glob("*.tch")) if path.is_dir() else [path]
+    return found
+
+
+def check_file(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """Import and replay one log.
+
+    :result: The record if it replays (else ``None``), and the line to print.
+    """
+    try:
+        record = import_file(path)
+    except (BswError, OSError) as error:
+        return None, f"{path}: import failed: {error}"
+    flags = ", ".join(flags_needed(record["rules"])) or "none"
+    summary = f"{path}: {len(record['rounds'])} rounds, flags: {flags}"
+    violation = replay(record)
+    if violation is not None:
+        return None, f"{summary}, replay: {violation}"
+    return record, f"{summary}, replays"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Import, replay, print, write; return 1 if any log failed."""
+    args = parse_args(argv)
+    files = log_files(args.paths)
+    if not files:
+        print("no .tch files found", file=sys.stderr)
+        return 1
+    records = []
+    for path in files:
+        record, line = check_file(path)
+        print(line)
+        if record is not None:
+            records.append(record)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        print(f"{write_records(args.out, records)} records written to {args.out}")
+    return 0 if len(records) == len(files) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
