@@ -314,7 +314,7 @@ class GameEngine:
             value = await self._await_decision(self.players[seat].wish(self.views[seat], choices))
             if value is _STALE:
                 return
-        if value not in choices:
+        if not _is_choice(value, choices):
             log.warning("seat %d wished %r; wishing %d", seat, value, choices[0])
             value = choices[0]
         round_.make_wish(seat, value)
@@ -334,7 +334,7 @@ class GameEngine:
             to = await self._await_decision(self.players[seat].give_dragon(self.views[seat], recipients))
             if to is _STALE:
                 return
-        if to not in recipients:
+        if not _is_choice(to, recipients):
             log.warning("seat %d gave the Dragon to %r; giving it to %d", seat, to, recipients[0])
             to = recipients[0]
         winner = round_.trick_owner
@@ -417,6 +417,11 @@ class GameEngine:
             self.players[at_turn].request_cancelled()
         self._after_play(round_, seat, bomb, had_wish, out_of_turn=True)
         self._wake()
+
+
+def _is_choice(value: object, choices: Sequence[int]) -> bool:
+    """Whether an answer is one of the integer options (``True`` and ``8.0`` are not)."""
+    return type(value) is int and value in choices
 
 
 class _Stale:

@@ -131,7 +131,8 @@ class Round:
     :ivar out_order: Seats that are out, in order.
     :ivar played: All cards played this round.
     :ivar has_played: Per seat whether it played a card this round (R6.1).
-    :ivar events: The record's events since the pushed cards arrived (records.md).
+    :ivar events: The record's events since the pushed cards arrived (records.md); a Tichu
+        called during the push (``RuleSet.tichu_before_schupf``) is written first.
     """
 
     def __init__(self, rules: RuleSet | None = None, rng: random.Random | None = None,
@@ -442,7 +443,7 @@ class Round:
         raise RuleViolation(ErrorCode.INVALID_ACTION, *self._why_illegal(cards, legal))
 
     def _why_illegal(self, cards: int, legal: list[Play]) -> tuple[str, str]:
-        if cards == DOG:
+        if cards == DOG and not self.is_lead:
             return "R3.10", "the Dog can only lead a trick"
         if self.wish_open and any(play[0] & VALUE_MASK[self.wish_value] for play in legal):
             return "R5.2", f"the wish ({self.wish_value}) must be fulfilled"
@@ -597,7 +598,7 @@ class Round:
         _check_seat(seat)
         if not self._wish_pending or seat != self.trick_owner:
             raise RuleViolation(ErrorCode.INVALID_WISH, "R5.1", "no wish is due from this seat")
-        if value not in self.wish_choices():
+        if not _is_int(value) or value not in self.wish_choices():
             raise RuleViolation(ErrorCode.INVALID_WISH, "R5.1", f"cannot wish {value!r}")
         self._wish_pending = False
         self.wish_value = value
@@ -625,7 +626,7 @@ class Round:
         _check_seat(seat)
         if not self._dragon_pending or seat != self.trick_owner:
             raise RuleViolation(ErrorCode.INVALID_DRAGON_RECIPIENT, "R4.5", "no Dragon trick to give away")
-        if to not in self.dragon_recipients():
+        if not _is_int(to) or to not in self.dragon_recipients():
             raise RuleViolation(ErrorCode.INVALID_DRAGON_RECIPIENT, "R4.5",
                                 "the Dragon trick goes to an opponent")
         self._dragon_pending = False
@@ -696,8 +697,12 @@ def _mask(indices: Sequence[int]) -> int:
     return mask
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _check_seat(seat: int) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+    if not _is_int(seat) or not 0 <= seat < 4:
         raise RuleViolation(ErrorCode.INVALID_ACTION, "R1.3", f"no seat {seat!r}")
 
 
