@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections import deque
+from multiprocessing.pool import AsyncResult
 import os
 import random
 import sys
@@ -95,7 +97,9 @@ def _seat_agents(job: ChunkJob, spec: GameSpec) -> list[Agent]:
     order = [1, 0, 3, 2] if spec.swapped else [0, 1, 2, 3]  # seat -> index into names
     agents = []
     for seat, source in enumerate(order):
-        agent_seed = random.Random(f"{spec.seed}:{seat}").getrandbits(63)
+        # Seeded by the agent's place in the line-up, not its seat: in duplicate mode the
+        # swapped game then differs beyond the cards instead of mirroring the first.
+        agent_seed = random.Random(f"{spec.seed}:{source}").getrandbits(63)
         label = f"{names[source]}-{SIDES[source & 1]}{source}"
         agents.append(make_agent(names[source], name=label, seed=agent_seed))
     return agents
@@ -276,12 +280,11 @@ class Arena:
         started = time.perf_counter()
         jobs = self._jobs()
         if self.workers == 1:
-            self._consume(map(play_chunk, jobs), report, on_record, progress)
+            for summaries in map(play_chunk, jobs):
+                if self._consume(summaries, report, on_record, progress):
+                    break
         else:
-            context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-            with context.Pool(self.workers) as pool:
-                self._consume(pool.imap(play_chunk, jobs), report, on_record, progress)
-                pool.terminate()
+            self._run_pool(jobs, report, on_record, progress)
         report.elapsed = time.perf_counter() - started
         if self.sprt is not None:
             report.sprt_llr = self.sprt.llr
@@ -289,15 +292,46 @@ class Arena:
             progress.close()
         return report
 
-    def _consume(self, chunks: Iterator[list[GameSummary]], report: ArenaReport,
-                 on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> None:
-        for summaries in chunks:
-            for summary in summaries:
-                report.add(summary)
-                if on_record and summary.record is not None:
-                    on_record(summary.record)
-                if self.sprt is not None and self.sprt.add(summary.winner == 0):
-                    report.stopped_early = self.sprt.decision
-                    return
-            if progress:
-                progress.update(report.games)
+    def _run_pool(self, jobs: Iterator[ChunkJob], report: ArenaReport,
+                  on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> None:
+        """Keep two chunks per worker in flight and consume the results in game order.
+
+        After an early stop only the chunks in flight are finished, and the pool closes
+        normally (a terminated worker would lose its work, and its coverage data in tests).
+        """
+        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        pool = context.Pool(self.workers)
+        in_flight: deque[AsyncResult[list[GameSummary]]] = deque()
+
+        def submit() -> None:
+            job = next(jobs, None)
+            if job is not None:
+                in_flight.append(pool.apply_async(play_chunk, (job,)))
+
+        try:
+            for _ in range(2 * self.workers):
+                submit()
+            while in_flight:
+                if self._consume(in_flight.popleft().get(), report, on_record, progress):
+                    break
+                submit()
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+
+    def _consume(self, summaries: list[GameSummary], report: ArenaReport,
+                 on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> bool:
+        """Count a chunk's games in order; return whether the SPRT stopped the run."""
+        for summary in summaries:
+            report.add(summary)
+            if on_record and summary.record is not None:
+                on_record(summary.record)
+            if self.sprt is not None and self.sprt.add(summary.winner == 0):
+                report.stopped_early = self.sprt.decision
+                return True
+        if progress:
+            progress.update(report.games)
+        return False

@@ -65,6 +65,7 @@ class GameEngine:
         self.agent_delay = agent_delay
         self.keep_rounds = keep_rounds
         self._version = 0
+        self._awaiting: int | None = None
         self._interrupted = asyncio.Event()
         self._refresh_players()
 
@@ -218,7 +219,7 @@ class GameEngine:
                     return
             play = agent.decide_play(self.views[seat], legal)
         else:
-            answer = await self._await_decision(self.players[seat].play(self.views[seat], legal))
+            answer = await self._await_decision(seat, self.players[seat].play(self.views[seat], legal))
             if answer is _STALE:
                 return
             play = answer
@@ -236,8 +237,11 @@ class GameEngine:
         if not play[0]:
             self._emit("player_passed", player_index=seat)
         else:
+            # R7.2: the round's last play may have closed the round and the trick with it.
+            taken_at_end = round_.is_over and not round_.trick_turns and round_.last_trick is not None
+            trick_cards = round_.last_trick[1] if taken_at_end and round_.last_trick else round_.trick_cards
             self._emit("player_played", turn=[seat, cards_json(play[0]), combination_json(play)],
-                       trick_points=points_of(round_.trick_cards), trick_owner_index=round_.trick_owner,
+                       trick_points=points_of(trick_cards), trick_owner_index=round_.trick_owner,
                        is_bomb=play[1] == BOMB, out_of_turn=out_of_turn)
             if not round_.hands[seat]:
                 place = round_.out_order.index(seat) + 1
@@ -245,6 +249,9 @@ class GameEngine:
                 self._reveal_hands(round_)
             if had_wish and not round_.wish_open:
                 self._emit("wish_fulfilled")
+            if taken_at_end and round_.last_trick:
+                self._emit("trick_taken", player_index=round_.last_trick[0], points=points_of(trick_cards),
+                           dragon_recipient=None)
         if round_.turn is not None and not round_.is_over and round_.decision == Decision.PLAY:
             self._emit("player_turn_changed", current_turn_index=round_.turn)
 
@@ -311,7 +318,7 @@ class GameEngine:
         if agent is not None:
             value = agent.decide_wish(self.views[seat], choices)
         else:
-            value = await self._await_decision(self.players[seat].wish(self.views[seat], choices))
+            value = await self._await_decision(seat, self.players[seat].wish(self.views[seat], choices))
             if value is _STALE:
                 return
         if not _is_choice(value, choices):
@@ -331,7 +338,7 @@ class GameEngine:
         if agent is not None:
             to = agent.decide_dragon(self.views[seat], recipients)
         else:
-            to = await self._await_decision(self.players[seat].give_dragon(self.views[seat], recipients))
+            to = await self._await_decision(seat, self.players[seat].give_dragon(self.views[seat], recipients))
             if to is _STALE:
                 return
         if not _is_choice(to, recipients):
@@ -360,9 +367,10 @@ class GameEngine:
             pass
         return self._version == version
 
-    async def _await_decision(self, decision: Any) -> Any:
+    async def _await_decision(self, seat: int, decision: Any) -> Any:
         """Await a client's decision; give up (:data:`_STALE`) if an interrupt changed the state."""
         version = self._version
+        self._awaiting = seat
         self._interrupted.clear()
         task = asyncio.ensure_future(decision)
         waker = asyncio.ensure_future(self._interrupted.wait())
@@ -378,6 +386,7 @@ class GameEngine:
                     return _STALE
         finally:
             waker.cancel()
+            self._awaiting = None
         if self._version != version:
             return _STALE
         try:
@@ -408,13 +417,12 @@ class GameEngine:
             return
         if kind != ActionKind.BOMB:
             raise RuleViolation(ErrorCode.INVALID_ACTION, "R4", "only a Tichu call or a bomb can interrupt")
-        at_turn = round_.decision_seat
         had_wish = round_.wish_open
         round_.bomb(seat, cards)
         bomb = round_.trick
         assert bomb is not None
-        if at_turn is not None and at_turn != seat:
-            self.players[at_turn].request_cancelled()
+        if self._awaiting is not None:
+            self.players[self._awaiting].request_cancelled()
         self._after_play(round_, seat, bomb, had_wish, out_of_turn=True)
         self._wake()
 

@@ -193,7 +193,7 @@ def replay(record: dict[str, Any]) -> Violation | None:
         winner = TEAM_NAMES[0] if total[0] > total[1] else TEAM_NAMES[1]
         if record["winner"] != winner:
             return Violation(None, None, "R7.4", f"winner {record['winner']} but {winner} has more points")
-    except (KeyError, TypeError, ValueError, IndexError) as error:
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as error:
         return Violation(None, None, "records", f"malformed record: {error!r}")
     return None
 

@@ -193,8 +193,8 @@ class SeatView:
 
     @property
     def trick_owner(self) -> int | None:
-        """Who played the combination on the table."""
-        return self._round.trick_owner if self._round else None
+        """Who played the combination on the table (``None`` on a lead)."""
+        return None if self.trick is None or self._round is None else self._round.trick_owner
 
     @property
     def wish(self) -> int:

@@ -128,6 +128,7 @@ class Round:
     :ivar wish_value: The last wish made (0 none); :ivar wish_open: whether it is open.
     :ivar won: Card masks won in tricks per seat.
     :ivar tricks_won: Number of tricks taken per seat.
+    :ivar last_trick: The last trick taken: ``(receiver, cards)``.
     :ivar out_order: Seats that are out, in order.
     :ivar played: All cards played this round.
     :ivar has_played: Per seat whether it played a card this round (R6.1).
@@ -172,6 +173,7 @@ class Round:
         self._dragon_pending = False
         self.won = [0] * 4
         self.tricks_won = [0] * 4
+        self.last_trick: tuple[int, int] | None = None
         self.out_order: list[int] = []
         self.played = 0
         self.has_played = [False] * 4
@@ -581,6 +583,7 @@ class Round:
         """
         receiver = self.trick_owner if to is None else to
         assert receiver is not None
+        self.last_trick = (receiver, self.trick_cards)
         self.won[receiver] |= self.trick_cards
         self.tricks_won[receiver] += 1
         self.trick = None
