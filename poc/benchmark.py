@@ -38,9 +38,9 @@ def bench_legal_plays(seconds: float) -> list[tuple[str, int, float, float]]:
         hand = parse_mask(labels)
         trick = None if trick_spec is None else (parse_mask(trick_spec[0]),) + trick_spec[1:]
         count = len(legal_plays_from(combinations_of(hand), hand, trick, wish))
-        full = _rate(lambda: legal_plays_from(combinations_of(hand), hand, trick, wish), seconds)
+        full = _rate(lambda h=hand, t=trick, w=wish: legal_plays_from(combinations_of(h), h, t, w), seconds)
         combos = combinations_of(hand)
-        incremental = _rate(lambda: legal_plays_from(combos, hand, trick, wish), seconds)
+        incremental = _rate(lambda c=combos, h=hand, t=trick, w=wish: legal_plays_from(c, h, t, w), seconds)
         rows.append((name, count, full, incremental))
     return rows
 

@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from tichu.bsw import (
-    STARTED_AT, BswError, decode, flags_needed, import_file, import_game, import_round, parse_cards, parse_log,
+    STARTED_AT,
+    BswError,
+    decode,
+    flags_needed,
+    import_file,
+    import_game,
+    import_round,
+    parse_cards,
+    parse_log,
 )
 from tichu.core.cards import parse_mask
 from tichu.core.round import Action, ActionKind, Decision, Round

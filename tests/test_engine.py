@@ -786,7 +786,8 @@ async def test_bombs_offered_only_when_held_and_allowed_R4_3() -> None:
             total += 1
             assert bombs, "an empty offer"
             assert trick is not None and trick[0] != DOG, "R4.3: no bomb on a lead or the Dog"
-            assert closed or seat != turn or decision == Decision.DRAGON, "at its turn a seat plays the bomb as its play"
+            assert closed or seat != turn or decision == Decision.DRAGON, \
+                "at its turn a seat plays the bomb as its play"
             for bomb in bombs:
                 assert bomb[1] == BOMB and bomb[0] & ~hand == 0
                 if trick[1] == BOMB:

@@ -198,7 +198,8 @@ def test_card_not_in_hand_R4_1(record: Record) -> None:
     round_data = record["rounds"][0]
     other = (seat + 2) % 4
     partner_card = next(label for label in round_data["deal"][other].split()
-                        if all(label not in push for push in round_data["push"]) and label not in ("Hu", "Ma", "Dr", "Ph"))
+                        if all(label not in push for push in round_data["push"])
+                        and label not in ("Hu", "Ma", "Dr", "Ph"))
     events[index]["play"] = partner_card
     _assert_violation(record, 0, index, "R4.1")
 

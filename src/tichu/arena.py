@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections import deque
-from multiprocessing.pool import AsyncResult
 import os
 import random
 import sys
 import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Iterator, Sequence
+from multiprocessing.pool import AsyncResult
+from typing import IO, Any
 
 from tichu.core.round import ANNOUNCE_GRAND
 from tichu.core.ruleset import RuleSet
@@ -96,7 +97,7 @@ def _seat_agents(job: ChunkJob, spec: GameSpec) -> list[Agent]:
     names = list(job.agents)
     order = [1, 0, 3, 2] if spec.swapped else [0, 1, 2, 3]  # seat -> index into names
     agents = []
-    for seat, source in enumerate(order):
+    for source in order:
         # Seeded by the agent's place in the line-up, not its seat: in duplicate mode the
         # swapped game then differs beyond the cards instead of mirroring the first.
         agent_seed = random.Random(f"{spec.seed}:{source}").getrandbits(63)

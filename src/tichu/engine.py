@@ -9,9 +9,11 @@ interrupt with a Tichu call or a bomb at any time (:meth:`GameEngine.interrupt`)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from tichu.core.cards import indices_of, points_of
 from tichu.core.combos import BOMB, PASS_PLAY, Play
@@ -214,9 +216,8 @@ class GameEngine:
         legal = round_.legal_plays()
         agent = self._agents[seat]
         if agent is not None:
-            if self._has_clients and self.agent_delay:
-                if not await self._pause(self.agent_delay):
-                    return
+            if self._has_clients and self.agent_delay and not await self._pause(self.agent_delay):
+                return
             play = agent.decide_play(self.views[seat], legal)
         else:
             answer = await self._await_decision(seat, self.players[seat].play(self.views[seat], legal))
@@ -361,10 +362,8 @@ class GameEngine:
         """Sleep unless interrupted; return whether the state is still the same."""
         version = self._version
         self._interrupted.clear()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._interrupted.wait(), seconds)
-        except asyncio.TimeoutError:
-            pass
         return self._version == version
 
     async def _await_decision(self, seat: int, decision: Any) -> Any:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from tichu.core.cards import format_mask, parse_mask
 from tichu.core.errors import ErrorCode, RuleViolation
@@ -22,7 +23,7 @@ _EVENT_KEYS = {"tichu": ActionKind.TICHU, "play": ActionKind.PLAY, "pass": Actio
 
 def now_iso() -> str:
     """The current UTC time as records.md writes it (``2026-11-22T10:00:00Z``)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def event_json(action: Action) -> dict[str, Any]:

@@ -14,11 +14,19 @@ Combination(type=<CombinationType.SINGLE: 1>, length=1, rank=14.5)
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from tichu.core.cards import DOG, PHOENIX, Card, cards_of, format_labels, mask_of, parse_labels, points_of
 from tichu.core.combos import (
-    BOMB, DRAGON_RANK, SINGLE, CombinationType, Play, classify_mask, combinations_of, legal_plays_from,
+    BOMB,
+    DRAGON_RANK,
+    SINGLE,
+    CombinationType,
+    Play,
+    classify_mask,
+    combinations_of,
+    legal_plays_from,
 )
 from tichu.core.errors import RuleViolation
 

@@ -106,7 +106,8 @@ def test_r2_3_push_of_foreign_duplicate_or_too_few_cards_is_refused() -> None:
     assert_refused(round_, ErrorCode.INVALID_ACTION, lambda: round_.schupf(0, own[:2]), "R2.3")
     assert_refused(round_, ErrorCode.INVALID_ACTION, lambda: round_.schupf(0, [own[0] | own[1], own[2], 0]), "R2.3")
     round_.schupf(0, own)
-    assert_refused(round_, ErrorCode.INVALID_ACTION, lambda: round_.schupf(0, _single_cards(round_.hands[0], 3)), "R2.3")
+    assert_refused(round_, ErrorCode.INVALID_ACTION,
+                   lambda: round_.schupf(0, _single_cards(round_.hands[0], 3)), "R2.3")
 
 
 def test_r2_3_nobody_plays_before_the_push_is_complete() -> None:

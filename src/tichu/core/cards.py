@@ -16,7 +16,8 @@ form one nibble; the special cards follow at 52..55.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from tichu.core.errors import ErrorCode, RuleViolation
 

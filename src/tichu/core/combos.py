@@ -12,12 +12,20 @@ and a wish, so a seat's list only needs filtering when its hand shrinks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from itertools import combinations
-from typing import Sequence
 
 from tichu.core.cards import (
-    CARD_VALUE, DOG, DRAGON, MAHJONG, PHOENIX, PHOENIX_INDEX, SPECIALS, SUIT_MASK, VALUE_MASK,
+    CARD_VALUE,
+    DOG,
+    DRAGON,
+    MAHJONG,
+    PHOENIX,
+    PHOENIX_INDEX,
+    SPECIALS,
+    SUIT_MASK,
+    VALUE_MASK,
     indices_of,
 )
 

@@ -18,14 +18,21 @@ Every method that changes the state validates first and raises
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import permutations
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
-from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, VALUE_MASK, indices_of, points_of
+from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, VALUE_MASK, indices_of, points_of
 from tichu.core.combos import (
-    BOMB, PASS_PLAY, Play, bombs_of, classify_mask, combinations_of, legal_plays_from,
+    BOMB,
+    PASS_PLAY,
+    Play,
+    bombs_of,
+    classify_mask,
+    combinations_of,
+    legal_plays_from,
 )
 from tichu.core.errors import ErrorCode, RuleViolation
 from tichu.core.ruleset import RuleSet

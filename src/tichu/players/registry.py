@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from tichu.players.agent import Agent
 from tichu.players.random_agent import RandomAgent

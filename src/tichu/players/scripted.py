@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from tichu.core.cards import parse_mask
 from tichu.core.combos import PASS_PLAY, Play
