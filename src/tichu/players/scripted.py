@@ -6,7 +6,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tichu.core.cards import parse_mask
+from tichu.core.cards import indices_of, parse_mask
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.players.agent import Agent
 from tichu.players.player import Event
@@ -19,9 +19,11 @@ Answer = Any | Callable[..., Any]
 class ScriptedPlayer(Agent):
     """Plays a script of answers; where the script runs dry it passes or takes the first option.
 
-    Plays are given as card labels (``"S5 B5"``, ``""`` to pass); pushes as three labels
-    (to right, partner, left); Tichu calls and bombs as ``{decision number: ...}`` maps are
-    overkill for tests, so they are queues too: each offer pops the next answer.
+    Plays are card labels (``"S5 B5"``, ``""`` to pass) or functions of the view and the
+    legal plays; the push is three labels (to right, partner, left). Answers to Tichu and
+    bomb offers are queues too: each offer takes the next answer (``None``: no bomb).
+    A scripted play that is not legal is handed to the engine as it is, so tests can
+    check that the engine refuses it.
 
     :ivar events: Every event the engine sent, in order.
     :ivar offers: Count of Tichu and bomb offers received (to check that agents are asked).
@@ -54,7 +56,7 @@ class ScriptedPlayer(Agent):
         if self.schupf_labels:
             right, partner, left = (parse_mask(label) for label in self.schupf_labels.split())
             return right, partner, left
-        low = sorted(bit for bit in _bits(view.hand))[:3]
+        low = [1 << index for index in indices_of(view.hand)[:3]]
         return low[0], low[1], low[2]
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
@@ -88,12 +90,3 @@ class ScriptedPlayer(Agent):
             return None
         mask = parse_mask(labels)
         return next((bomb for bomb in bombs if bomb[0] == mask), None)
-
-
-def _bits(mask: int) -> list[int]:
-    bits = []
-    while mask:
-        low = mask & -mask
-        bits.append(low)
-        mask ^= low
-    return bits
