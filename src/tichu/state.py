@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from tichu.core.cards import CARDS, PHOENIX, cards_of, indices_of, points_of
 from tichu.core.combos import SINGLE, CombinationType, Play
+from tichu.core.errors import ErrorCode, RuleViolation
 from tichu.core.round import Phase, Round
 
 #: Protocol names of the combination types (protocol.md, "Messages").
@@ -155,10 +156,15 @@ def build_private_state(round_: Round | None, seat: int) -> PrivateState:
 
 
 class TableSource(Protocol):
-    """What a :class:`SeatView` reads: the engine's table facts and its current round."""
+    """What a :class:`SeatView` reads: a table's facts and its current round (engine or table)."""
 
-    info: TableInfo
-    round: Round | None
+    @property
+    def info(self) -> TableInfo:
+        """The table's facts."""
+
+    @property
+    def round(self) -> Round | None:
+        """The round being played."""
 
 
 class SeatView:
@@ -201,6 +207,15 @@ class SeatView:
         """The open wish (0 if none)."""
         round_ = self._round
         return round_.wish_value if round_ and round_.wish_open else 0
+
+    def check_play(self, cards: int) -> Play:
+        """The legal play of these cards (a mask) for this seat at its turn.
+
+        :raises RuleViolation: With the protocol's code and the rule if it is not one.
+        """
+        if self._round is None:
+            raise RuleViolation(ErrorCode.NOT_YOUR_TURN, "R4.1", "no round is being played")
+        return self._round.find_legal(self.seat, cards)
 
     def hand_count(self, seat: int) -> int:
         """Number of cards in a seat's hand (public, R8.1)."""

@@ -431,14 +431,20 @@ class Round:
             self.pass_turn(seat)
             return
         self._check_turn(seat)
-        self.apply_legal_play(self._find_legal(seat, cards))
+        self.apply_legal_play(self.find_legal(seat, cards))
 
     def _check_turn(self, seat: int) -> None:
         _check_seat(seat)
         if self.decision != Decision.PLAY or seat != self.turn:
             raise RuleViolation(ErrorCode.NOT_YOUR_TURN, "R4.1", "it is not this seat's turn to play")
 
-    def _find_legal(self, seat: int, cards: int) -> Play:
+    def find_legal(self, seat: int, cards: int) -> Play:
+        """Return the legal play of these cards for the seat at turn, without applying it.
+
+        :raises RuleViolation: ``NOT_YOUR_TURN``, ``UNKNOWN_CARD``, ``NOT_HAND_CARD``,
+            ``INVALID_COMBINATION`` or ``INVALID_ACTION`` (with the rule) as :meth:`play`.
+        """
+        self._check_turn(seat)
         if not isinstance(cards, int) or cards < 0 or cards >> 56:
             raise RuleViolation(ErrorCode.UNKNOWN_CARD, "R1.1", "unknown cards")
         if cards & ~self.hands[seat]:

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Start the Tichu server: the browser client at ``/`` and the WebSocket at ``/ws``.
+
+Settings come from the environment and ``.env`` (see ``.env.example``); ``--host`` and
+``--port`` override them. Stop with Ctrl+C (or SIGTERM): open games are told
+``SERVER_DOWN`` and their records are written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tichu.server.app import run  # noqa: E402
+from tichu.server.config import Settings  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and serve until stopped."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", help="address to listen on (default: TICHU_HOST or 0.0.0.0)")
+    parser.add_argument("--port", type=int, help="port to listen on (default: TICHU_PORT or 8080)")
+    args = parser.parse_args(argv)
+    settings = Settings.load()
+    overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value is not None}
+    run(dataclasses.replace(settings, **overrides))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

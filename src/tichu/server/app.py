@@ -1,0 +1,189 @@
+"""The aiohttp application: ``web/`` as static files at ``/`` and the WebSocket at ``/ws``.
+
+:func:`create_app` only wires routes, settings and resources; the WebSocket handler
+turns frames into calls on the :class:`~tichu.server.factory.GameFactory`, its tables
+and their peers, and answers every refused message with an ``error`` (protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from tichu.core.errors import ErrorCode
+from tichu.core.round import ActionKind
+from tichu.server.config import Settings
+from tichu.server.connection import Connection
+from tichu.server.factory import GameFactory
+from tichu.server.peer import Peer
+from tichu.server.protocol import (
+    MAX_FRAME_HARD,
+    ProtocolError,
+    cards_from_json,
+    clean_name,
+    error_message,
+    parse_message,
+    require,
+)
+from tichu.server.table import Table
+
+log = logging.getLogger(__name__)
+
+SETTINGS = web.AppKey("settings", Settings)
+FACTORY = web.AppKey("factory", GameFactory)
+#: The folder served at ``/``.
+WEB_DIR = Path(__file__).resolve().parents[3] / "web"
+
+
+def create_app(settings: Settings | None = None) -> web.Application:
+    """Build the application.
+
+    :param settings: (Optional) The settings; :meth:`Settings.load` if omitted.
+    """
+    app = web.Application()
+    app[SETTINGS] = settings or Settings.load()
+    app.cleanup_ctx.append(_factory_context)
+    app.on_shutdown.append(_on_shutdown)
+    app.router.add_get("/ws", websocket_handler)
+    app.router.add_get("/", _index)
+    if WEB_DIR.is_dir():
+        app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
+    return app
+
+
+async def _factory_context(app: web.Application) -> AsyncIterator[None]:
+    app[FACTORY] = GameFactory(app[SETTINGS])
+    yield
+    await app[FACTORY].shutdown()
+
+
+async def _on_shutdown(app: web.Application) -> None:
+    await app[FACTORY].shutdown()
+
+
+async def _index(request: web.Request) -> web.StreamResponse:
+    index = WEB_DIR / "index.html"
+    if not index.is_file():
+        raise web.HTTPNotFound(text="web/index.html is missing")
+    return web.FileResponse(index)
+
+
+def _origin_allowed(request: web.Request) -> bool:
+    """Browsers send ``Origin``: it must be this server (bots and tools send none)."""
+    origin = request.headers.get("Origin")
+    if not origin:
+        return True
+    return urlsplit(origin).netloc.lower() == request.host.lower()
+
+
+async def websocket_handler(request: web.Request) -> web.StreamResponse:
+    """Connect a client (new seat or reconnect), then route its messages until it goes."""
+    if not _origin_allowed(request):
+        raise web.HTTPForbidden(text="cross-origin WebSocket refused")
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME_HARD)
+    await ws.prepare(request)
+    connection = Connection(ws)
+    factory = request.app[FACTORY]
+    try:
+        table, peer = _connect(factory, request.query, connection)
+    except ProtocolError as error:
+        connection.send(error_message(error.code, error.context, str(error)))
+        await connection.close(WSCloseCode.POLICY_VIOLATION, str(error))
+        return ws
+    left = False
+    try:
+        async for message in ws:
+            if message.type == WSMsgType.TEXT:
+                left = _handle(table, peer, message.data)
+                if left:
+                    break
+            elif message.type == WSMsgType.BINARY:
+                peer.send(error_message(ErrorCode.INVALID_MESSAGE, {"reason": "binary frames are not read"}))
+            else:
+                break
+    finally:
+        if left:
+            table.leave(peer)
+            await connection.close(WSCloseCode.OK)
+        else:
+            table.drop(peer, connection)
+            connection.abandon()
+    return ws
+
+
+def _connect(factory: GameFactory, query: Any, connection: Connection) -> tuple[Table, Peer]:
+    session_id = query.get("session_id")
+    if session_id is not None:
+        return factory.reconnect(session_id, connection)
+    table_name = clean_name(query.get("table_name"), "table_name", 40)
+    player_name = clean_name(query.get("player_name"), "player_name", 20)
+    return factory.join(table_name, player_name, connection)
+
+
+def _handle(table: Table, peer: Peer, text: str) -> bool:
+    """Handle one text frame; return whether the client left. Never raises."""
+    try:
+        kind, payload = parse_message(text)
+        if kind == "leave":
+            return True
+        _dispatch(table, peer, kind, payload)
+    except ProtocolError as error:
+        peer.send_error(error)
+    except Exception:  # nothing a client sends may break its table or the server
+        log.exception("table %r: a message from seat %d failed", table.name, peer.seat)
+        peer.send(error_message(ErrorCode.UNKNOWN_ERROR))
+    return False
+
+
+def _dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> None:
+    if kind == "ping":
+        peer.send({"type": "pong"})
+    elif kind == "response":
+        peer.handle_response(payload)
+    elif kind == "announce":
+        table.interrupt(peer, ActionKind.TICHU)
+    elif kind == "bomb":
+        table.interrupt(peer, ActionKind.BOMB, cards_from_json(require(payload, "cards", list)))
+    elif kind == "swap_players":
+        table.swap(peer, require(payload, "player_index_1", int), require(payload, "player_index_2", int))
+    elif kind == "start_game":
+        table.start(peer)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per log line: time, level, logger, message (and the exception)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
+                 "message": record.getMessage()}
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log to the console and as JSON lines to ``data/logs/server.log`` (rotated at 1 MiB, 5 kept)."""
+    folder = settings.data_dir / "logs"
+    folder.mkdir(parents=True, exist_ok=True)
+    file_handler = RotatingFileHandler(folder / "server.log", maxBytes=1 << 20, backupCount=5, encoding="utf-8")
+    file_handler.setFormatter(JsonFormatter())
+    console = logging.StreamHandler()
+    console.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [file_handler, console]
+    root.setLevel(settings.log_level.upper())
+
+
+def run(settings: Settings) -> None:
+    """Run the server until SIGINT or SIGTERM (aiohttp shuts down gracefully on both)."""
+    configure_logging(settings)
+    log.info("serving on http://%s:%d (agents: %s)", settings.host, settings.port, settings.agent)
+    web.run_app(create_app(settings), host=settings.host, port=settings.port, print=None,
+                shutdown_timeout=5.0)

@@ -1,0 +1,88 @@
+"""Server settings from the environment and ``.env``, each with a built-in default.
+
+Every setting ``name`` is read from the variable ``TICHU_<NAME>`` (e.g. ``TICHU_PORT``);
+a ``.env`` file in the working directory fills in what the environment does not set.
+``.env.example`` documents them all.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The server's settings.
+
+    :ivar host: Address to listen on.
+    :ivar port: Port to listen on.
+    :ivar grace_period: Seconds a dropped client keeps its seat before an agent takes it.
+    :ivar turn_timeout: Seconds a client has for a decision before an agent decides (0: no limit).
+    :ivar agent: Agent kind for empty seats (see :mod:`tichu.players.registry`).
+    :ivar bomb_window: Seconds to wait for bombs before a trick is taken, with a client seated.
+    :ivar agent_delay: Seconds agents pause before acting, with a client seated.
+    :ivar log_level: Logging level name.
+    :ivar data_dir: Folder for logs and records.
+    :ivar target_score: Points a game is played to.
+    """
+
+    host: str = "0.0.0.0"
+    port: int = 8080
+    grace_period: float = 20.0
+    turn_timeout: float = 0.0
+    agent: str = "random"
+    bomb_window: float = 1.5
+    agent_delay: float = 0.8
+    log_level: str = "INFO"
+    data_dir: Path = Path("data")
+    target_score: int = 1000
+
+    @classmethod
+    def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
+        """Read the settings from ``environ`` (default: ``os.environ``) and an ``.env`` file.
+
+        :raises ValueError: For a value that does not fit its setting.
+        """
+        values = read_env_file(env_file) if env_file is not None and env_file.is_file() else {}
+        values.update(os.environ if environ is None else environ)
+        changes: dict[str, Any] = {}
+        for field in fields(cls):
+            raw = values.get(f"TICHU_{field.name.upper()}")
+            if raw is None or raw == "":
+                continue
+            changes[field.name] = _convert(field.name, str(field.type), raw)
+        return replace(cls(), **changes)
+
+
+def _convert(name: str, kind: str, raw: str) -> Any:
+    try:
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            value = float(raw)
+            if value < 0:
+                raise ValueError("negative")
+            return value
+        if kind == "Path":
+            return Path(raw)
+        return raw.strip()
+    except ValueError as error:
+        raise ValueError(f"TICHU_{name.upper()}={raw!r} is not a valid {kind}") from error
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """Read ``KEY=value`` lines (``#`` comments, optional quotes) from a ``.env`` file."""
+    values: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values

@@ -1,0 +1,75 @@
+"""One client's WebSocket with an ordered, non-blocking outbox.
+
+The engine and the tables call :meth:`Connection.send` synchronously; a writer task
+sends the messages in order, so a slow client never stalls a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from aiohttp import WSCloseCode, web
+
+log = logging.getLogger(__name__)
+
+#: Messages queued for one client before it counts as unreachable and is closed.
+MAX_OUTBOX = 2000
+
+
+class Connection:
+    """A client's socket and its outbox.
+
+    :ivar ws: The WebSocket.
+    :ivar closed: Whether the socket is closed or closing.
+    """
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.closed = False
+        self._close_code: int = WSCloseCode.GOING_AWAY
+        self._close_reason = b""
+        self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; dropped silently once the connection is closed."""
+        if self.closed:
+            return
+        if self._outbox.qsize() >= MAX_OUTBOX:
+            log.warning("a client does not read its messages; closing its connection")
+            self.closed = True
+            self._outbox.put_nowait(None)
+            return
+        self._outbox.put_nowait(message)
+
+    async def _write(self) -> None:
+        while True:
+            message = await self._outbox.get()
+            if message is None:
+                break
+            try:
+                await self.ws.send_str(json.dumps(message, separators=(",", ":")))
+            except (ConnectionError, RuntimeError):
+                self.closed = True
+                break
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.ws.close(code=self._close_code, message=self._close_reason)
+
+    async def close(self, code: int = WSCloseCode.GOING_AWAY, reason: str = "") -> None:
+        """Send what is queued, then close the socket."""
+        if not self.closed:
+            self.closed = True
+            self._close_code = code
+            self._close_reason = reason.encode()[:120]
+            self._outbox.put_nowait(None)
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer
+
+    def abandon(self) -> None:
+        """Stop writing at once (the socket is gone)."""
+        self.closed = True
+        self._writer.cancel()

@@ -1,0 +1,94 @@
+"""The :class:`GameFactory`: opens tables on first join, finds sessions, closes empty tables."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from tichu.core.errors import ErrorCode
+from tichu.server.config import Settings
+from tichu.server.connection import Connection
+from tichu.server.peer import Peer
+from tichu.server.protocol import ProtocolError
+from tichu.server.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class GameFactory:
+    """All tables of the server, by name, and the clients' sessions.
+
+    :ivar tables: Open tables by name.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.tables: dict[str, Table] = {}
+        self._sessions: dict[str, tuple[Table, Peer]] = {}
+        self._closing: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def join(self, table_name: str, player_name: str, connection: Connection) -> tuple[Table, Peer]:
+        """Seat a client at a table, opening the table if it does not exist.
+
+        :raises ProtocolError: ``NAME_TAKEN`` or ``TABLE_FULL``.
+        """
+        table = self.tables.get(table_name)
+        if table is None:
+            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty)
+            log.info("table %r opened", table_name)
+        self._keep_open(table)
+        peer = table.join(player_name, connection)
+        self._sessions[peer.session_id] = (table, peer)
+        log.info("table %r: %r joined at seat %d", table_name, player_name, peer.seat)
+        return table, peer
+
+    def reconnect(self, session_id: str, connection: Connection) -> tuple[Table, Peer]:
+        """Give a client with a known session its seat back.
+
+        :raises ProtocolError: ``SESSION_NOT_FOUND`` for an unknown or expired session,
+            ``SESSION_EXPIRED`` if another client took the seat.
+        """
+        found = self._sessions.get(session_id)
+        if found is None or self.tables.get(found[0].name) is not found[0]:
+            raise ProtocolError(ErrorCode.SESSION_NOT_FOUND, session_id=session_id[:64])
+        table, peer = found
+        self._keep_open(table)
+        table.reconnect(peer, connection)
+        log.info("table %r: %r reconnected at seat %d", table.name, peer.name, peer.seat)
+        return table, peer
+
+    def _keep_open(self, table: Table) -> None:
+        timer = self._closing.pop(table.name, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _table_empty(self, table: Table) -> None:
+        """The last client left: close the table after the grace period unless someone comes."""
+        loop = asyncio.get_running_loop()
+        self._closing[table.name] = loop.call_later(self.settings.grace_period, self._close_later, table)
+
+    def _close_later(self, table: Table) -> None:
+        self._closing.pop(table.name, None)
+        if table.clients or self.tables.get(table.name) is not table:
+            return
+        task = asyncio.create_task(self.close_table(table))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close_table(self, table: Table, reason: ErrorCode | None = None) -> None:
+        """Close a table: stop its game (writing its record) and forget its sessions."""
+        if self.tables.get(table.name) is table:
+            del self.tables[table.name]
+        for session_id in [key for key, (owner, _) in self._sessions.items() if owner is table]:
+            del self._sessions[session_id]
+        await table.close(reason)
+        log.info("table %r closed", table.name)
+
+    async def shutdown(self) -> None:
+        """Tell every client ``SERVER_DOWN``, write the open games' records, close all tables."""
+        for timer in self._closing.values():
+            timer.cancel()
+        self._closing.clear()
+        await asyncio.gather(*(self.close_table(table, ErrorCode.SERVER_DOWN) for table in list(self.tables.values())),
+                             return_exceptions=True)

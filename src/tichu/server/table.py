@@ -1,0 +1,302 @@
+"""A table: its four seats (clients or agents), the lobby, and the engine task of its game.
+
+The first client is the host: it swaps seats and starts the game; when it leaves, the
+client that joined next becomes host. Seats without a client are played by agents. A
+client that drops keeps its seat for the grace period (the game waits if it must act);
+then an agent takes over, and the client can still come back if nobody took the seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.round import ActionKind, Round
+from tichu.core.ruleset import RuleSet
+from tichu.engine import GameEngine
+from tichu.players.agent import Agent
+from tichu.players.player import Player
+from tichu.players.registry import make_agent
+from tichu.records import RecordWriter, game_record, now_iso
+from tichu.server.config import Settings
+from tichu.server.connection import Connection
+from tichu.server.peer import Peer
+from tichu.server.protocol import PROTOCOL_VERSION, ProtocolError, notification
+from tichu.state import SeatView, TableInfo, build_private_state, build_public_state
+
+log = logging.getLogger(__name__)
+
+
+class Table:
+    """One table with a name, up to four clients and a game at a time.
+
+    :ivar name: The table's name.
+    :ivar info: Facts shared with the engine and shown in ``public_state``.
+    :ivar peers: The client at each seat, or ``None`` where an agent plays.
+    :ivar engine: The engine of the running game, or ``None`` in the lobby.
+    """
+
+    def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None]) -> None:
+        self.name = name
+        self.settings = settings
+        self._on_empty = on_empty
+        self.info = TableInfo(table_name=name, player_names=[self._agent_name(seat) for seat in range(4)])
+        self.peers: list[Peer | None] = [None] * 4
+        self._joined: list[Peer] = []  # clients in the order they joined (for the host)
+        self._away: dict[Peer, asyncio.TimerHandle] = {}  # dropped clients within the grace period
+        self.engine: GameEngine | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._started_at = ""
+
+    # -- what a SeatView reads (TableSource) --------------------------------------------------
+
+    @property
+    def round(self) -> Round | None:
+        """The round being played, or ``None``."""
+        return self.engine.round if self.engine else None
+
+    @property
+    def is_running(self) -> bool:
+        """Whether a game is being played."""
+        return self._task is not None and not self._task.done()
+
+    @property
+    def clients(self) -> list[Peer]:
+        """The clients seated now (connected or within their grace period)."""
+        return [peer for peer in self.peers if peer is not None]
+
+    # -- joining and leaving --------------------------------------------------------------------
+
+    def join(self, player_name: str, connection: Connection) -> Peer:
+        """Seat a new client on the first seat an agent holds.
+
+        :raises ProtocolError: ``NAME_TAKEN`` or ``TABLE_FULL``.
+        """
+        if any(peer.name.casefold() == player_name.casefold() for peer in self.clients):
+            raise ProtocolError(ErrorCode.NAME_TAKEN, table_name=self.name, player_name=player_name)
+        free = [seat for seat in range(4) if self.peers[seat] is None]
+        if not free:
+            raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
+        seat = free[0]
+        peer = Peer(player_name, seat, SeatView(self, seat), self._make_agent(seat),
+                    self.settings.turn_timeout)
+        self._seat(peer)
+        self._joined.append(peer)
+        if self.info.host_index is None:
+            self.info.host_index = seat
+        self._connect(peer, connection)
+        return peer
+
+    def reconnect(self, peer: Peer, connection: Connection) -> None:
+        """Give a returning client its seat back (inside or after the grace period).
+
+        :raises ProtocolError: ``SESSION_EXPIRED`` if another client took the seat.
+        """
+        timer = self._away.pop(peer, None)
+        if timer is not None:
+            timer.cancel()
+        elif self.peers[peer.seat] is not peer:
+            if self.peers[peer.seat] is not None:
+                raise ProtocolError(ErrorCode.SESSION_EXPIRED, "another client took the seat")
+            self._seat(peer)
+            self._joined.append(peer)
+            if self.info.host_index is None:
+                self.info.host_index = peer.seat
+        if peer.connection is not None:
+            peer.connection.abandon()
+        self._connect(peer, connection)
+
+    def _seat(self, peer: Peer) -> None:
+        self.peers[peer.seat] = peer
+        self.info.player_names[peer.seat] = peer.name
+        if self.engine is not None:
+            self.engine.replace_player(peer.seat, peer)
+
+    def _connect(self, peer: Peer, connection: Connection) -> None:
+        peer.connection = connection
+        public = {"player_index": peer.seat, "player_name": peer.name}
+        for other in self.clients:
+            if other is not peer:
+                other.send(notification("player_joined", public))
+        peer.send(notification("player_joined", {
+            **public, "session_id": peer.session_id,
+            "public_state": build_public_state(self.info, self.round).to_json(),
+            "private_state": build_private_state(self.round, peer.seat).to_json(),
+            "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
+        }))
+
+    def drop(self, peer: Peer, connection: Connection) -> None:
+        """A client's socket closed without ``leave``: keep the seat for the grace period."""
+        if peer.connection is not connection or self.peers[peer.seat] is not peer:
+            return  # an old socket of a client that has reconnected, or already left
+        peer.connection = None
+        loop = asyncio.get_running_loop()
+        self._away[peer] = loop.call_later(self.settings.grace_period, self._grace_over, peer)
+
+    def _grace_over(self, peer: Peer) -> None:
+        self._away.pop(peer, None)
+        self._unseat(peer)
+
+    def leave(self, peer: Peer) -> None:
+        """A client leaves for good: an agent takes the seat at once."""
+        timer = self._away.pop(peer, None)
+        if timer is not None:
+            timer.cancel()
+        if self.peers[peer.seat] is peer:
+            self._unseat(peer)
+
+    def _unseat(self, peer: Peer) -> None:
+        seat = peer.seat
+        self.peers[seat] = None
+        if peer in self._joined:
+            self._joined.remove(peer)
+        if self.info.host_index == seat:
+            self.info.host_index = self._joined[0].seat if self._joined else None
+        agent = self._make_agent(seat)
+        self.info.player_names[seat] = agent.name
+        if self.engine is not None:
+            self.engine.replace_player(seat, agent)
+        peer.release()
+        self._broadcast("player_left", player_index=seat, player_name=peer.name,
+                        host_index=self.info.host_index, replaced_by_agent=True)
+        if not self.clients:
+            self._on_empty(self)
+
+    # -- the lobby --------------------------------------------------------------------------------
+
+    def _check_host(self, peer: Peer, action: str) -> None:
+        if self.info.host_index != peer.seat:
+            raise ProtocolError(ErrorCode.NOT_LOBBY_HOST, action=action)
+        if self.is_running:
+            raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED, table_name=self.name)
+
+    def swap(self, peer: Peer, first: int, second: int) -> None:
+        """Swap two seats (host only, lobby only; the host's own seat stays).
+
+        :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``, ``INVALID_ACTION``.
+        """
+        self._check_host(peer, "swap_players")
+        if not (0 <= first < 4 and 0 <= second < 4) or first == second:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, "name two different seats 0..3")
+        if peer.seat in (first, second):
+            raise ProtocolError(ErrorCode.INVALID_ACTION, "the host's own seat cannot move")
+        self.peers[first], self.peers[second] = self.peers[second], self.peers[first]
+        names = self.info.player_names
+        names[first], names[second] = names[second], names[first]
+        for seat in (first, second):
+            moved = self.peers[seat]
+            if moved is not None:
+                moved.seat = seat
+                moved.view = SeatView(self, seat)
+            else:
+                names[seat] = self._agent_name(seat)
+        self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
+
+    def start(self, peer: Peer) -> None:
+        """Start a game (host only, lobby only); agents take the empty seats.
+
+        :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``.
+        """
+        self._check_host(peer, "start_game")
+        players: list[Player] = [client if client is not None else self._make_agent(seat)
+                                 for seat, client in enumerate(self.peers)]
+        self.info.player_names = [player.name for player in players]
+        rules = RuleSet(target_score=self.settings.target_score)
+        self.engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
+                                 agent_delay=self.settings.agent_delay, keep_rounds=True)
+        self._started_at = now_iso()
+        self._task = asyncio.create_task(self._run_game(self.engine), name=f"table {self.name}")
+
+    async def _run_game(self, engine: GameEngine) -> None:
+        try:
+            await engine.run()
+            self._write_record(engine, aborted=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one table's failure must never reach another table or the server
+            log.exception("table %r: the game failed", self.name)
+            self._write_record(engine, aborted=True)
+            self._broadcast_error(ErrorCode.UNKNOWN_ERROR)
+        finally:
+            self.engine = None
+            self.info.phase = "lobby"
+            self.info.is_running = False
+            self.info.player_names = [peer.name if peer else self._agent_name(seat)
+                                      for seat, peer in enumerate(self.peers)]
+
+    # -- interrupts from clients -----------------------------------------------------------------
+
+    def interrupt(self, peer: Peer, kind: ActionKind, cards: int = 0) -> None:
+        """Pass a client's Tichu call or bomb to the engine.
+
+        :raises ProtocolError: With the protocol's code when the rules refuse it.
+        """
+        engine = self.engine
+        if engine is None:
+            code = ErrorCode.INVALID_ANNOUNCE if kind == ActionKind.TICHU else ErrorCode.INTERRUPT_DENIED
+            raise ProtocolError(code, "no game is being played")
+        try:
+            engine.interrupt(peer.seat, kind, cards)
+        except RuleViolation as error:
+            raise ProtocolError.from_violation(error, action="announce" if kind == ActionKind.TICHU else "bomb") \
+                from error
+
+    # -- closing ------------------------------------------------------------------------------------
+
+    async def close(self, reason: ErrorCode | None = None) -> None:
+        """Stop the game (its record is written as aborted) and close every client's socket."""
+        for timer in self._away.values():
+            timer.cancel()
+        self._away.clear()
+        task, engine = self._task, self.engine
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            if engine is not None:
+                self._write_record(engine, aborted=True)
+        if reason is not None:
+            self._broadcast_error(reason)
+        for peer in self.clients:
+            if peer.connection is not None:
+                await peer.connection.close()
+
+    # -- helpers ------------------------------------------------------------------------------------
+
+    def _broadcast(self, event: str, **context: Any) -> None:
+        message = notification(event, context)
+        for peer in self.clients:
+            peer.send(message)
+
+    def _broadcast_error(self, code: ErrorCode) -> None:
+        error = ProtocolError(code)
+        for peer in self.clients:
+            peer.send_error(error)
+
+    def _agent_name(self, seat: int) -> str:
+        return f"Bot {seat + 1}"
+
+    def _make_agent(self, seat: int) -> Agent:
+        return make_agent(self.settings.agent, name=self._agent_name(seat))
+
+    def _write_record(self, engine: GameEngine, *, aborted: bool) -> None:
+        if not engine.rounds and aborted:
+            return
+        players = [(player.name, player.kind) for player in engine.players]
+        record = game_record(engine.rounds, engine.rules, players, record_id=str(uuid.uuid4()),
+                             started_at=self._started_at)
+        record["table"] = self.name
+        if aborted:
+            record["winner"] = None
+            record["aborted"] = True
+        folder = self.settings.data_dir / "records"
+        try:
+            with RecordWriter(folder / ("aborted.jsonl" if aborted else "games.jsonl"), append=True) as writer:
+                writer.write(record)
+        except OSError:
+            log.exception("table %r: the game record could not be written", self.name)
