@@ -27,6 +27,7 @@ class Settings:
     :ivar log_level: Logging level name.
     :ivar data_dir: Folder for logs and records.
     :ivar target_score: Points a game is played to.
+    :ivar seed: Seed of the shuffles of every game (tests, demonstrations); ``None`` for random deals.
     """
 
     host: str = "0.0.0.0"
@@ -39,6 +40,7 @@ class Settings:
     log_level: str = "INFO"
     data_dir: Path = Path("data")
     target_score: int = 1000
+    seed: int | None = None
 
     @classmethod
     def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
@@ -59,7 +61,7 @@ class Settings:
 
 def _convert(name: str, kind: str, raw: str) -> Any:
     try:
-        if kind == "int":
+        if kind in ("int", "int | None"):
             return int(raw)
         if kind == "float":
             value = float(raw)

@@ -206,7 +206,7 @@ class Table:
         players: list[Player] = [client if client is not None else self._make_agent(seat)
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
-        rules = RuleSet(target_score=self.settings.target_score)
+        rules = RuleSet(target_score=self.settings.target_score, seed=self.settings.seed)
         self.engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
                                  agent_delay=self.settings.agent_delay, keep_rounds=True)
         self._started_at = now_iso()
