@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Join a Tichu table over WebSocket: as a bot (--agent random) or interactively.
+
+Examples: ``bin/wsclient.py --name Anna --table home`` (type ``help`` once connected),
+``bin/wsclient.py --name Bot --table home --agent random --think 0.2 --start --games 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import AsyncGenerator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import aiohttp  # noqa: E402
+
+from tichu.wsclient import RandomBrain, TableClient, run_bot  # noqa: E402
+from tichu.wsconsole import ConsoleBrain  # noqa: E402
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line.
+
+    :param argv: The arguments (default: ``sys.argv[1:]``).
+    :result: The options.
+    """
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1", help="server host (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080, help="server port (default 8080)")
+    parser.add_argument("--name", help="your name at the table")
+    parser.add_argument("--table", help="the table to join (opened if it does not exist)")
+    parser.add_argument("--session-id", help="rejoin this session instead of joining by name")
+    parser.add_argument("--agent", choices=["random"], help="play as a bot; without it you play at the terminal")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random agent")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds the agent waits before answering")
+    parser.add_argument("--start", action="store_true", help="as host, start the game once --clients are seated")
+    parser.add_argument("--clients", type=int, default=1, help="clients to wait for with --start (default 1)")
+    parser.add_argument("--games", type=int, default=1, help="leave after this many games; 0: stay (default 1)")
+    parser.add_argument("--verbose", action="store_true", help="log the client's warnings and details")
+    args = parser.parse_args(argv)
+    if args.session_id is None and not (args.name and args.table):
+        parser.error("give --name and --table, or --session-id")
+    return args
+
+
+async def stdin_lines() -> AsyncGenerator[str, None]:
+    """Yield the lines of stdin without blocking the event loop, until end of input.
+
+    A terminal or a pipe is watched with ``loop.add_reader``; where that is not possible
+    (a regular file, Windows) lines are read in the default executor.
+    """
+    loop = asyncio.get_running_loop()
+    chunks: asyncio.Queue[bytes] = asyncio.Queue()
+    fd = sys.stdin.fileno()
+    try:
+        loop.add_reader(fd, lambda: chunks.put_nowait(os.read(fd, 4096)))
+    except (NotImplementedError, OSError):
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            yield line
+        return
+    try:
+        pending = b""
+        while chunk := await chunks.get():
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line_bytes in lines:
+                yield line_bytes.decode("utf-8", "replace")
+        if pending:
+            yield pending.decode("utf-8", "replace")
+    finally:
+        loop.remove_reader(fd)
+
+
+async def read_commands(brain: ConsoleBrain, client: TableClient) -> None:
+    """Feed the typed lines to the brain until ``quit`` or end of input (which leaves too)."""
+    async with contextlib.aclosing(stdin_lines()) as lines:
+        async for line in lines:
+            if not await brain.handle_line(client, line):
+                return
+    await brain.handle_line(client, "quit")
+
+
+async def play_interactive(args: argparse.Namespace) -> TableClient:
+    """Play at the terminal: print the table and events, answer from stdin.
+
+    :param args: The options.
+    :result: The closed client.
+    """
+    brain = ConsoleBrain()
+    client = TableClient(brain)
+    await client.connect(args.host, args.port, player_name=args.name, table_name=args.table,
+                         session_id=args.session_id)
+    print("Connected; type help for the commands.")
+    tasks = {asyncio.create_task(client.run(games=args.games or None, start_when=_start_when(args))),
+             asyncio.create_task(read_commands(brain, client))}
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await client.finish()
+    return client
+
+
+def _start_when(args: argparse.Namespace) -> int | None:
+    return args.clients if args.start else None
+
+
+async def play(args: argparse.Namespace) -> TableClient:
+    """Play as the chosen agent, or interactively without one."""
+    if args.agent is None:
+        return await play_interactive(args)
+    return await run_bot(args.host, args.port, args.name, args.table, brain=RandomBrain(args.seed, args.think),
+                         session_id=args.session_id, start_when=_start_when(args), games=args.games or None)
+
+
+def summary(client: TableClient) -> str:
+    """One line about a finished session: seat, games, messages, close code and session."""
+    return (f"seat {client.player_index}, {client.games_over} game(s) over, {len(client.received)} messages "
+            f"received, {len(client.sent)} sent, close code {client.close_code}, session {client.session_id}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the client; the exit status is 1 when the connection failed."""
+    args = parse_args(argv)
+    quiet = logging.ERROR if args.agent is None else logging.WARNING
+    logging.basicConfig(level=logging.INFO if args.verbose else quiet, format="%(levelname)s %(message)s")
+    try:
+        client = asyncio.run(play(args))
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"wsclient: cannot connect to {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print(summary(client))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
