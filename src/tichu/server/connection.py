@@ -20,6 +20,11 @@ log = logging.getLogger(__name__)
 MAX_OUTBOX = 2000
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text."""
+    return json.dumps(message, separators=(",", ":"))
+
+
 class Connection:
     """A client's socket and its outbox.
 
@@ -32,11 +37,11 @@ class Connection:
         self.closed = False
         self._close_code: int = WSCloseCode.GOING_AWAY
         self._close_reason = b""
-        self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; dropped silently once the connection is closed."""
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or its JSON text); dropped silently once the connection is closed."""
         if self.closed:
             return
         if self._outbox.qsize() >= MAX_OUTBOX:
@@ -44,7 +49,7 @@ class Connection:
             self.closed = True
             self._outbox.put_nowait(None)
             return
-        self._outbox.put_nowait(message)
+        self._outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
     async def _write(self) -> None:
         while True:
@@ -52,7 +57,7 @@ class Connection:
             if message is None:
                 break
             try:
-                await self.ws.send_str(json.dumps(message, separators=(",", ":")))
+                await self.ws.send_str(message)
             except (ConnectionError, RuntimeError):
                 self.closed = True
                 break

@@ -20,7 +20,7 @@ from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import ErrorCode, RuleViolation
 from tichu.players.agent import Agent
 from tichu.players.player import Event, Player
-from tichu.server.connection import Connection
+from tichu.server.connection import Connection, encode
 from tichu.server.protocol import ProtocolError, cards_from_json, error_message, notification, require
 from tichu.state import SeatView, cards_json, combination_json
 
@@ -65,7 +65,7 @@ class Peer(Player):
 
     # -- sending --------------------------------------------------------------------------
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         """Send a message if connected (a client that reconnects gets the whole state)."""
         if self.connection is not None:
             self.connection.send(message)
@@ -75,13 +75,15 @@ class Peer(Player):
         self.send(error_message(error.code, error.context, str(error)))
 
     def notify(self, event: Event) -> None:
-        context = event.context
+        if self.connection is None:
+            return
         if event.name == "hand_cards_dealt":
-            context = {**context, "hand_cards": cards_json(self.view.hand)}
+            self.send(notification(event.name, {**event.context, "hand_cards": cards_json(self.view.hand)}))
         elif event.name == "start_playing":
             received = self.view.private_state().received_schupf_cards
-            context = {**context, "received_schupf_cards": _triple_json(received)}
-        self.send(notification(event.name, context))
+            self.send(notification(event.name, {**event.context, "received_schupf_cards": _triple_json(received)}))
+        else:
+            self.send(_shared_text(event))
 
     @property
     def pending_payload(self) -> dict[str, Any] | None:
@@ -191,6 +193,17 @@ class Peer(Player):
             lambda data: _check_choice(data, "dragon_recipient", recipients, ErrorCode.INVALID_DRAGON_RECIPIENT),
             lambda: self.stand_in.decide_dragon(view, recipients))
         return result
+
+
+_last_shared: tuple[Event | None, str] = (None, "")
+
+
+def _shared_text(event: Event) -> str:
+    """The JSON text of a notification that every seat receives alike, encoded once per event."""
+    global _last_shared
+    if _last_shared[0] is not event:
+        _last_shared = (event, encode(notification(event.name, event.context)))
+    return _last_shared[1]
 
 
 def _triple_json(triple: tuple[int, int, int] | None) -> list[list[int]] | None:
