@@ -45,24 +45,21 @@ def event_json(action: Action) -> dict[str, Any]:
 
 
 def round_json(round_: Round) -> dict[str, Any]:
-    """A finished round as the record's round object."""
-    result = round_.result()
-    pushes = []
-    for triple in round_.given:
-        assert triple is not None
-        pushes.append([format_mask(card) for card in triple])
-    return {
+    """A round as the record's round object; an unfinished round (an aborted game) has only
+    what happened so far: deal, calls, the pushes made (``null`` for a seat that has not
+    pushed) and the events, without the summary."""
+    data: dict[str, Any] = {
         "deal": [format_mask(mask) for mask in round_.first_deal],
         "deal_rest": [format_mask(mask) for mask in round_.second_deal],
         "grand_tichu": [call == ANNOUNCE_GRAND for call in round_.announcements],
-        "push": pushes,
+        "push": [None if triple is None else [format_mask(card) for card in triple] for triple in round_.given],
         "events": [event_json(action) for action in round_.events],
-        "out_order": list(result.out_order),
-        "double_victory": result.double_victory,
-        "card_points": list(result.card_points),
-        "bonus": list(result.bonus),
-        "score": list(result.points),
     }
+    if round_.is_over:
+        result = round_.result()
+        data.update(out_order=list(result.out_order), double_victory=result.double_victory,
+                    card_points=list(result.card_points), bonus=list(result.bonus), score=list(result.points))
+    return data
 
 
 def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple[str, str]], *,

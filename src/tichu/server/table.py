@@ -22,7 +22,7 @@ from tichu.engine import GameEngine
 from tichu.players.agent import Agent
 from tichu.players.player import Player
 from tichu.players.registry import make_agent
-from tichu.records import RecordWriter, game_record, now_iso
+from tichu.records import RecordWriter, game_record, now_iso, round_json
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.peer import Peer
@@ -285,8 +285,8 @@ class Table:
         return make_agent(self.settings.agent, name=self._agent_name(seat))
 
     def _write_record(self, engine: GameEngine, *, aborted: bool) -> None:
-        if not engine.rounds and aborted:
-            return
+        """Append the game's record to ``games.jsonl``, or an aborted game's to ``aborted.jsonl``
+        (its finished rounds, the unfinished one as far as it went, and ``winner`` null)."""
         players = [(player.name, player.kind) for player in engine.players]
         record = game_record(engine.rounds, engine.rules, players, record_id=str(uuid.uuid4()),
                              started_at=self._started_at)
@@ -294,6 +294,8 @@ class Table:
         if aborted:
             record["winner"] = None
             record["aborted"] = True
+            if engine.round is not None and not engine.round.is_over:
+                record["unfinished_round"] = round_json(engine.round)
         folder = self.settings.data_dir / "records"
         try:
             with RecordWriter(folder / ("aborted.jsonl" if aborted else "games.jsonl"), append=True) as writer:
