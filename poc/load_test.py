@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import socket
 import statistics
@@ -100,6 +101,8 @@ def main() -> int:
     parser.add_argument("--target", type=int, default=1000, help="target score of each game (default 1000)")
     parser.add_argument("--limit", type=float, default=900.0, help="seconds a table may take at most")
     args = parser.parse_args()
+    gc.freeze()  # the bots' own collection pauses would count as the server's latency
+    gc.set_threshold(50_000, 50, 1000)
     port = free_port()
     with tempfile.TemporaryDirectory() as data_dir:
         env = {**os.environ, "TICHU_BOMB_WINDOW": "0", "TICHU_AGENT_DELAY": "0", "TICHU_LOG_LEVEL": "WARNING",
@@ -110,8 +113,10 @@ def main() -> int:
             _wait_for_port(port)
             idle_rss = memory_kib(server.pid, "VmRSS")
             cpu_before = cpu_seconds(server.pid)
+            clients_before = cpu_seconds(os.getpid())
             finished, elapsed = asyncio.run(run_load(port, args.tables, args.think, args.limit))
             cpu = cpu_seconds(server.pid) - cpu_before
+            clients_cpu = cpu_seconds(os.getpid()) - clients_before
             peak_rss = memory_kib(server.pid, "VmHWM")
         finally:
             server.terminate()
@@ -122,7 +127,8 @@ def main() -> int:
     p99 = waits[min(len(waits) - 1, int(0.99 * len(waits)))] if waits else float("nan")
     print(f"tables {args.tables} x 4 bots, think {args.think} s, target {args.target}: "
           f"{len(finished)} tables finished, {games} games recorded, {elapsed:.1f} s wall")
-    print(f"server CPU {cpu:.1f} s in all, {cpu / max(games, 1) * 1000:.0f} ms per game")
+    print(f"server CPU {cpu:.1f} s in all ({cpu / elapsed:.0%} of a core), {cpu / max(games, 1) * 1000:.0f} ms "
+          f"per game; the bots' process {clients_cpu:.1f} s ({clients_cpu / elapsed:.0%} of a core)")
     print(f"server memory: {idle_rss / 1024:.1f} MiB idle, {peak_rss / 1024:.1f} MiB peak resident")
     print(f"response -> next request: median {statistics.median(waits) * 1000:.1f} ms, "
           f"p99 {p99 * 1000:.1f} ms over {len(waits)} requests")

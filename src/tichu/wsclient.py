@@ -363,14 +363,14 @@ class RandomBrain(Brain):
 
     def __init__(self, seed: int | None = None, think: float = 0.0) -> None:
         """:param seed: Seed of the generator (``None``: from the system).
-        :param think: Seconds to wait before answering a request.
+        :param think: Mean seconds to wait before answering a request (0.5 to 1.5 times it).
         """
         self.rng = random.Random(seed)
         self.think = think
 
     async def _pause(self) -> None:
-        if self.think > 0:
-            await asyncio.sleep(self.think)
+        if self.think > 0:  # jittered, as people are: bots at many tables do not answer in lockstep
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
 
     async def announce_grand_tichu(self, client: TableClient, context: JsonDict) -> JsonDict:
         await self._pause()
