@@ -42,7 +42,8 @@ class GameEngine:
 
     def __init__(self, players: Sequence[Player], rules: RuleSet | None = None, *,
                  rng: random.Random | None = None, info: TableInfo | None = None,
-                 bomb_window: float = 0.0, agent_delay: float = 0.0, keep_rounds: bool = False) -> None:
+                 bomb_window: float = 0.0, agent_delay: float = 0.0, keep_rounds: bool = False,
+                 cooperative: bool = False) -> None:
         """Seat the players.
 
         :param players: Four players, seat 0 first.
@@ -52,6 +53,8 @@ class GameEngine:
         :param bomb_window: Seconds to wait for bombs from clients before a trick is taken.
         :param agent_delay: Seconds agents pause before acting while clients are seated.
         :param keep_rounds: Keep the finished rounds for a game record.
+        :param cooperative: Let other tasks run before every agent's play, so that a table of
+            agents never holds up a server's other tables (the Arena runs without).
         """
         if len(players) != 4:
             raise ValueError("a table has four seats")
@@ -66,6 +69,7 @@ class GameEngine:
         self.bomb_window = bomb_window
         self.agent_delay = agent_delay
         self.keep_rounds = keep_rounds
+        self.cooperative = cooperative
         self._version = 0
         self._awaiting: int | None = None
         self._interrupted = asyncio.Event()
@@ -88,8 +92,9 @@ class GameEngine:
         self.players[seat] = player
         self.info.player_names[seat] = player.name
         self._refresh_players()
-        self._version += 1  # an open decision of the old player is asked again of the new one
-        self._wake()
+        if self.round is not None and self.round.decision_seat == seat:
+            self._version += 1  # the seat's open decision is asked again of the new player
+            self._wake()
         return old
 
     # -- notifications --------------------------------------------------------------------
@@ -216,8 +221,14 @@ class GameEngine:
         legal = round_.legal_plays()
         agent = self._agents[seat]
         if agent is not None:
-            if self._has_clients and self.agent_delay and not await self._pause(self.agent_delay):
-                return
+            if self._has_clients and self.agent_delay:
+                if not await self._pause(self.agent_delay):
+                    return
+            elif self.cooperative:
+                version = self._version
+                await asyncio.sleep(0)
+                if version != self._version:
+                    return
             play = agent.decide_play(self.views[seat], legal)
         else:
             answer = await self._await_decision(seat, self.players[seat].play(self.views[seat], legal))

@@ -101,6 +101,8 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     left = False
     try:
         async for message in ws:
+            if peer.connection is not connection:
+                break  # the client connected anew; this socket is being closed
             if message.type == WSMsgType.TEXT:
                 left = _handle(table, peer, message.data)
                 if left:

@@ -16,6 +16,8 @@ from aiohttp import WSCloseCode, web
 
 log = logging.getLogger(__name__)
 
+_closing: set[asyncio.Task[bool]] = set()  # close tasks of replaced sockets, kept until done
+
 #: Messages queued for one client before it counts as unreachable and is closed.
 MAX_OUTBOX = 2000
 
@@ -73,6 +75,15 @@ class Connection:
             self._outbox.put_nowait(None)
         with contextlib.suppress(asyncio.CancelledError):
             await self._writer
+
+    def replace(self) -> None:
+        """Close this socket because the client connected anew (its handler stops reading)."""
+        self.closed = True
+        self._writer.cancel()
+        closing = self.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"replaced by a new connection")
+        task = asyncio.create_task(closing)
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
 
     def abandon(self) -> None:
         """Stop writing at once (the socket is gone)."""

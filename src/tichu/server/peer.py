@@ -30,12 +30,14 @@ _RECENT_IDS = 16
 
 @dataclass
 class PendingRequest:
-    """An open request: its payload as sent, how to check an answer, and the answer's future."""
+    """An open request: its payload as sent, how to check an answer, the answer's future,
+    and the loop time its timeout ends (``None``: no limit)."""
 
     payload: dict[str, Any]
     check: Callable[[dict[str, Any]], Any]
     decide_for_client: Callable[[], Any]
     future: asyncio.Future[Any]
+    deadline: float | None
 
 
 class Peer(Player):
@@ -87,8 +89,14 @@ class Peer(Player):
 
     @property
     def pending_payload(self) -> dict[str, Any] | None:
-        """The open request's whole payload, or ``None``."""
-        return self.pending.payload if self.pending else None
+        """The open request's whole payload with the seconds left, or ``None``."""
+        pending = self.pending
+        if pending is None:
+            return None
+        if pending.deadline is None:
+            return pending.payload
+        left = max(0.0, pending.deadline - asyncio.get_running_loop().time())
+        return {**pending.payload, "timeout": round(left, 1)}
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -97,8 +105,10 @@ class Peer(Player):
         request_id = uuid.uuid4().hex
         payload = {"request_id": request_id, "action": action, "context": context,
                    "timeout": self.turn_timeout or None}
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.pending = PendingRequest(payload, check, decide_for_client, future)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        deadline = loop.time() + self.turn_timeout if self.turn_timeout else None
+        self.pending = PendingRequest(payload, check, decide_for_client, future, deadline)
         self.send({"type": "request", "payload": payload})
         try:
             if not self.turn_timeout:

@@ -85,7 +85,7 @@ def parse_message(text: str) -> tuple[str, dict[str, Any]]:
     :raises ProtocolError: (``INVALID_MESSAGE``) for anything but a JSON object with a known
         ``type`` and an object ``payload``.
     """
-    if len(text) > MAX_FRAME:
+    if len(text) > MAX_FRAME // 4 and len(text.encode()) > MAX_FRAME:
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"frame over {MAX_FRAME} bytes")
     try:
         message = json.loads(text)

@@ -108,7 +108,7 @@ class Table:
             if self.info.host_index is None:
                 self.info.host_index = peer.seat
         if peer.connection is not None:
-            peer.connection.abandon()
+            peer.connection.replace()  # one socket per seat: the old one is closed
         self._connect(peer, connection)
 
     def _seat(self, peer: Peer) -> None:
@@ -208,7 +208,7 @@ class Table:
         self.info.player_names = [player.name for player in players]
         rules = RuleSet(target_score=self.settings.target_score, seed=self.settings.seed)
         self.engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
-                                 agent_delay=self.settings.agent_delay, keep_rounds=True)
+                                 agent_delay=self.settings.agent_delay, keep_rounds=True, cooperative=True)
         self._started_at = now_iso()
         self._task = asyncio.create_task(self._run_game(self.engine), name=f"table {self.name}")
 
