@@ -317,25 +317,39 @@ class GameEngine:
         winner = round_.trick_owner
         points = points_of(round_.trick_cards)
         round_.collect_trick(recipient)
+        self._trick_taken(round_, winner, points, recipient)
+
+    def _trick_taken(self, round_: Round, winner: int | None, points: int, recipient: int | None) -> None:
         self._version += 1
         self._emit("trick_taken", player_index=winner, points=points, dragon_recipient=recipient)
         if round_.turn is not None and not round_.is_over:
             self._emit("player_turn_changed", current_turn_index=round_.turn)
 
+    async def _choose(self, seat: int, choices: Sequence[int], decide: Any, ask: Any, what: str) -> Any:
+        """Ask a seat to pick one of ``choices`` (an agent at once, a client awaited).
+
+        :result: The valid choice (an invalid one is logged and replaced by the first
+            choice), or :data:`_STALE` if an interrupt overtook the question.
+        """
+        agent = self._agents[seat]
+        if agent is not None:
+            value = decide(agent, self.views[seat], choices)
+        else:
+            value = await self._await_decision(seat, ask(self.players[seat], self.views[seat], choices))
+            if value is _STALE:
+                return _STALE
+        if not _is_choice(value, choices):
+            log.warning("seat %d answered %r for the %s; taking %d", seat, value, what, choices[0])
+            value = choices[0]
+        return value
+
     async def _wish(self, round_: Round) -> None:
         seat = round_.decision_seat
         assert seat is not None
-        choices = round_.wish_choices()
-        agent = self._agents[seat]
-        if agent is not None:
-            value = agent.decide_wish(self.views[seat], choices)
-        else:
-            value = await self._await_decision(seat, self.players[seat].wish(self.views[seat], choices))
-            if value is _STALE:
-                return
-        if not _is_choice(value, choices):
-            log.warning("seat %d wished %r; wishing %d", seat, value, choices[0])
-            value = choices[0]
+        value = await self._choose(seat, round_.wish_choices(), lambda agent, view, options: agent.decide_wish(
+            view, options), lambda player, view, options: player.wish(view, options), "wish")
+        if value is _STALE:
+            return
         round_.make_wish(seat, value)
         self._version += 1
         self._emit("wish_made", wish_value=value)
@@ -345,24 +359,14 @@ class GameEngine:
     async def _dragon(self, round_: Round) -> None:
         seat = round_.decision_seat
         assert seat is not None
-        recipients = round_.dragon_recipients()
-        agent = self._agents[seat]
-        if agent is not None:
-            to = agent.decide_dragon(self.views[seat], recipients)
-        else:
-            to = await self._await_decision(seat, self.players[seat].give_dragon(self.views[seat], recipients))
-            if to is _STALE:
-                return
-        if not _is_choice(to, recipients):
-            log.warning("seat %d gave the Dragon to %r; giving it to %d", seat, to, recipients[0])
-            to = recipients[0]
+        to = await self._choose(seat, round_.dragon_recipients(), lambda agent, view, options: agent.decide_dragon(
+            view, options), lambda player, view, options: player.give_dragon(view, options), "Dragon recipient")
+        if to is _STALE:
+            return
         winner = round_.trick_owner
         points = points_of(round_.trick_cards)
         round_.give_dragon(seat, to)
-        self._version += 1
-        self._emit("trick_taken", player_index=winner, points=points, dragon_recipient=to)
-        if round_.turn is not None and not round_.is_over:
-            self._emit("player_turn_changed", current_turn_index=round_.turn)
+        self._trick_taken(round_, winner, points, to)
 
     # -- waiting and interrupts -------------------------------------------------------------
 
