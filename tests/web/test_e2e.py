@@ -1,0 +1,268 @@
+"""End-to-end: people play through ``web/`` in headless Chromium against the real server.
+
+The tests act only by clicks (and by typing the name and the table at login). They read
+the WebSocket frames the page sends and receives (and may look at ``window.Tichu.State``)
+only to know *when* to act. Selectors follow the DOM contract of ``docs/web-client.md``.
+Every page fails its test on a console error or an uncaught exception (see ``open_page``),
+and each view is photographed at phone and desktop size into ``data/screenshots/`` with a
+layout check (nothing off-screen, no overlapping controls).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.web.conftest import (
+    DESKTOP,
+    GAME_WAIT,
+    PHONE,
+    ROUND_WAIT,
+    WAIT,
+    LiveServer,
+    OpenPage,
+    Player,
+    Shots,
+    StartServer,
+    Tab,
+    Wire,
+    game_over,
+    round_over,
+    wait_for_records,
+)
+from tichu.records import replay
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+#: Deals seat 0 the Mah Jong and the Dragon (and the seeded agents let it play both): the round
+#: brings the wish dialog and the Dragon dialog.
+ROUND_SEED = 1
+#: A game to 100 points that takes two rounds (the second starts while ``#round-result`` shows).
+GAME_SEED = 11
+
+
+async def own_seat(tab: Tab, selector: str = ".seat.own") -> str | None:
+    """The ``data-seat`` of the own seat (``.seat.own`` on the table, ``.lobby-seat.own`` in the lobby)."""
+    seats = await tab.page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.seat)")
+    assert len(seats) <= 1, f"{tab.label}: more than one {selector}: {seats}"
+    return seats[0] if seats else None
+
+
+async def seat_name(tab: Tab, seat: int, kind: str = "lobby-seat") -> str:
+    """The text of ``.<kind>[data-seat=seat] .seat-name``."""
+    return (await tab.page.locator(f'.{kind}[data-seat="{seat}"] .seat-name').first.text_content() or "").strip()
+
+
+async def start_alone(tab: Tab, server: LiveServer, name: str, table: str) -> None:
+    """Log in as the only person at a new table (the host) and click ``#lobby-start``."""
+    await tab.login(server.url, name, table)
+    await tab.wait_view("view-lobby")
+    await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
+    await tab.click("#lobby-start")
+    await tab.wait_view("view-table")
+
+
+async def test_login_and_loading_views(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
+    """The login view asks for a name and a table (remembered inputs ``#login-name``,
+    ``#login-table``); an empty name is refused in ``#login-error`` without leaving the view;
+    while the WebSocket does not answer, the loading view is shown. Both views fit the phone
+    and the desktop viewport."""
+    tab = await open_page(PHONE, "login")
+    await tab.page.goto(server.url)
+    await tab.wait_view("view-login")
+    await shots.take(tab, "login")
+    shots.assert_layout()
+    await tab.page.locator("#login-name").fill("")
+    await tab.page.locator("#login-table").fill("t")
+    await tab.click("#login-submit")
+    await tab.until(lambda: tab.visible("#login-error"), "#login-error shown for an empty name")
+    assert (await tab.page.locator("#login-error").text_content() or "").strip(), "#login-error has no text"
+    assert await tab.active_view() == "view-login"
+    await shots.take(tab, "login-error")
+
+    # A socket that never answers (mocked, not connected to the server) keeps the page loading.
+    await tab.page.route_web_socket("**/ws*", lambda socket: None)
+    await tab.page.locator("#login-name").fill("Lena")
+    await tab.click("#login-submit")
+    await tab.wait_view("view-loading")
+    await shots.take(tab, "loading")
+    shots.assert_layout()
+
+
+async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, open_page: OpenPage,
+                                                   shots: Shots) -> None:
+    """One person plays a complete round against three agents with clicks only: log in, start
+    (host), continue in the Grand Tichu step, push three cards through the push zones, pick
+    up, then on each turn "select" (the hint) and play, or pass when nothing else is legal,
+    and answer the wish and Dragon dialogs, until ``#round-result`` shows the round's points.
+    The server never refuses what the page sends."""
+    server = await start_server(target_score=1000, seed=ROUND_SEED)
+    tab = await open_page(DESKTOP, "round")
+    await tab.login(server.url, "Ada", "round")
+    await tab.wait_view("view-lobby")
+    await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
+    await shots.take(tab, "lobby")
+    await tab.click("#lobby-start")
+    await tab.wait_view("view-table")
+    assert tab.wire.seat == 0
+    assert await own_seat(tab) == "0", f"the own seat is not .seat.own[data-seat=\"0\"]; {await tab.describe()}"
+
+    player = Player(tab, shots, {"grand-tichu", "push", "pick-up", "play", "wish", "dragon"})
+    await player.play_until(round_over, ROUND_WAIT)
+    await tab.until(lambda: tab.visible("#round-result"), "#round-result shown when the round is over")
+    result = tab.wire.events("round_over")[0]
+    text = " ".join((await tab.texts("#round-result"))[0].split())
+    for points in result["points"] + result["total"]:
+        assert str(points) in text, f"#round-result does not show {points} ({result}): {text!r}"
+    for team, total in zip((20, 31), result["total"]):
+        await tab.until(partial(_text_is, tab, f"#score-{team}", str(total)), f"#score-{team} shows {total}")
+    await shots.take(tab, "round-result")
+    for action in ("announce_grand_tichu", "schupf", "play", "wish", "give_dragon_away"):
+        assert action in player.actions, f"the round (seed {ROUND_SEED}) asked for no {action}: " \
+                                         f"{sorted(set(player.actions))}"
+    sent = [m.get("type") for m in tab.wire.sent()]
+    assert "announce" not in sent and "bomb" not in sent, f"the page sent what nobody clicked: {sent}"
+    assert not tab.wire.unexplained_errors()
+    shots.assert_layout()
+
+
+async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
+    """Two people at one table: both lobbies show both names, the own seat and the host; only
+    the host may start; the host swaps the guest's seat with an agent's by clicking one seat
+    and then the other (the first is marked ``picked``); both see the new seating; the host
+    starts and both reach the table, the guest at the seat it was moved to."""
+    host = await open_page(DESKTOP, "host")
+    guest = await open_page(PHONE, "guest")
+    await host.login(server.url, "Hana", "pair")
+    await host.wait_view("view-lobby")
+    await guest.login(server.url, "Gus", "pair")
+    await guest.wait_view("view-lobby")
+    for tab in (host, guest):
+        await tab.until(partial(_seat_is, tab, 1, "Gus"), "the lobby shows Gus at seat 1")
+        assert await seat_name(tab, 0) == "Hana"
+        assert await own_seat(tab, ".lobby-seat.host") == "0", f"{tab.label}: .lobby-seat.host is not seat 0"
+    assert await own_seat(host, ".lobby-seat.own") == "0"
+    assert await own_seat(guest, ".lobby-seat.own") == "1"
+    assert await host.enabled("#lobby-start"), "#lobby-start must be enabled for the host"
+    assert not await guest.enabled("#lobby-start"), "#lobby-start must be disabled for a guest"
+    await shots.take(host, "lobby-host")
+    await shots.take(guest, "lobby-guest")
+
+    await host.click('.lobby-seat[data-seat="1"]')
+    await host.until(lambda: host.visible('.lobby-seat[data-seat="1"].picked'),
+                     "the first clicked seat gets the class picked")
+    await host.click('.lobby-seat[data-seat="2"]')
+    for tab in (host, guest):
+        await tab.until(partial(_seat_is, tab, 2, "Gus"), "after the swap the lobby shows Gus at seat 2")
+        assert await seat_name(tab, 1) != "Gus"
+        assert tab.wire.count("players_swapped") == 1
+    await guest.until(lambda: _own_is(guest, ".lobby-seat.own", "2"), "the guest's own seat is now seat 2")
+    assert await host.count(".lobby-seat.picked") == 0, "no seat stays picked after the swap"
+    await shots.take(host, "lobby-swapped")
+
+    await host.click("#lobby-start")
+    await host.wait_view("view-table")
+    await guest.wait_view("view-table")
+    await guest.until(lambda: _own_is(guest, ".seat.own", "2"), "the guest sits at .seat[data-seat=\"2\"]")
+    assert await own_seat(host) == "0"
+    await host.until(lambda: _seat_is(host, 2, "Gus", "seat"), "the host's table shows Gus at seat 2")
+    await guest.until(lambda: _seat_is(guest, 0, "Hana", "seat"), "the guest's table shows Hana at seat 0")
+    assert guest.wire.seat == 2 and host.wire.seat == 0
+    shots.assert_layout()
+
+
+async def _text_is(tab: Tab, selector: str, text: str) -> bool:
+    return (await tab.texts(selector) or [""])[0] == text
+
+
+async def _seat_is(tab: Tab, seat: int, name: str, kind: str = "lobby-seat") -> bool:
+    return await seat_name(tab, seat, kind) == name
+
+
+async def _own_is(tab: Tab, selector: str, seat: str) -> bool:
+    return await own_seat(tab, selector) == seat
+
+
+async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
+    """A page reloaded at its own turn reconnects with the saved session id (not the login),
+    shows the same seat and the same hand, and the restored turn can be played by clicks."""
+    tab = await open_page(PHONE, "reload")
+    await start_alone(tab, server, "Rita", "reload")
+    player = Player(tab)
+
+    def my_turn(wire: Wire) -> bool:
+        return bool(player.picked_up_rounds) and (wire.open_request() or {}).get("action") == "play"
+
+    await player.play_until(my_turn, ROUND_WAIT)
+    request = tab.wire.open_request()
+    assert request is not None
+    await tab.until(lambda: _hand_count_is(tab, len(request["context"]["hand_cards"])), "the hand is drawn")
+    hand_before, seat_before = await tab.hand(), await own_seat(tab)
+    assert hand_before, "the hand is empty before the reload"
+    sockets = len(tab.wire.urls)
+
+    await tab.page.reload()
+    await tab.until(lambda: len(tab.wire.joined()) == 2, "the reloaded page joined again")
+    query = parse_qs(urlparse(tab.wire.urls[sockets]).query)
+    assert "session_id" in query and "player_name" not in query, \
+        f"the reloaded page must reconnect with its session id: {tab.wire.urls[sockets]}"
+    rejoined = tab.wire.joined()[-1]
+    public = rejoined["public_state"]
+    finished = len(server.records("reload"))
+    assert public["is_running"] and public["phase"] == "playing", \
+        f"after the reload the game is gone for this seat (phase {public['phase']!r}, is_running " \
+        f"{public['is_running']}; {finished} finished game record(s)): the seat was given to an agent " \
+        f"(did the page send leave while unloading?) and the agents played the game out"
+    assert rejoined["player_index"] == tab.wire.joined()[0]["player_index"]
+    assert (rejoined["pending_request"] or {}).get("request_id") == request["request_id"]
+    await tab.wait_view("view-table")
+    await tab.until(lambda: _hand_count_is(tab, len(hand_before)), f"#hand shows {len(hand_before)} cards again")
+    assert await tab.hand() == hand_before, "the hand after the reload differs"
+    assert await own_seat(tab) == seat_before
+    await shots.take(tab, "table-reloaded")
+
+    await player.step()
+    assert tab.wire.answered(request["request_id"]), "the restored turn was not played"
+    assert not tab.wire.unexplained_errors()
+    shots.assert_layout()
+
+
+async def _hand_count_is(tab: Tab, count: int) -> bool:
+    return await tab.count("#hand .card") == count
+
+
+async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server: StartServer,
+                                                                   open_page: OpenPage, shots: Shots) -> None:
+    """A game played through the browser is indistinguishable in its rules from the Arena: one
+    person plays a whole game (target 100) by clicks; the score view lists every round
+    (``tr.score-round``) and ``#scores-back`` returns to the lobby; the record the server
+    wrote (``data_dir/records/games.jsonl``) names the player and replays without violation."""
+    server = await start_server(target_score=100, seed=GAME_SEED)
+    tab = await open_page(DESKTOP, "game")
+    await start_alone(tab, server, "Gio", "game")
+    player = Player(tab)
+    await player.play_until(game_over, GAME_WAIT)
+    result = tab.wire.events("game_over")[0]
+    rounds = len(result["game_score"][0])
+    print(f"\nbrowser game (seed {GAME_SEED}): {rounds} rounds, {len(player.actions)} requests answered by clicks, "
+          f"total {result['total']}")
+    await tab.wait_view("view-scores")
+    await tab.until(lambda: _score_rows_are(tab, rounds), f"#view-scores lists {rounds} tr.score-round")
+    await shots.take(tab, "scores")
+    await tab.click("#scores-back")
+    await tab.wait_view("view-lobby", timeout=WAIT)
+
+    records = await wait_for_records(server, "game")
+    assert len(records) == 1
+    record = records[0]
+    assert record["players"][0]["name"] == "Gio"
+    assert len(record["rounds"]) == rounds
+    assert record["score"] == result["total"]
+    assert replay(record) is None, f"the browser game's record does not replay: {replay(record)}"
+    shots.assert_layout()
+
+
+async def _score_rows_are(tab: Tab, rounds: int) -> bool:
+    return await tab.count("#view-scores tr.score-round") == rounds

@@ -1,0 +1,286 @@
+/**
+ * @file AppController: turns server messages into State updates, view switches and sounds,
+ * and user intents into messages to the server (design document 8.1.7, 8.4.1).
+ */
+(function (Tichu) {
+  'use strict';
+
+  const Config = Tichu.Config;
+  const EventBus = Tichu.EventBus;
+  const I18n = Tichu.I18n;
+  const Modals = Tichu.Modals;
+  const Network = Tichu.Network;
+  const SoundManager = Tichu.SoundManager;
+  const State = Tichu.State;
+  const User = Tichu.User;
+  const ViewManager = Tichu.ViewManager;
+
+  /** @type {string} The type of the last message sent (`response`, `bomb`, `announce`, ...). */
+  let _lastSent = '';
+  /** @type {({code: number, reason: string}|null)} The error received at connect time, before the socket closed. */
+  let _closingError = null;
+
+  /**
+   * Send a message and remember its type.
+   * @param {string} type The message type.
+   * @param {Object} [payload] The payload.
+   * @returns {void}
+   */
+  function _send(type, payload) {
+    _lastSent = type;
+    Network.send(type, payload);
+  }
+
+  /**
+   * Show a message in the toast.
+   * @param {string} text The message in the current language.
+   * @returns {void}
+   */
+  function _toast(text) {
+    EventBus.emit('ui:toast', text);
+  }
+
+  /**
+   * The view that fits the State after joining.
+   * @returns {string} `table` while a game runs, else `lobby`.
+   */
+  function _viewForState() {
+    return State.public.is_running ? 'table' : 'lobby';
+  }
+
+  /**
+   * Views, sounds and notices that follow a notification (after the State was updated).
+   * @param {string} event The notification's event.
+   * @param {Object} context Its context.
+   * @returns {void}
+   */
+  function _afterNotification(event, context) {
+    if (event === 'player_joined' && 'session_id' in context) {
+      User.setSessionId(context.session_id);
+      Network.setSessionId(context.session_id);
+      EventBus.emit('ui:connection', { lost: false });
+      ViewManager.show(_viewForState());
+    }
+    else if (event === 'player_joined') {
+      _toast(I18n.t('notice.playerJoined', { name: context.player_name }));
+    }
+    else if (event === 'player_left') {
+      _toast(I18n.t('notice.playerLeft', { name: context.player_name }));
+    }
+    else if (event === 'game_started') {
+      ViewManager.show('table');
+    }
+    else if (event === 'game_over') {
+      ViewManager.show('scores');
+    }
+    else if (event === 'request_cancelled') {
+      _toast(I18n.t('notice.requestCancelled'));
+    }
+    else if (event === 'player_played') {
+      SoundManager.play(context.is_bomb ? 'bomb' : 'play');
+    }
+    else if (event === 'player_passed') {
+      SoundManager.play('pass');
+    }
+    else if (event === 'player_announced') {
+      SoundManager.play('announce');
+    }
+  }
+
+  /**
+   * Handle an error message from the server.
+   * @param {{code: number, message: string, context: Object}} error The error's payload.
+   * @returns {void}
+   */
+  function _onError(error) {
+    const code = Number(error.code);
+    if (State.playerIndex === null) {
+      // refused at connect time: the socket closes next
+      _closingError = { code: code, reason: String((error.context || {}).reason || '') };
+      return;
+    }
+    if (code === Config.ACTION_TIMEOUT_CODE) {
+      State.closeRequest();
+    }
+    else if (Config.CLOSED_REQUEST_ERROR_CODES.includes(code)) {
+      State.closeRequest();
+    }
+    else if (Config.REFUSAL_ERROR_CODES.includes(code) && _lastSent === 'response') {
+      State.reopenRequest();
+    }
+    if (ViewManager.activeView() === 'loading') {
+      ViewManager.show(_viewForState());
+    }
+    _toast(I18n.errorText(code));
+  }
+
+  /**
+   * Handle one message from the server.
+   * @param {{type: string, payload: Object}} message The message.
+   * @returns {void}
+   */
+  function _onMessage(message) {
+    const payload = message.payload || {};
+    if (message.type === 'notification') {
+      const event = String(payload.event);
+      const context = payload.context || {};
+      State.apply(event, context);
+      EventBus.emit('state:changed', { event: event, context: context });
+      _afterNotification(event, context);
+    }
+    else if (message.type === 'request') {
+      State.openRequest(payload);
+      EventBus.emit('state:changed', { event: 'request', context: payload });
+      SoundManager.play('turn');
+    }
+    else if (message.type === 'error') {
+      _onError(payload);
+    }
+    ViewManager.requestRender();
+  }
+
+  /**
+   * Go back to the login, with an error to show.
+   * @param {({key: string}|{code: number}|null)} error The error, or null.
+   * @returns {void}
+   */
+  function _backToLogin(error) {
+    State.reset();
+    EventBus.emit('ui:connection', { lost: false });
+    EventBus.emit('ui:login-error', error);
+    ViewManager.show('login');
+  }
+
+  /**
+   * The server refused the connection (close 1008): a refused login or session, or the seat
+   * was opened in another window.
+   * @returns {void}
+   */
+  function _onRefused() {
+    const error = _closingError;
+    _closingError = null;
+    if (error === null) {
+      _backToLogin({ key: 'login.replaced' });
+    }
+    else if (Config.SESSION_ERROR_CODES.includes(error.code)) {
+      User.setSessionId(null);
+      Network.setSessionId(null);
+      _backToLogin({ key: 'login.sessionLost' });
+    }
+    else if (error.code === Config.INVALID_MESSAGE_CODE) {
+      _backToLogin({ key: error.reason.includes('table_name') ? 'login.errorTable' : 'login.errorName' });
+    }
+    else {
+      _backToLogin({ code: error.code });
+    }
+  }
+
+  /**
+   * Leave the table for good: forget the session and show the login.
+   * @returns {void}
+   */
+  function _onLeft() {
+    User.setSessionId(null);
+    Network.setSessionId(null);
+    _backToLogin(null);
+  }
+
+  /**
+   * Send the answer to the open request.
+   * @param {{action: string, data: Object}} intent The answer.
+   * @returns {void}
+   */
+  function _onRespond(intent) {
+    const request = State.request;
+    if (!request || request.action !== intent.action) {
+      return;
+    }
+    _send('response', { request_id: request.request_id, action: request.action, response_data: intent.data });
+    State.answerRequest(intent.data);
+    ViewManager.requestRender();
+  }
+
+  /**
+   * Ask before leaving a running game; leave the lobby at once.
+   * @returns {void}
+   */
+  function _onLeave() {
+    if (State.public.is_running) {
+      Modals.confirm('confirm.leave', Network.leave);
+    }
+    else {
+      Network.leave();
+    }
+  }
+
+  /**
+   * Subscribe to the network's reports and the views' intents.
+   * @returns {void}
+   */
+  function init() {
+    EventBus.on('network:message', _onMessage);
+    EventBus.on('network:lost', function () {
+      EventBus.emit('ui:connection', { lost: true });
+      ViewManager.requestRender();
+    });
+    EventBus.on('network:refused', _onRefused);
+    EventBus.on('network:failed', function () { _backToLogin({ key: 'login.errorConnect' }); });
+    EventBus.on('network:left', _onLeft);
+    EventBus.on('intent:login', function (login) {
+      User.saveLogin(login.name, login.table);
+      State.reset();
+      _closingError = null;
+      ViewManager.show('loading');
+      Network.join(login.name, login.table);
+    });
+    EventBus.on('intent:swap', function (swap) {
+      _send('swap_players', { player_index_1: swap.first, player_index_2: swap.second });
+    });
+    EventBus.on('intent:start', function () {
+      _send('start_game');
+      ViewManager.show('loading', { message: 'loading.starting' });
+    });
+    EventBus.on('intent:leave', _onLeave);
+    EventBus.on('intent:respond', _onRespond);
+    EventBus.on('intent:announce', function () { _send('announce'); });
+    EventBus.on('intent:bomb', function (bomb) { _send('bomb', { cards: bomb.cards }); });
+    EventBus.on('intent:language', function () {
+      I18n.setLanguage(I18n.otherLanguage());
+      User.setLanguage(I18n.getLanguage());
+      ViewManager.requestRender();
+    });
+    EventBus.on('intent:mute', function () {
+      SoundManager.setMuted(!SoundManager.isMuted());
+      User.setMuted(SoundManager.isMuted());
+      ViewManager.requestRender();
+    });
+    EventBus.on('intent:scores-back', function () { ViewManager.show('lobby'); });
+    // No `leave` when the page goes away: a reload or a closed tab comes back with its
+    // session within the grace period (only the Leave button gives the seat away).
+  }
+
+  /**
+   * Start: the remembered language and mute, then back to the seat of a remembered session,
+   * or the login.
+   * @returns {void}
+   */
+  function start() {
+    I18n.setLanguage(User.getLanguage() || I18n.detectLanguage(navigator.languages || [navigator.language]));
+    SoundManager.setMuted(User.isMuted());
+    const sessionId = User.getSessionId();
+    if (sessionId) {
+      ViewManager.show('loading');
+      Network.resume(sessionId);
+    }
+    else {
+      ViewManager.show('login');
+    }
+  }
+
+  /**
+   * The controller.
+   * @namespace AppController
+   * @type {Object}
+   */
+  Tichu.AppController = Object.freeze({ init, start });
+})(window.Tichu = window.Tichu || {});

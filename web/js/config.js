@@ -1,0 +1,52 @@
+/**
+ * @file Config: the client's constants (stage sizes, timings, storage keys, protocol codes).
+ */
+(function (Tichu) {
+  'use strict';
+
+  /**
+   * The client's constants; frozen.
+   * @namespace Config
+   * @type {Object}
+   * @property {{width: number, height: number}} STAGE_PORTRAIT The 9:16 stage, in stage pixels.
+   * @property {{width: number, height: number}} STAGE_LANDSCAPE The 16:9 stage, in stage pixels.
+   * @property {number} RECONNECT_INTERVAL_MS Pause before each reconnect attempt.
+   * @property {number} LONG_PRESS_MS How long the Tichu button is held to call Grand Tichu.
+   * @property {number} HINT_ANIMATION_MS How long the "select" button stays disabled while the hint is shown.
+   * @property {number} TOAST_MS How long a message stays in the toast.
+   * @property {number} MAX_NAME_LENGTH Longest player name (protocol.md).
+   * @property {number} MAX_TABLE_LENGTH Longest table name (protocol.md).
+   * @property {number} POLICY_VIOLATION_CLOSE_CODE The close code of a refused session.
+   * @property {number[]} SESSION_ERROR_CODES Error codes of a refused session (SESSION_EXPIRED, SESSION_NOT_FOUND).
+   * @property {number[]} REFUSAL_ERROR_CODES Error codes after which a response's request stays open.
+   * @property {number[]} CLOSED_REQUEST_ERROR_CODES Error codes after which the answered request is known to be closed.
+   * @property {number} ACTION_TIMEOUT_CODE The error code of a decision an agent took for the seat.
+   * @property {number} INVALID_MESSAGE_CODE The error code of invalid query parameters at connect time.
+   * @property {Object<string, string>} STORAGE_KEYS The localStorage keys.
+   */
+  const Config = Object.freeze({
+    STAGE_PORTRAIT: Object.freeze({ width: 1080, height: 1920 }),
+    STAGE_LANDSCAPE: Object.freeze({ width: 1920, height: 1080 }),
+    RECONNECT_INTERVAL_MS: 1000,
+    LONG_PRESS_MS: 700,
+    HINT_ANIMATION_MS: 250,
+    TOAST_MS: 3500,
+    MAX_NAME_LENGTH: 20,
+    MAX_TABLE_LENGTH: 40,
+    POLICY_VIOLATION_CLOSE_CODE: 1008,
+    SESSION_ERROR_CODES: Object.freeze([200, 201]),
+    REFUSAL_ERROR_CODES: Object.freeze([102, 103, 300, 302, 303, 306, 308]),
+    CLOSED_REQUEST_ERROR_CODES: Object.freeze([301, 310]),
+    ACTION_TIMEOUT_CODE: 309,
+    INVALID_MESSAGE_CODE: 101,
+    STORAGE_KEYS: Object.freeze({
+      NAME: 'tichu.name',
+      TABLE: 'tichu.table',
+      SESSION: 'tichu.session',
+      LANGUAGE: 'tichu.language',
+      MUTED: 'tichu.muted'
+    })
+  });
+
+  Tichu.Config = Config;
+})(window.Tichu = window.Tichu || {});

@@ -1,0 +1,456 @@
+/**
+ * @file I18n: every visible text of the client in English and German, chosen from the browser
+ * and switchable.
+ */
+(function (Tichu) {
+  'use strict';
+
+  /**
+   * The texts by language and key; `{name}` marks a parameter.
+   * @type {Object<string, Object<string, string>>}
+   */
+  const TEXTS = {
+    en: {
+      'app.title': 'Tichu',
+      'loading.connecting': 'Connecting…',
+      'loading.starting': 'Starting the game…',
+      'connection.lost': 'Connection lost – reconnecting…',
+      'login.intro': 'Play with friends and agents. Enter your name and a table; '
+        + 'whoever opens a table is its host.',
+      'login.name': 'Your name',
+      'login.table': 'Table',
+      'login.submit': 'Join the table',
+      'login.errorName': 'Please enter a name of 1 to 20 characters, without < > & " \' `.',
+      'login.errorTable': 'Please enter a table name of 1 to 40 characters, without < > & " \' `.',
+      'login.errorConnect': 'The server cannot be reached. Please try again.',
+      'login.sessionLost': 'Your seat is no longer kept. Please join again.',
+      'login.replaced': 'Your seat was opened in another window.',
+      'lobby.title': 'Table “{table}”',
+      'lobby.team20': 'Team A',
+      'lobby.team31': 'Team B',
+      'lobby.you': 'you',
+      'lobby.host': 'host',
+      'lobby.hintHost': 'Tap two seats to swap them, then start. Agents play the empty seats.',
+      'lobby.hintPicked': 'Now tap the seat to swap with.',
+      'lobby.hintGuest': 'Waiting for {host} to start the game.',
+      'lobby.ownSeatFixed': 'Your own seat stays where it is; swap the others.',
+      'lobby.start': 'Start the game',
+      'lobby.leave': 'Leave the table',
+      'seat.agent': 'Bot {n}',
+      'toolbar.leave': 'Leave',
+      'toolbar.language': 'Deutsch',
+      'toolbar.soundOn': 'Sound is on; tap to mute',
+      'toolbar.soundOff': 'Sound is off; tap to turn it on',
+      'confirm.leave': 'Leave the table? An agent takes over your seat.',
+      'confirm.yes': 'Leave',
+      'confirm.no': 'Stay',
+      'button.pass': 'Pass',
+      'button.continue': 'Continue',
+      'button.tichu': 'Tichu',
+      'button.grandTichu': 'Grand Tichu',
+      'button.play': 'Play',
+      'button.select': 'Select',
+      'button.push': 'Push',
+      'button.pickUp': 'Pick up',
+      'button.noMove': 'No move',
+      'button.bomb': 'Bomb',
+      'button.throwBomb': 'Throw bomb!',
+      'notice.longPress': 'Hold the button to call Grand Tichu.',
+      'notice.requestCancelled': 'A bomb interrupted your turn.',
+      'notice.playerJoined': '{name} joined the table.',
+      'notice.playerLeft': '{name} left; an agent plays the seat.',
+      'status.grandTichu': 'Grand Tichu? Hold the button, or continue.',
+      'status.waiting': 'Waiting for the others…',
+      'status.push': 'Push: tap a card, then a zone.',
+      'status.pushReady': 'Ready: push the three cards.',
+      'status.pickUp': 'Three cards received: pick them up.',
+      'status.yourLead': 'Your lead.',
+      'status.yourTurn': 'Your turn.',
+      'status.noMove': 'You cannot beat this: pass.',
+      'status.turnOf': '{name} is playing.',
+      'status.out': 'You are out ({place}).',
+      'status.wish': 'Choose a wish.',
+      'status.dragon': 'Give the Dragon trick away.',
+      'status.roundOver': 'The round is over.',
+      'seat.pass': 'Pass',
+      'seat.cards': '{count} cards',
+      'call.1': 'Tichu',
+      'call.2': 'Grand Tichu',
+      'place.1': '1st',
+      'place.2': '2nd',
+      'place.3': '3rd',
+      'place.4': '4th',
+      'trick.owner': 'Trick: {name}',
+      'trick.points': '{points} points',
+      'trick.wish': 'Wish: {value}',
+      'combo.single': 'Single',
+      'combo.pair': 'Pair',
+      'combo.triple': 'Triple',
+      'combo.stair': 'Stairs',
+      'combo.fullhouse': 'Full house',
+      'combo.street': 'Straight',
+      'combo.bomb': 'Bomb',
+      'push.right': 'Right',
+      'push.partner': 'Partner',
+      'push.left': 'Left',
+      'score.round': 'This round: {points}',
+      'result.title': 'Round {n}',
+      'result.cardPoints': 'Card points',
+      'result.bonus': 'Tichu',
+      'result.points': 'Round',
+      'result.total': 'Total',
+      'result.doubleVictory': 'Double victory!',
+      'result.close': 'Tap to close',
+      'scores.title': 'Game over',
+      'scores.winner': '{team} win the game!',
+      'scores.round': 'Round',
+      'scores.calls': 'Calls',
+      'scores.total': 'Total',
+      'scores.back': 'Back to the lobby',
+      'scores.made': 'made it',
+      'scores.failed': 'failed',
+      'scores.noCalls': '–',
+      'dialog.wishTitle': 'Make a wish',
+      'dialog.wishText': 'Which value must be played next?',
+      'dialog.dragonTitle': 'Give the Dragon trick away',
+      'dialog.dragonText': 'To which opponent?',
+      'dialog.left': 'on your left',
+      'dialog.right': 'on your right',
+      'suit.1': 'Swords',
+      'suit.2': 'Pagodas',
+      'suit.3': 'Jade',
+      'suit.4': 'Stars',
+      'rank.11': 'J',
+      'rank.12': 'Q',
+      'rank.13': 'K',
+      'rank.14': 'A',
+      'corner.0': 'Dog',
+      'corner.1': '1',
+      'corner.15': 'Dr',
+      'corner.16': 'Ph',
+      'value.11': 'Jack',
+      'value.12': 'Queen',
+      'value.13': 'King',
+      'value.14': 'Ace',
+      'card.0': 'Dog',
+      'card.1': 'Mah Jong',
+      'card.15': 'Dragon',
+      'card.16': 'Phoenix',
+      'card.name': '{value} of {suit}',
+      'error.100': 'Something went wrong on the server.',
+      'error.101': 'The server did not understand the message.',
+      'error.102': 'That card does not exist.',
+      'error.103': 'That card is not in your hand.',
+      'error.104': 'You are not allowed to do that.',
+      'error.105': 'The server is busy. Please try again later.',
+      'error.106': 'The server is shutting down.',
+      'error.107': 'The server is being maintained. Please try again later.',
+      'error.200': 'Your session has expired.',
+      'error.201': 'Your session is unknown to the server.',
+      'error.202': 'This table does not exist.',
+      'error.203': 'This table is full.',
+      'error.204': 'This name is already taken at this table.',
+      'error.205': 'You are already at this table.',
+      'error.300': 'This move is not allowed now.',
+      'error.301': 'There is nothing to answer now.',
+      'error.302': 'A card was chosen twice.',
+      'error.303': 'These cards form no combination.',
+      'error.304': 'It is your turn: play the bomb with “Play”.',
+      'error.305': 'No bomb can be thrown now.',
+      'error.306': 'This wish is not allowed.',
+      'error.307': 'Tichu cannot be called now.',
+      'error.308': 'The Dragon trick must go to an opponent.',
+      'error.309': 'Time is up: an agent decided for you.',
+      'error.310': 'This question is no longer open.',
+      'error.400': 'The game has already started.',
+      'error.401': 'Only the host can do this.',
+      'error.unknown': 'Error {code}.'
+    },
+    de: {
+      'app.title': 'Tichu',
+      'loading.connecting': 'Verbinde …',
+      'loading.starting': 'Das Spiel startet …',
+      'connection.lost': 'Verbindung verloren – verbinde neu …',
+      'login.intro': 'Spiele mit Freunden und Agenten. Gib deinen Namen und einen Tisch ein; '
+        + 'wer einen Tisch eröffnet, ist Gastgeber.',
+      'login.name': 'Dein Name',
+      'login.table': 'Tisch',
+      'login.submit': 'Tisch betreten',
+      'login.errorName': 'Bitte gib einen Namen mit 1 bis 20 Zeichen ein, ohne < > & " \' `.',
+      'login.errorTable': 'Bitte gib einen Tischnamen mit 1 bis 40 Zeichen ein, ohne < > & " \' `.',
+      'login.errorConnect': 'Der Server ist nicht erreichbar. Bitte versuche es noch einmal.',
+      'login.sessionLost': 'Dein Platz wird nicht mehr freigehalten. Bitte tritt neu bei.',
+      'login.replaced': 'Dein Platz wurde in einem anderen Fenster geöffnet.',
+      'lobby.title': 'Tisch „{table}“',
+      'lobby.team20': 'Team A',
+      'lobby.team31': 'Team B',
+      'lobby.you': 'du',
+      'lobby.host': 'Gastgeber',
+      'lobby.hintHost': 'Tippe zwei Plätze an, um sie zu tauschen, dann starte. Agenten spielen die freien Plätze.',
+      'lobby.hintPicked': 'Tippe jetzt den Platz an, mit dem getauscht wird.',
+      'lobby.hintGuest': 'Warte, bis {host} das Spiel startet.',
+      'lobby.ownSeatFixed': 'Dein eigener Platz bleibt; tausche die anderen.',
+      'lobby.start': 'Spiel starten',
+      'lobby.leave': 'Tisch verlassen',
+      'seat.agent': 'Bot {n}',
+      'toolbar.leave': 'Verlassen',
+      'toolbar.language': 'English',
+      'toolbar.soundOn': 'Ton ist an; tippen zum Stummschalten',
+      'toolbar.soundOff': 'Ton ist aus; tippen zum Einschalten',
+      'confirm.leave': 'Tisch verlassen? Ein Agent übernimmt deinen Platz.',
+      'confirm.yes': 'Verlassen',
+      'confirm.no': 'Bleiben',
+      'button.pass': 'Passen',
+      'button.continue': 'Weiter',
+      'button.tichu': 'Tichu',
+      'button.grandTichu': 'Großes Tichu',
+      'button.play': 'Spielen',
+      'button.select': 'Auswählen',
+      'button.push': 'Schupfen',
+      'button.pickUp': 'Aufnehmen',
+      'button.noMove': 'Kein Zug',
+      'button.bomb': 'Bombe',
+      'button.throwBomb': 'Bombe werfen!',
+      'notice.longPress': 'Lange drücken für Ansage.',
+      'notice.requestCancelled': 'Eine Bombe hat deinen Zug unterbrochen.',
+      'notice.playerJoined': '{name} ist an den Tisch gekommen.',
+      'notice.playerLeft': '{name} ist gegangen; ein Agent spielt den Platz.',
+      'status.grandTichu': 'Großes Tichu? Lange drücken, oder weiter.',
+      'status.waiting': 'Warte auf die anderen …',
+      'status.push': 'Schupfen: Karte antippen, dann ein Feld.',
+      'status.pushReady': 'Bereit: die drei Karten schupfen.',
+      'status.pickUp': 'Drei Karten erhalten: nimm sie auf.',
+      'status.yourLead': 'Du spielst aus.',
+      'status.yourTurn': 'Du bist am Zug.',
+      'status.noMove': 'Du kannst nicht stechen: passe.',
+      'status.turnOf': '{name} ist am Zug.',
+      'status.out': 'Du bist raus ({place}).',
+      'status.wish': 'Wähle einen Wunsch.',
+      'status.dragon': 'Verschenke den Drachen-Stich.',
+      'status.roundOver': 'Die Runde ist vorbei.',
+      'seat.pass': 'Passe',
+      'seat.cards': '{count} Karten',
+      'call.1': 'Tichu',
+      'call.2': 'Großes Tichu',
+      'place.1': '1.',
+      'place.2': '2.',
+      'place.3': '3.',
+      'place.4': '4.',
+      'trick.owner': 'Stich: {name}',
+      'trick.points': '{points} Punkte',
+      'trick.wish': 'Wunsch: {value}',
+      'combo.single': 'Einzelkarte',
+      'combo.pair': 'Paar',
+      'combo.triple': 'Drilling',
+      'combo.stair': 'Treppe',
+      'combo.fullhouse': 'Full House',
+      'combo.street': 'Straße',
+      'combo.bomb': 'Bombe',
+      'push.right': 'Rechts',
+      'push.partner': 'Partner',
+      'push.left': 'Links',
+      'score.round': 'Diese Runde: {points}',
+      'result.title': 'Runde {n}',
+      'result.cardPoints': 'Kartenpunkte',
+      'result.bonus': 'Tichu',
+      'result.points': 'Runde',
+      'result.total': 'Gesamt',
+      'result.doubleVictory': 'Doppelsieg!',
+      'result.close': 'Tippen zum Schließen',
+      'scores.title': 'Spielende',
+      'scores.winner': '{team} gewinnen das Spiel!',
+      'scores.round': 'Runde',
+      'scores.calls': 'Ansagen',
+      'scores.total': 'Gesamt',
+      'scores.back': 'Zurück zur Lobby',
+      'scores.made': 'geschafft',
+      'scores.failed': 'verfehlt',
+      'scores.noCalls': '–',
+      'dialog.wishTitle': 'Wünsch dir was',
+      'dialog.wishText': 'Welcher Wert muss als Nächstes gespielt werden?',
+      'dialog.dragonTitle': 'Drachen-Stich verschenken',
+      'dialog.dragonText': 'An welchen Gegner?',
+      'dialog.left': 'links von dir',
+      'dialog.right': 'rechts von dir',
+      'suit.1': 'Schwerter',
+      'suit.2': 'Pagoden',
+      'suit.3': 'Jade',
+      'suit.4': 'Sterne',
+      'rank.11': 'B',
+      'rank.12': 'D',
+      'rank.13': 'K',
+      'rank.14': 'A',
+      'corner.0': 'Hund',
+      'corner.1': '1',
+      'corner.15': 'Dr',
+      'corner.16': 'Ph',
+      'value.11': 'Bube',
+      'value.12': 'Dame',
+      'value.13': 'König',
+      'value.14': 'Ass',
+      'card.0': 'Hund',
+      'card.1': 'Mah Jong',
+      'card.15': 'Drache',
+      'card.16': 'Phönix',
+      'card.name': '{suit}-{value}',
+      'error.100': 'Auf dem Server ist etwas schiefgegangen.',
+      'error.101': 'Der Server hat die Nachricht nicht verstanden.',
+      'error.102': 'Diese Karte gibt es nicht.',
+      'error.103': 'Diese Karte ist nicht auf deiner Hand.',
+      'error.104': 'Das darfst du nicht.',
+      'error.105': 'Der Server ist ausgelastet. Bitte versuche es später.',
+      'error.106': 'Der Server wird heruntergefahren.',
+      'error.107': 'Der Server wird gewartet. Bitte versuche es später.',
+      'error.200': 'Deine Sitzung ist abgelaufen.',
+      'error.201': 'Der Server kennt deine Sitzung nicht.',
+      'error.202': 'Diesen Tisch gibt es nicht.',
+      'error.203': 'Dieser Tisch ist voll.',
+      'error.204': 'Dieser Name ist an diesem Tisch schon vergeben.',
+      'error.205': 'Du sitzt schon an diesem Tisch.',
+      'error.300': 'Dieser Zug ist jetzt nicht erlaubt.',
+      'error.301': 'Gerade gibt es nichts zu beantworten.',
+      'error.302': 'Eine Karte wurde doppelt gewählt.',
+      'error.303': 'Diese Karten bilden keine Kombination.',
+      'error.304': 'Du bist am Zug: spiele die Bombe mit „Spielen“.',
+      'error.305': 'Jetzt kann keine Bombe geworfen werden.',
+      'error.306': 'Dieser Wunsch ist nicht erlaubt.',
+      'error.307': 'Tichu kann jetzt nicht angesagt werden.',
+      'error.308': 'Der Drachen-Stich muss an einen Gegner gehen.',
+      'error.309': 'Die Zeit ist um: ein Agent hat für dich entschieden.',
+      'error.310': 'Diese Frage ist nicht mehr offen.',
+      'error.400': 'Das Spiel hat schon begonnen.',
+      'error.401': 'Das darf nur der Gastgeber.',
+      'error.unknown': 'Fehler {code}.'
+    }
+  };
+
+  /**
+   * The languages offered, the first being the fallback.
+   * @type {string[]}
+   */
+  const LANGUAGES = Object.freeze(['en', 'de']);
+
+  /** @type {string} */
+  let _language = LANGUAGES[0];
+
+  /**
+   * The text of a key in the current language, with its parameters filled in.
+   * @param {string} key E.g. `button.play`.
+   * @param {Object<string, (string|number)>} [params] Values for `{name}` placeholders.
+   * @returns {string} The text; the English one if the language lacks it; the key if unknown.
+   */
+  function t(key, params) {
+    const text = TEXTS[_language][key] || TEXTS[LANGUAGES[0]][key] || key;
+    if (!params) {
+      return text;
+    }
+    return text.replace(/\{(\w+)\}/g, function (match, name) {
+      return Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : match;
+    });
+  }
+
+  /**
+   * The language of the first browser preference that is offered.
+   * @param {string[]} preferences E.g. `navigator.languages` (`["de-CH", "en"]`).
+   * @returns {string} `en` or `de`; `en` when none fits.
+   */
+  function detectLanguage(preferences) {
+    for (const preference of preferences || []) {
+      const code = String(preference).slice(0, 2).toLowerCase();
+      if (LANGUAGES.includes(code)) {
+        return code;
+      }
+    }
+    return LANGUAGES[0];
+  }
+
+  /**
+   * Switch the language (an unknown one is ignored).
+   * @param {string} language `en` or `de`.
+   * @returns {void}
+   */
+  function setLanguage(language) {
+    if (LANGUAGES.includes(language)) {
+      _language = language;
+    }
+  }
+
+  /**
+   * The current language.
+   * @returns {string} `en` or `de`.
+   */
+  function getLanguage() {
+    return _language;
+  }
+
+  /**
+   * The other offered language (what the language switch turns to).
+   * @returns {string} `de` while English is shown, else `en`.
+   */
+  function otherLanguage() {
+    return LANGUAGES[(LANGUAGES.indexOf(_language) + 1) % LANGUAGES.length];
+  }
+
+  /**
+   * Every key of a language.
+   * @param {string} language `en` or `de`.
+   * @returns {string[]} The keys.
+   */
+  function keys(language) {
+    return Object.keys(TEXTS[language] || {});
+  }
+
+  /**
+   * The short value shown in a card's corner: 2..10, J/Q/K/A (B/D/K/A in German), or the
+   * special card's short name.
+   * @param {number} value The card value 0..16.
+   * @returns {string} The label.
+   */
+  function valueLabel(value) {
+    if (value >= 2 && value <= 10) {
+      return String(value);
+    }
+    return t(value > 10 && value < 15 ? 'rank.' + value : 'corner.' + value);
+  }
+
+  /**
+   * A card's full name, e.g. "Ace of Stars" or "Phoenix" (for screen readers and tooltips).
+   * @param {number[]} card The card `[value, suit]`.
+   * @returns {string} The name.
+   */
+  function cardName(card) {
+    if (card[1] === 0) {
+      return t('card.' + card[0]);
+    }
+    const value = card[0] > 10 ? t('value.' + card[0]) : String(card[0]);
+    return t('card.name', { value: value, suit: t('suit.' + card[1]) });
+  }
+
+  /**
+   * The plain-words text of a server error code.
+   * @param {number} code The protocol's error code.
+   * @returns {string} The message in the current language.
+   */
+  function errorText(code) {
+    const key = 'error.' + code;
+    return TEXTS[LANGUAGES[0]][key] ? t(key) : t('error.unknown', { code: code });
+  }
+
+  /**
+   * The texts and their helpers.
+   * @namespace I18n
+   * @type {Object}
+   */
+  Tichu.I18n = Object.freeze({
+    LANGUAGES,
+    t,
+    detectLanguage,
+    setLanguage,
+    getLanguage,
+    otherLanguage,
+    keys,
+    valueLabel,
+    cardName,
+    errorText
+  });
+})(window.Tichu = window.Tichu || {});

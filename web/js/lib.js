@@ -1,0 +1,378 @@
+/**
+ * @file Lib: pure helpers for cards, combinations, seats and the "select" hint. No DOM, no state.
+ */
+(function (Tichu) {
+  'use strict';
+
+  /**
+   * A card as the protocol sends it: `[value, suit]` (values 0..16, suits 0..4; see records.md).
+   * @typedef {number[]} Card
+   */
+
+  /**
+   * One play of the open trick as the protocol sends it: `[player_index, cards, combination]`,
+   * the combination being `[type, length, rank]`.
+   * @typedef {Array} TrickTurn
+   */
+
+  /**
+   * Suit numbers (R1.1).
+   * @readonly
+   * @enum {number}
+   */
+  const Suit = Object.freeze({ SPECIAL: 0, SWORDS: 1, PAGODAS: 2, JADE: 3, STARS: 4 });
+
+  /**
+   * Card values of the special and face cards (R1.1).
+   * @readonly
+   * @enum {number}
+   */
+  const CardValue = Object.freeze({
+    DOG: 0, MAHJONG: 1, JACK: 11, QUEEN: 12, KING: 13, ACE: 14, DRAGON: 15, PHOENIX: 16
+  });
+
+  /** @type {string[]} Seat positions relative to the own seat, in playing order (R1.3). */
+  const _POSITIONS = ['bottom', 'right', 'top', 'left'];
+  /**
+   * The push targets in the order of `given_schupf_cards` (R2.3).
+   * @type {string[]}
+   */
+  const PUSH_TARGETS = Object.freeze(['right', 'partner', 'left']);
+  /** @type {Object<string, number>} Push targets and their seat offsets (R2.3). */
+  const _TARGET_OFFSETS = { right: 1, partner: 2, left: 3 };
+
+  /**
+   * The key of a card, as used in `data-card`: `"VALUE-SUIT"`.
+   * @param {Card} card The card.
+   * @returns {string} E.g. `"14-4"` for the red Ace.
+   */
+  function cardKey(card) {
+    return card[0] + '-' + card[1];
+  }
+
+  /**
+   * The card of a key made by {@link cardKey}.
+   * @param {string} key E.g. `"16-0"`.
+   * @returns {Card} E.g. `[16, 0]`.
+   */
+  function parseCardKey(key) {
+    const parts = key.split('-');
+    return [Number(parts[0]), Number(parts[1])];
+  }
+
+  /**
+   * Whether a card is one of the four special cards (Dog, Mah Jong, Dragon, Phoenix).
+   * @param {Card} card The card.
+   * @returns {boolean} True for suit 0.
+   */
+  function isSpecial(card) {
+    return card[1] === Suit.SPECIAL;
+  }
+
+  /**
+   * Compare two cards for sorting: by value, then by suit.
+   * @param {Card} first A card.
+   * @param {Card} second Another card.
+   * @returns {number} Negative, zero or positive.
+   */
+  function compareCards(first, second) {
+    return first[0] - second[0] || first[1] - second[1];
+  }
+
+  /**
+   * A sorted copy of cards, lowest first (Dog, Mah Jong, 2..Ace, Dragon, Phoenix).
+   * @param {Card[]} cards The cards.
+   * @returns {Card[]} A new array.
+   */
+  function sortCards(cards) {
+    return cards.slice().sort(compareCards);
+  }
+
+  /**
+   * Whether two lists hold the same cards, in any order.
+   * @param {Card[]} first Some cards.
+   * @param {Card[]} second Other cards.
+   * @returns {boolean} True if they are equal as sets.
+   */
+  function sameCards(first, second) {
+    if (first.length !== second.length) {
+      return false;
+    }
+    const keys = new Set(first.map(cardKey));
+    return keys.size === first.length && second.every(function (card) {
+      return keys.has(cardKey(card));
+    });
+  }
+
+  /**
+   * The cards of a list without the removed ones.
+   * @param {Card[]} cards The cards.
+   * @param {Card[]} removed The cards to take out.
+   * @returns {Card[]} A new array, in the original order.
+   */
+  function withoutCards(cards, removed) {
+    const gone = new Set(removed.map(cardKey));
+    return cards.filter(function (card) {
+      return !gone.has(cardKey(card));
+    });
+  }
+
+  /**
+   * The legal play that consists of exactly the selected cards.
+   * @param {Card[]} selection The selected cards.
+   * @param {Card[][]} legalPlays The request's `legal_plays`.
+   * @returns {(Card[]|null)} The matching play, or null (also for an empty selection).
+   */
+  function findLegalPlay(selection, legalPlays) {
+    if (!selection.length) {
+      return null;
+    }
+    return legalPlays.find(function (play) {
+      return sameCards(play, selection);
+    }) || null;
+  }
+
+  /**
+   * Whether cards form a bomb (R3.7): four of a kind, or five or more consecutive cards of one suit.
+   * @param {Card[]} cards The cards.
+   * @returns {boolean} True for a bomb.
+   */
+  function isBomb(cards) {
+    if (cards.length < 4 || cards.some(isSpecial)) {
+      return false;
+    }
+    const sorted = sortCards(cards);
+    if (cards.length === 4 && sorted.every(function (card) { return card[0] === sorted[0][0]; })) {
+      return true;
+    }
+    return cards.length >= 5 && sorted.every(function (card, index) {
+      return card[1] === sorted[0][1] && card[0] === sorted[0][0] + index;
+    });
+  }
+
+  /**
+   * Every bomb in a hand (R3.7), like the server's `bombs_of`: each four of a kind and each
+   * run of five or more cards of one suit (shorter runs inside a longer one included).
+   * @param {Card[]} hand The hand.
+   * @returns {Card[][]} The bombs' cards, each sorted lowest first.
+   */
+  function findBombs(hand) {
+    const natural = hand.filter(function (card) { return !isSpecial(card); });
+    const keys = new Set(natural.map(cardKey));
+    const bombs = [];
+    for (let value = 2; value <= CardValue.ACE; value++) {
+      const four = [1, 2, 3, 4].map(function (suit) { return [value, suit]; });
+      if (four.every(function (card) { return keys.has(cardKey(card)); })) {
+        bombs.push(four);
+      }
+    }
+    for (let suit = Suit.SWORDS; suit <= Suit.STARS; suit++) {
+      for (let low = 2; low <= CardValue.ACE - 4; low++) {
+        const run = [];
+        for (let value = low; value <= CardValue.ACE && keys.has(value + '-' + suit); value++) {
+          run.push([value, suit]);
+          if (run.length >= 5) {
+            bombs.push(run.slice());
+          }
+        }
+      }
+    }
+    return bombs;
+  }
+
+  /**
+   * A bomb's strength for comparison (R3.8): straight flushes beat four of a kind, longer
+   * beats shorter, then the higher rank.
+   * @param {Card[]} bomb The bomb's cards.
+   * @returns {number[]} `[length, rank]`.
+   */
+  function _bombStrength(bomb) {
+    return [bomb.length, Math.max.apply(null, bomb.map(function (card) { return card[0]; }))];
+  }
+
+  /**
+   * The bombs of a hand that may land on the open trick now (R3.8, R4.3), as the Python
+   * client's `bombs_against`: none before the first play of a trick and none on the Dog.
+   * @param {Card[]} hand The hand.
+   * @param {TrickTurn[]} trickTurns The open trick's plays.
+   * @returns {Card[][]} The bombs that beat the trick's top.
+   */
+  function bombsAgainst(hand, trickTurns) {
+    if (!trickTurns.length) {
+      return [];
+    }
+    const top = trickTurns[trickTurns.length - 1][2];
+    if (top[0] === 'single' && top[2] === CardValue.DOG) {
+      return [];
+    }
+    return findBombs(hand).filter(function (bomb) {
+      if (top[0] !== 'bomb') {
+        return true;
+      }
+      const strength = _bombStrength(bomb);
+      return strength[0] > top[1] || (strength[0] === top[1] && strength[1] > top[2]);
+    });
+  }
+
+  /**
+   * How low a play ranks, for the hint: the value the play is built on (the most frequent
+   * natural value, the higher one on a tie), so a full house counts by its triple and a
+   * street by its top. The Phoenix alone ranks above the Dragon.
+   * @param {Card[]} play A non-empty play.
+   * @returns {number} The rank.
+   */
+  function _playRank(play) {
+    const counts = {};
+    let rank = -1;
+    let best = 0;
+    for (const card of play) {
+      if (card[0] === CardValue.PHOENIX) {
+        continue;
+      }
+      counts[card[0]] = (counts[card[0]] || 0) + 1;
+      if (counts[card[0]] > best || (counts[card[0]] === best && card[0] > rank)) {
+        best = counts[card[0]];
+        rank = card[0];
+      }
+    }
+    return rank < 0 ? CardValue.PHOENIX : rank;
+  }
+
+  /**
+   * The "select" hint (design 8.1.5 C): the longest, then lowest legal play. What a player
+   * would not spend lightly is spared while another play is legal: bombs, then plays that
+   * break up a bomb of the hand, then the Phoenix.
+   * @param {Card[][]} legalPlays The request's `legal_plays` (a pass is `[]`).
+   * @param {Card[]} [hand] The hand, to spare its bombs.
+   * @returns {(Card[]|null)} The play to select, or null when only passing is legal.
+   */
+  function hintPlay(legalPlays, hand) {
+    const bombCards = new Set();
+    for (const bomb of findBombs(hand || [])) {
+      bomb.forEach(function (card) { bombCards.add(cardKey(card)); });
+    }
+    const breaksBomb = function (play) {
+      return play.some(function (card) { return bombCards.has(cardKey(card)); });
+    };
+    let candidates = legalPlays.filter(function (play) { return play.length > 0; });
+    for (const isSpared of [isBomb, breaksBomb, _hasPhoenix]) {
+      const others = candidates.filter(function (play) { return !isSpared(play); });
+      candidates = others.length ? others : candidates;
+    }
+    let best = null;
+    let bestKey = null;
+    for (const play of candidates) {
+      const key = [-play.length, _playRank(play), play.reduce(function (sum, card) { return sum + card[0]; }, 0)];
+      if (bestKey === null || _compareKeys(key, bestKey) < 0) {
+        best = play;
+        bestKey = key;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Whether a play holds the Phoenix.
+   * @param {Card[]} play The cards.
+   * @returns {boolean} True with the Phoenix.
+   */
+  function _hasPhoenix(play) {
+    return play.some(function (card) { return card[0] === CardValue.PHOENIX; });
+  }
+
+  /**
+   * Compare two number arrays lexicographically.
+   * @param {number[]} first An array.
+   * @param {number[]} second An array of the same length.
+   * @returns {number} Negative, zero or positive.
+   */
+  function _compareKeys(first, second) {
+    for (let index = 0; index < first.length; index++) {
+      if (first[index] !== second[index]) {
+        return first[index] - second[index];
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Whether a player or table name is one the server accepts (protocol.md): 1 to `longest`
+   * characters after trimming, no control characters, none of `< > & " ' \``.
+   * @param {string} name The name as typed.
+   * @param {number} longest The most characters allowed.
+   * @returns {boolean} True if acceptable.
+   */
+  function isValidName(name, longest) {
+    const trimmed = name.normalize('NFC').trim();
+    return trimmed.length >= 1 && trimmed.length <= longest && !/[\p{C}<>&"'`]/u.test(trimmed);
+  }
+
+  /**
+   * A number with its sign, for points won or lost: `+35`, `−25`, `0`.
+   * @param {number} value The number.
+   * @returns {string} The text (with the minus sign U+2212).
+   */
+  function formatSigned(value) {
+    if (value > 0) {
+      return '+' + value;
+    }
+    return value < 0 ? '\u2212' + Math.abs(value) : '0';
+  }
+
+  /**
+   * The team of a seat (R1.3): seats 0 and 2 are team 20, seats 1 and 3 team 31.
+   * @param {number} seat 0..3.
+   * @returns {number} 20 or 31.
+   */
+  function teamOf(seat) {
+    return seat % 2 === 0 ? 20 : 31;
+  }
+
+  /**
+   * Where a seat sits as seen from the own seat (R1.3: +1 right, +2 partner, +3 left).
+   * @param {number} seat The seat, 0..3.
+   * @param {number} ownSeat The own seat, 0..3.
+   * @returns {string} `bottom`, `right`, `top` or `left`.
+   */
+  function relativePosition(seat, ownSeat) {
+    return _POSITIONS[(seat - ownSeat + 4) % 4];
+  }
+
+  /**
+   * The seat a push target names (R2.3).
+   * @param {number} ownSeat The own seat.
+   * @param {string} target `right`, `partner` or `left`.
+   * @returns {number} The seat, 0..3.
+   */
+  function seatOfTarget(ownSeat, target) {
+    return (ownSeat + _TARGET_OFFSETS[target]) % 4;
+  }
+
+  /**
+   * The helpers.
+   * @namespace Lib
+   * @type {Object}
+   */
+  Tichu.Lib = Object.freeze({
+    Suit,
+    CardValue,
+    PUSH_TARGETS,
+    cardKey,
+    parseCardKey,
+    isSpecial,
+    compareCards,
+    sortCards,
+    sameCards,
+    withoutCards,
+    findLegalPlay,
+    isBomb,
+    findBombs,
+    bombsAgainst,
+    hintPlay,
+    formatSigned,
+    isValidName,
+    teamOf,
+    relativePosition,
+    seatOfTarget
+  });
+})(window.Tichu = window.Tichu || {});

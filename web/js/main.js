@@ -1,0 +1,16 @@
+/**
+ * @file main: the composition root. It registers the views, wires the modules and starts.
+ */
+(function (Tichu) {
+  'use strict';
+
+  Tichu.ViewManager.register('loading', Tichu.LoadingView);
+  Tichu.ViewManager.register('login', Tichu.LoginView);
+  Tichu.ViewManager.register('lobby', Tichu.LobbyView);
+  Tichu.ViewManager.register('table', Tichu.TableView);
+  Tichu.ViewManager.register('scores', Tichu.ScoreView);
+  Tichu.ViewManager.init();
+  Tichu.SoundManager.init();
+  Tichu.AppController.init();
+  Tichu.AppController.start();
+})(window.Tichu = window.Tichu || {});

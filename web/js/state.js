@@ -1,0 +1,453 @@
+/**
+ * @file State: the game as this seat knows it, kept up to date from the server's messages
+ * (the logic of the Python client's `TableState`, src/tichu/wsclient.py).
+ */
+(function (Tichu) {
+  'use strict';
+
+  const Lib = Tichu.Lib;
+  const I18n = Tichu.I18n;
+
+  /**
+   * One finished round as the score sheet shows it.
+   * @typedef {Object} RoundRecord
+   * @property {number} roundIndex From 0.
+   * @property {(number[]|null)} cardPoints `[team 20, team 31]`, null when unknown (after a reconnect).
+   * @property {(number[]|null)} bonus `[team 20, team 31]` of Tichu calls, null when unknown.
+   * @property {number[]} points `[team 20, team 31]` of the round.
+   * @property {number[]} total `[team 20, team 31]` after the round.
+   * @property {(Array<{seat: number, grand: boolean, success: boolean}>|null)} calls The calls and
+   *   whether the caller went out first; null when unknown.
+   * @property {boolean} isDoubleVictory Whether a team went out first and second (R7.1).
+   */
+
+  /**
+   * A request as the protocol sends it.
+   * @typedef {Object} Request
+   * @property {string} request_id The id to answer with.
+   * @property {string} action `announce_grand_tichu`, `schupf`, `play`, `wish` or `give_dragon_away`.
+   * @property {Object} context The action's context (protocol.md).
+   * @property {(number|null)} timeout Seconds left, or null.
+   */
+
+  /**
+   * The client's game state. Its fields are read by the views; only the controller changes
+   * them, through the functions below.
+   * @namespace State
+   * @type {Object}
+   * @property {(number|null)} playerIndex The own seat, or null before joining.
+   * @property {Object} public The protocol's `public_state`, kept up to date.
+   * @property {Object} private The protocol's `private_state`, kept up to date.
+   * @property {Set<number>} clientSeats Seats known to be held by clients.
+   * @property {(Array<Array<number[]>>|null)} revealedHands The other hands while this seat is out (R8.3).
+   * @property {(Request|null)} request The open request not yet answered.
+   * @property {boolean[]} passed Per seat: passed since the last play.
+   * @property {RoundRecord[]} rounds The finished rounds of the game.
+   * @property {(RoundRecord|null)} lastRound The round that just ended, until the next push.
+   * @property {(Object|null)} gameOver The `game_over` context of the last game.
+   */
+  const State = {
+    playerIndex: null,
+    public: {},
+    private: {},
+    clientSeats: new Set(),
+    revealedHands: null,
+    request: null,
+    passed: [false, false, false, false],
+    rounds: [],
+    lastRound: null,
+    gameOver: null
+  };
+
+  /** @type {string} How the server names agents: "Bot " and the seat number (server/table.py). */
+  const _AGENT_PREFIX = 'Bot ';
+  /** @type {(Request|null)} The request answered last, restored when the answer is refused. */
+  let _answered = null;
+
+  /**
+   * Forget everything (before a new login).
+   * @returns {void}
+   */
+  function reset() {
+    State.playerIndex = null;
+    State.public = {};
+    State.private = {};
+    State.clientSeats = new Set();
+    State.revealedHands = null;
+    State.request = null;
+    State.passed = [false, false, false, false];
+    State.rounds = [];
+    State.lastRound = null;
+    State.gameOver = null;
+    _answered = null;
+  }
+
+  /**
+   * A per-seat list of `public_state`, created with zeros when missing.
+   * @param {string} key E.g. `count_hand_cards`.
+   * @returns {Array} The list (the state's own, to change in place).
+   */
+  function _seats(key) {
+    if (!Array.isArray(State.public[key])) {
+      State.public[key] = [0, 0, 0, 0];
+    }
+    return State.public[key];
+  }
+
+  /**
+   * The own hand.
+   * @returns {Array<number[]>} The cards (the state's own list; do not change it).
+   */
+  function hand() {
+    return State.private.hand_cards || [];
+  }
+
+  /**
+   * Rounds of a game known only by their scores (after a reconnect).
+   * @param {Array<number[]>} roundScores `public_state.round_scores`.
+   * @returns {RoundRecord[]} The records with running totals.
+   */
+  function _roundsFromScores(roundScores) {
+    const total = [0, 0];
+    return roundScores.map(function (points, index) {
+      total[0] += points[0];
+      total[1] += points[1];
+      return { roundIndex: index, cardPoints: null, bonus: null, points: points.slice(), total: total.slice(),
+        calls: null, isDoubleVictory: false };
+    });
+  }
+
+  /**
+   * After a swap, an agent's name that moved with it ("Bot N" of the seat it came from) is
+   * dropped: the server names an agent after its new seat, which {@link displayName} shows.
+   * @param {number} seat The seat the name moved to.
+   * @param {number} from The seat it came from.
+   * @returns {void}
+   */
+  function _forgetMovedAgentName(seat, from) {
+    const names = _seats('player_names');
+    if (!State.clientSeats.has(seat) && seat !== State.public.host_index && names[seat] === _AGENT_PREFIX + (from + 1)) {
+      names[seat] = '';
+    }
+  }
+
+  /** @type {Object<string, function(Object): void>} The notification handlers by event. */
+  const _HANDLERS = {
+    player_joined: function (context) {
+      const seat = context.player_index;
+      if ('session_id' in context) {
+        State.playerIndex = seat;
+        State.public = JSON.parse(JSON.stringify(context.public_state || {}));
+        State.private = JSON.parse(JSON.stringify(context.private_state || {}));
+        State.clientSeats = new Set([seat]);
+        State.revealedHands = null;
+        State.passed = [false, false, false, false];
+        State.rounds = _roundsFromScores(State.public.round_scores || []);
+        State.lastRound = null;
+        State.request = context.pending_request || null;
+        _answered = null;
+        return;
+      }
+      _seats('player_names')[seat] = context.player_name;
+      State.clientSeats.add(seat);
+    },
+    player_left: function (context) {
+      State.public.host_index = context.host_index;
+      State.clientSeats.delete(context.player_index);
+      if (context.replaced_by_agent) {
+        _seats('player_names')[context.player_index] = '';
+      }
+    },
+    players_swapped: function (context) {
+      const first = context.player_index_1;
+      const second = context.player_index_2;
+      const names = _seats('player_names');
+      const swapped = names[first];
+      names[first] = names[second];
+      names[second] = swapped;
+      State.clientSeats = new Set(Array.from(State.clientSeats, function (seat) {
+        return seat === first ? second : seat === second ? first : seat;
+      }));
+      _forgetMovedAgentName(first, second);
+      _forgetMovedAgentName(second, first);
+      if (State.playerIndex === first || State.playerIndex === second) {
+        State.playerIndex = State.playerIndex === first ? second : first;
+        State.private.player_index = State.playerIndex;
+      }
+    },
+    game_started: function () {
+      Object.assign(State.public, { is_running: true, round_scores: [], total: [0, 0] });
+      State.rounds = [];
+      State.lastRound = null;
+      State.gameOver = null;
+    },
+    round_started: function (context) {
+      Object.assign(State.public, {
+        round_index: context.round_index, phase: 'grand_tichu', current_turn_index: null,
+        count_hand_cards: [0, 0, 0, 0], announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false,
+        trick_turns: [], trick_owner_index: null, trick_points: 0, points: [0, 0, 0, 0],
+        tricks_won: [0, 0, 0, 0], out_order: [], played_cards: []
+      });
+      Object.assign(State.private, { hand_cards: [], given_schupf_cards: null, received_schupf_cards: null });
+      State.revealedHands = null;
+      State.passed = [false, false, false, false];
+    },
+    hand_cards_dealt: function (context) {
+      const count = Number(context.count);
+      State.public.count_hand_cards = _seats('count_hand_cards').map(function (held) { return held + count; });
+      State.public.phase = count === 8 ? 'grand_tichu' : 'schupf';
+      if (context.hand_cards) {
+        State.private.hand_cards = context.hand_cards.slice();
+      }
+      if (count !== 8) {
+        State.lastRound = null;
+      }
+    },
+    player_announced: function (context) {
+      _seats('announcements')[context.player_index] = context.grand ? 2 : 1;
+    },
+    player_schupfed: function (context) {
+      const seat = context.player_index;
+      _seats('count_hand_cards')[seat] -= 3;
+      const given = State.private.given_schupf_cards;
+      if (seat === State.playerIndex && given) {
+        State.private.hand_cards = Lib.withoutCards(hand(), given);
+      }
+    },
+    start_playing: function (context) {
+      State.public.count_hand_cards = _seats('count_hand_cards').map(function (held) { return held + 3; });
+      Object.assign(State.public, { phase: 'playing', current_turn_index: context.start_player_index });
+      const received = context.received_schupf_cards;
+      if (received) {
+        State.private.received_schupf_cards = received;
+        State.private.hand_cards = hand().concat(received);
+      }
+    },
+    player_passed: function (context) {
+      State.passed[context.player_index] = true;
+    },
+    player_played: function (context) {
+      const turn = context.turn;
+      const seat = turn[0];
+      const cards = turn[1];
+      if (!Array.isArray(State.public.trick_turns)) {
+        State.public.trick_turns = [];
+      }
+      State.public.trick_turns.push(turn);
+      State.public.played_cards = (State.public.played_cards || []).concat(cards);
+      _seats('count_hand_cards')[seat] -= cards.length;
+      State.public.trick_owner_index = context.trick_owner_index;
+      State.public.trick_points = context.trick_points;
+      State.passed = [false, false, false, false];
+      if (seat === State.playerIndex) {
+        State.private.hand_cards = Lib.withoutCards(hand(), cards);
+      }
+      if (State.revealedHands) {
+        State.revealedHands[seat] = Lib.withoutCards(State.revealedHands[seat] || [], cards);
+      }
+    },
+    player_out: function (context) {
+      if (!Array.isArray(State.public.out_order)) {
+        State.public.out_order = [];
+      }
+      State.public.out_order.push(context.player_index);
+    },
+    wish_made: function (context) {
+      Object.assign(State.public, { wish_value: context.wish_value, wish_open: context.wish_value !== 0 });
+    },
+    wish_fulfilled: function () {
+      State.public.wish_open = false;
+    },
+    trick_taken: function (context) {
+      const recipient = context.dragon_recipient;
+      const taker = recipient === null || recipient === undefined ? context.player_index : recipient;
+      _seats('points')[taker] += context.points;
+      _seats('tricks_won')[taker] += 1;
+      Object.assign(State.public, { trick_turns: [], trick_owner_index: null, trick_points: 0 });
+      State.passed = [false, false, false, false];
+    },
+    hands_revealed: function (context) {
+      State.revealedHands = context.hands.map(function (cards) { return cards.slice(); });
+    },
+    player_turn_changed: function (context) {
+      State.public.current_turn_index = context.current_turn_index;
+    },
+    round_over: function (context) {
+      const record = _roundRecord(context);
+      State.public.round_scores = (State.public.round_scores || []).concat([context.points.slice()]);
+      Object.assign(State.public, { phase: 'round_over', current_turn_index: null, total: context.total });
+      State.rounds.push(record);
+      State.lastRound = record;
+      State.request = null;
+    },
+    game_over: function (context) {
+      Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null,
+        total: context.total });
+      State.gameOver = context;
+      State.request = null;
+    },
+    request_cancelled: function (context) {
+      closeRequest(context.request_id);
+    }
+  };
+
+  /**
+   * The score-sheet record of a `round_over` notification; the calls come from the round's
+   * announcements (R6: a call is made when its caller went out first).
+   * @param {Object} context The notification's context.
+   * @returns {RoundRecord} The record.
+   */
+  function _roundRecord(context) {
+    const first = (context.out_order || [])[0];
+    const calls = [];
+    _seats('announcements').forEach(function (call, seat) {
+      if (call) {
+        calls.push({ seat: seat, grand: call === 2, success: seat === first });
+      }
+    });
+    return {
+      roundIndex: State.public.round_index || 0, cardPoints: context.card_points, bonus: context.bonus,
+      points: context.points, total: context.total, calls: calls, isDoubleVictory: Boolean(context.is_double_victory)
+    };
+  }
+
+  /**
+   * Apply one notification; an event without effect on the state is ignored.
+   * @param {string} event The notification's `event`.
+   * @param {Object} context Its `context`.
+   * @returns {void}
+   */
+  function apply(event, context) {
+    const handler = _HANDLERS[event];
+    if (handler) {
+      handler(context || {});
+    }
+  }
+
+  /**
+   * Keep a request the server sent as the open one (its hand, if given, is the current hand).
+   * @param {Request} request The request's payload.
+   * @returns {void}
+   */
+  function openRequest(request) {
+    const context = request.context || {};
+    if (context.hand_cards) {
+      State.private.hand_cards = context.hand_cards.slice();
+    }
+    State.request = request;
+    _answered = null;
+  }
+
+  /**
+   * Note that the open request was answered (pushed cards are remembered, R8.2).
+   * @param {Object} responseData The answer sent.
+   * @returns {void}
+   */
+  function answerRequest(responseData) {
+    if (State.request && State.request.action === 'schupf') {
+      State.private.given_schupf_cards = responseData.given_schupf_cards;
+    }
+    _answered = State.request;
+    State.request = null;
+  }
+
+  /**
+   * The server refused the last answer: its request is open again.
+   * @returns {void}
+   */
+  function reopenRequest() {
+    if (_answered) {
+      if (_answered.action === 'schupf') {
+        State.private.given_schupf_cards = null;
+      }
+      State.request = _answered;
+      _answered = null;
+    }
+  }
+
+  /**
+   * Close the open (or answered) request: cancelled by a bomb, timed out or obsolete.
+   * @param {string} [requestId] Close only the request with this id.
+   * @returns {void}
+   */
+  function closeRequest(requestId) {
+    if (State.request && (requestId === undefined || State.request.request_id === requestId)) {
+      State.request = null;
+    }
+    if (_answered && (requestId === undefined || _answered.request_id === requestId)) {
+      _answered = null;
+    }
+  }
+
+  /**
+   * The action of the open request.
+   * @returns {(string|null)} E.g. `play`, or null.
+   */
+  function requestAction() {
+    return State.request ? State.request.action : null;
+  }
+
+  /**
+   * The name shown for a seat; an agent's seat shows "Bot N".
+   * @param {number} seat 0..3.
+   * @returns {string} The name.
+   */
+  function displayName(seat) {
+    const names = State.public.player_names || [];
+    return names[seat] || I18n.t('seat.agent', { n: seat + 1 });
+  }
+
+  /**
+   * Whether this seat may call Tichu now (R2.4, R6.1, R6.3): playing, no call yet, no card
+   * played yet.
+   * @returns {boolean} True when `announce` would be accepted.
+   */
+  function canAnnounceTichu() {
+    const seat = State.playerIndex;
+    return seat !== null && State.public.phase === 'playing'
+      && !(State.public.announcements || [])[seat] && hand().length === 14;
+  }
+
+  /**
+   * The bombs this seat may play now: at its turn those among the legal plays (played as the
+   * answer), else those that beat the open trick out of turn (R4.3).
+   * @returns {Array<Array<number[]>>} The bombs' cards.
+   */
+  function playableBombs() {
+    const cards = hand();
+    if (State.public.phase !== 'playing' || !cards.length || (State.public.out_order || []).length >= 3) {
+      return [];
+    }
+    if (requestAction() === 'play') {
+      const legal = State.request.context.legal_plays || [];
+      return Lib.findBombs(cards).filter(function (bomb) { return Lib.findLegalPlay(bomb, legal) !== null; });
+    }
+    return Lib.bombsAgainst(cards, State.public.trick_turns || []);
+  }
+
+  /**
+   * The seat's place if it is out (R4.4).
+   * @param {number} seat 0..3.
+   * @returns {number} 1..4, or 0 while it plays.
+   */
+  function placeOf(seat) {
+    return (State.public.out_order || []).indexOf(seat) + 1;
+  }
+
+  Object.assign(State, {
+    reset,
+    apply,
+    hand,
+    openRequest,
+    answerRequest,
+    reopenRequest,
+    closeRequest,
+    requestAction,
+    displayName,
+    canAnnounceTichu,
+    playableBombs,
+    placeOf
+  });
+
+  Tichu.State = State;
+})(window.Tichu = window.Tichu || {});

@@ -1,0 +1,467 @@
+/**
+ * @file The client's unit tests (run by tests.html): Lib, I18n, EventBus, State, the
+ * table's button logic and the card builder, on the real module files.
+ */
+(function (Tichu) {
+  'use strict';
+
+  const { describe, it, assert, run } = Tichu.TestRunner;
+  const { CardBuilder, EventBus, I18n, Lib, State, TableControls } = Tichu;
+
+  /** @type {number[][]} The four sevens. */
+  const FOUR_SEVENS = [[7, 1], [7, 2], [7, 3], [7, 4]];
+
+  /**
+   * A `player_joined` context for this client at seat 0, as sent on joining.
+   * @param {Object} [publicState] Fields of `public_state` to set.
+   * @param {Object} [privateState] Fields of `private_state` to set.
+   * @returns {Object} The context.
+   */
+  function joined(publicState, privateState) {
+    return {
+      player_index: 0, player_name: 'Anna', session_id: 'abc', protocol_version: 1, pending_request: null,
+      public_state: Object.assign({
+        table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
+        phase: 'playing', round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
+        announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
+        trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
+        count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
+      }, publicState || {}),
+      private_state: Object.assign({
+        player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
+        given_schupf_cards: null, received_schupf_cards: null
+      }, privateState || {})
+    };
+  }
+
+  /**
+   * A `play` request.
+   * @param {number[][][]} legalPlays The legal plays.
+   * @param {(Array|null)} [trick] The combination on the table.
+   * @returns {Object} The request payload.
+   */
+  function playRequest(legalPlays, trick) {
+    return { request_id: 'r1', action: 'play', timeout: null, context: {
+      hand_cards: State.hand(), trick_combination: trick || null, trick_owner_index: trick ? 1 : null,
+      wish_value: 0, legal_plays: legalPlays, hint: null } };
+  }
+
+  /**
+   * A ControlSituation with defaults.
+   * @param {Object} fields The fields to set.
+   * @returns {Object} The situation.
+   */
+  function situation(fields) {
+    return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
+      hasPushed: false, awaitingPickUp: false, canAnnounce: false, bombs: [], hintRunning: false }, fields);
+  }
+
+  describe('Lib: cards', function () {
+    it('keys a card as VALUE-SUIT and back', function () {
+      assert.equal(Lib.cardKey([14, 4]), '14-4');
+      assert.deepEqual(Lib.parseCardKey('16-0'), [16, 0]);
+    });
+    it('sorts by value then suit, specials at their values', function () {
+      const sorted = Lib.sortCards([[16, 0], [5, 3], [0, 0], [5, 1], [15, 0], [1, 0], [14, 2]]);
+      assert.deepEqual(sorted, [[0, 0], [1, 0], [5, 1], [5, 3], [14, 2], [15, 0], [16, 0]]);
+    });
+    it('does not change the sorted list', function () {
+      const cards = [[9, 1], [2, 1]];
+      Lib.sortCards(cards);
+      assert.deepEqual(cards, [[9, 1], [2, 1]]);
+    });
+    it('compares card lists as sets', function () {
+      assert.ok(Lib.sameCards([[2, 1], [3, 2]], [[3, 2], [2, 1]]));
+      assert.ok(!Lib.sameCards([[2, 1]], [[2, 1], [3, 2]]));
+      assert.ok(!Lib.sameCards([[2, 1], [2, 1]], [[2, 1], [3, 2]]));
+    });
+    it('removes cards', function () {
+      assert.deepEqual(Lib.withoutCards([[2, 1], [3, 2], [4, 3]], [[3, 2]]), [[2, 1], [4, 3]]);
+    });
+    it('accepts the names the server accepts', function () {
+      assert.ok(Lib.isValidName('  Anna Lena ', 20));
+      assert.ok(Lib.isValidName('Jürg', 4));
+      assert.ok(!Lib.isValidName('   ', 20), 'empty');
+      assert.ok(!Lib.isValidName('x'.repeat(21), 20), 'too long');
+      assert.ok(!Lib.isValidName('<b>', 20), 'markup');
+      assert.ok(!Lib.isValidName('tab\there', 20), 'control character');
+    });
+    it('formats signed points', function () {
+      assert.deepEqual([35, -25, 0].map(Lib.formatSigned), ['+35', '\u221225', '0']);
+    });
+  });
+
+  describe('Lib: legal selection', function () {
+    const legal = [[[5, 1], [5, 2]], [[9, 3]], []];
+    it('finds the legal play equal to the selection as a set', function () {
+      assert.deepEqual(Lib.findLegalPlay([[5, 2], [5, 1]], legal), [[5, 1], [5, 2]]);
+    });
+    it('refuses a selection that is only part of a play or more than one', function () {
+      assert.equal(Lib.findLegalPlay([[5, 2]], legal), null);
+      assert.equal(Lib.findLegalPlay([[9, 3], [5, 1]], legal), null);
+    });
+    it('never matches an empty selection to the pass', function () {
+      assert.equal(Lib.findLegalPlay([], legal), null);
+    });
+  });
+
+  describe('Lib: bombs', function () {
+    it('tells bombs (R3.7)', function () {
+      assert.ok(Lib.isBomb(FOUR_SEVENS));
+      assert.ok(Lib.isBomb([[3, 2], [4, 2], [5, 2], [6, 2], [7, 2]]));
+      assert.ok(!Lib.isBomb([[3, 2], [4, 2], [5, 2], [6, 2], [7, 1]]), 'mixed suits');
+      assert.ok(!Lib.isBomb([[7, 1], [7, 2], [7, 3], [16, 0]]), 'Phoenix never in a bomb');
+      assert.ok(!Lib.isBomb([[3, 2], [4, 2], [5, 2], [6, 2]]), 'four in a row');
+    });
+    it('finds four of a kind and every straight-flush window', function () {
+      const hand = FOUR_SEVENS.concat([[2, 3], [3, 3], [4, 3], [5, 3], [6, 3], [16, 0]]);
+      const bombs = Lib.findBombs(hand).map(function (bomb) { return bomb.map(Lib.cardKey).join(' '); });
+      assert.deepEqual(bombs.sort(), ['2-3 3-3 4-3 5-3 6-3', '2-3 3-3 4-3 5-3 6-3 7-3', '3-3 4-3 5-3 6-3 7-3',
+        '7-1 7-2 7-3 7-4'].sort());
+    });
+    it('offers no bomb before the first play and none on the Dog (R4.3)', function () {
+      assert.deepEqual(Lib.bombsAgainst(FOUR_SEVENS, []), []);
+      assert.deepEqual(Lib.bombsAgainst(FOUR_SEVENS, [[1, [[0, 0]], ['single', 1, 0]]]), []);
+    });
+    it('offers every bomb on a plain play, only stronger ones on a bomb (R3.8)', function () {
+      assert.equal(Lib.bombsAgainst(FOUR_SEVENS, [[1, [[14, 1]], ['single', 1, 14]]]).length, 1);
+      const fours = [[1, [[9, 1], [9, 2], [9, 3], [9, 4]], ['bomb', 4, 9]]];
+      assert.equal(Lib.bombsAgainst(FOUR_SEVENS, fours).length, 0);
+      const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
+      assert.equal(Lib.bombsAgainst(flush, fours).length, 1, 'a straight flush beats four of a kind');
+    });
+  });
+
+  describe('Lib: the select hint', function () {
+    it('picks the longest play', function () {
+      const legal = [[[3, 1]], [[4, 2], [4, 3]], [[2, 1], [3, 1], [4, 2], [5, 1], [6, 3]], []];
+      assert.deepEqual(Lib.hintPlay(legal), [[2, 1], [3, 1], [4, 2], [5, 1], [6, 3]]);
+    });
+    it('picks the lowest of equally long plays', function () {
+      const legal = [[[9, 1], [9, 2]], [[4, 2], [4, 3]], [[12, 1], [12, 4]]];
+      assert.deepEqual(Lib.hintPlay(legal), [[4, 2], [4, 3]]);
+    });
+    it('ranks a full house by its triple', function () {
+      const legal = [[[3, 1], [3, 2], [9, 1], [9, 2], [9, 3]], [[5, 1], [5, 2], [5, 3], [2, 1], [2, 2]]];
+      assert.deepEqual(Lib.hintPlay(legal), [[5, 1], [5, 2], [5, 3], [2, 1], [2, 2]]);
+    });
+    it('spares bombs while anything else is legal', function () {
+      assert.deepEqual(Lib.hintPlay([FOUR_SEVENS, [[2, 1]], []]), [[2, 1]]);
+      assert.deepEqual(Lib.hintPlay([FOUR_SEVENS, []]), FOUR_SEVENS);
+    });
+    it('spares the cards of a bomb in the hand while it can', function () {
+      const hand = FOUR_SEVENS.concat([[9, 1]]);
+      assert.deepEqual(Lib.hintPlay([[[7, 1], [7, 2]], [[9, 1]], FOUR_SEVENS], hand), [[9, 1]]);
+      assert.deepEqual(Lib.hintPlay([[[7, 1], [7, 2]], FOUR_SEVENS], hand), [[7, 1], [7, 2]]);
+    });
+    it('spares the Phoenix while a play without it is legal', function () {
+      assert.deepEqual(Lib.hintPlay([[[5, 4], [16, 0]], [[7, 1]], [[16, 0]]]), [[7, 1]]);
+      assert.deepEqual(Lib.hintPlay([[[16, 0]], []]), [[16, 0]]);
+    });
+    it('gives nothing when only passing is legal', function () {
+      assert.equal(Lib.hintPlay([[]]), null);
+    });
+  });
+
+  describe('Lib: seats', function () {
+    it('names teams 20 and 31 (R1.3)', function () {
+      assert.deepEqual([0, 1, 2, 3].map(Lib.teamOf), [20, 31, 20, 31]);
+    });
+    it('places the seats around the own one', function () {
+      assert.deepEqual([0, 1, 2, 3].map(function (seat) { return Lib.relativePosition(seat, 1); }),
+        ['left', 'bottom', 'right', 'top']);
+    });
+    it('maps push targets to seats', function () {
+      assert.deepEqual(Lib.PUSH_TARGETS.map(function (target) { return Lib.seatOfTarget(3, target); }), [0, 1, 2]);
+    });
+  });
+
+  describe('I18n', function () {
+    it('has every key in both languages, none empty', function () {
+      const english = I18n.keys('en').sort();
+      const german = I18n.keys('de').sort();
+      assert.deepEqual(german, english);
+      for (const language of I18n.LANGUAGES) {
+        I18n.setLanguage(language);
+        for (const key of english) {
+          assert.ok(I18n.t(key).trim().length > 0, language + ' ' + key + ' is empty');
+        }
+      }
+      I18n.setLanguage('en');
+    });
+    it('uses the same placeholders in both languages', function () {
+      for (const key of I18n.keys('en')) {
+        I18n.setLanguage('en');
+        const english = (I18n.t(key).match(/\{\w+\}/g) || []).sort();
+        I18n.setLanguage('de');
+        const german = (I18n.t(key).match(/\{\w+\}/g) || []).sort();
+        assert.deepEqual(german, english, key);
+      }
+      I18n.setLanguage('en');
+    });
+    it('has a text for every protocol error code', function () {
+      const codes = [100, 101, 102, 103, 104, 105, 106, 107, 200, 201, 202, 203, 204, 205, 300, 301, 302, 303,
+        304, 305, 306, 307, 308, 309, 310, 400, 401];
+      for (const code of codes) {
+        assert.ok(I18n.keys('en').includes('error.' + code), 'error.' + code);
+      }
+      assert.equal(I18n.errorText(999), 'Error 999.');
+    });
+    it('fills in parameters', function () {
+      assert.equal(I18n.t('trick.points', { points: 25 }), '25 points');
+    });
+    it('detects the language from the browser preferences', function () {
+      assert.equal(I18n.detectLanguage(['de-CH', 'en']), 'de');
+      assert.equal(I18n.detectLanguage(['fr-FR', 'en-GB']), 'en');
+      assert.equal(I18n.detectLanguage(['fr']), 'en');
+    });
+    it('labels the values in the corner and names the cards, per language', function () {
+      assert.equal(I18n.valueLabel(14), 'A');
+      assert.equal(I18n.valueLabel(11), 'J');
+      assert.equal(I18n.cardName([12, 2]), 'Queen of Pagodas');
+      I18n.setLanguage('de');
+      assert.equal(I18n.valueLabel(11), 'B');
+      assert.equal(I18n.cardName([16, 0]), 'Phönix');
+      assert.equal(I18n.otherLanguage(), 'en');
+      I18n.setLanguage('en');
+    });
+  });
+
+  describe('EventBus', function () {
+    it('calls subscribers until they unsubscribe', function () {
+      const seen = [];
+      const handler = function (payload) { seen.push(payload); };
+      EventBus.on('test:event', handler);
+      EventBus.emit('test:event', 1);
+      EventBus.off('test:event', handler);
+      EventBus.emit('test:event', 2);
+      assert.deepEqual(seen, [1]);
+    });
+  });
+
+  describe('State: joining and the lobby', function () {
+    it('takes the whole state from player_joined', function () {
+      State.reset();
+      const context = joined({ round_scores: [[100, 0], [20, 80]] }, {});
+      context.pending_request = playRequest([[[2, 1]]]);
+      State.apply('player_joined', context);
+      assert.equal(State.playerIndex, 0);
+      assert.equal(State.public.table_name, 'home');
+      assert.equal(State.hand().length, 7);
+      assert.equal(State.requestAction(), 'play');
+      assert.deepEqual(State.rounds.map(function (round) { return round.total; }), [[100, 0], [120, 80]]);
+    });
+    it('adds other clients and swaps seats, the own one included', function () {
+      State.reset();
+      State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
+      State.apply('player_joined', { player_index: 1, player_name: 'Ben' });
+      assert.equal(State.displayName(1), 'Ben');
+      State.apply('players_swapped', { player_index_1: 0, player_index_2: 2 });
+      assert.equal(State.playerIndex, 2);
+      assert.equal(State.displayName(2), 'Anna');
+      assert.ok(State.clientSeats.has(2) && State.clientSeats.has(1));
+    });
+    it('names an agent after its new seat when seats are swapped', function () {
+      State.reset();
+      State.apply('player_joined', joined({ is_running: false, phase: 'lobby', player_names: ['Anna', 'Bot 2', 'Bot 3', 'Ben'] }));
+      State.apply('player_joined', { player_index: 3, player_name: 'Ben' });
+      State.apply('players_swapped', { player_index_1: 1, player_index_2: 3 });
+      assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
+      State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
+      assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
+    });
+    it('shows an agent on a seat a client left', function () {
+      State.reset();
+      State.apply('player_joined', joined());
+      State.apply('player_left', { player_index: 2, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
+      assert.equal(State.displayName(2), 'Bot 3');
+    });
+  });
+
+  describe('State: a round', function () {
+    it('deals, announces, pushes and receives', function () {
+      State.reset();
+      State.apply('player_joined', joined({ phase: 'lobby', is_running: false }, { hand_cards: [] }));
+      State.apply('game_started', {});
+      State.apply('round_started', { round_index: 0 });
+      State.apply('hand_cards_dealt', { count: 8, hand_cards: [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1]] });
+      assert.equal(State.public.phase, 'grand_tichu');
+      assert.deepEqual(State.public.count_hand_cards, [8, 8, 8, 8]);
+      State.apply('player_announced', { player_index: 3, grand: true });
+      const hand = State.hand().concat([[10, 1], [11, 1], [12, 1], [13, 1], [14, 1], [16, 0]]);
+      State.apply('hand_cards_dealt', { count: 6, hand_cards: hand });
+      assert.equal(State.public.phase, 'schupf');
+      State.openRequest({ request_id: 's', action: 'schupf', context: { hand_cards: hand }, timeout: null });
+      State.answerRequest({ given_schupf_cards: [[2, 1], [3, 1], [4, 1]] });
+      [0, 1, 2, 3].forEach(function (seat) { State.apply('player_schupfed', { player_index: seat }); });
+      assert.equal(State.hand().length, 11);
+      State.apply('start_playing', { start_player_index: 2, received_schupf_cards: [[2, 2], [0, 0], [5, 4]] });
+      assert.equal(State.hand().length, 14);
+      assert.equal(State.public.current_turn_index, 2);
+      assert.deepEqual(State.public.announcements, [0, 0, 0, 2]);
+      assert.ok(State.canAnnounceTichu());
+    });
+    it('plays, passes, takes tricks and gives the Dragon away', function () {
+      State.reset();
+      State.apply('player_joined', joined());
+      State.apply('player_played', { turn: [0, [[2, 1]], ['single', 1, 2]], trick_points: 0, trick_owner_index: 0,
+        is_bomb: false, out_of_turn: false });
+      assert.equal(State.hand().length, 6);
+      assert.ok(!State.canAnnounceTichu(), 'no Tichu after the first card');
+      assert.equal(State.public.count_hand_cards[0], 13);
+      State.apply('player_passed', { player_index: 1 });
+      assert.deepEqual(State.passed, [false, true, false, false]);
+      State.apply('player_played', { turn: [2, [[15, 0]], ['single', 1, 15]], trick_points: 25, trick_owner_index: 2,
+        is_bomb: false, out_of_turn: false });
+      assert.deepEqual(State.passed, [false, false, false, false]);
+      assert.equal(State.public.trick_turns.length, 2);
+      State.apply('trick_taken', { player_index: 2, points: 25, dragon_recipient: 3 });
+      assert.deepEqual(State.public.points, [0, 0, 0, 25]);
+      assert.deepEqual(State.public.trick_turns, []);
+      assert.equal(State.public.trick_owner_index, null);
+    });
+    it('tracks the wish, who is out and the revealed hands', function () {
+      State.reset();
+      State.apply('player_joined', joined());
+      State.apply('wish_made', { wish_value: 8 });
+      assert.ok(State.public.wish_open);
+      State.apply('wish_fulfilled', {});
+      assert.ok(!State.public.wish_open);
+      State.apply('player_out', { player_index: 0, place: 1 });
+      assert.equal(State.placeOf(0), 1);
+      assert.equal(State.placeOf(1), 0);
+      State.apply('hands_revealed', { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
+      State.apply('player_played', { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
+        is_bomb: false, out_of_turn: false });
+      assert.deepEqual(State.revealedHands[1], [[4, 2]]);
+    });
+    it('records a round with its calls and their outcome', function () {
+      State.reset();
+      State.apply('player_joined', joined({ announcements: [1, 0, 2, 0] }));
+      State.apply('round_over', { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
+        out_order: [2, 1, 0], is_double_victory: false });
+      assert.equal(State.public.phase, 'round_over');
+      assert.deepEqual(State.lastRound.calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
+      assert.deepEqual(State.public.round_scores, [[-40, 40]]);
+      State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31 });
+      assert.ok(!State.public.is_running);
+      assert.equal(State.gameOver.winner, 31);
+    });
+  });
+
+  describe('State: requests', function () {
+    it('reopens a refused answer and closes a cancelled request', function () {
+      State.reset();
+      State.apply('player_joined', joined());
+      State.openRequest(playRequest([[[2, 1]]]));
+      State.answerRequest({ cards: [[2, 1]] });
+      assert.equal(State.request, null);
+      State.reopenRequest();
+      assert.equal(State.requestAction(), 'play');
+      State.apply('request_cancelled', { request_id: 'other' });
+      assert.equal(State.requestAction(), 'play');
+      State.apply('request_cancelled', { request_id: 'r1' });
+      assert.equal(State.request, null);
+    });
+    it('offers bombs out of turn and among the legal plays at the own turn', function () {
+      State.reset();
+      State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1 },
+        { hand_cards: FOUR_SEVENS.concat([[2, 2]]) }));
+      assert.equal(State.playableBombs().length, 1);
+      State.openRequest(playRequest([[[2, 2]], []]));
+      assert.equal(State.playableBombs().length, 0, 'not among the legal plays');
+    });
+  });
+
+  describe('TableControls (design 8.1.5)', function () {
+    it('Grand Tichu step: continue, long press, play disabled', function () {
+      const states = TableControls.compute(situation({ phase: 'grand_tichu', requestAction: 'announce_grand_tichu' }));
+      assert.deepEqual([states.pass.label, states.pass.enabled], ['button.continue', true]);
+      assert.deepEqual([states.tichu.job, states.tichu.enabled], ['grandTichu', true]);
+      assert.ok(!states.play.enabled);
+    });
+    it('push step: push enabled with three cards in the zones', function () {
+      const two = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 2 }));
+      const three = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 3 }));
+      assert.deepEqual([two.play.label, two.play.enabled, three.play.enabled], ['button.push', false, true]);
+      assert.ok(!three.pass.enabled && !three.tichu.enabled);
+    });
+    it('pick-up step: pick up, Tichu while allowed', function () {
+      const states = TableControls.compute(situation({ awaitingPickUp: true, canAnnounce: true }));
+      assert.deepEqual([states.play.job, states.play.enabled, states.tichu.enabled], ['pickUp', true, true]);
+    });
+    it('not at turn: pass and play disabled', function () {
+      const states = TableControls.compute(situation({ canAnnounce: true }));
+      assert.ok(!states.pass.enabled && !states.play.enabled && states.tichu.enabled);
+    });
+    it('at turn without a legal card: pass, no move', function () {
+      const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[]] }));
+      assert.deepEqual([states.play.label, states.play.enabled, states.pass.enabled], ['button.noMove', false, true]);
+    });
+    it('at turn, nothing selected: select; pass disabled on a lead', function () {
+      const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[[2, 1]]] }));
+      assert.deepEqual([states.play.label, states.play.job, states.play.enabled], ['button.select', 'hint', true]);
+      assert.ok(!states.pass.enabled);
+    });
+    it('at turn with a selection: play only for a legal one', function () {
+      const legal = [[[2, 1]], [[5, 1], [5, 2]], []];
+      const good = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2], [5, 1]] }));
+      const bad = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2]] }));
+      assert.deepEqual([good.play.label, good.play.enabled, bad.play.enabled], ['button.play', true, false]);
+    });
+    it('bomb button: selects the weakest bomb, then throws the selected one', function () {
+      const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
+      const offered = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS] }));
+      assert.deepEqual([offered.bomb.visible, offered.bomb.job, offered.bomb.cards], [true, 'select', FOUR_SEVENS]);
+      const chosen = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS], selection: flush }));
+      assert.deepEqual([chosen.bomb.job, chosen.bomb.label], ['throw', 'button.throwBomb']);
+      assert.ok(!TableControls.compute(situation({})).bomb.visible);
+    });
+  });
+
+  describe('CardBuilder', function () {
+    const fixture = document.getElementById('fixture');
+    it('builds a card with its key, suit class, value and symbols', function () {
+      const card = CardBuilder.build([14, 4]);
+      assert.equal(card.tagName, 'DIV');
+      assert.equal(card.dataset.card, '14-4');
+      assert.ok(card.classList.contains('card') && card.classList.contains('card-stars'));
+      assert.equal(card.querySelector('.card-value').textContent, 'A');
+      assert.equal(card.querySelectorAll('svg').length, 2);
+      assert.equal(card.getAttribute('aria-label'), 'Ace of Stars');
+    });
+    it('builds the special cards recognisably', function () {
+      const names = [[0, 0], [1, 0], [15, 0], [16, 0]].map(function (special) {
+        const card = CardBuilder.build(special);
+        assert.ok(card.classList.contains('special'));
+        return CardBuilder.symbolOf(special) + ':' + card.querySelector('.card-value').textContent;
+      });
+      assert.deepEqual(names, ['dog:Dog', 'mahjong:1', 'dragon:Dr', 'phoenix:Ph']);
+    });
+    it('builds buttons for hand cards', function () {
+      const card = CardBuilder.build([2, 1], { interactive: true });
+      assert.equal(card.tagName, 'BUTTON');
+      assert.equal(card.type, 'button');
+    });
+    it('syncs a container: order, reuse, selection', function () {
+      fixture.replaceChildren();
+      CardBuilder.syncCards(fixture, [[2, 1], [3, 1]]);
+      const first = fixture.children[0];
+      CardBuilder.syncCards(fixture, [[1, 0], [2, 1]], { selected: new Set(['2-1']) });
+      assert.deepEqual(Array.from(fixture.children, function (child) { return child.dataset.card; }), ['1-0', '2-1']);
+      assert.equal(fixture.children[1], first, 'the element is reused');
+      assert.ok(first.classList.contains('selected'));
+    });
+    it('redraws cards after a language switch', function () {
+      fixture.replaceChildren();
+      CardBuilder.syncCards(fixture, [[11, 2]]);
+      I18n.setLanguage('de');
+      CardBuilder.syncCards(fixture, [[11, 2]]);
+      assert.equal(fixture.querySelector('.card-value').textContent, 'B');
+      assert.equal(fixture.children.length, 1);
+      I18n.setLanguage('en');
+    });
+  });
+
+  run(document.getElementById('results'));
+})(window.Tichu = window.Tichu || {});

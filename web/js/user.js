@@ -1,0 +1,138 @@
+/**
+ * @file User: what the client remembers about its user in localStorage (name, table,
+ * session id, language, mute).
+ */
+(function (Tichu) {
+  'use strict';
+
+  const KEYS = Tichu.Config.STORAGE_KEYS;
+
+  /**
+   * Read a stored value; storage may be unavailable (private mode), then nothing is stored.
+   * @param {string} key The storage key.
+   * @returns {(string|null)} The value or null.
+   */
+  function _read(key) {
+    try {
+      return window.localStorage.getItem(key);
+    }
+    catch (error) {
+      return null;
+    }
+  }
+
+  /**
+   * Store a value, or remove it for null.
+   * @param {string} key The storage key.
+   * @param {(string|null)} value The value.
+   * @returns {void}
+   */
+  function _write(key, value) {
+    try {
+      if (value === null) {
+        window.localStorage.removeItem(key);
+      }
+      else {
+        window.localStorage.setItem(key, value);
+      }
+    }
+    catch (error) {
+      // Storage is unavailable or full: the client works without remembering.
+    }
+  }
+
+  /**
+   * The remembered player name.
+   * @returns {string} The name, or "".
+   */
+  function getName() {
+    return _read(KEYS.NAME) || '';
+  }
+
+  /**
+   * The remembered table name.
+   * @returns {string} The table, or "".
+   */
+  function getTable() {
+    return _read(KEYS.TABLE) || '';
+  }
+
+  /**
+   * Remember the name and table of a login.
+   * @param {string} name The player name.
+   * @param {string} table The table name.
+   * @returns {void}
+   */
+  function saveLogin(name, table) {
+    _write(KEYS.NAME, name);
+    _write(KEYS.TABLE, table);
+  }
+
+  /**
+   * The session id to reconnect with.
+   * @returns {(string|null)} The id, or null.
+   */
+  function getSessionId() {
+    return _read(KEYS.SESSION);
+  }
+
+  /**
+   * Remember or forget the session id.
+   * @param {(string|null)} sessionId The id; null forgets it.
+   * @returns {void}
+   */
+  function setSessionId(sessionId) {
+    _write(KEYS.SESSION, sessionId);
+  }
+
+  /**
+   * The chosen language.
+   * @returns {(string|null)} `en`, `de`, or null when never chosen.
+   */
+  function getLanguage() {
+    return _read(KEYS.LANGUAGE);
+  }
+
+  /**
+   * Remember the chosen language.
+   * @param {string} language `en` or `de`.
+   * @returns {void}
+   */
+  function setLanguage(language) {
+    _write(KEYS.LANGUAGE, language);
+  }
+
+  /**
+   * Whether sounds are muted.
+   * @returns {boolean} True when muted.
+   */
+  function isMuted() {
+    return _read(KEYS.MUTED) === '1';
+  }
+
+  /**
+   * Remember whether sounds are muted.
+   * @param {boolean} muted True to mute.
+   * @returns {void}
+   */
+  function setMuted(muted) {
+    _write(KEYS.MUTED, muted ? '1' : '0');
+  }
+
+  /**
+   * The user's remembered data.
+   * @namespace User
+   * @type {Object}
+   */
+  Tichu.User = Object.freeze({
+    getName,
+    getTable,
+    saveLogin,
+    getSessionId,
+    setSessionId,
+    getLanguage,
+    setLanguage,
+    isMuted,
+    setMuted
+  });
+})(window.Tichu = window.Tichu || {});

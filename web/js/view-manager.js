@@ -1,0 +1,148 @@
+/**
+ * @file ViewManager: shows one view at a time, scales the stage into the browser window (a
+ * 1080×1920 portrait stage, or 1920×1080 on landscape screens) and renders the active view
+ * once per animation frame.
+ */
+(function (Tichu) {
+  'use strict';
+
+  const Config = Tichu.Config;
+  const EventBus = Tichu.EventBus;
+  const I18n = Tichu.I18n;
+  const Modals = Tichu.Modals;
+  const ToolbarView = Tichu.ToolbarView;
+
+  /**
+   * A view module.
+   * @typedef {Object} View
+   * @property {function(): void} init Finds its elements and wires its input.
+   * @property {function(): void} render Draws itself from the State.
+   * @property {function(Object=): void} [onShow] Called when it becomes the active view.
+   */
+
+  /** @type {Object<string, View>} The views by name (`loading`, `login`, `lobby`, `table`, `scores`). */
+  const _views = {};
+  /** @type {(string|null)} */
+  let _active = null;
+  /** @type {(number|null)} The requested animation frame. */
+  let _frame = null;
+  /** @type {(string|null)} The language the static texts were last written in. */
+  let _staticLanguage = null;
+
+  /**
+   * Add a view; its element is the section `#view-NAME`.
+   * @param {string} name The view's name.
+   * @param {View} view The view module.
+   * @returns {void}
+   */
+  function register(name, view) {
+    _views[name] = view;
+  }
+
+  /**
+   * Fit the stage into the window: the orientation with the larger scale wins.
+   * @returns {void}
+   */
+  function _applyLayout() {
+    const wrapper = document.getElementById('wrapper');
+    const width = window.innerWidth;
+    const height = window.innerHeight;
+    const landscape = width > height;
+    const stage = landscape ? Config.STAGE_LANDSCAPE : Config.STAGE_PORTRAIT;
+    const scale = Math.min(width / stage.width, height / stage.height);
+    wrapper.classList.toggle('layout-landscape', landscape);
+    wrapper.classList.toggle('layout-portrait', !landscape);
+    wrapper.style.width = stage.width + 'px';
+    wrapper.style.height = stage.height + 'px';
+    wrapper.style.transform = 'translate(' + (width - stage.width * scale) / 2 + 'px, '
+      + (height - stage.height * scale) / 2 + 'px) scale(' + scale + ')';
+  }
+
+  /**
+   * Write the static texts (elements with `data-i18n`) in the current language.
+   * @returns {void}
+   */
+  function _translateStatic() {
+    const language = I18n.getLanguage();
+    if (language === _staticLanguage) {
+      return;
+    }
+    _staticLanguage = language;
+    document.documentElement.lang = language;
+    document.title = I18n.t('app.title');
+    for (const element of document.querySelectorAll('[data-i18n]')) {
+      element.textContent = I18n.t(element.dataset.i18n);
+    }
+  }
+
+  /**
+   * Render what is on screen.
+   * @returns {void}
+   */
+  function _render() {
+    _frame = null;
+    _translateStatic();
+    ToolbarView.render();
+    if (_active) {
+      _views[_active].render();
+    }
+    Modals.render();
+  }
+
+  /**
+   * Ask for a render in the next animation frame (several asks make one render).
+   * @returns {void}
+   */
+  function requestRender() {
+    if (_frame === null) {
+      _frame = window.requestAnimationFrame(_render);
+    }
+  }
+
+  /**
+   * Initialise every registered view, the layout and the render requests (`ui:render`).
+   * @returns {void}
+   */
+  function init() {
+    ToolbarView.init();
+    Modals.init();
+    Object.keys(_views).forEach(function (name) { _views[name].init(); });
+    _applyLayout();
+    window.addEventListener('resize', _applyLayout);
+    EventBus.on('ui:render', requestRender);
+  }
+
+  /**
+   * Show one view and hide the others.
+   * @param {string} name The view's name.
+   * @param {Object} [options] Passed to the view's `onShow`.
+   * @returns {void}
+   */
+  function show(name, options) {
+    Object.keys(_views).forEach(function (other) {
+      const element = document.getElementById('view-' + other);
+      element.hidden = other !== name;
+      element.classList.toggle('active', other === name);
+    });
+    _active = name;
+    if (_views[name].onShow) {
+      _views[name].onShow(options);
+    }
+    requestRender();
+  }
+
+  /**
+   * The active view's name.
+   * @returns {(string|null)} E.g. `table`.
+   */
+  function activeView() {
+    return _active;
+  }
+
+  /**
+   * The view switcher.
+   * @namespace ViewManager
+   * @type {Object}
+   */
+  Tichu.ViewManager = Object.freeze({ register, init, show, activeView, requestRender });
+})(window.Tichu = window.Tichu || {});

@@ -1,0 +1,393 @@
+/**
+ * @file TableView: the table. It keeps what is only on screen (selected cards, cards in the
+ * push zones, received cards not yet picked up), turns taps into intents on the EventBus, and
+ * draws the table through its helpers (SeatsPanel, CenterPanel, HandPanel, ActionBar).
+ */
+(function (Tichu) {
+  'use strict';
+
+  const ActionBar = Tichu.ActionBar;
+  const CenterPanel = Tichu.CenterPanel;
+  const Config = Tichu.Config;
+  const EventBus = Tichu.EventBus;
+  const HandPanel = Tichu.HandPanel;
+  const I18n = Tichu.I18n;
+  const Lib = Tichu.Lib;
+  const SeatsPanel = Tichu.SeatsPanel;
+  const State = Tichu.State;
+  const TableControls = Tichu.TableControls;
+
+  /**
+   * What is only on screen.
+   * @type {{selected: Set<string>, push: Object<string, (string|null)>, awaitingPickUp: boolean,
+   *   hintRunning: boolean, resultDismissed: boolean}}
+   */
+  const _ui = {
+    selected: new Set(),
+    push: { right: null, partner: null, left: null },
+    awaitingPickUp: false,
+    hintRunning: false,
+    resultDismissed: false
+  };
+
+  /**
+   * Forget the selection and the push zones.
+   * @returns {void}
+   */
+  function _resetCards() {
+    _ui.selected = new Set();
+    _ui.push = { right: null, partner: null, left: null };
+    _ui.hintRunning = false;
+  }
+
+  /**
+   * Ask for a render in the next animation frame.
+   * @returns {void}
+   */
+  function _requestRender() {
+    EventBus.emit('ui:render');
+  }
+
+  /**
+   * Send the answer to the open request.
+   * @param {string} action The request's action.
+   * @param {Object} data The `response_data`.
+   * @returns {void}
+   */
+  function _respond(action, data) {
+    EventBus.emit('intent:respond', { action: action, data: data });
+  }
+
+  /**
+   * The cards lying in the push zones, by target.
+   * @returns {Object<string, (number[]|null)>} `right`, `partner`, `left`.
+   */
+  function _zoneCards() {
+    const cards = {};
+    for (const target of Lib.PUSH_TARGETS) {
+      cards[target] = _ui.push[target] ? Lib.parseCardKey(_ui.push[target]) : null;
+    }
+    return cards;
+  }
+
+  /**
+   * The cards of a `[right, partner, left]` triple by target.
+   * @param {number[][]} triple The three cards.
+   * @returns {Object<string, number[]>} `right`, `partner`, `left`.
+   */
+  function _byTarget(triple) {
+    return { right: triple[0], partner: triple[1], left: triple[2] };
+  }
+
+  /**
+   * The hand as drawn: without the cards in the push zones (or pushed) and without received
+   * cards not yet picked up.
+   * @returns {number[][]} The cards.
+   */
+  function _visibleHand() {
+    let cards = State.hand();
+    if (State.public.phase === 'schupf') {
+      const given = State.private.given_schupf_cards;
+      const zones = _zoneCards();
+      cards = Lib.withoutCards(cards, given || Lib.PUSH_TARGETS.map(function (target) { return zones[target]; })
+        .filter(Boolean));
+    }
+    if (_ui.awaitingPickUp && State.private.received_schupf_cards) {
+      cards = Lib.withoutCards(cards, State.private.received_schupf_cards);
+    }
+    return cards;
+  }
+
+  /**
+   * The selected cards that are in the drawn hand.
+   * @returns {number[][]} The cards.
+   */
+  function _selection() {
+    const keys = new Set(_visibleHand().map(Lib.cardKey));
+    return Array.from(_ui.selected).filter(function (key) { return keys.has(key); }).map(Lib.parseCardKey);
+  }
+
+  /**
+   * The push zones' contents and whether they take cards, or null when they are hidden.
+   * @returns {{zones: (Object<string, (number[]|null)>|null), active: boolean}} The zones.
+   */
+  function _zoneModel() {
+    const received = State.private.received_schupf_cards;
+    if (_ui.awaitingPickUp && received) {
+      return { zones: _byTarget(received), active: false };
+    }
+    if (State.public.phase === 'schupf' && State.hand().length) {
+      const given = State.private.given_schupf_cards;
+      return given ? { zones: _byTarget(given), active: false }
+        : { zones: _zoneCards(), active: State.requestAction() === 'schupf' };
+    }
+    return { zones: null, active: false };
+  }
+
+  /**
+   * The open `play` request's legal plays.
+   * @returns {number[][][]} The plays, or `[]` without such a request.
+   */
+  function _legalPlays() {
+    return State.requestAction() === 'play' ? State.request.context.legal_plays || [] : [];
+  }
+
+  /**
+   * The number of cards in the push zones.
+   * @returns {number} 0..3.
+   */
+  function _pushCount() {
+    return Lib.PUSH_TARGETS.filter(function (target) { return _ui.push[target]; }).length;
+  }
+
+  /**
+   * The status line: what this seat is to do, or who is playing.
+   * @returns {string} The text.
+   */
+  function _statusText() {
+    const state = State.public;
+    const action = State.requestAction();
+    if (action === 'wish' || action === 'give_dragon_away') {
+      return I18n.t(action === 'wish' ? 'status.wish' : 'status.dragon');
+    }
+    if (state.phase === 'grand_tichu') {
+      return I18n.t(action === 'announce_grand_tichu' ? 'status.grandTichu' : 'status.waiting');
+    }
+    if (state.phase === 'schupf') {
+      if (action !== 'schupf') {
+        return I18n.t('status.waiting');
+      }
+      return I18n.t(_pushCount() === 3 ? 'status.pushReady' : 'status.push');
+    }
+    if (state.phase === 'round_over') {
+      return I18n.t('status.roundOver');
+    }
+    if (state.phase !== 'playing') {
+      return '';
+    }
+    return _playingStatus(action);
+  }
+
+  /**
+   * The status line while playing.
+   * @param {(string|null)} action The open request's action.
+   * @returns {string} The text.
+   */
+  function _playingStatus(action) {
+    const place = State.placeOf(State.playerIndex);
+    if (_ui.awaitingPickUp) {
+      return I18n.t('status.pickUp');
+    }
+    if (place) {
+      return I18n.t('status.out', { place: I18n.t('place.' + place) });
+    }
+    if (action === 'play') {
+      if (!_legalPlays().some(function (play) { return play.length > 0; })) {
+        return I18n.t('status.noMove');
+      }
+      return I18n.t(State.request.context.trick_combination ? 'status.yourTurn' : 'status.yourLead');
+    }
+    const turn = State.public.current_turn_index;
+    return turn === null || turn === undefined ? '' : I18n.t('status.turnOf', { name: State.displayName(turn) });
+  }
+
+  /**
+   * Select the "select" hint's play, and keep the button disabled while it rises.
+   * @returns {void}
+   */
+  function _showHint() {
+    const play = Lib.hintPlay(_legalPlays(), State.hand());
+    if (!play) {
+      return;
+    }
+    _ui.selected = new Set(play.map(Lib.cardKey));
+    _ui.hintRunning = true;
+    window.setTimeout(function () {
+      _ui.hintRunning = false;
+      _requestRender();
+    }, Config.HINT_ANIMATION_MS);
+  }
+
+  /**
+   * A click on an action button, by the job its state names.
+   * @param {string} name `pass`, `tichu`, `bomb` or `play`.
+   * @param {Object} state The button's state (TableControls).
+   * @returns {void}
+   */
+  function _onButton(name, state) {
+    const job = state.job;
+    if (job === 'continue') {
+      _respond('announce_grand_tichu', { announced: false });
+    }
+    else if (job === 'pass') {
+      _ui.selected = new Set();
+      _respond('play', { cards: [] });
+    }
+    else if (job === 'announce') {
+      EventBus.emit('intent:announce');
+    }
+    else if (job === 'hint') {
+      _showHint();
+    }
+    else if (job === 'play') {
+      const play = Lib.findLegalPlay(_selection(), _legalPlays());
+      if (play) {
+        _ui.selected = new Set();
+        _respond('play', { cards: play });
+      }
+    }
+    else if (job === 'push') {
+      const zones = _zoneCards();
+      _respond('schupf', { given_schupf_cards: Lib.PUSH_TARGETS.map(function (target) { return zones[target]; }) });
+    }
+    else if (job === 'pickUp') {
+      _ui.awaitingPickUp = false;
+    }
+    else if (job === 'select') {
+      _ui.selected = new Set(state.cards.map(Lib.cardKey));
+    }
+    else if (job === 'throw') {
+      _ui.selected = new Set();
+      if (State.requestAction() === 'play') {
+        _respond('play', { cards: state.cards });
+      }
+      else {
+        EventBus.emit('intent:bomb', { cards: state.cards });
+      }
+    }
+    _requestRender();
+  }
+
+  /**
+   * A tap on a hand card: in the push step it picks one card, while playing it toggles the
+   * card's selection.
+   * @param {string} key The card's key.
+   * @returns {void}
+   */
+  function _onHandCard(key) {
+    const phase = State.public.phase;
+    if (phase === 'schupf' && State.requestAction() === 'schupf') {
+      _ui.selected = _ui.selected.has(key) ? new Set() : new Set([key]);
+    }
+    else if (phase === 'playing' && !_ui.awaitingPickUp) {
+      if (!_ui.selected.delete(key)) {
+        _ui.selected.add(key);
+      }
+    }
+    else {
+      return;
+    }
+    _requestRender();
+  }
+
+  /**
+   * A tap on a push zone: it takes the picked hand card, or gives its card back.
+   * @param {string} target `right`, `partner` or `left`.
+   * @returns {void}
+   */
+  function _onZone(target) {
+    if (State.requestAction() !== 'schupf') {
+      return;
+    }
+    const picked = _selection()[0];
+    if (picked) {
+      _ui.push[target] = Lib.cardKey(picked);
+      _ui.selected = new Set();
+    }
+    else {
+      _ui.push[target] = null;
+    }
+    _requestRender();
+  }
+
+  /**
+   * Keep the screen-only state in step with the game.
+   * @param {{event: string, context: Object}} change What changed.
+   * @returns {void}
+   */
+  function _onStateChanged(change) {
+    const event = change.event;
+    if (event === 'round_started' || (event === 'player_joined' && 'session_id' in change.context)) {
+      _resetCards();
+      _ui.awaitingPickUp = false;
+    }
+    else if (event === 'start_playing') {
+      _resetCards();
+      _ui.awaitingPickUp = Boolean(State.private.received_schupf_cards);
+    }
+    else if (event === 'round_over') {
+      _ui.resultDismissed = false;
+    }
+    const held = new Set(State.hand().map(Lib.cardKey));
+    _ui.selected.forEach(function (key) {
+      if (!held.has(key)) {
+        _ui.selected.delete(key);
+      }
+    });
+  }
+
+  /**
+   * Find the elements and wire the taps.
+   * @returns {void}
+   */
+  function init() {
+    const root = document.getElementById('view-table');
+    SeatsPanel.init(root);
+    CenterPanel.init(root);
+    HandPanel.init();
+    ActionBar.init({
+      onClick: _onButton,
+      onLongPress: function () { _respond('announce_grand_tichu', { announced: true }); },
+      onShortPress: function () { EventBus.emit('ui:toast', I18n.t('notice.longPress')); }
+    });
+    document.getElementById('hand').addEventListener('click', function (event) {
+      const card = event.target.closest('.card');
+      if (card) {
+        _onHandCard(card.dataset.card);
+      }
+    });
+    for (const zone of root.querySelectorAll('.push-zone')) {
+      zone.addEventListener('click', function () { _onZone(zone.dataset.target); });
+    }
+    document.getElementById('round-result').addEventListener('click', function () {
+      _ui.resultDismissed = true;
+      _requestRender();
+    });
+    EventBus.on('state:changed', _onStateChanged);
+  }
+
+  /**
+   * Draw the table from the State and the screen-only state.
+   * @returns {void}
+   */
+  function render() {
+    const phase = State.public.phase;
+    const zones = _zoneModel();
+    SeatsPanel.render();
+    CenterPanel.render({
+      zones: zones.zones,
+      zonesActive: zones.active,
+      showResult: !_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')
+    });
+    HandPanel.render(_visibleHand(), _ui.selected);
+    ActionBar.render(TableControls.compute({
+      phase: phase,
+      requestAction: State.requestAction(),
+      legalPlays: _legalPlays(),
+      selection: _selection(),
+      pushCount: _pushCount(),
+      hasPushed: Boolean(State.private.given_schupf_cards),
+      awaitingPickUp: _ui.awaitingPickUp,
+      canAnnounce: State.canAnnounceTichu(),
+      bombs: _ui.awaitingPickUp ? [] : State.playableBombs(),
+      hintRunning: _ui.hintRunning
+    }), _statusText());
+  }
+
+  /**
+   * The table.
+   * @namespace TableView
+   * @type {Object}
+   */
+  Tichu.TableView = Object.freeze({ init, render });
+})(window.Tichu = window.Tichu || {});

@@ -1,0 +1,209 @@
+/**
+ * @file CenterPanel: draws the middle of the table: the open trick (its plays stacked, the
+ * latest on top) with owner, combination and points, the open wish, the push zones and the
+ * result of the round that just ended.
+ */
+(function (Tichu) {
+  'use strict';
+
+  const CardBuilder = Tichu.CardBuilder;
+  const I18n = Tichu.I18n;
+  const Lib = Tichu.Lib;
+  const State = Tichu.State;
+
+  /**
+   * What the center shows besides the trick.
+   * @typedef {Object} CenterModel
+   * @property {(Object<string, (number[]|null)>|null)} zones The card in each push zone
+   *   (`right`, `partner`, `left`), or null to hide the zones.
+   * @property {boolean} zonesActive Whether the zones take cards now.
+   * @property {boolean} showResult Whether the round's result is shown.
+   */
+
+  /** @type {Object<string, HTMLElement>} */
+  const _elements = {};
+  /** @type {number} How many older plays are drawn apart behind the latest one. */
+  const _MAX_DEPTH = 3;
+
+  /**
+   * Find the elements.
+   * @param {HTMLElement} root The table view.
+   * @returns {void}
+   */
+  function init(root) {
+    ['trick', 'trick-info', 'trick-owner', 'trick-combo', 'trick-points', 'wish', 'push-zones', 'round-result']
+      .forEach(function (id) { _elements[id] = document.getElementById(id); });
+    _elements.zones = Array.from(root.querySelectorAll('.push-zone'));
+  }
+
+  /**
+   * Build the element of one play of the trick.
+   * @param {Array} turn The play `[player_index, cards, combination]`.
+   * @param {string} key Identifies the play.
+   * @returns {HTMLElement} The `.trick-turn` element.
+   */
+  function _buildTurn(turn, key) {
+    const group = document.createElement('div');
+    group.className = 'trick-turn';
+    group.dataset.key = key;
+    group.dataset.seat = String(turn[0]);
+    const name = document.createElement('span');
+    name.className = 'trick-turn-name';
+    const cards = document.createElement('div');
+    cards.className = 'trick-turn-cards';
+    group.append(cards, name);
+    return group;
+  }
+
+  /**
+   * Draw the plays of the open trick.
+   * @returns {void}
+   */
+  function _renderTrick() {
+    const turns = State.public.trick_turns || [];
+    const container = _elements.trick;
+    while (container.children.length > turns.length) {
+      container.removeChild(container.lastElementChild);
+    }
+    turns.forEach(function (turn, index) {
+      const key = turn[0] + ':' + turn[1].map(Lib.cardKey).join(',');
+      let group = container.children[index];
+      if (!group || group.dataset.key !== key) {
+        const fresh = _buildTurn(turn, key);
+        if (group) {
+          container.replaceChild(fresh, group);
+        }
+        else {
+          container.appendChild(fresh);
+        }
+        group = fresh;
+      }
+      group.style.setProperty('--depth', String(Math.min(turns.length - 1 - index, _MAX_DEPTH)));
+      group.classList.toggle('latest', index === turns.length - 1);
+      group.querySelector('.trick-turn-name').textContent = State.displayName(turn[0]);
+      CardBuilder.syncCards(group.querySelector('.trick-turn-cards'), Lib.sortCards(turn[1]));
+    });
+  }
+
+  /**
+   * Draw the trick's owner, combination and points, and the wish.
+   * @returns {void}
+   */
+  function _renderInfo() {
+    const state = State.public;
+    const turns = state.trick_turns || [];
+    const owner = state.trick_owner_index;
+    const hasTrick = turns.length > 0 && owner !== null && owner !== undefined;
+    _elements['trick-owner'].textContent = hasTrick ? I18n.t('trick.owner', { name: State.displayName(owner) }) : '';
+    _elements['trick-combo'].textContent = hasTrick ? I18n.t('combo.' + turns[turns.length - 1][2][0]) : '';
+    _elements['trick-points'].textContent = hasTrick ? I18n.t('trick.points', { points: state.trick_points || 0 }) : '';
+    const wishOpen = Boolean(state.wish_open) && state.wish_value > 0;
+    _elements.wish.textContent = wishOpen ? I18n.t('trick.wish', { value: I18n.valueLabel(state.wish_value) }) : '';
+    _elements.wish.hidden = !wishOpen;
+  }
+
+  /**
+   * Draw the push zones.
+   * @param {CenterModel} model What to show.
+   * @returns {void}
+   */
+  function _renderZones(model) {
+    _elements['push-zones'].hidden = !model.zones;
+    if (!model.zones) {
+      return;
+    }
+    const own = State.playerIndex === null ? 0 : State.playerIndex;
+    for (const zone of _elements.zones) {
+      const target = zone.dataset.target;
+      const card = model.zones[target];
+      zone.querySelector('.push-zone-label').textContent =
+        I18n.t('push.' + target) + ': ' + State.displayName(Lib.seatOfTarget(own, target));
+      CardBuilder.syncCards(zone.querySelector('.push-zone-slot'), card ? [card] : []);
+      zone.classList.toggle('filled', Boolean(card));
+      zone.disabled = !model.zonesActive;
+    }
+  }
+
+  /**
+   * Append a row of the round-result table.
+   * @param {HTMLElement} table The table.
+   * @param {string} label The row's heading.
+   * @param {Array<(number|string)>} values The two teams' values.
+   * @param {string} cellTag `td` or `th`.
+   * @returns {void}
+   */
+  function _appendRow(table, label, values, cellTag) {
+    const row = document.createElement('tr');
+    const heading = document.createElement('th');
+    heading.textContent = label;
+    row.appendChild(heading);
+    for (const value of values) {
+      const cell = document.createElement(cellTag);
+      cell.textContent = String(value);
+      row.appendChild(cell);
+    }
+    table.appendChild(row);
+  }
+
+  /**
+   * Draw the result of the round that just ended.
+   * @param {boolean} visible Whether it is shown.
+   * @returns {void}
+   */
+  function _renderResult(visible) {
+    const element = _elements['round-result'];
+    const record = State.lastRound;
+    element.hidden = !visible || !record;
+    if (element.hidden) {
+      return;
+    }
+    const key = record.roundIndex + '|' + I18n.getLanguage();
+    if (element.dataset.key === key) {
+      return;
+    }
+    element.dataset.key = key;
+    const title = document.createElement('h3');
+    title.textContent = I18n.t('result.title', { n: record.roundIndex + 1 });
+    const table = document.createElement('table');
+    _appendRow(table, '', [State.displayName(0) + ' & ' + State.displayName(2),
+      State.displayName(1) + ' & ' + State.displayName(3)], 'th');
+    _appendRow(table, I18n.t('result.cardPoints'), record.cardPoints, 'td');
+    _appendRow(table, I18n.t('result.bonus'), record.bonus, 'td');
+    _appendRow(table, I18n.t('result.points'), record.points, 'td');
+    _appendRow(table, I18n.t('result.total'), record.total, 'td');
+    const parts = [title, table];
+    if (record.isDoubleVictory) {
+      const victory = document.createElement('p');
+      victory.className = 'result-victory';
+      victory.textContent = I18n.t('result.doubleVictory');
+      parts.push(victory);
+    }
+    const close = document.createElement('p');
+    close.className = 'result-close';
+    close.textContent = I18n.t('result.close');
+    parts.push(close);
+    element.replaceChildren(...parts);
+  }
+
+  /**
+   * Draw the middle of the table.
+   * @param {CenterModel} model What to show besides the trick.
+   * @returns {void}
+   */
+  function render(model) {
+    const trickHidden = Boolean(model.zones);
+    _elements.trick.hidden = trickHidden;
+    _elements['trick-info'].hidden = trickHidden;
+    _renderTrick();
+    _renderInfo();
+    _renderZones(model);
+    _renderResult(model.showResult);
+  }
+
+  /**
+   * The middle of the table.
+   * @namespace CenterPanel
+   * @type {Object}
+   */
+  Tichu.CenterPanel = Object.freeze({ init, render });
+})(window.Tichu = window.Tichu || {});

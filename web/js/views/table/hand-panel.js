@@ -1,0 +1,84 @@
+/**
+ * @file HandPanel: draws the own hand (sorted, selectable) and, for a seat that is out, the
+ * other seats' hands (R8.3).
+ */
+(function (Tichu) {
+  'use strict';
+
+  const CardBuilder = Tichu.CardBuilder;
+  const Lib = Tichu.Lib;
+  const State = Tichu.State;
+
+  /** @type {number} Most cards in one row of the portrait hand. */
+  const _MAX_ROW = 7;
+
+  /** @type {Object<string, HTMLElement>} */
+  const _elements = {};
+
+  /**
+   * Find the elements.
+   * @returns {void}
+   */
+  function init() {
+    _elements.hand = document.getElementById('hand');
+    _elements.revealed = document.getElementById('revealed-hands');
+  }
+
+  /**
+   * Draw the other seats' hands while this seat is out and they are known.
+   * @returns {void}
+   */
+  function _renderRevealed() {
+    const hands = State.revealedHands;
+    const own = State.playerIndex;
+    const container = _elements.revealed;
+    const seats = [];
+    if (hands && own !== null) {
+      for (const offset of [3, 2, 1]) {
+        const seat = (own + offset) % 4;
+        if ((hands[seat] || []).length) {
+          seats.push(seat);
+        }
+      }
+    }
+    container.hidden = !seats.length;
+    const rows = seats.map(function (seat) {
+      let row = container.querySelector('.revealed-hand[data-seat="' + seat + '"]');
+      if (!row) {
+        row = document.createElement('div');
+        row.className = 'revealed-hand';
+        row.dataset.seat = String(seat);
+        const name = document.createElement('span');
+        name.className = 'revealed-name';
+        const cards = document.createElement('div');
+        cards.className = 'revealed-cards';
+        row.append(name, cards);
+      }
+      row.querySelector('.revealed-name').textContent = State.displayName(seat);
+      CardBuilder.syncCards(row.querySelector('.revealed-cards'), Lib.sortCards(hands[seat]));
+      return row;
+    });
+    container.replaceChildren(...rows);
+  }
+
+  /**
+   * Draw the own hand and the revealed hands.
+   * @param {number[][]} cards The hand cards to show (sorted here).
+   * @param {Set<string>} selected Keys of the selected cards.
+   * @returns {void}
+   */
+  function render(cards, selected) {
+    const sorted = Lib.sortCards(cards);
+    const perRow = sorted.length > _MAX_ROW ? Math.ceil(sorted.length / 2) : Math.max(sorted.length, 1);
+    _elements.hand.style.setProperty('--per-row', String(perRow));
+    CardBuilder.syncCards(_elements.hand, sorted, { interactive: true, selected: selected });
+    _renderRevealed();
+  }
+
+  /**
+   * The hands.
+   * @namespace HandPanel
+   * @type {Object}
+   */
+  Tichu.HandPanel = Object.freeze({ init, render });
+})(window.Tichu = window.Tichu || {});

@@ -1,0 +1,144 @@
+/**
+ * @file TableControls: the action buttons' labels, enabled states and jobs per phase (design
+ * document 8.1.5, bombs 8.1.6) as a pure function of the situation.
+ */
+(function (Tichu) {
+  'use strict';
+
+  const Lib = Tichu.Lib;
+
+  /**
+   * The situation the buttons depend on.
+   * @typedef {Object} ControlSituation
+   * @property {string} phase `public_state.phase`.
+   * @property {(string|null)} requestAction The open request's action, or null.
+   * @property {number[][][]} legalPlays The open `play` request's `legal_plays` (else `[]`).
+   * @property {number[][]} selection The selected hand cards.
+   * @property {number} pushCount Cards lying in the push zones (0..3).
+   * @property {boolean} hasPushed Whether this seat's push was sent.
+   * @property {boolean} awaitingPickUp Whether received cards wait to be picked up.
+   * @property {boolean} canAnnounce Whether a plain Tichu may be called now.
+   * @property {number[][][]} bombs The bombs that may be played now.
+   * @property {boolean} hintRunning Whether the "select" hint is being shown.
+   */
+
+  /**
+   * One button's state.
+   * @typedef {Object} ButtonState
+   * @property {string} label The I18n key of its label.
+   * @property {boolean} enabled Whether it can be used now.
+   * @property {string} [job] What a click does (`play`, `hint`, `push`, `pickUp`, `none`;
+   *   for the bomb `select` or `throw`; for Tichu `announce` or `grandTichu`).
+   * @property {boolean} [visible] For the bomb button: whether it is shown.
+   * @property {number[][]} [cards] For the bomb button: the bomb to select or throw.
+   */
+
+  /**
+   * The four buttons' states.
+   * @typedef {Object} ControlStates
+   * @property {ButtonState} pass `#btn-pass`.
+   * @property {ButtonState} tichu `#btn-tichu`.
+   * @property {ButtonState} play `#btn-play`.
+   * @property {ButtonState} bomb `#btn-bomb`.
+   */
+
+  /**
+   * The weakest of some bombs (R3.8: shorter first, then lower).
+   * @param {number[][][]} bombs Non-empty list of bombs.
+   * @returns {number[][]} The weakest.
+   */
+  function _weakestBomb(bombs) {
+    return bombs.slice().sort(function (first, second) {
+      return first.length - second.length || Math.max.apply(null, first.map(function (card) { return card[0]; }))
+        - Math.max.apply(null, second.map(function (card) { return card[0]; }));
+    })[0];
+  }
+
+  /**
+   * The bomb button: it selects the weakest bomb, or throws the selected one.
+   * @param {ControlSituation} situation The situation.
+   * @returns {ButtonState} The state.
+   */
+  function _bombState(situation) {
+    if (!situation.bombs.length) {
+      return { label: 'button.bomb', enabled: false, visible: false, job: 'none', cards: [] };
+    }
+    const chosen = situation.bombs.find(function (bomb) { return Lib.sameCards(bomb, situation.selection); });
+    if (chosen) {
+      return { label: 'button.throwBomb', enabled: true, visible: true, job: 'throw', cards: chosen };
+    }
+    return { label: 'button.bomb', enabled: !situation.hintRunning, visible: true, job: 'select',
+      cards: _weakestBomb(situation.bombs) };
+  }
+
+  /**
+   * The play button at the own turn (8.1.5 B, C, D).
+   * @param {ControlSituation} situation The situation.
+   * @returns {ButtonState} The state.
+   */
+  function _playTurnState(situation) {
+    const plays = situation.legalPlays.filter(function (play) { return play.length > 0; });
+    if (!plays.length) {
+      return { label: 'button.noMove', enabled: false, job: 'none' };
+    }
+    if (!situation.selection.length || situation.hintRunning) {
+      return { label: 'button.select', enabled: !situation.hintRunning, job: 'hint' };
+    }
+    return { label: 'button.play', enabled: Lib.findLegalPlay(situation.selection, plays) !== null, job: 'play' };
+  }
+
+  /**
+   * Compute the buttons' states.
+   * @param {ControlSituation} situation The situation.
+   * @returns {ControlStates} The states.
+   */
+  function compute(situation) {
+    const action = situation.requestAction;
+    const tichu = { label: 'button.tichu', enabled: situation.canAnnounce, job: 'announce' };
+    const idlePlay = { label: 'button.play', enabled: false, job: 'none' };
+    const pass = { label: 'button.pass', enabled: false, job: 'pass' };
+    if (situation.phase === 'grand_tichu') {
+      const asked = action === 'announce_grand_tichu';
+      return {
+        pass: { label: 'button.continue', enabled: asked, job: 'continue' },
+        tichu: { label: 'button.grandTichu', enabled: asked, job: 'grandTichu' },
+        play: idlePlay,
+        bomb: _bombState({ bombs: [] })
+      };
+    }
+    if (situation.phase === 'schupf') {
+      const canPush = action === 'schupf' && situation.pushCount === 3;
+      return {
+        pass: pass,
+        tichu: { label: 'button.tichu', enabled: false, job: 'announce' },
+        play: { label: 'button.push', enabled: canPush, job: situation.hasPushed ? 'none' : 'push' },
+        bomb: _bombState({ bombs: [] })
+      };
+    }
+    if (situation.phase !== 'playing') {
+      return { pass: pass, tichu: { label: 'button.tichu', enabled: false, job: 'announce' }, play: idlePlay,
+        bomb: _bombState({ bombs: [] }) };
+    }
+    if (situation.awaitingPickUp) {
+      return { pass: pass, tichu: tichu, play: { label: 'button.pickUp', enabled: true, job: 'pickUp' },
+        bomb: _bombState({ bombs: [] }) };
+    }
+    if (action === 'play') {
+      const canPass = situation.legalPlays.some(function (play) { return play.length === 0; });
+      return {
+        pass: { label: 'button.pass', enabled: canPass, job: 'pass' },
+        tichu: tichu,
+        play: _playTurnState(situation),
+        bomb: _bombState(situation)
+      };
+    }
+    return { pass: pass, tichu: tichu, play: idlePlay, bomb: _bombState(situation) };
+  }
+
+  /**
+   * The controls' logic.
+   * @namespace TableControls
+   * @type {Object}
+   */
+  Tichu.TableControls = Object.freeze({ compute });
+})(window.Tichu = window.Tichu || {});
