@@ -184,14 +184,6 @@
   }
 
   /**
-   * Whether a socket is open.
-   * @returns {boolean} True when connected.
-   */
-  function isConnected() {
-    return Boolean(_socket) && _socket.readyState === WebSocket.OPEN;
-  }
-
-  /**
    * The connection.
    * @namespace Network
    * @type {Object}
@@ -201,7 +193,6 @@
     resume,
     setSessionId,
     send,
-    leave,
-    isConnected
+    leave
   });
 })(window.Tichu = window.Tichu || {});
