@@ -669,6 +669,8 @@ class Player:
     tab: Tab
     shots: Shots | None = None
     snaps: set[str] = field(default_factory=set)
+    #: In the first push step, take the first pushed card back by clicking its zone (and push again).
+    take_back: bool = False
     picked_up_rounds: set[int] = field(default_factory=set)
     actions: list[str] = field(default_factory=list)
 
@@ -741,14 +743,27 @@ class Player:
         await self.snap("push")
         for number, target in enumerate(PUSH_TARGETS, start=1):
             zone = f'.push-zone[data-target="{target}"]'
-            await tab.click(PUSHABLE)
-            await tab.until(lambda: self._count_is("#hand .card.selected", 1), "one selected hand card (.selected) "
-                            "after clicking a hand card in the push step")
-            await tab.click(zone)
-            await tab.until(functools.partial(self._zones_hold, number), f"{number} card(s) in the push zones after "
-                            f"clicking {zone}")
+            await self._push_one(zone, number)
+            if self.take_back:
+                self.take_back = False
+                await tab.click(zone)
+                await tab.until(functools.partial(self._zones_hold, number - 1), f"the card in {zone} goes back to "
+                                "the hand on a click")
+                await tab.until(lambda: self._hand_is(len(request["context"]["hand_cards"])),
+                                "the hand shows the card taken back from the push zone")
+                await self._push_one(zone, number)
         await tab.until(lambda: tab.enabled("#btn-play"), "#btn-play (push) enabled with three cards in the zones")
         await tab.click("#btn-play")
+
+    async def _push_one(self, zone: str, number: int) -> None:
+        """Click a plain hand card, then ``zone``; the zones then hold ``number`` cards."""
+        tab = self.tab
+        await tab.click(PUSHABLE)
+        await tab.until(lambda: self._count_is("#hand .card.selected", 1), "one selected hand card (.selected) "
+                        "after clicking a hand card in the push step")
+        await tab.click(zone)
+        await tab.until(functools.partial(self._zones_hold, number), f"{number} card(s) in the push zones after "
+                        f"clicking {zone}")
 
     async def pick_up(self, rounds: int) -> None:
         """After the exchange: ``#btn-play`` (pick up) until the hand shows all 14 cards."""

@@ -39,7 +39,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 #: Deals seat 0 the Mah Jong and the Dragon (and the seeded agents let it play both): the round
 #: brings the wish dialog and the Dragon dialog.
 ROUND_SEED = 1
-#: A game to 100 points that takes two rounds (the second starts while ``#round-result`` shows).
+#: A game to 100 points that takes more than one round (a new round starts while ``#round-result``
+#: shows), in about half a minute.
 GAME_SEED = 11
 
 
@@ -65,15 +66,20 @@ async def start_alone(tab: Tab, server: LiveServer, name: str, table: str) -> No
 
 
 async def test_login_and_loading_views(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
-    """The login view asks for a name and a table (remembered inputs ``#login-name``,
-    ``#login-table``); an empty name is refused in ``#login-error`` without leaving the view;
-    while the WebSocket does not answer, the loading view is shown. Both views fit the phone
-    and the desktop viewport."""
+    """The login view asks for a name and a table; ``#lang-switch`` switches its texts to German
+    and back; an empty name is refused in ``#login-error`` without leaving the view; while the
+    WebSocket does not answer, the loading view is shown; the next visit offers the name and
+    the table typed last. Both views fit the phone and the desktop viewport."""
     tab = await open_page(PHONE, "login")
     await tab.page.goto(server.url)
     await tab.wait_view("view-login")
     await shots.take(tab, "login")
     shots.assert_layout()
+    english = await tab.texts("#login-submit")
+    await tab.click("#lang-switch")
+    await tab.until(lambda: _differs(tab, "#login-submit", english), "#lang-switch changes the texts")
+    await tab.click("#lang-switch")
+    await tab.until(lambda: _differs(tab, "#login-submit", english, equal=True), "#lang-switch switches back")
     await tab.page.locator("#login-name").fill("")
     await tab.page.locator("#login-table").fill("t")
     await tab.click("#login-submit")
@@ -88,16 +94,27 @@ async def test_login_and_loading_views(server: LiveServer, open_page: OpenPage, 
     await tab.click("#login-submit")
     await tab.wait_view("view-loading")
     await shots.take(tab, "loading")
+    await tab.page.unroute_all()
+    await tab.page.goto(server.url)
+    await tab.wait_view("view-login")
+    assert await tab.page.locator("#login-name").input_value() == "Lena", "the name typed last is not offered"
+    assert await tab.page.locator("#login-table").input_value() == "t", "the table typed last is not offered"
     shots.assert_layout()
+
+
+async def _differs(tab: Tab, selector: str, texts: list[str], *, equal: bool = False) -> bool:
+    return (await tab.texts(selector) == texts) is equal
 
 
 async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, open_page: OpenPage,
                                                    shots: Shots) -> None:
     """One person plays a complete round against three agents with clicks only: log in, start
-    (host), continue in the Grand Tichu step, push three cards through the push zones, pick
-    up, then on each turn "select" (the hint) and play, or pass when nothing else is legal,
-    and answer the wish and Dragon dialogs, until ``#round-result`` shows the round's points.
-    The server never refuses what the page sends."""
+    (host), continue in the Grand Tichu step, push three cards through the push zones (a card
+    in a zone goes back on a click), pick up, then on each turn "select" (the hint) and play,
+    or pass when nothing else is legal, and answer the wish and Dragon dialogs, until
+    ``#round-result`` shows the round's points and ``#score-20``/``#score-31`` the totals. At
+    the own turn the own seat is marked ``turn`` and counts the hand; once out, the seat sees
+    the others' hands. The server never refuses what the page sends."""
     server = await start_server(target_score=1000, seed=ROUND_SEED)
     tab = await open_page(DESKTOP, "round")
     await tab.login(server.url, "Ada", "round")
@@ -107,9 +124,24 @@ async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, op
     await tab.click("#lobby-start")
     await tab.wait_view("view-table")
     assert tab.wire.seat == 0
-    assert await own_seat(tab) == "0", f"the own seat is not .seat.own[data-seat=\"0\"]; {await tab.describe()}"
+    await tab.until(partial(_own_is, tab, ".seat.own", "0"), 'the own seat is .seat.own[data-seat="0"]')
 
-    player = Player(tab, shots, {"grand-tichu", "push", "pick-up", "play", "wish", "dragon"})
+    player = Player(tab, shots, {"grand-tichu", "push", "pick-up", "play", "wish", "dragon"}, take_back=True)
+    await player.play_until(partial(_my_turn, player), ROUND_WAIT)
+    request = tab.wire.open_request()
+    assert request is not None
+    await tab.until(partial(_text_is, tab, ".seat.own .seat-count", str(len(request["context"]["hand_cards"]))),
+                    "the own .seat-count shows the hand's size")
+    await tab.until(partial(_own_is, tab, ".seat.turn", "0"), "the own seat has the class turn at the own turn")
+    names = [await seat_name(tab, seat, "seat") for seat in range(4)]
+    assert names[0] == "Ada" and all(names), f"the seats' .seat-name: {names}"
+    await player.play_until(lambda wire: wire.count("hands_revealed") > 0 or round_over(wire), ROUND_WAIT)
+    if not round_over(tab.wire):
+        # Out before the round ends: the others' hands are shown (R8.3), unless the round ends first.
+        await tab.until(lambda: round_over(tab.wire) or tab.visible(".revealed-hand"),
+                        "a seat that is out sees the others' hands in .revealed-hand")
+        if not round_over(tab.wire):
+            await shots.take(tab, "table-out")
     await player.play_until(round_over, ROUND_WAIT)
     await tab.until(lambda: tab.visible("#round-result"), "#round-result shown when the round is over")
     result = tab.wire.events("round_over")[0]
@@ -158,19 +190,24 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
         await tab.until(partial(_seat_is, tab, 2, "Gus"), "after the swap the lobby shows Gus at seat 2")
         assert await seat_name(tab, 1) != "Gus"
         assert tab.wire.count("players_swapped") == 1
-    await guest.until(lambda: _own_is(guest, ".lobby-seat.own", "2"), "the guest's own seat is now seat 2")
+    await guest.until(partial(_own_is, guest, ".lobby-seat.own", "2"), "the guest's own seat is now seat 2")
     assert await host.count(".lobby-seat.picked") == 0, "no seat stays picked after the swap"
     await shots.take(host, "lobby-swapped")
 
     await host.click("#lobby-start")
     await host.wait_view("view-table")
     await guest.wait_view("view-table")
-    await guest.until(lambda: _own_is(guest, ".seat.own", "2"), "the guest sits at .seat[data-seat=\"2\"]")
-    assert await own_seat(host) == "0"
-    await host.until(lambda: _seat_is(host, 2, "Gus", "seat"), "the host's table shows Gus at seat 2")
-    await guest.until(lambda: _seat_is(guest, 0, "Hana", "seat"), "the guest's table shows Hana at seat 0")
+    await guest.until(partial(_own_is, guest, ".seat.own", "2"), "the guest sits at .seat[data-seat=\"2\"]")
+    await host.until(partial(_own_is, host, ".seat.own", "0"), 'the host sits at .seat.own[data-seat="0"]')
+    await host.until(partial(_seat_is, host, 2, "Gus", "seat"), "the host's table shows Gus at seat 2")
+    await guest.until(partial(_seat_is, guest, 0, "Hana", "seat"), "the guest's table shows Hana at seat 0")
     assert guest.wire.seat == 2 and host.wire.seat == 0
     shots.assert_layout()
+
+
+def _my_turn(player: Player, wire: Wire) -> bool:
+    """Stop condition: the cards are picked up and a ``play`` request is open."""
+    return bool(player.picked_up_rounds) and (wire.open_request() or {}).get("action") == "play"
 
 
 async def _text_is(tab: Tab, selector: str, text: str) -> bool:
@@ -181,7 +218,7 @@ async def _seat_is(tab: Tab, seat: int, name: str, kind: str = "lobby-seat") -> 
     return await seat_name(tab, seat, kind) == name
 
 
-async def _own_is(tab: Tab, selector: str, seat: str) -> bool:
+async def _own_is(tab: Tab, selector: str, seat: str | None) -> bool:
     return await own_seat(tab, selector) == seat
 
 
@@ -192,15 +229,13 @@ async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page
     await start_alone(tab, server, "Rita", "reload")
     player = Player(tab)
 
-    def my_turn(wire: Wire) -> bool:
-        return bool(player.picked_up_rounds) and (wire.open_request() or {}).get("action") == "play"
-
-    await player.play_until(my_turn, ROUND_WAIT)
+    await player.play_until(partial(_my_turn, player), ROUND_WAIT)
     request = tab.wire.open_request()
     assert request is not None
     await tab.until(lambda: _hand_count_is(tab, len(request["context"]["hand_cards"])), "the hand is drawn")
     hand_before, seat_before = await tab.hand(), await own_seat(tab)
     assert hand_before, "the hand is empty before the reload"
+    assert seat_before == "0", f"the own seat before the reload: {seat_before}"
     sockets = len(tab.wire.urls)
 
     await tab.page.reload()
@@ -220,7 +255,7 @@ async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page
     await tab.wait_view("view-table")
     await tab.until(lambda: _hand_count_is(tab, len(hand_before)), f"#hand shows {len(hand_before)} cards again")
     assert await tab.hand() == hand_before, "the hand after the reload differs"
-    assert await own_seat(tab) == seat_before
+    await tab.until(partial(_own_is, tab, ".seat.own", seat_before), f"the own seat is {seat_before} again")
     await shots.take(tab, "table-reloaded")
 
     await player.step()
@@ -240,7 +275,7 @@ async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server:
     (``tr.score-round``) and ``#scores-back`` returns to the lobby; the record the server
     wrote (``data_dir/records/games.jsonl``) names the player and replays without violation."""
     server = await start_server(target_score=100, seed=GAME_SEED)
-    tab = await open_page(DESKTOP, "game")
+    tab = await open_page(PHONE, "game")
     await start_alone(tab, server, "Gio", "game")
     player = Player(tab)
     await player.play_until(game_over, GAME_WAIT)
@@ -259,7 +294,7 @@ async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server:
     record = records[0]
     assert record["players"][0]["name"] == "Gio"
     assert len(record["rounds"]) == rounds
-    assert record["score"] == result["total"]
+    assert record["score"] == result["total"] and record["winner"] == result["winner"]
     assert replay(record) is None, f"the browser game's record does not replay: {replay(record)}"
     shots.assert_layout()
 
