@@ -91,7 +91,6 @@ class Size:
 
 PHONE = Size("phone", 390, 844, mobile=True)
 DESKTOP = Size("desktop", 1366, 768, mobile=False)
-SIZES = (PHONE, DESKTOP)
 
 
 def other_size(size: Size) -> Size:
@@ -231,7 +230,6 @@ class Wire:
     def __init__(self) -> None:
         self.frames: list[Frame] = []
         self.urls: list[str] = []
-        self.closed: list[int] = []
 
     def attach(self, page: Page) -> None:
         """Record the frames of every WebSocket the page opens."""
@@ -242,7 +240,6 @@ class Wire:
         self.urls.append(socket.url)
         socket.on("framereceived", lambda payload: self._frame("in", payload, index))
         socket.on("framesent", lambda payload: self._frame("out", payload, index))
-        socket.on("close", lambda _: self.closed.append(index))
 
     def _frame(self, direction: str, payload: str | bytes, index: int) -> None:
         try:

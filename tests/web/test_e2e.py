@@ -189,7 +189,7 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
     for tab in (host, guest):
         await tab.until(partial(_seat_is, tab, 2, "Gus"), "after the swap the lobby shows Gus at seat 2")
         assert await seat_name(tab, 1) != "Gus"
-        assert tab.wire.count("players_swapped") == 1
+        await tab.until(partial(_swaps_are, tab, 1), "one players_swapped arrived")
     await guest.until(partial(_own_is, guest, ".lobby-seat.own", "2"), "the guest's own seat is now seat 2")
     assert await host.count(".lobby-seat.picked") == 0, "no seat stays picked after the swap"
     await shots.take(host, "lobby-swapped")
@@ -203,6 +203,10 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
     await guest.until(partial(_seat_is, guest, 0, "Hana", "seat"), "the guest's table shows Hana at seat 0")
     assert guest.wire.seat == 2 and host.wire.seat == 0
     shots.assert_layout()
+
+
+def _swaps_are(tab: Tab, count: int) -> bool:
+    return tab.wire.count("players_swapped") == count
 
 
 def _my_turn(player: Player, wire: Wire) -> bool:
@@ -266,6 +270,40 @@ async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page
 
 async def _hand_count_is(tab: Tab, count: int) -> bool:
     return await tab.count("#hand .card") == count
+
+
+async def test_leave_asks_first_and_gives_the_seat_up(server: LiveServer, open_page: OpenPage) -> None:
+    """At the table a short click on the Grand Tichu button only explains itself in ``#toast``
+    (nothing is sent); ``#leave`` asks in ``#dialog-confirm``: ``#confirm-no`` keeps the seat,
+    ``#confirm-yes`` sends ``leave`` and shows the login, and a reload then does not come back
+    to the table."""
+    tab = await open_page(DESKTOP, "leave")
+    await start_alone(tab, server, "Lou", "leave")
+    await tab.until(lambda: tab.enabled("#btn-tichu"), "#btn-tichu (Grand Tichu) enabled in the Grand Tichu step")
+    sent = len(list(tab.wire.sent()))
+    await tab.click("#btn-tichu")
+    await tab.until(lambda: tab.visible("#toast"), "a short click on Grand Tichu explains the long press in #toast")
+    assert (await tab.texts("#toast"))[0], "#toast is empty"
+    assert len(list(tab.wire.sent())) == sent, "a short click on Grand Tichu must send nothing"
+
+    await tab.click("#leave")
+    await tab.until(lambda: tab.visible("#dialog-confirm"), "#leave asks in #dialog-confirm")
+    await tab.click("#confirm-no")
+    await tab.until(lambda: _hidden(tab, "#dialog-confirm"), "#confirm-no closes the dialog")
+    assert await tab.active_view() == "view-table"
+    assert "leave" not in [m.get("type") for m in tab.wire.sent()], "#confirm-no must not leave"
+    await tab.click("#leave")
+    await tab.click("#confirm-yes")
+    await tab.wait_view("view-login")
+    assert "leave" in [m.get("type") for m in tab.wire.sent()], "#confirm-yes must send leave"
+    sockets = len(tab.wire.urls)
+    await tab.page.reload()
+    await tab.wait_view("view-login")
+    assert len(tab.wire.urls) == sockets, f"after leaving, a reload connected again: {tab.wire.urls[sockets:]}"
+
+
+async def _hidden(tab: Tab, selector: str) -> bool:
+    return not await tab.visible(selector)
 
 
 async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server: StartServer,
