@@ -22,7 +22,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agents", nargs="*", default=["random"] * 4, metavar="AGENT",
-                        help=f"four agents for seats 0..3 (team A = 0+2, team B = 1+3); one of {sorted(AGENTS)}")
+                        help=f"four agents for seats 0..3 (team A = 0+2, team B = 1+3), or two (team A, team B); "
+                             f"one of {list(AGENTS)}, montecarlo also as montecarlo:SECONDS or montecarlo:nSAMPLES")
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -31,6 +32,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--records", metavar="FILE.jsonl", help="write every game's record (JSON Lines)")
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                         help="stop early when team A is shown to be ELO1 stronger, or not ELO0 (alpha = beta = 0.05)")
+    parser.add_argument("--until-clear", action="store_true",
+                        help="stop at an interim look (each tenth of --games) once the mean score difference "
+                             "per round is clear of zero")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if len(args.agents) == 2:
@@ -45,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     sprt = Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None
     arena = Arena(args.agents, games=args.games, seed=args.seed, workers=args.workers, target_score=args.target,
-                  duplicate=args.duplicate, records=bool(args.records), sprt=sprt)
+                  duplicate=args.duplicate, records=bool(args.records), sprt=sprt,
+                  until_clear=args.until_clear)
     progress = ProgressBar(args.games, enabled=False if args.no_progress else None)
     if args.records:
         with RecordWriter(args.records) as writer:

@@ -26,7 +26,8 @@ from tichu.engine import GameEngine
 from tichu.players.agent import Agent
 from tichu.players.registry import make_agent
 from tichu.records import game_record, now_iso
-from tichu.stats import Sprt, mean_interval, wilson_interval
+from tichu.players.timed import TimedAgent
+from tichu.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
 
 #: Team labels of the two agent teams: "A" sits on seats 0 and 2 in a normal game.
 SIDES = ("A", "B")
@@ -57,6 +58,7 @@ class GameSummary:
     :ivar calls: ``[[tichu, grand] for A, for B]`` numbers of calls.
     :ivar successes: The same, counting calls that were won.
     :ivar double_victories: Per side, the rounds it won with a double victory.
+    :ivar times: Per side, the durations of its agents' decisions.
     :ivar record: The game record, when requested.
     """
 
@@ -67,6 +69,7 @@ class GameSummary:
     calls: list[list[int]]
     successes: list[list[int]]
     double_victories: list[int]
+    times: tuple[TimeHistogram, TimeHistogram]
     record: dict[str, Any] | None = None
 
 
@@ -93,7 +96,7 @@ class ChunkJob:
     started_at: str
 
 
-def _seat_agents(job: ChunkJob, spec: GameSpec) -> list[Agent]:
+def _seat_agents(job: ChunkJob, spec: GameSpec, times: tuple[TimeHistogram, TimeHistogram]) -> list[Agent]:
     names = list(job.agents)
     order = [1, 0, 3, 2] if spec.swapped else [0, 1, 2, 3]  # seat -> index into names
     agents = []
@@ -102,7 +105,7 @@ def _seat_agents(job: ChunkJob, spec: GameSpec) -> list[Agent]:
         # swapped game then differs beyond the cards instead of mirroring the first.
         agent_seed = random.Random(f"{spec.seed}:{source}").getrandbits(63)
         label = f"{names[source]}-{SIDES[source & 1]}{source}"
-        agents.append(make_agent(names[source], name=label, seed=agent_seed))
+        agents.append(TimedAgent(make_agent(names[source], name=label, seed=agent_seed), times[source & 1]))
     return agents
 
 
@@ -114,7 +117,8 @@ def play_chunk(job: ChunkJob) -> list[GameSummary]:
 async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
     summaries = []
     for spec in job.specs:
-        agents = _seat_agents(job, spec)
+        times = (TimeHistogram(), TimeHistogram())
+        agents = _seat_agents(job, spec, times)
         rules = RuleSet(target_score=job.target_score, seed=spec.seed)
         engine = GameEngine(agents, rules, keep_rounds=job.records)
         game = await engine.run()
@@ -144,7 +148,7 @@ async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
                                  record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
         winner_team = 0 if game.winner == 20 else 1
         summaries.append(GameSummary(spec.index, side_of_team[winner_team], (score[0], score[1]), diffs,
-                                     calls, successes, double_victories, record))
+                                     calls, successes, double_victories, times, record))
     return summaries
 
 
@@ -166,6 +170,7 @@ class ArenaReport:
     calls: list[list[int]] = field(default_factory=lambda: [[0, 0], [0, 0]])
     successes: list[list[int]] = field(default_factory=lambda: [[0, 0], [0, 0]])
     double_victories: list[int] = field(default_factory=lambda: [0, 0])
+    times: tuple[TimeHistogram, TimeHistogram] = field(default_factory=lambda: (TimeHistogram(), TimeHistogram()))
     stopped_early: str | None = None
     sprt_llr: float | None = None
     elapsed: float = 0.0
@@ -177,6 +182,7 @@ class ArenaReport:
         self.wins[summary.winner] += 1
         self.round_diffs += summary.round_diffs
         for side in (0, 1):
+            self.times[side].merge(summary.times[side])
             self.double_victories[side] += summary.double_victories[side]
             for grand in (0, 1):
                 self.calls[side][grand] += summary.calls[side][grand]
@@ -202,8 +208,14 @@ class ArenaReport:
                 won = self.successes[side][grand]
                 parts.append(f"{label} {called} calls, {won / called:.0%} won" if called else f"{label} 0 calls")
             parts.append(f"double victories {self.double_victories[side]}")
+            times = self.times[side]
+            parts.append(f"{times.total} decisions, median {times.quantile(0.5) * 1e3:.2f} ms, "
+                         f"p99 {times.quantile(0.99) * 1e3:.2f} ms")
             lines.append(f"team {SIDES[side]}: " + ", ".join(parts))
-        if self.stopped_early:
+        if self.stopped_early == "clear":
+            lines.append(f"stopped at an interim look: the mean difference per round is clear of 0 "
+                         f"(|z| > {POCOCK_Z10}, Pocock's boundary for ten looks)")
+        elif self.stopped_early:
             lines.append(f"SPRT stopped the run: {self.stopped_early} (LLR {self.sprt_llr:.2f})")
         elif self.sprt_llr is not None:
             lines.append(f"SPRT undecided (LLR {self.sprt_llr:.2f})")
@@ -248,7 +260,7 @@ class Arena:
 
     def __init__(self, agents: Sequence[str], *, games: int = 1000, seed: int = 1, workers: int | None = None,
                  target_score: int = 1000, duplicate: bool = False, records: bool = False,
-                 sprt: Sprt | None = None, chunk_size: int | None = None) -> None:
+                 sprt: Sprt | None = None, until_clear: bool = False, chunk_size: int | None = None) -> None:
         if len(agents) != 4:
             raise ValueError("four agents are needed")
         self.agents = (agents[0], agents[1], agents[2], agents[3])
@@ -261,6 +273,9 @@ class Arena:
         self.duplicate = duplicate
         self.records = records
         self.sprt = sprt
+        self.until_clear = until_clear
+        unit = 2 if duplicate else 1  # a duplicate deal is looked at after both its games
+        self.looks = {unit * round(games * step / (10 * unit)) for step in range(1, 10)}
         self.chunk_size = chunk_size or max(1, min(25, games // (self.workers * 8) or 1))
 
     def _jobs(self) -> Iterator[ChunkJob]:
@@ -325,13 +340,21 @@ class Arena:
 
     def _consume(self, summaries: list[GameSummary], report: ArenaReport,
                  on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> bool:
-        """Count a chunk's games in order; return whether the SPRT stopped the run."""
+        """Count a chunk's games in order; return whether a stopping rule ended the run.
+
+        With ``until_clear`` the mean score difference per round is looked at after each
+        tenth of the planned games (nine interim looks and the end) and the run stops once it is
+        :data:`~tichu.stats.POCOCK_Z10` standard errors from zero.
+        """
         for summary in summaries:
             report.add(summary)
             if on_record and summary.record is not None:
                 on_record(summary.record)
             if self.sprt is not None and self.sprt.add(summary.winner == 0):
                 report.stopped_early = self.sprt.decision
+                return True
+            if self.until_clear and report.games in self.looks and clearly_nonzero([float(diff) for diff in report.round_diffs]):
+                report.stopped_early = "clear"
                 return True
         if progress:
             progress.update(report.games)

@@ -139,6 +139,7 @@ class Round:
     :ivar out_order: Seats that are out, in order.
     :ivar played: All cards played this round.
     :ivar has_played: Per seat whether it played a card this round (R6.1).
+    :ivar carried_points: Card points per seat won before a :meth:`resume` (0 otherwise).
     :ivar events: The record's events since the pushed cards arrived (records.md); a Tichu
         called during the push (``RuleSet.tichu_before_schupf``) is written first.
     """
@@ -187,6 +188,7 @@ class Round:
         self.events: list[Action] = []
         self._combos: list[list[Play] | None] = [None] * 4
         self._bombs: list[list[Play] | None] = [None] * 4
+        self.carried_points = [0, 0, 0, 0]
         self._result: RoundResult | None = None
 
     # -- the contract ------------------------------------------------------------------
@@ -273,9 +275,50 @@ class Round:
         other.__dict__.update(self.__dict__)
         for name in ("first_deal", "second_deal", "hands", "grand_decided", "announcements", "given",
                      "trick_turns", "won", "tricks_won", "out_order", "has_played", "events", "_combos",
-                     "_bombs"):
+                     "_bombs", "carried_points"):
             setattr(other, name, list(getattr(self, name)))
         return other
+
+    @classmethod
+    def resume(cls, rules: RuleSet, hands: Sequence[int], *, turn: int, announcements: Sequence[int],
+               trick_turns: Sequence[tuple[int, Play]], trick_owner: int | None, wish_value: int, wish_open: bool,
+               won_points: Sequence[int], out_order: Sequence[int], played: int) -> Round:
+        """Rebuild a round in play at a seat's turn from public facts and a guess of the hands.
+
+        Search agents use it on deals sampled from what their seat knows (R8): the cards
+        won so far only count as points (:attr:`carried_points`), the passes since the
+        last play are the seats between its owner and ``turn``.
+
+        :param hands: The four hands (the guessed ones and the searching seat's own).
+        :param turn: The seat at turn (its decision is a play).
+        :param trick_turns: The open trick's plays, the Dog included.
+        :param won_points: Card points won per seat.
+        """
+        round_ = cls(rules, deal=_PLACEHOLDER_DEAL)
+        round_.phase = Phase.PLAYING
+        round_.grand_decided = [True] * 4
+        round_.hands = list(hands)
+        round_.given = [(0, 0, 0)] * 4
+        round_.announcements = list(announcements)
+        round_.turn = turn
+        round_.trick_turns = list(trick_turns)
+        tops = [play for _, play in trick_turns if play[0] != DOG]
+        round_.trick = tops[-1] if tops else None
+        round_.trick_owner = trick_owner
+        for _, play in trick_turns:
+            round_.trick_cards |= play[0]
+        if round_.trick is not None and trick_owner is not None:
+            seat = (trick_owner + 1) % 4
+            while seat != turn:
+                round_._passes += 1 if hands[seat] else 0
+                seat = (seat + 1) % 4
+        round_.wish_value = wish_value
+        round_.wish_open = wish_open
+        round_.carried_points = list(won_points)
+        round_.out_order = list(out_order)
+        round_.played = played
+        round_.has_played = [hand.bit_count() < 14 for hand in hands]
+        return round_
 
     # -- Grand Tichu and pushing (R2) ---------------------------------------------------
 
@@ -682,7 +725,11 @@ class Round:
             hand_points = points_of(self.hands[last])  # R7.2: hand to the opponents
             won[first] |= won[last]  # R7.2: tricks to the first out
             won[last] = 0
-            card_points = [points_of(won[0] | won[2]), points_of(won[1] | won[3])]
+            carried = list(self.carried_points)
+            carried[first] += carried[last]
+            carried[last] = 0
+            card_points = [points_of(won[0] | won[2]) + carried[0] + carried[2],
+                           points_of(won[1] | won[3]) + carried[1] + carried[3]]
             card_points[opponents_team] += hand_points
         bonus = [0, 0]
         success: list[bool | None] = [None] * 4
@@ -732,3 +779,7 @@ def _check_deal(deal: Sequence[tuple[int, int]]) -> None:
         total += 14
     if len(deal) != 4 or everything != DECK or total != 56:
         raise RuleViolation(ErrorCode.INVALID_ACTION, "R1.1", "the deal must hold the 56 cards once each")
+
+
+#: A valid deal that :meth:`Round.resume` starts from before it sets the real position.
+_PLACEHOLDER_DEAL = [(0xFF << 14 * seat, 0x3F << (14 * seat + 8)) for seat in range(4)]

@@ -1,0 +1,1 @@
+"""Libraries the agents share: hand analysis, what a seat knows, probabilities."""
