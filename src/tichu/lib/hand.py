@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from tichu.core.cards import CARD_VALUE, DOG, DRAGON, MAHJONG, PHOENIX, SPECIALS, VALUE_MASK
+from tichu.core.cards import CARD_VALUE, DOG, DRAGON, MAHJONG, PHOENIX, VALUE_MASK
 from tichu.core.combos import (
     FULLHOUSE,
     PAIR,
@@ -81,7 +81,12 @@ def partition(hand: int) -> Partition:
         counts[value] = (rest & VALUE_MASK[value]).bit_count()
     counts[1] = 1 if rest & MAHJONG else 0
     cost, pieces = _solve(tuple(counts), bool(rest & PHOENIX))
-    plays = [_materialise(piece, rest) for piece in pieces]
+    plays = []
+    remaining = rest
+    for piece in pieces:
+        play = _materialise(piece, remaining)
+        remaining &= ~play[0]
+        plays.append(play)
     for special in (DOG, DRAGON):
         if rest & special:
             plays.append((special, SINGLE, 1, CARD_VALUE[special.bit_length() - 1]))
@@ -216,10 +221,8 @@ def _streets(counts: tuple[int, ...], phoenix: bool, low: int) -> list[tuple[Pie
             for values, used in grown:
                 options.append((Piece(STREET, length, value, values, used), used))
         partial = grown
+    if phoenix and low >= 3 and all(counts[value] for value in range(low, 15)) and 14 - low + 2 >= 5:
+        # The Phoenix below an Ace-high run (on top it would read higher, R3.5a, but nothing is above the Ace).
+        options.append((Piece(STREET, 14 - low + 2, 14, tuple(range(low, 15)), True), True))
     return options
 
-
-def value_of_single(play: Play) -> int:
-    """The natural value of a single's card (0 for specials), for the rule policy's ordering."""
-    mask = play[0]
-    return 0 if mask & SPECIALS else CARD_VALUE[mask.bit_length() - 1]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tichu.core.cards import MAHJONG, VALUE_MASK
-from tichu.core.combos import SINGLE, Play
+from tichu.core.cards import DOG, MAHJONG, VALUE_MASK
+from tichu.core.combos import BOMB, SINGLE, Play
 from tichu.state import PrivateState, PublicState
 
 
@@ -78,7 +78,7 @@ def knowledge_of(public: PublicState, private: PrivateState, extra_cannot: tuple
     unseen = ((1 << 56) - 1) & ~played & ~hand
     must = [0, 0, 0, 0]
     must[seat] = hand
-    if private.given_schupf_cards is not None and public.phase == "playing":
+    if private.given_schupf_cards is not None and private.received_schupf_cards is not None:
         for offset, card in enumerate(private.given_schupf_cards, start=1):
             must[(seat + offset) % 4] |= card & unseen
     first_leader = _first_leader(public)
@@ -103,9 +103,9 @@ def _first_leader(public: PublicState) -> int | None:
 def wish_voids(public: PublicState) -> set[int]:
     """Seats the open trick proves to hold no card of the open wish (R5.2).
 
-    A seat that played on a single ranked below the wished value without a wished card,
-    or passed on such a single, held none; so did a leader that led without one while the
-    wish was open.
+    A seat that played on a single ranked below the wished value without a wished card
+    (bombs aside: they may come out of turn), or passed on such a single, held none; so did
+    a leader that led without one while the wish was open. Seats the Dog skipped did not pass.
     """
     if not public.wish_open or not public.trick_turns:
         return set()
@@ -118,12 +118,13 @@ def wish_voids(public: PublicState) -> set[int]:
     mahjong_at = next((index for index, (_, play) in enumerate(turns) if play[0] & MAHJONG), -1)
     for index in range(max(1, mahjong_at + 1), len(turns)):
         seat, play = turns[index]
-        if _wish_forced(turns[index - 1][1], wish) and not play[0] & wished:
-            voids.add(seat)
+        if _wish_forced(turns[index - 1][1], wish) and not play[0] & wished and play[1] != BOMB:
+            voids.add(seat)  # a bomb may have come out of turn, where nothing is forced (R5.3)
     top = turns[-1][1]
-    if _wish_forced(top, wish) and public.current_turn_index is not None and public.trick_owner_index is not None:
-        seat = (public.trick_owner_index + 1) % 4
-        while seat != public.current_turn_index:
+    owner, turn = public.trick_owner_index, public.current_turn_index
+    if top[0] != DOG and _wish_forced(top, wish) and owner is not None and turn is not None:
+        seat = (owner + 1) % 4
+        while seat != turn:
             if public.count_hand_cards[seat]:
                 voids.add(seat)  # passed on the top single
             seat = (seat + 1) % 4

@@ -52,10 +52,7 @@ def is_top(play: Play, unseen: int) -> bool:
         return not unseen_higher
     size = play[2]
     joker = 1 if unseen_higher & PHOENIX else 0
-    for value in range(play[3] + 1, 15):
-        if (unseen_higher & VALUE_MASK[value]).bit_count() + joker >= size:
-            return False
-    return True
+    return all((unseen_higher & VALUE_MASK[value]).bit_count() + joker < size for value in range(play[3] + 1, 15))
 
 
 class RulePolicy:

@@ -30,6 +30,8 @@ from tichu.lib.knowledge import Knowledge
 
 #: Constrained cards up to which :class:`DealSampler` enumerates their placements exactly.
 EXACT_PLACEMENT_LIMIT = 6
+#: Tries of the rejection sampler before it gives up.
+REJECTION_LIMIT = 10_000
 
 
 class DealSampler:
@@ -39,6 +41,8 @@ class DealSampler:
     placements (the weight counts the ways to deal the rest), then the other free cards
     are shuffled into the remaining places: every consistent deal is equally likely.
     With more than :data:`EXACT_PLACEMENT_LIMIT` such cards it falls back to rejection.
+
+    :raises ValueError: When no deal agrees with the knowledge.
     """
 
     def __init__(self, knowledge: Knowledge) -> None:
@@ -64,6 +68,8 @@ class DealSampler:
             self._enumerate_placements()
             if not self.placements:
                 raise ValueError("the knowledge is inconsistent: no deal satisfies it")
+        else:
+            self.sample(random.Random(0))  # raises if rejection finds no consistent deal
 
     def _allowed(self, card: int) -> list[int]:
         return [seat for seat in self.others if not self.knowledge.seats[seat].cannot >> card & 1]
@@ -83,8 +89,12 @@ class DealSampler:
             self.weights.append(weight)
 
     def sample(self, rng: random.Random) -> list[int]:
-        """One consistent deal: the four hands (the knowing seat's own hand included)."""
-        while True:
+        """One consistent deal: the four hands (the knowing seat's own hand included).
+
+        :raises ValueError: If rejection sampling finds no consistent deal in
+            :data:`REJECTION_LIMIT` tries (the knowledge is then most likely inconsistent).
+        """
+        for _ in range(REJECTION_LIMIT):
             hands = list(self.fixed)
             left = dict(self.slots)
             if self.placements:
@@ -103,6 +113,7 @@ class DealSampler:
                 start += left[seat]
             if self.placements or self._consistent(hands):
                 return hands
+        raise ValueError("no deal consistent with the knowledge was found")
 
     def _consistent(self, hands: Sequence[int]) -> bool:
         return all(not hands[seat] & self.knowledge.seats[seat].cannot for seat in self.others)
