@@ -25,8 +25,8 @@ from tichu.core.ruleset import RuleSet
 from tichu.engine import GameEngine
 from tichu.players.agent import Agent
 from tichu.players.registry import make_agent
-from tichu.records import game_record, now_iso
 from tichu.players.timed import TimedAgent
+from tichu.records import game_record, now_iso
 from tichu.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
 
 #: Team labels of the two agent teams: "A" sits on seats 0 and 2 in a normal game.
@@ -99,7 +99,7 @@ class ChunkJob:
 def _seat_agents(job: ChunkJob, spec: GameSpec, times: tuple[TimeHistogram, TimeHistogram]) -> list[Agent]:
     names = list(job.agents)
     order = [1, 0, 3, 2] if spec.swapped else [0, 1, 2, 3]  # seat -> index into names
-    agents = []
+    agents: list[Agent] = []
     for source in order:
         # Seeded by the agent's place in the line-up, not its seat: in duplicate mode the
         # swapped game then differs beyond the cards instead of mirroring the first.
@@ -353,7 +353,8 @@ class Arena:
             if self.sprt is not None and self.sprt.add(summary.winner == 0):
                 report.stopped_early = self.sprt.decision
                 return True
-            if self.until_clear and report.games in self.looks and clearly_nonzero([float(diff) for diff in report.round_diffs]):
+            if self.until_clear and report.games in self.looks \
+                    and clearly_nonzero([float(diff) for diff in report.round_diffs]):
                 report.stopped_early = "clear"
                 return True
         if progress:

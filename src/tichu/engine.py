@@ -229,7 +229,13 @@ class GameEngine:
                 await asyncio.sleep(0)
                 if version != self._version:
                     return
-            play = agent.decide_play(self.views[seat], legal)
+            if self.cooperative and agent.thinks_long:
+                answer = await self._think_in_thread(agent, seat, legal)
+                if answer is _STALE:
+                    return
+                play = answer
+            else:
+                play = agent.decide_play(self.views[seat], legal)
         else:
             answer = await self._await_decision(seat, self.players[seat].play(self.views[seat], legal))
             if answer is _STALE:
@@ -241,6 +247,21 @@ class GameEngine:
         had_wish = round_.wish_open
         round_.apply_legal_play(play)
         self._after_play(round_, seat, play, had_wish, out_of_turn=False)
+
+    async def _think_in_thread(self, agent: Agent, seat: int, legal: list[Play]) -> Any:
+        """Let a searching agent decide in a worker thread, so that the server's other tables
+        and clients are served meanwhile; an interrupt during the search makes it stale.
+
+        :result: The play, or :data:`_STALE` if a Tichu call or bomb changed the state.
+        """
+        version = self._version
+        try:
+            play = await asyncio.to_thread(agent.decide_play, self.views[seat], legal)
+        except Exception:
+            if version != self._version:
+                return _STALE  # it read a state that an interrupt was changing
+            raise
+        return _STALE if version != self._version else play
 
     def _after_play(self, round_: Round, seat: int, play: Play, had_wish: bool, *, out_of_turn: bool) -> None:
         self._version += 1

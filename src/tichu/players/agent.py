@@ -20,6 +20,9 @@ class Agent(Player):
 
     kind = "agent"
     listens = False
+    #: Whether its play decisions search for long (up to a second); a server's engine then
+    #: runs them in a worker thread.
+    thinks_long = False
 
     def decide_grand_tichu(self, view: SeatView) -> bool:
         """Decide on Grand Tichu (R2.1)."""

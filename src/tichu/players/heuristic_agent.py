@@ -38,8 +38,13 @@ class Weights:
     :ivar spend: Cost per control card (Dragon, Phoenix, Ace; a bomb counts two) played.
     :ivar out: Gain of going out.
     :ivar stop: Gain of holding a trick against an opponent who is about to go out.
+    :ivar grand_controls: Control cards (Dragon, Phoenix, Aces; bombs count two) among
+        the first eight for a Grand Tichu call.
     :ivar tichu_losers: Most expected losing combinations for a Tichu call.
     :ivar winner: Chance of being beaten below which a combination counts as a winner.
+    :ivar fight_hold: Chance of holding an opponent's trick from which a play breaking
+        the plan contests it.
+    :ivar fight_hold_control: The same for a play with a control card (Dragon, Phoenix, Ace).
     :ivar bomb_out: Cards of an opponent owning the trick up to which a bomb is thrown.
     :ivar samples: Sampled deals per decision.
     """
@@ -51,8 +56,11 @@ class Weights:
     spend: float = 0.3
     out: float = 2.0
     stop: float = 1.0
+    grand_controls: int = 5
     tichu_losers: float = 0.6
     winner: float = 0.15
+    fight_hold: float = 0.0
+    fight_hold_control: float = 0.5
     bomb_out: int = 3
     samples: int = 16
 
@@ -66,7 +74,10 @@ class HeuristicPolicy(RulePolicy):
 
     def __init__(self, weights: Weights = WEIGHTS, seed: int | None = None) -> None:
         self.weights = weights
+        self.GRAND_TICHU_CONTROLS = weights.grand_controls
         self.rng = random.Random(seed)
+        self._knowledge: Knowledge | None = None
+        self._sampled: list[list[int]] | None = None
 
     # -- probabilities over sampled deals -------------------------------------------------
 
@@ -74,9 +85,9 @@ class HeuristicPolicy(RulePolicy):
         """Sampled deals consistent with the knowledge (``[]`` if it is inconsistent)."""
         try:
             sampler = DealSampler(knowledge)
+            return [sampler.sample(self.rng) for _ in range(self.weights.samples)]
         except ValueError:
             return []
-        return [sampler.sample(self.rng) for _ in range(self.weights.samples)]
 
     @staticmethod
     def p_beaten(play: Play, seats: Sequence[int], deals: Sequence[list[int]]) -> float:
@@ -106,9 +117,10 @@ class HeuristicPolicy(RulePolicy):
 
     def evaluate(self, s: Situation, knowledge: Knowledge, legal: Sequence[Play]) -> list[tuple[Play, float]]:
         """Score the legal plays (best first); one play per distinct combination of values."""
+        self._knowledge, self._sampled = knowledge, None
         choice = self.play(s, legal)
         candidates = _distinct(legal, choice)
-        deals = self.sample_hands(knowledge) if len(candidates) > 1 else []
+        deals = self._deals() if len(candidates) > 1 else []
         weights = self.weights
         base = partition(s.hand).cost
         opponents_after = self._opponents_to_play(s)
@@ -138,19 +150,33 @@ class HeuristicPolicy(RulePolicy):
         return [seat for seat in ((s.seat + 1) % 4, (s.seat + 3) % 4) if s.counts[seat]]
 
     def follow(self, s: Situation, legal: Sequence[Play], by_mask: dict[int, Play], plan: Partition) -> Play:
-        """The rule policy's follow, but fighting every opponent trick while a double
-        victory threatens (R7.1) or the partner's Tichu call needs the lead back (R6)."""
-        can_pass = legal[-1] is PASS_PLAY
-        if can_pass and s.is_opponent(s.trick_owner) and (double_victory_threat(s) or self._partner_needs_help(s)):
-            plays = [play for play in legal if play[0] and play[1] != BOMB]
-            if plays:
-                return min(plays, key=lambda play: (play[3], points_of(play[0])))
-            if double_victory_threat(s) and s.trick_owner is not None \
-                    and s.counts[s.trick_owner] <= self.weights.bomb_out:
-                bombs = [play for play in legal if play[1] == BOMB]
-                if bombs:
-                    return min(bombs, key=lambda play: (play[2], play[3]))
-        return super().follow(s, legal, by_mask, plan)
+        """The rule policy's follow, but contesting an opponent's trick with the lowest plays
+        that are likely enough to hold it (:attr:`Weights.fight_hold`, higher for control
+        cards: they are spent only where they hold), and every opponent trick while
+        a double victory threatens (R7.1) or the partner's Tichu call needs help (R6)."""
+        choice = super().follow(s, legal, by_mask, plan)
+        if choice[0] or legal[-1] is not PASS_PLAY or not s.is_opponent(s.trick_owner):
+            return choice
+        plays = sorted((play for play in legal if play[0] and play[1] != BOMB),
+                       key=lambda play: (play[3], points_of(play[0])))
+        must_fight = double_victory_threat(s) or self._partner_needs_help(s)
+        opponents_after = [seat for seat in self._opponents_to_play(s) if seat != s.trick_owner]
+        for play in plays[:3]:
+            needed = self.weights.fight_hold_control if play[0] & CONTROL_CARDS else self.weights.fight_hold
+            if must_fight or needed <= 0 or 1 - self.p_beaten(play, opponents_after, self._deals()) >= needed:
+                return play
+        if must_fight and double_victory_threat(s) and s.trick_owner is not None \
+                and s.counts[s.trick_owner] <= self.weights.bomb_out:
+            bombs = [play for play in legal if play[1] == BOMB]
+            if bombs:
+                return min(bombs, key=lambda play: (play[2], play[3]))
+        return choice
+
+    def _deals(self) -> list[list[int]]:
+        """The sampled deals of the current decision (drawn on first use)."""
+        if self._sampled is None:
+            self._sampled = self.sample_hands(self._knowledge) if self._knowledge is not None else []
+        return self._sampled
 
     @staticmethod
     def _partner_needs_help(s: Situation) -> bool:
@@ -281,10 +307,7 @@ def _beats_fast(hand: int, play: Play) -> bool:
         return bool(hand & higher_cards(play))
     if kind in (PAIR, TRIPLE):
         joker = 1 if hand & PHOENIX else 0
-        for value in range(play[3] + 1, 15):
-            if (hand & VALUE_MASK[value]).bit_count() + joker >= play[2]:
-                return True
-        return False
+        return any((hand & VALUE_MASK[value]).bit_count() + joker >= play[2] for value in range(play[3] + 1, 15))
     if kind == BOMB:
         return False
     return can_beat(hand, play, bombs=False)

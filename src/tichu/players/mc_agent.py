@@ -63,6 +63,7 @@ class MonteCarloAgent(HeuristicAgent):
     """
 
     kind = "agent:montecarlo"
+    thinks_long = True
 
     def __init__(self, name: str = "MonteCarlo", seed: int | None = None, *, budget: float | None = DEFAULT_BUDGET,
                  max_samples: int = 400, min_samples: int = 8, z: float = 2.5, max_candidates: int = 8) -> None:
@@ -95,7 +96,10 @@ class MonteCarloAgent(HeuristicAgent):
         samples = 0
         rules = RuleSet()
         while samples < self.max_samples:
-            hands = sampler.sample(self.policy.rng)
+            try:
+                hands = sampler.sample(self.policy.rng)
+            except ValueError:
+                break
             start = _resume(rules, hands, public, view.seat)
             for seat in range(4):
                 start.combinations(seat)  # shared by the clones
@@ -112,6 +116,8 @@ class MonteCarloAgent(HeuristicAgent):
             if samples >= self.min_samples and self._lead_is_clear(values, totals):
                 break
         self.last_samples = samples
+        if not samples:
+            return candidates[0]
         best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
         return candidates[best]
 

@@ -24,6 +24,7 @@ class TimedAgent(Agent):
         super().__init__(agent.name)
         self.agent = agent
         self.kind = agent.kind
+        self.thinks_long = agent.thinks_long
         self.times = times
 
     def decide_grand_tichu(self, view: SeatView) -> bool:
