@@ -491,14 +491,16 @@ def seeded_agents(monkeypatch: pytest.MonkeyPatch) -> None:
 async def start_server(tmp_path: Path) -> AsyncIterator[StartServer]:
     """Start real servers on free ports: ``await start_server(**settings)``; all stopped at the end.
 
-    Defaults: no bomb window, no agent delay, grace period 0.3 s, target score 200, seed 7,
-    data in ``tmp_path``.
+    Defaults: random agents and no hints (both fast; the server's defaults are Monte Carlo agents
+    and hints on, see test_options_and_hints.py), no bomb window, no agent delay, grace period
+    0.3 s, target score 200, seed 7, data in ``tmp_path``.
     """
     servers: list[Server] = []
 
     async def start(**overrides: Any) -> Server:
         values: dict[str, Any] = {"port": 0, "bomb_window": 0.0, "agent_delay": 0.0, "grace_period": 0.3,
-                                  "data_dir": tmp_path / f"data{len(servers)}", "target_score": 200, "seed": 7}
+                                  "data_dir": tmp_path / f"data{len(servers)}", "target_score": 200, "seed": 7,
+                                  "agent": "random", "hints": False}
         values.update(overrides)
         settings = Settings(**values)
         app = create_app(settings)

@@ -179,14 +179,16 @@ def seeded_agents(monkeypatch: pytest.MonkeyPatch) -> None:
 async def start_server(tmp_path: Path) -> AsyncIterator[StartServer]:
     """Start live servers: ``await start_server(**settings)``; all stopped at the end.
 
-    Defaults: no bomb window, agents pause 0.05 s (so that the page can follow), grace
-    period 3 s (longer than a page reload), target score 200, seed 7, data in ``tmp_path``.
+    Defaults: random agents (fast; the server's default is Monte Carlo), no bomb window, agents
+    pause 0.05 s (so that the page can follow), grace period 3 s (longer than a page reload),
+    target score 200, seed 7, hints on, data in ``tmp_path``.
     """
     servers: list[LiveServer] = []
 
     async def start(**overrides: Any) -> LiveServer:
         values: dict[str, Any] = {"port": 0, "bomb_window": 0.0, "agent_delay": 0.05, "grace_period": 3.0,
-                                  "data_dir": tmp_path / f"data{len(servers)}", "target_score": 200, "seed": 7}
+                                  "data_dir": tmp_path / f"data{len(servers)}", "target_score": 200, "seed": 7,
+                                  "agent": "random"}
         values.update(overrides)
         settings = Settings(**values)
         runner = web.AppRunner(create_app(settings), shutdown_timeout=2.0)
@@ -416,7 +418,7 @@ class Tab:
                                + `"${(b.textContent || '').trim()}"` : `${id}:missing`; };
                 return {
                     view: [...document.querySelectorAll('section.active')].map(s => s.id).join(','),
-                    buttons: ['btn-pass', 'btn-tichu', 'btn-play', 'btn-bomb', 'lobby-start'].map(button),
+                    buttons: ['btn-pass', 'btn-tichu', 'btn-play', 'btn-bomb', 'btn-hint', 'lobby-start'].map(button),
                     dialogs: [...document.querySelectorAll('[id^="dialog-"]')].filter(
                         d => shown(d) && !d.parentElement.closest('[id^="dialog-"]')).map(d => d.id),
                     hand: [...document.querySelectorAll('#hand .card')].map(

@@ -236,6 +236,9 @@
     EventBus.on('intent:swap', function (swap) {
       _send('swap_players', { player_index_1: swap.first, player_index_2: swap.second });
     });
+    EventBus.on('intent:options', function (options) {
+      _send('set_options', options);
+    });
     EventBus.on('intent:start', function () {
       _send('start_game');
       ViewManager.show('loading', { message: 'loading.starting' });

@@ -36,6 +36,12 @@
       'lobby.ownSeatFixed': 'Your own seat stays where it is; swap the others.',
       'lobby.start': 'Start the game',
       'lobby.leave': 'Leave the table',
+      'lobby.agent': 'Agents',
+      'lobby.hints': 'Hints',
+      'agent.random': 'Random',
+      'agent.rule': 'Rule',
+      'agent.heuristic': 'Heuristic',
+      'agent.montecarlo': 'Monte Carlo',
       'seat.agent': 'Bot {n}',
       'toolbar.leave': 'Leave',
       'toolbar.language': 'Deutsch',
@@ -55,7 +61,9 @@
       'button.noMove': 'No move',
       'button.bomb': 'Bomb',
       'button.throwBomb': 'Throw bomb!',
+      'button.hint': 'Hint',
       'notice.longPress': 'Hold the button to call Grand Tichu.',
+      'notice.hintPass': 'Hint: pass.',
       'notice.requestCancelled': 'A bomb interrupted your turn.',
       'notice.playerJoined': '{name} joined the table.',
       'notice.playerLeft': '{name} left; an agent plays the seat.',
@@ -192,6 +200,12 @@
       'lobby.ownSeatFixed': 'Dein eigener Platz bleibt; tausche die anderen.',
       'lobby.start': 'Spiel starten',
       'lobby.leave': 'Tisch verlassen',
+      'lobby.agent': 'Agenten',
+      'lobby.hints': 'Tipps',
+      'agent.random': 'Zufall',
+      'agent.rule': 'Regel',
+      'agent.heuristic': 'Heuristik',
+      'agent.montecarlo': 'Monte Carlo',
       'seat.agent': 'Bot {n}',
       'toolbar.leave': 'Verlassen',
       'toolbar.language': 'English',
@@ -211,7 +225,9 @@
       'button.noMove': 'Kein Zug',
       'button.bomb': 'Bombe',
       'button.throwBomb': 'Bombe werfen!',
+      'button.hint': 'Tipp',
       'notice.longPress': 'Lange drücken für Ansage.',
+      'notice.hintPass': 'Tipp: passen.',
       'notice.requestCancelled': 'Eine Bombe hat deinen Zug unterbrochen.',
       'notice.playerJoined': '{name} ist an den Tisch gekommen.',
       'notice.playerLeft': '{name} ist gegangen; ein Agent spielt den Platz.',
@@ -427,6 +443,22 @@
   }
 
   /**
+   * The name of an agent kind (table option `agent`): "Monte Carlo", or with a search setting
+   * "Monte Carlo (0.2)"; a kind without a text shows as it is.
+   * @param {string} kind E.g. `heuristic` or `montecarlo:0.2`.
+   * @returns {string} The name in the current language.
+   */
+  function agentLabel(kind) {
+    const text = String(kind);
+    const colon = text.indexOf(':');
+    const base = colon < 0 ? text : text.slice(0, colon);
+    if (!TEXTS[LANGUAGES[0]]['agent.' + base]) {
+      return text;
+    }
+    return t('agent.' + base) + (colon < 0 ? '' : ' (' + text.slice(colon + 1) + ')');
+  }
+
+  /**
    * The plain-words text of a server error code.
    * @param {number} code The protocol's error code.
    * @returns {string} The message in the current language.
@@ -451,6 +483,7 @@
     keys,
     valueLabel,
     cardName,
+    agentLabel,
     errorText
   });
 })(window.Tichu = window.Tichu || {});

@@ -1,5 +1,6 @@
 /**
- * @file Lib: pure helpers for cards, combinations, seats and the "select" hint. No DOM, no state.
+ * @file Lib: pure helpers for cards, combinations, seats, the "select" hint and the server's
+ * hint. No DOM, no state.
  */
 (function (Tichu) {
   'use strict';
@@ -272,6 +273,54 @@
   }
 
   /**
+   * The server's hint of a `play` request as the client uses it (protocol.md: `hint`, the legal
+   * plays best first, or null): only plays that are legal now, each once, in the server's order;
+   * a pass is `[]`.
+   * @param {*} hint The request's `hint`.
+   * @param {Card[][]} legalPlays The request's `legal_plays`.
+   * @returns {Card[][]} The hinted plays (empty without a hint).
+   */
+  function hintPlays(hint, legalPlays) {
+    if (!Array.isArray(hint)) {
+      return [];
+    }
+    const seen = new Set();
+    const plays = [];
+    for (const play of hint) {
+      if (!Array.isArray(play)) {
+        continue;
+      }
+      const legal = play.length ? findLegalPlay(play, legalPlays)
+        : legalPlays.find(function (option) { return option.length === 0; });
+      const key = legal ? sortCards(legal).map(cardKey).join(' ') : null;
+      if (legal && !seen.has(key)) {
+        seen.add(key);
+        plays.push(legal);
+      }
+    }
+    return plays;
+  }
+
+  /**
+   * Which hinted play the Hint button selects: the best one, and on each further press the
+   * next one (after the last, the best again). A press after the player changed the selection
+   * starts again from the best.
+   * @param {Card[][]} hints The hinted plays ({@link hintPlays}).
+   * @param {Card[]} selection The selected cards.
+   * @param {(number|null)} lastIndex The index the last press of this request selected, or null.
+   * @returns {number} The index into `hints`, or -1 without a hint.
+   */
+  function nextHintIndex(hints, selection, lastIndex) {
+    if (!hints.length) {
+      return -1;
+    }
+    if (lastIndex !== null && lastIndex >= 0 && lastIndex < hints.length && sameCards(hints[lastIndex], selection)) {
+      return (lastIndex + 1) % hints.length;
+    }
+    return 0;
+  }
+
+  /**
    * Whether a play holds the Phoenix.
    * @param {Card[]} play The cards.
    * @returns {boolean} True with the Phoenix.
@@ -369,6 +418,8 @@
     findBombs,
     bombsAgainst,
     hintPlay,
+    hintPlays,
+    nextHintIndex,
     formatSigned,
     isValidName,
     teamOf,

@@ -31,6 +31,14 @@
    */
 
   /**
+   * The table's options (docs/server.md: `set_options`), as the server last told them.
+   * @typedef {Object} TableOptions
+   * @property {string} agent The agent kind of the empty seats.
+   * @property {boolean} hints Whether `play` requests carry a hint.
+   * @property {string[]} agents The kinds the host may choose.
+   */
+
+  /**
    * The client's game state. Its fields are read by the views; only the controller changes
    * them, through the functions below.
    * @namespace State
@@ -45,6 +53,7 @@
    * @property {RoundRecord[]} rounds The finished rounds of the game.
    * @property {(RoundRecord|null)} lastRound The round that just ended, until the next push.
    * @property {(Object|null)} gameOver The `game_over` context of the last game.
+   * @property {(TableOptions|null)} options The table's options, or null when the server sends none.
    */
   const State = {
     playerIndex: null,
@@ -56,7 +65,8 @@
     passed: [false, false, false, false],
     rounds: [],
     lastRound: null,
-    gameOver: null
+    gameOver: null,
+    options: null
   };
 
   /** @type {string} How the server names agents: "Bot " and the seat number (server/table.py). */
@@ -79,7 +89,21 @@
     State.rounds = [];
     State.lastRound = null;
     State.gameOver = null;
+    State.options = null;
     _answered = null;
+  }
+
+  /**
+   * The table's options from a message's context, or null if it has none.
+   * @param {*} options `{agent, hints, agents}`.
+   * @returns {(TableOptions|null)} A copy.
+   */
+  function _options(options) {
+    if (!options || typeof options !== 'object') {
+      return null;
+    }
+    return { agent: String(options.agent || ''), hints: Boolean(options.hints),
+      agents: Array.isArray(options.agents) ? options.agents.map(String) : [] };
   }
 
   /**
@@ -145,6 +169,7 @@
         State.rounds = _roundsFromScores(State.public.round_scores || []);
         State.lastRound = null;
         State.request = context.pending_request || null;
+        State.options = _options(context.options);
         _answered = null;
         return;
       }
@@ -288,6 +313,9 @@
     },
     request_cancelled: function (context) {
       closeRequest(context.request_id);
+    },
+    options_changed: function (context) {
+      State.options = _options(context);
     }
   };
 
@@ -388,6 +416,18 @@
   }
 
   /**
+   * The open `play` request's hint: its plays that are legal, best first (Lib.hintPlays).
+   * @returns {Array<Array<number[]>>} The plays, or `[]` without a hint.
+   */
+  function hintPlays() {
+    if (requestAction() !== 'play') {
+      return [];
+    }
+    const context = State.request.context || {};
+    return Lib.hintPlays(context.hint, context.legal_plays || []);
+  }
+
+  /**
    * The name shown for a seat; an agent's seat shows "Bot N".
    * @param {number} seat 0..3.
    * @returns {string} The name.
@@ -443,6 +483,7 @@
     reopenRequest,
     closeRequest,
     requestAction,
+    hintPlays,
     displayName,
     canAnnounceTichu,
     playableBombs,

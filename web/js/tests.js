@@ -53,7 +53,7 @@
    */
   function situation(fields) {
     return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
-      hasPushed: false, awaitingPickUp: false, canAnnounce: false, bombs: [], hintRunning: false }, fields);
+      hasPushed: false, awaitingPickUp: false, canAnnounce: false, bombs: [], hintRunning: false, hints: [] }, fields);
   }
 
   describe('Lib: cards', function () {
@@ -163,6 +163,42 @@
     });
   });
 
+  describe('Lib: the server hint (Hint button)', function () {
+    const legal = [[[2, 1]], [[5, 1], [5, 2]], [[9, 3]], []];
+    it('keeps only legal plays, each once, in the server order', function () {
+      const hint = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+      assert.deepEqual(Lib.hintPlays(hint, legal), [[[5, 1], [5, 2]], [[9, 3]], [], [[2, 1]]]);
+      assert.deepEqual(Lib.hintPlays(null, legal), []);
+      assert.deepEqual(Lib.hintPlays([[]], [[[2, 1]]]), [], 'no pass on a lead');
+    });
+    it('selects the best hinted play first, then cycles through the others', function () {
+      const hints = Lib.hintPlays([[[9, 3]], [[5, 1], [5, 2]], [[2, 1]]], legal);
+      let index = Lib.nextHintIndex(hints, [], null);
+      const chosen = [];
+      for (let press = 0; press < 4; press++) {
+        chosen.push(hints[index]);
+        index = Lib.nextHintIndex(hints, hints[index], index);
+      }
+      assert.deepEqual(chosen, [[[9, 3]], [[5, 1], [5, 2]], [[2, 1]], [[9, 3]]]);
+    });
+    it('starts again from the best play after the player changed the selection', function () {
+      const hints = Lib.hintPlays([[[9, 3]], [[5, 1], [5, 2]]], legal);
+      assert.equal(Lib.nextHintIndex(hints, [[5, 2], [5, 1]], 1), 0, 'after the last, the best again');
+      assert.equal(Lib.nextHintIndex(hints, [[5, 2]], 1), 0, 'the selection changed');
+      assert.equal(Lib.nextHintIndex(hints, [[5, 2], [5, 1]], null), 0, 'a first press');
+      assert.equal(Lib.nextHintIndex(hints, [[9, 3]], 0), 1);
+      assert.equal(Lib.nextHintIndex(hints, [[9, 3]], 7), 0, 'an index of another request');
+    });
+    it('cycles over a hinted pass (an empty selection)', function () {
+      const hints = Lib.hintPlays([[], [[9, 3]]], legal);
+      assert.equal(Lib.nextHintIndex(hints, [], null), 0);
+      assert.equal(Lib.nextHintIndex(hints, [], 0), 1);
+    });
+    it('gives no index without a hint', function () {
+      assert.equal(Lib.nextHintIndex([], [], null), -1);
+    });
+  });
+
   describe('Lib: seats', function () {
     it('names teams 20 and 31 (R1.3)', function () {
       assert.deepEqual([0, 1, 2, 3].map(Lib.teamOf), [20, 31, 20, 31]);
@@ -225,6 +261,18 @@
       assert.equal(I18n.otherLanguage(), 'en');
       I18n.setLanguage('en');
     });
+    it('names the agent kinds in both languages', function () {
+      assert.deepEqual(['random', 'rule', 'heuristic', 'montecarlo'].map(I18n.agentLabel),
+        ['Random', 'Rule', 'Heuristic', 'Monte Carlo']);
+      assert.equal(I18n.agentLabel('montecarlo:0.2'), 'Monte Carlo (0.2)');
+      assert.equal(I18n.agentLabel('future'), 'future');
+      I18n.setLanguage('de');
+      assert.deepEqual(['random', 'rule', 'heuristic', 'montecarlo'].map(I18n.agentLabel),
+        ['Zufall', 'Regel', 'Heuristik', 'Monte Carlo']);
+      assert.equal(I18n.t('button.hint'), 'Tipp');
+      I18n.setLanguage('en');
+      assert.equal(I18n.t('button.hint'), 'Hint');
+    });
   });
 
   describe('EventBus', function () {
@@ -269,6 +317,18 @@
       assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
       State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
       assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
+    });
+    it('keeps the table options from player_joined and options_changed', function () {
+      State.reset();
+      State.apply('player_joined', Object.assign(joined({ is_running: false, phase: 'lobby' }), {
+        options: { agent: 'montecarlo', hints: true, agents: ['random', 'rule', 'heuristic', 'montecarlo'] } }));
+      assert.deepEqual(State.options, { agent: 'montecarlo', hints: true,
+        agents: ['random', 'rule', 'heuristic', 'montecarlo'] });
+      State.apply('options_changed', { agent: 'rule', hints: false, agents: ['random', 'rule'] });
+      assert.deepEqual(State.options, { agent: 'rule', hints: false, agents: ['random', 'rule'] });
+      State.reset();
+      State.apply('player_joined', joined());
+      assert.equal(State.options, null, 'a server without options');
     });
     it('shows an agent on a seat a client left', function () {
       State.reset();
@@ -363,6 +423,18 @@
       State.apply('request_cancelled', { request_id: 'r1' });
       assert.equal(State.request, null);
     });
+    it('reads the hint of a play request (only legal plays)', function () {
+      State.reset();
+      State.apply('player_joined', joined());
+      const request = playRequest([[[2, 1]], [[16, 0]], [[13, 4], [16, 0]]]);
+      assert.deepEqual(State.hintPlays(), []);
+      State.openRequest(request);
+      assert.deepEqual(State.hintPlays(), [], 'hint null');
+      request.context.hint = [[[16, 0], [13, 4]], [[3, 1]], [[2, 1]], [[16, 0]]];
+      assert.deepEqual(State.hintPlays(), [[[13, 4], [16, 0]], [[2, 1]], [[16, 0]]]);
+      State.answerRequest({ cards: [[2, 1]] });
+      assert.deepEqual(State.hintPlays(), []);
+    });
     it('offers bombs out of turn and among the legal plays at the own turn', function () {
       State.reset();
       State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1 },
@@ -408,6 +480,23 @@
       const good = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2], [5, 1]] }));
       const bad = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2]] }));
       assert.deepEqual([good.play.label, good.play.enabled, bad.play.enabled], ['button.play', true, false]);
+    });
+    it('hint button: shown at the own turn only when the request carries a hint', function () {
+      const legal = [[[2, 1]], [[5, 1], [5, 2]], []];
+      const hinted = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]] }));
+      assert.deepEqual([hinted.hint.visible, hinted.hint.enabled, hinted.hint.job, hinted.hint.label],
+        [true, true, 'nextHint', 'button.hint']);
+      const selected = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]],
+        selection: [[5, 1], [5, 2]] }));
+      assert.ok(selected.hint.visible && selected.play.enabled, 'the hinted play can be played');
+      assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [] })).hint.visible);
+      assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal })).hint.visible);
+      assert.ok(!TableControls.compute(situation({ hints: [legal[1]] })).hint.visible, 'not at turn');
+      assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]],
+        awaitingPickUp: true })).hint.visible, 'cards to pick up first');
+      for (const phase of ['grand_tichu', 'schupf', 'round_over']) {
+        assert.ok(!TableControls.compute(situation({ phase: phase })).hint.visible, phase);
+      }
     });
     it('bomb button: selects the weakest bomb, then throws the selected one', function () {
       const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];

@@ -30,6 +30,7 @@ from tichu.server.protocol import (
     cards_from_json,
     clean_name,
     error_message,
+    optional,
     parse_message,
     require,
 )
@@ -158,6 +159,11 @@ def _dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> N
         table.swap(peer, require(payload, "player_index_1", int), require(payload, "player_index_2", int))
     elif kind == "start_game":
         table.start(peer)
+    elif kind == "set_options":
+        agent, hints = optional(payload, "agent", str), optional(payload, "hints", bool)
+        if agent is None and hints is None:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "set_options needs agent and/or hints")
+        table.set_options(peer, agent, hints)
 
 
 class JsonFormatter(logging.Formatter):
@@ -191,6 +197,7 @@ def run(settings: Settings) -> None:
     # over them is what shows as a pause of tens of milliseconds under load.
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
-    log.info("serving on http://%s:%d (agents: %s)", settings.host, settings.port, settings.agent)
+    log.info("serving on http://%s:%d (agents: %s, hints: %s)", settings.host, settings.port, settings.agent,
+             "on" if settings.hints else "off")
     web.run_app(create_app(settings), host=settings.host, port=settings.port, print=None,
                 shutdown_timeout=5.0)

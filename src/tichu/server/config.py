@@ -12,6 +12,12 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from tichu.players.registry import DEFAULT_AGENT, make_agent
+
+#: The words a boolean setting accepts (case-insensitive).
+_TRUE = frozenset({"1", "true", "on", "yes"})
+_FALSE = frozenset({"0", "false", "off", "no"})
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -21,7 +27,10 @@ class Settings:
     :ivar port: Port to listen on.
     :ivar grace_period: Seconds a dropped client keeps its seat before an agent takes it.
     :ivar turn_timeout: Seconds a client has for a decision before an agent decides (0: no limit).
-    :ivar agent: Agent kind for empty seats (see :mod:`tichu.players.registry`).
+    :ivar agent: Agent kind for empty seats (see :mod:`tichu.players.registry`); the
+        tables start with it, and a table's host may choose another in the lobby.
+    :ivar hints: Whether ``play`` requests carry the ``hint`` (ranked legal plays); the
+        tables start with it, and a table's host may switch it in the lobby.
     :ivar bomb_window: Seconds to wait for bombs before a trick is taken, with a client seated.
     :ivar agent_delay: Seconds agents pause before acting, with a client seated.
     :ivar log_level: Logging level name.
@@ -34,7 +43,8 @@ class Settings:
     port: int = 8080
     grace_period: float = 20.0
     turn_timeout: float = 0.0
-    agent: str = "random"
+    agent: str = DEFAULT_AGENT
+    hints: bool = True
     bomb_window: float = 1.5
     agent_delay: float = 0.8
     log_level: str = "INFO"
@@ -46,7 +56,8 @@ class Settings:
     def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
         """Read the settings from ``environ`` (default: ``os.environ``) and an ``.env`` file.
 
-        :raises ValueError: For a value that does not fit its setting.
+        :raises ValueError: For a value that does not fit its setting (an unknown agent
+            kind included).
         """
         values = read_env_file(env_file) if env_file is not None and env_file.is_file() else {}
         values.update(os.environ if environ is None else environ)
@@ -56,7 +67,20 @@ class Settings:
             if raw is None or raw == "":
                 continue
             changes[field.name] = _convert(field.name, str(field.type), raw)
-        return replace(cls(), **changes)
+        settings = replace(cls(), **changes)
+        check_agent(settings.agent, "TICHU_AGENT")
+        return settings
+
+
+def check_agent(kind: str, what: str = "agent") -> None:
+    """Check that ``kind`` names an agent of :mod:`tichu.players.registry` (with its setting).
+
+    :raises ValueError: Naming the setting, the value and the known kinds.
+    """
+    try:
+        make_agent(kind)
+    except ValueError as error:
+        raise ValueError(f"{what}={kind!r}: {error}") from None
 
 
 def _convert(name: str, kind: str, raw: str) -> Any:
@@ -70,9 +94,15 @@ def _convert(name: str, kind: str, raw: str) -> Any:
             return value
         if kind == "Path":
             return Path(raw)
+        if kind == "bool":
+            word = raw.strip().lower()
+            if word not in _TRUE | _FALSE:
+                raise ValueError("not a boolean")
+            return word in _TRUE
         return raw.strip()
     except ValueError as error:
-        raise ValueError(f"TICHU_{name.upper()}={raw!r} is not a valid {kind}") from error
+        expected = "boolean (1/0, true/false, on/off, yes/no)" if kind == "bool" else kind
+        raise ValueError(f"TICHU_{name.upper()}={raw!r} is not a valid {expected}") from error
 
 
 def read_env_file(path: Path) -> dict[str, str]:

@@ -4,7 +4,8 @@ The engine's questions become ``request`` messages with a ``request_id``; the ma
 ``response`` is checked here (the client is never trusted) and only a valid answer goes
 back to the engine. A refused response leaves the request open. Notifications are
 forwarded with the seat's private enrichment (R8.2): its own hand and received cards,
-never another seat's.
+never another seat's. A ``play`` request carries the table's ``hint`` (the legal plays
+ranked from this seat's view only) when the table gives hints.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from tichu.state import SeatView, cards_json, combination_json
 
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.
 _RECENT_IDS = 16
+#: Ranks the legal plays of a ``play`` request (best first) from a seat's view, or gives ``None``.
+Hinter = Callable[[SeatView, Sequence[Play]], list[Play] | None]
 
 
 @dataclass
@@ -49,12 +52,14 @@ class Peer(Player):
     :ivar view: The seat's view of the table.
     :ivar stand_in: The agent that decides on a timeout (and for an abandoned request).
     :ivar turn_timeout: Seconds per decision, or 0 for no limit.
+    :ivar hinter: Gives the ``hint`` of a ``play`` request (``None``: no hint).
     """
 
     kind = "human"
     listens = True
 
-    def __init__(self, name: str, seat: int, view: SeatView, stand_in: Agent, turn_timeout: float = 0.0) -> None:
+    def __init__(self, name: str, seat: int, view: SeatView, stand_in: Agent, turn_timeout: float = 0.0,
+                 hinter: Hinter | None = None) -> None:
         super().__init__(name)
         self.seat = seat
         self.session_id = str(uuid.uuid4())
@@ -62,6 +67,7 @@ class Peer(Player):
         self.view = view
         self.stand_in = stand_in
         self.turn_timeout = turn_timeout
+        self.hinter = hinter
         self.pending: PendingRequest | None = None
         self._recent_ids: deque[str] = deque(maxlen=_RECENT_IDS)
 
@@ -185,11 +191,16 @@ class Peer(Player):
             "trick_owner_index": view.trick_owner,
             "wish_value": view.wish,
             "legal_plays": [cards_json(play[0]) for play in legal],
-            "hint": None,
+            "hint": self._hint(view, legal),
         }
         result: Play = await self._ask("play", context, lambda data: _check_play(data, view, legal),
                                        lambda: self.stand_in.decide_play(view, legal))
         return result
+
+    def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[list[list[int]]] | None:
+        """The ``hint`` of a ``play`` request: card lists as in ``legal_plays``, best first, or null."""
+        ranked = self.hinter(view, legal) if self.hinter is not None else None
+        return None if ranked is None else [cards_json(play[0]) for play in ranked]
 
     async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
         result: int = await self._ask("wish", {}, lambda data: _check_choice(data, "wish_value", choices,

@@ -20,7 +20,9 @@ PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024
 #: Frames over this size close the connection (1009), as aiohttp's limit.
 MAX_FRAME_HARD = 1024 * 1024
-CLIENT_TYPES = frozenset({"leave", "swap_players", "start_game", "announce", "bomb", "response", "ping"})
+#: Message types a client may send (``set_options`` is the project's extension, docs/server.md).
+CLIENT_TYPES = frozenset({"leave", "swap_players", "start_game", "set_options", "announce", "bomb", "response",
+                          "ping"})
 
 _MESSAGES = {
     ErrorCode.UNKNOWN_ERROR: "An unknown error occurred.",
@@ -118,6 +120,16 @@ def require(payload: dict[str, Any], key: str, kind: type | tuple[type, ...]) ->
     if not isinstance(value, kinds):
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"field {key!r} has the wrong type")
     return value
+
+
+def optional(payload: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    """A payload field of the expected JSON type, or ``None`` when it is missing or null.
+
+    :raises ProtocolError: (``INVALID_MESSAGE``) if it is present and of another type.
+    """
+    if payload.get(key) is None:
+        return None
+    return require(payload, key, kind)
 
 
 def cards_from_json(value: Any, *, limit: int = 14) -> int:

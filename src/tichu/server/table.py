@@ -4,6 +4,10 @@ The first client is the host: it swaps seats and starts the game; when it leaves
 client that joined next becomes host. Seats without a client are played by agents. A
 client that drops keeps its seat for the grace period (the game waits if it must act);
 then an agent takes over, and the client can still come back if nobody took the seat.
+
+Each table has options that start from the server's settings and that the host may change
+in the lobby (``set_options``, docs/server.md): the agent kind of the empty seats and
+whether ``play`` requests carry a hint, ranked by a :class:`HeuristicAgent` of the table.
 """
 
 from __future__ import annotations
@@ -11,17 +15,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from tichu.core.combos import Play
 from tichu.core.errors import ErrorCode, RuleViolation
 from tichu.core.round import ActionKind, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine import GameEngine
 from tichu.players.agent import Agent
+from tichu.players.heuristic_agent import HeuristicAgent
 from tichu.players.player import Player
-from tichu.players.registry import make_agent
+from tichu.players.registry import AGENTS, make_agent
 from tichu.records import RecordWriter, game_record, now_iso, round_json
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
@@ -31,6 +39,29 @@ from tichu.state import SeatView, TableInfo, build_private_state, build_public_s
 
 log = logging.getLogger(__name__)
 
+#: Seed of a table's hint agent when the server deals at random (``Settings.seed`` is None).
+HINT_SEED = 0
+#: Milliseconds a hint may take before it is logged as slow.
+SLOW_HINT_MS = 50.0
+
+
+@dataclass
+class TableOptions:
+    """What the host may choose in the lobby (``set_options``).
+
+    :ivar agent: Agent kind of the empty seats (a name of :data:`tichu.players.registry.AGENTS`,
+        or the server's setting, which may carry a search setting such as ``montecarlo:0.2``).
+    :ivar hints: Whether ``play`` requests carry the ranked legal plays as ``hint``.
+    """
+
+    agent: str
+    hints: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as clients get them: ``{agent, hints, agents}`` (``agents``: the kinds
+        the host may choose, weakest first)."""
+        return {"agent": self.agent, "hints": self.hints, "agents": list(AGENTS)}
+
 
 class Table:
     """One table with a name, up to four clients and a game at a time.
@@ -39,12 +70,15 @@ class Table:
     :ivar info: Facts shared with the engine and shown in ``public_state``.
     :ivar peers: The client at each seat, or ``None`` where an agent plays.
     :ivar engine: The engine of the running game, or ``None`` in the lobby.
+    :ivar options: The agent kind of empty seats and whether hints are given.
     """
 
     def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None]) -> None:
         self.name = name
         self.settings = settings
         self._on_empty = on_empty
+        self.options = TableOptions(agent=settings.agent, hints=settings.hints)
+        self._hinter = HeuristicAgent("Hint", HINT_SEED if settings.seed is None else settings.seed)
         self.info = TableInfo(table_name=name, player_names=[self._agent_name(seat) for seat in range(4)])
         self.peers: list[Peer | None] = [None] * 4
         self._joined: list[Peer] = []  # clients in the order they joined (for the host)
@@ -84,7 +118,7 @@ class Table:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
         seat = free[0]
         peer = Peer(player_name, seat, SeatView(self, seat), self._make_agent(seat),
-                    self.settings.turn_timeout)
+                    self.settings.turn_timeout, hinter=self._hint)
         self._seat(peer)
         self._joined.append(peer)
         if self.info.host_index is None:
@@ -128,6 +162,7 @@ class Table:
             "public_state": build_public_state(self.info, self.round).to_json(),
             "private_state": build_private_state(self.round, peer.seat).to_json(),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
+            "options": self.options.to_json(),
         }))
 
     def drop(self, peer: Peer, connection: Connection) -> None:
@@ -196,6 +231,26 @@ class Table:
             else:
                 names[seat] = self._agent_name(seat)
         self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
+
+    def set_options(self, peer: Peer, agent: str | None = None, hints: bool | None = None) -> None:
+        """Change the table's options (host only, lobby only) and tell every client
+        (``options_changed``). The agents take the new kind when the game starts.
+
+        :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``, ``INVALID_ACTION``
+            for an unknown agent kind.
+        """
+        self._check_host(peer, "set_options")
+        if agent is not None and agent not in AGENTS:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {agent[:40]!r}; known: {', '.join(AGENTS)}",
+                                agents=list(AGENTS))
+        if agent is not None and agent != self.options.agent:
+            self.options.agent = agent
+            for client in self.clients:
+                client.stand_in = self._make_agent(client.seat)
+        if hints is not None:
+            self.options.hints = hints
+        log.info("table %r: options %s", self.name, self.options)
+        self._broadcast("options_changed", **self.options.to_json())
 
     def start(self, peer: Peer) -> None:
         """Start a game (host only, lobby only); agents take the empty seats.
@@ -282,7 +337,33 @@ class Table:
         return f"Bot {seat + 1}"
 
     def _make_agent(self, seat: int) -> Agent:
-        return make_agent(self.settings.agent, name=self._agent_name(seat))
+        return make_agent(self.options.agent, name=self._agent_name(seat))
+
+    def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
+        """The legal plays best first for a ``play`` request, or ``None`` when hints are off.
+
+        Only legal plays, each once, and all of them (what the agent leaves out is appended);
+        a failing agent gives no hint rather than failing the request.
+        """
+        if not self.options.hints or not legal:
+            return None
+        began = time.perf_counter()
+        try:
+            ranked = self._hinter.hint(view, legal)
+        except Exception:  # a hint is a courtesy: it must never break a game
+            log.exception("table %r: the hint for seat %d failed", self.name, view.seat)
+            return None
+        allowed = set(legal)
+        hint: list[Play] = []
+        seen: set[Play] = set()
+        for play in [*ranked, *legal]:
+            if play in allowed and play not in seen:
+                seen.add(play)
+                hint.append(play)
+        took = (time.perf_counter() - began) * 1000
+        if took > SLOW_HINT_MS:
+            log.info("table %r: hint for %d legal plays took %.0f ms", self.name, len(legal), took)
+        return hint
 
     def _write_record(self, engine: GameEngine, *, aborted: bool) -> None:
         """Append the game's record to ``games.jsonl``, or an aborted game's to ``aborted.jsonl``

@@ -1,6 +1,7 @@
 /**
  * @file LobbyView: the four seats in their teams (0+2 against 1+3); the host swaps seats by
- * tapping two of them and starts the game.
+ * tapping two of them, chooses the table's options (the agents' kind, hints) and starts the
+ * game; the others see the options read-only.
  */
 (function (Tichu) {
   'use strict';
@@ -15,13 +16,16 @@
   const _seats = [];
   /** @type {(number|null)} The seat the host tapped first. */
   let _picked = null;
+  /** @type {string} The agent kinds and language the agent select was built for. */
+  let _agentChoices = '';
 
   /**
    * Wire the seats and buttons.
    * @returns {void}
    */
   function init() {
-    ['lobby-title', 'lobby-hint', 'lobby-start', 'lobby-leave'].forEach(function (id) {
+    ['lobby-title', 'lobby-hint', 'lobby-start', 'lobby-leave', 'lobby-options', 'lobby-agent',
+      'lobby-hints'].forEach(function (id) {
       _elements[id] = document.getElementById(id);
     });
     for (const seat of document.querySelectorAll('.lobby-seat')) {
@@ -35,6 +39,16 @@
     });
     _elements['lobby-leave'].addEventListener('click', function () {
       EventBus.emit('intent:leave');
+    });
+    _elements['lobby-agent'].addEventListener('change', function () {
+      if (_isHost()) {
+        EventBus.emit('intent:options', { agent: _elements['lobby-agent'].value });
+      }
+    });
+    _elements['lobby-hints'].addEventListener('change', function () {
+      if (_isHost()) {
+        EventBus.emit('intent:options', { hints: _elements['lobby-hints'].checked });
+      }
     });
     EventBus.on('state:changed', function (change) {
       if (change.event === 'players_swapped' || change.event === 'player_joined') {
@@ -77,7 +91,38 @@
   }
 
   /**
-   * Draw the seats, the hint and the buttons.
+   * Draw the table's options: the host may change them, the others see them read-only. The
+   * controls show what the server last said (a refused change springs back).
+   * @param {boolean} isHost Whether this client is the host.
+   * @returns {void}
+   */
+  function _renderOptions(isHost) {
+    const options = State.options;
+    _elements['lobby-options'].hidden = !options;
+    if (!options) {
+      return;
+    }
+    const select = _elements['lobby-agent'];
+    const kinds = options.agents.includes(options.agent) ? options.agents : options.agents.concat([options.agent]);
+    const choices = I18n.getLanguage() + '|' + kinds.join(',');
+    if (choices !== _agentChoices) {
+      _agentChoices = choices;
+      select.replaceChildren.apply(select, kinds.map(function (kind) {
+        const option = document.createElement('option');
+        option.value = kind;
+        option.textContent = I18n.agentLabel(kind);
+        return option;
+      }));
+    }
+    select.value = options.agent;
+    select.disabled = !isHost;
+    _elements['lobby-hints'].checked = options.hints;
+    _elements['lobby-hints'].disabled = !isHost;
+    _elements['lobby-options'].classList.toggle('read-only', !isHost);
+  }
+
+  /**
+   * Draw the seats, the hint, the options and the buttons.
    * @returns {void}
    */
   function render() {
@@ -107,6 +152,7 @@
       hint = I18n.t('lobby.hintPicked');
     }
     _elements['lobby-hint'].textContent = hint;
+    _renderOptions(isHost);
     _elements['lobby-start'].disabled = !isHost;
   }
 

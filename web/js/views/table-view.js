@@ -19,15 +19,17 @@
 
   /**
    * What is only on screen.
+   * `nextHint` is the request and the index of the hinted play the Hint button selected last.
    * @type {{selected: Set<string>, push: Object<string, (string|null)>, awaitingPickUp: boolean,
-   *   hintRunning: boolean, resultDismissed: boolean}}
+   *   hintRunning: boolean, resultDismissed: boolean, nextHint: {requestId: (string|null), index: (number|null)}}}
    */
   const _ui = {
     selected: new Set(),
     push: { right: null, partner: null, left: null },
     awaitingPickUp: false,
     hintRunning: false,
-    resultDismissed: false
+    resultDismissed: false,
+    nextHint: { requestId: null, index: null }
   };
 
   /**
@@ -38,6 +40,7 @@
     _ui.selected = new Set();
     _ui.push = { right: null, partner: null, left: null };
     _ui.hintRunning = false;
+    _ui.nextHint = { requestId: null, index: null };
   }
 
   /**
@@ -209,8 +212,28 @@
   }
 
   /**
+   * Select the server's next hinted play (the Hint button): the best one first, then on each
+   * press the next; a hinted pass clears the selection and says so.
+   * @returns {void}
+   */
+  function _selectNextHint() {
+    const hints = State.hintPlays();
+    const requestId = State.request ? State.request.request_id : null;
+    const last = _ui.nextHint.requestId === requestId ? _ui.nextHint.index : null;
+    const index = Lib.nextHintIndex(hints, _selection(), last);
+    if (index < 0) {
+      return;
+    }
+    _ui.nextHint = { requestId: requestId, index: index };
+    _ui.selected = new Set(hints[index].map(Lib.cardKey));
+    if (!hints[index].length) {
+      EventBus.emit('ui:toast', I18n.t('notice.hintPass'));
+    }
+  }
+
+  /**
    * A click on an action button, by the job its state names.
-   * @param {string} name `pass`, `tichu`, `bomb` or `play`.
+   * @param {string} name `pass`, `tichu`, `bomb`, `hint` or `play`.
    * @param {Object} state The button's state (TableControls).
    * @returns {void}
    */
@@ -228,6 +251,9 @@
     }
     else if (job === 'hint') {
       _showHint();
+    }
+    else if (job === 'nextHint') {
+      _selectNextHint();
     }
     else if (job === 'play') {
       const play = Lib.findLegalPlay(_selection(), _legalPlays());
@@ -380,7 +406,8 @@
       awaitingPickUp: _ui.awaitingPickUp,
       canAnnounce: State.canAnnounceTichu(),
       bombs: _ui.awaitingPickUp ? [] : State.playableBombs(),
-      hintRunning: _ui.hintRunning
+      hintRunning: _ui.hintRunning,
+      hints: State.hintPlays()
     }), _statusText());
   }
 

@@ -1,5 +1,5 @@
 /**
- * @file ActionBar: draws the action buttons (pass, Tichu, bomb, play) from their computed
+ * @file ActionBar: draws the action buttons (pass, Tichu, bomb, hint, play) from their computed
  * states and the status line, and turns clicks and the long press (Grand Tichu) into calls.
  */
 (function (Tichu) {
@@ -12,7 +12,7 @@
    * What the table view does on the buttons.
    * @typedef {Object} ActionHandlers
    * @property {function(string, Object): void} onClick A button (`pass`, `tichu`, `bomb`,
-   *   `play`) was clicked; gets its current state.
+   *   `hint`, `play`) was clicked; gets its current state.
    * @property {function(): void} onLongPress The Grand Tichu button was held long enough.
    * @property {function(): void} onShortPress The Grand Tichu button was let go too early.
    */
@@ -102,7 +102,7 @@
   function init(handlers) {
     _handlers = handlers;
     _status = document.getElementById('status');
-    ['pass', 'tichu', 'bomb', 'play'].forEach(function (name) {
+    ['pass', 'tichu', 'bomb', 'hint', 'play'].forEach(function (name) {
       const button = document.getElementById('btn-' + name);
       _buttons[name] = button;
       button.addEventListener('click', function () {
@@ -133,6 +133,7 @@
       button.dataset.job = state.job || 'none';
     });
     _buttons.bomb.hidden = !states.bomb.visible;
+    _buttons.hint.hidden = !states.hint.visible;
     _buttons.tichu.classList.toggle('long-press', states.tichu.job === 'grandTichu');
     if (!_isLongPressButton()) {
       _pressEnd(false);

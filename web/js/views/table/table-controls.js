@@ -1,6 +1,6 @@
 /**
  * @file TableControls: the action buttons' labels, enabled states and jobs per phase (design
- * document 8.1.5, bombs 8.1.6) as a pure function of the situation.
+ * document 8.1.5, bombs 8.1.6, the server's hint) as a pure function of the situation.
  */
 (function (Tichu) {
   'use strict';
@@ -20,6 +20,7 @@
    * @property {boolean} canAnnounce Whether a plain Tichu may be called now.
    * @property {number[][][]} bombs The bombs that may be played now.
    * @property {boolean} hintRunning Whether the "select" hint is being shown.
+   * @property {number[][][]} [hints] The open `play` request's hinted plays (State.hintPlays; `[]` without).
    */
 
   /**
@@ -28,8 +29,9 @@
    * @property {string} label The I18n key of its label.
    * @property {boolean} enabled Whether it can be used now.
    * @property {string} [job] What a click does (`play`, `hint`, `push`, `pickUp`, `none`;
-   *   for the bomb `select` or `throw`; for Tichu `announce` or `grandTichu`).
-   * @property {boolean} [visible] For the bomb button: whether it is shown.
+   *   for the bomb `select` or `throw`; for Tichu `announce` or `grandTichu`; for the hint
+   *   button `nextHint`).
+   * @property {boolean} [visible] For the bomb and hint buttons: whether it is shown.
    * @property {number[][]} [cards] For the bomb button: the bomb to select or throw.
    */
 
@@ -40,7 +42,11 @@
    * @property {ButtonState} tichu `#btn-tichu`.
    * @property {ButtonState} play `#btn-play`.
    * @property {ButtonState} bomb `#btn-bomb`.
+   * @property {ButtonState} hint `#btn-hint`.
    */
+
+  /** @type {ButtonState} The hint button where the server sent no hint. */
+  const _NO_HINT = Object.freeze({ label: 'button.hint', enabled: false, visible: false, job: 'none' });
 
   /**
    * The weakest of some bombs (R3.8: shorter first, then lower).
@@ -69,6 +75,19 @@
     }
     return { label: 'button.bomb', enabled: !situation.hintRunning, visible: true, job: 'select',
       cards: _weakestBomb(situation.bombs) };
+  }
+
+  /**
+   * The hint button: shown at the own turn when the request carries a hint; each click selects
+   * the next hinted play.
+   * @param {ControlSituation} situation The situation.
+   * @returns {ButtonState} The state.
+   */
+  function _hintState(situation) {
+    if (!(situation.hints || []).length) {
+      return _NO_HINT;
+    }
+    return { label: 'button.hint', enabled: !situation.hintRunning, visible: true, job: 'nextHint' };
   }
 
   /**
@@ -103,7 +122,8 @@
         pass: { label: 'button.continue', enabled: asked, job: 'continue' },
         tichu: { label: 'button.grandTichu', enabled: asked, job: 'grandTichu' },
         play: idlePlay,
-        bomb: _bombState({ bombs: [] })
+        bomb: _bombState({ bombs: [] }),
+        hint: _NO_HINT
       };
     }
     if (situation.phase === 'schupf') {
@@ -112,16 +132,17 @@
         pass: pass,
         tichu: { label: 'button.tichu', enabled: false, job: 'announce' },
         play: { label: 'button.push', enabled: canPush, job: situation.hasPushed ? 'none' : 'push' },
-        bomb: _bombState({ bombs: [] })
+        bomb: _bombState({ bombs: [] }),
+        hint: _NO_HINT
       };
     }
     if (situation.phase !== 'playing') {
       return { pass: pass, tichu: { label: 'button.tichu', enabled: false, job: 'announce' }, play: idlePlay,
-        bomb: _bombState({ bombs: [] }) };
+        bomb: _bombState({ bombs: [] }), hint: _NO_HINT };
     }
     if (situation.awaitingPickUp) {
       return { pass: pass, tichu: tichu, play: { label: 'button.pickUp', enabled: true, job: 'pickUp' },
-        bomb: _bombState({ bombs: [] }) };
+        bomb: _bombState({ bombs: [] }), hint: _NO_HINT };
     }
     if (action === 'play') {
       const canPass = situation.legalPlays.some(function (play) { return play.length === 0; });
@@ -129,10 +150,11 @@
         pass: { label: 'button.pass', enabled: canPass, job: 'pass' },
         tichu: tichu,
         play: _playTurnState(situation),
-        bomb: _bombState(situation)
+        bomb: _bombState(situation),
+        hint: _hintState(situation)
       };
     }
-    return { pass: pass, tichu: tichu, play: idlePlay, bomb: _bombState(situation) };
+    return { pass: pass, tichu: tichu, play: idlePlay, bomb: _bombState(situation), hint: _NO_HINT };
   }
 
   /**
