@@ -22,7 +22,7 @@ from tichu.arena import (
     play_chunk,
 )
 from tichu.records import read_records, replay
-from tichu.stats import Sprt
+from tichu.stats import Sprt, TimeHistogram
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM4 = ["random"] * 4
@@ -226,8 +226,12 @@ def test_report_lines() -> None:
     """The report's text names the teams, the games and rounds, wins with their interval, the score
     difference, calls and double victories."""
     report = ArenaReport(("random", "random", "random", "random"))
-    report.add(GameSummary(0, 0, (1000, 400), [600, 0], [[1, 0], [0, 1]], [[1, 0], [0, 0]], [1, 0]))
-    report.add(GameSummary(1, 1, (300, 1100), [-400, -400], [[0, 0], [0, 0]], [[0, 0], [0, 0]], [0, 0]))
+    times = (TimeHistogram(), TimeHistogram())
+    for _ in range(99):
+        times[0].add(0.002)
+    times[0].add(0.5)
+    report.add(GameSummary(0, 0, (1000, 400), [600, 0], [[1, 0], [0, 1]], [[1, 0], [0, 0]], [1, 0], times))
+    report.add(GameSummary(1, 1, (300, 1100), [-400, -400], [[0, 0], [0, 0]], [[0, 0], [0, 0]], [0, 0], times))
     report.elapsed = 2.0
     text = "\n".join(report.lines())
     assert "games 2, rounds 4 (2.00 per game)" in text
@@ -236,6 +240,25 @@ def test_report_lines() -> None:
     assert "team A: Tichu 1 calls, 100% won, Grand Tichu 0 calls, double victories 1" in text
     assert "team B: Tichu 0 calls, Grand Tichu 1 calls, 0% won, double victories 0" in text
     assert "1.0 games/s" in text
+    assert "team A: " in text and "200 decisions, median 2." in text and "p99 " in text
+
+
+def test_until_clear_stops_at_an_interim_look() -> None:
+    """The round difference of a clearly stronger team is clear of zero at the first look
+    (a tenth of the planned games), and the run stops there; equal teams play on."""
+    strong = Arena(["rule", "random", "rule", "random"], games=40, seed=3, workers=1, until_clear=True,
+                   duplicate=True).run()
+    assert strong.games == 4 and strong.stopped_early == "clear"
+    assert any("stopped at an interim look" in line for line in strong.lines())
+    equal = Arena(["random"] * 4, games=20, seed=3, workers=1, until_clear=True, target_score=200).run()
+    assert equal.games == 20 and equal.stopped_early is None
+
+
+def test_decision_times_are_counted_per_side() -> None:
+    """Every decision the engine asks of an agent is timed for its side (A or B)."""
+    report = Arena(["rule", "random", "rule", "random"], games=2, seed=5, workers=1, target_score=200).run()
+    assert report.times[0].total > 0 and report.times[1].total > 0
+    assert 0 < report.times[0].quantile(0.5) <= report.times[0].quantile(0.99)
 
 
 def test_progress_bar() -> None:

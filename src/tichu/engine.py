@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -220,7 +221,12 @@ class GameEngine:
         assert seat is not None
         legal = round_.legal_plays()
         agent = self._agents[seat]
-        if agent is not None:
+        if agent is not None and self.cooperative and agent.thinks_long:
+            answer = await self._think_in_thread(agent, seat, legal)
+            if answer is _STALE:
+                return
+            play = answer
+        elif agent is not None:
             if self._has_clients and self.agent_delay:
                 if not await self._pause(self.agent_delay):
                     return
@@ -229,13 +235,7 @@ class GameEngine:
                 await asyncio.sleep(0)
                 if version != self._version:
                     return
-            if self.cooperative and agent.thinks_long:
-                answer = await self._think_in_thread(agent, seat, legal)
-                if answer is _STALE:
-                    return
-                play = answer
-            else:
-                play = agent.decide_play(self.views[seat], legal)
+            play = agent.decide_play(self.views[seat], legal)
         else:
             answer = await self._await_decision(seat, self.players[seat].play(self.views[seat], legal))
             if answer is _STALE:
@@ -251,16 +251,22 @@ class GameEngine:
     async def _think_in_thread(self, agent: Agent, seat: int, legal: list[Play]) -> Any:
         """Let a searching agent decide in a worker thread, so that the server's other tables
         and clients are served meanwhile; an interrupt during the search makes it stale.
+        With clients seated, the search counts towards :attr:`agent_delay` (the rest is
+        paused), so people can follow the play either way.
 
         :result: The play, or :data:`_STALE` if a Tichu call or bomb changed the state.
         """
         version = self._version
+        started = time.monotonic()
         try:
             play = await asyncio.to_thread(agent.decide_play, self.views[seat], legal)
         except Exception:
             if version != self._version:
                 return _STALE  # it read a state that an interrupt was changing
             raise
+        left = self.agent_delay - (time.monotonic() - started) if self._has_clients else 0.0
+        if left > 0 and not await self._pause(left):
+            return _STALE
         return _STALE if version != self._version else play
 
     def _after_play(self, round_: Round, seat: int, play: Play, had_wish: bool, *, out_of_turn: bool) -> None:

@@ -290,7 +290,9 @@ class Round:
         last play are the seats between its owner and ``turn``.
 
         :param hands: The four hands (the guessed ones and the searching seat's own).
-        :param turn: The seat at turn (its decision is a play).
+        :param turn: The seat at turn (its decision is a play). When it owns the trick
+            everyone passed and it leads; a trick whose owner is out must be taken before
+            (as the engine does before it asks for a play).
         :param trick_turns: The open trick's plays, the Dog included.
         :param won_points: Card points won per seat.
         """
@@ -307,7 +309,9 @@ class Round:
         round_.trick_owner = trick_owner
         for _, play in trick_turns:
             round_.trick_cards |= play[0]
-        if round_.trick is not None and trick_owner is not None:
+        if round_.trick is not None and trick_owner == turn:
+            round_.trick_closed = True  # everyone passed: the owner leads (R4.2)
+        elif round_.trick is not None and trick_owner is not None:
             seat = (trick_owner + 1) % 4
             while seat != turn:
                 round_._passes += 1 if hands[seat] else 0
