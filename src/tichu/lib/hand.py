@@ -30,6 +30,10 @@ from tichu.core.combos import (
 #: cards to get rid of, so of two partitions with as many pieces the one with fewer and
 #: higher singles wins.
 SINGLE_PENALTY = 0.01
+#: Hands whose partition is remembered, and value-count states of the search: enough for
+#: the hands of one search decision, few megabytes on a Raspberry Pi (docs/agents.md).
+PARTITION_CACHE = 4096
+SOLVE_CACHE = 8192
 
 
 class Piece(NamedTuple):
@@ -62,7 +66,7 @@ class Partition(NamedTuple):
     cost: float
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=PARTITION_CACHE)
 def partition(hand: int) -> Partition:
     """Split a hand into few combinations (bombs apart, then a memoised search).
 
@@ -128,7 +132,7 @@ def _piece_cost(piece: Piece) -> float:
     return 1.0
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=SOLVE_CACHE)
 def _solve(counts: tuple[int, ...], phoenix: bool) -> tuple[float, tuple[Piece, ...]]:
     """Cheapest partition of the natural cards (and Mah Jong) given by ``counts``.
 
