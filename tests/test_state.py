@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,6 +94,19 @@ def test_states_without_a_round() -> None:
     private = build_private_state(None, 2).to_json()
     assert private == {"player_index": 2, "hand_cards": [], "given_schupf_cards": None, "received_schupf_cards": None}
     json.dumps(public)
+
+
+def test_view_shows_the_table_rules_R5_1() -> None:
+    """The rule set is public: a view shows the round's (search agents simulate with it), and
+    the defaults before a round."""
+    class Source:
+        info = TableInfo()
+        round: Round | None = None
+
+    source = Source()
+    assert SeatView(source, 0).rules == RuleSet()
+    source.round = Round(RuleSet(wish_optional=True), rng=random.Random(1))
+    assert SeatView(source, 0).rules.wish_optional
 
 
 # -- the push (R2.3, R8.2) ----------------------------------------------------------------

@@ -14,6 +14,7 @@ from tichu.core.cards import CARDS, PHOENIX, cards_of, indices_of, points_of
 from tichu.core.combos import SINGLE, CombinationType, Play
 from tichu.core.errors import ErrorCode, RuleViolation
 from tichu.core.round import Phase, Round
+from tichu.core.ruleset import RuleSet
 
 #: Protocol names of the combination types (protocol.md, "Messages").
 COMBINATION_NAMES = {int(kind): kind.name.lower() for kind in CombinationType}
@@ -207,6 +208,11 @@ class SeatView:
         """The open wish (0 if none)."""
         round_ = self._round
         return round_.wish_value if round_ and round_.wish_open else 0
+
+    @property
+    def rules(self) -> RuleSet:
+        """The table's rule set (public)."""
+        return self._round.rules if self._round else RuleSet()
 
     def check_play(self, cards: int) -> Play:
         """The legal play of these cards (a mask) for this seat at its turn.

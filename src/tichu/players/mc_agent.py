@@ -99,7 +99,7 @@ class MonteCarloAgent(HeuristicAgent):
         values: list[list[int]] = [[] for _ in candidates]
         deadline = None if self.budget is None else started + self.budget
         samples = 0
-        rules = RuleSet()
+        rules = view.rules
         while samples < self.max_samples:
             try:
                 hands = sampler.sample(self.policy.rng)
