@@ -582,8 +582,8 @@ class Fixed(Agent):
 
 def test_timed_agent_forwards_and_times_the_asked_decisions() -> None:
     """Every decision goes to the wrapped agent and its answer comes back; the five the engine
-    asks for (Grand Tichu, push, play, wish, Dragon) are counted in the histogram, the Tichu
-    and bomb offers made at every turn are not."""
+    asks for (Grand Tichu, push, play, wish, Dragon) are counted in the histogram, forced plays
+    and the Tichu and bomb offers made at every turn are not."""
     inner, times = Fixed(), TimeHistogram()
     timed = TimedAgent(inner, times)
     assert timed.name == "Fixed" and timed.kind == "agent:fixed"
@@ -597,8 +597,9 @@ def test_timed_agent_forwards_and_times_the_asked_decisions() -> None:
     assert times.total == 5
     assert timed.decide_tichu(view) is True
     assert timed.decide_bomb(view, [bomb]) == bomb
+    assert timed.decide_play(view, [PASS_PLAY]) == PASS_PLAY  # forced: nothing decided
     assert times.total == 5
-    assert inner.calls == Counter(grand=1, schupf=1, play=1, wish=1, dragon=1, tichu=1, bomb=1)
+    assert inner.calls == Counter(grand=1, schupf=1, play=2, wish=1, dragon=1, tichu=1, bomb=1)
 
 
 def test_timed_agent_plays_like_the_agent_it_wraps() -> None:

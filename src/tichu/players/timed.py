@@ -13,8 +13,8 @@ from tichu.stats import TimeHistogram
 
 class TimedAgent(Agent):
     """Passes every decision to the wrapped agent and counts the duration of those the engine
-    asks for (Grand Tichu, push, play, wish, Dragon) in a histogram; the Tichu and bomb
-    offers made at every turn pass through untimed.
+    asks for (Grand Tichu, push, play, wish, Dragon) in a histogram; forced plays (one legal
+    play) and the Tichu and bomb offers made at every turn pass through untimed.
 
     :ivar agent: The wrapped agent.
     :ivar times: Where the durations go.
@@ -40,6 +40,8 @@ class TimedAgent(Agent):
         return answer
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        if len(legal) == 1:
+            return self.agent.decide_play(view, legal)  # forced: nothing to decide
         started = time.perf_counter()
         answer = self.agent.decide_play(view, legal)
         self.times.add(time.perf_counter() - started)
