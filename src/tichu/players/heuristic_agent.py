@@ -12,6 +12,7 @@ The weights live in :data:`WEIGHTS` (tuned in the Arena, see docs/agents.md).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,7 +42,6 @@ class Weights:
     :ivar grand_controls: Control cards (Dragon, Phoenix, Aces; bombs count two) among
         the first eight for a Grand Tichu call.
     :ivar tichu_losers: Most expected losing combinations for a Tichu call.
-    :ivar winner: Chance of being beaten below which a combination counts as a winner.
     :ivar fight_hold: Chance of holding an opponent's trick from which a play breaking
         the plan contests it.
     :ivar fight_hold_control: The same for a play with a control card (Dragon, Phoenix, Ace).
@@ -58,7 +58,6 @@ class Weights:
     stop: float = 1.0
     grand_controls: int = 5
     tichu_losers: float = 0.6
-    winner: float = 0.15
     fight_hold: float = 0.0
     fight_hold_control: float = 0.5
     bomb_out: int = 3
@@ -70,7 +69,7 @@ WEIGHTS = Weights()
 
 
 class HeuristicPolicy(RulePolicy):
-    """The rule policy plus probabilities: calls, winners and plays by sampled chances."""
+    """The rule policy plus probabilities: calls, contested tricks, wishes and scored plays."""
 
     def __init__(self, weights: Weights = WEIGHTS, seed: int | None = None) -> None:
         self.weights = weights
@@ -184,7 +183,7 @@ class HeuristicPolicy(RulePolicy):
 
     def choose_wish(self, s: Situation, knowledge: Knowledge, choices: Sequence[int]) -> int:
         """Wish the value an opponent most likely holds and the partner least likely (R5.1)."""
-        best, best_score = None, -1.0
+        best, best_score = None, -math.inf
         for value in choices:
             if not value or s.hand & VALUE_MASK[value]:
                 continue
