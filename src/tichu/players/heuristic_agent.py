@@ -57,7 +57,7 @@ class Weights:
     out: float = 2.0
     stop: float = 1.0
     grand_controls: int = 5
-    tichu_losers: float = 0.6
+    tichu_losers: float = 0.3
     fight_hold: float = 0.0
     fight_hold_control: float = 0.5
     bomb_out: int = 3
