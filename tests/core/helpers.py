@@ -239,3 +239,35 @@ def assert_refused(round_: Round, code: ErrorCode, action: Callable[[], object],
 def legal_labels(round_: Round) -> list[set[str]]:
     """The legal plays of the seat at turn as label sets (the pass as the empty set)."""
     return [labels(play[0]) for play in round_.legal_plays()]
+
+
+def planted_deal(rng: random.Random) -> list[tuple[int, int]]:
+    """A deal with up to three bombs planted in random hands, so that R4.3 comes up often.
+
+    Shuffled deals hold a bomb only now and then; planting keeps out-of-turn bombs,
+    bombs on bombs and the R5.3 bomb obligation in most random rounds.
+    """
+    hands = [0, 0, 0, 0]
+    used = 0
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.5:
+            bomb = VALUE_MASK[rng.randint(2, 14)]
+        else:
+            suit, length = rng.randint(1, 4), rng.randint(5, 7)
+            low = rng.randint(2, 15 - length)
+            bomb = sum(1 << (4 * (value - 2) + suit - 1) for value in range(low, low + length))
+        seat = rng.randrange(4)
+        if not bomb & used and hands[seat].bit_count() + bomb.bit_count() <= 14:
+            hands[seat] |= bomb
+            used |= bomb
+    rest = indices_of(DECK & ~used)
+    rng.shuffle(rest)
+    for seat in range(4):
+        while hands[seat].bit_count() < 14:
+            hands[seat] |= 1 << rest.pop()
+    deal = []
+    for hand in hands:
+        order = indices_of(hand)
+        rng.shuffle(order)
+        deal.append((sum(1 << index for index in order[:8]), sum(1 << index for index in order[8:])))
+    return deal

@@ -15,12 +15,12 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.helpers import snapshot
+from tests.core.helpers import planted_deal, snapshot
 from tests.data.make_legal_counts import Reading
 from tests.data.make_legal_counts import legal_plays as reference_legal_plays
 from tests.data.make_legal_counts import readings as reference_readings
 from tests.data.make_legal_counts import trick_reading as reference_trick
-from tichu.core.cards import DECK, LABELS, PHOENIX, VALUE_MASK, format_mask, indices_of
+from tichu.core.cards import DECK, LABELS, PHOENIX, format_mask, indices_of
 from tichu.core.combos import (
     BOMB,
     FULLHOUSE,
@@ -52,45 +52,13 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 # -- driving random rounds ----------------------------------------------------------------
 
 
-def _planted_deal(rng: random.Random) -> list[tuple[int, int]]:
-    """A deal with up to three bombs planted in random hands, so that R4.3 comes up often.
-
-    Shuffled deals hold a bomb only now and then; planting keeps out-of-turn bombs,
-    bombs on bombs and the R5.3 bomb obligation in most random rounds.
-    """
-    hands = [0, 0, 0, 0]
-    used = 0
-    for _ in range(rng.randint(1, 3)):
-        if rng.random() < 0.5:
-            bomb = VALUE_MASK[rng.randint(2, 14)]
-        else:
-            suit, length = rng.randint(1, 4), rng.randint(5, 7)
-            low = rng.randint(2, 15 - length)
-            bomb = sum(1 << (4 * (value - 2) + suit - 1) for value in range(low, low + length))
-        seat = rng.randrange(4)
-        if not bomb & used and hands[seat].bit_count() + bomb.bit_count() <= 14:
-            hands[seat] |= bomb
-            used |= bomb
-    rest = indices_of(DECK & ~used)
-    rng.shuffle(rest)
-    for seat in range(4):
-        while hands[seat].bit_count() < 14:
-            hands[seat] |= 1 << rest.pop()
-    deal = []
-    for hand in hands:
-        order = indices_of(hand)
-        rng.shuffle(order)
-        deal.append((sum(1 << index for index in order[:8]), sum(1 << index for index in order[8:])))
-    return deal
-
-
 def _new_round(seed: int) -> tuple[Round, random.Random]:
     """A round with rule variants drawn from the seed (half of them with planted bombs),
     and the rng for its actions."""
     rng = random.Random(seed)
     rules = RuleSet(wish_optional=rng.random() < 0.5, tichu_before_schupf=rng.random() < 0.5)
     if rng.random() < 0.5:
-        return Round(rules=rules, deal=_planted_deal(rng)), rng
+        return Round(rules=rules, deal=planted_deal(rng)), rng
     return Round(rules=rules, rng=random.Random(rng.getrandbits(32))), rng
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.core.helpers import cards, playing_round, run
+from tests.core.helpers import cards, planted_deal, playing_round, run
 from tichu.core.cards import DECK, DOG, MAHJONG, VALUE_MASK, format_mask, indices_of
 from tichu.core.combos import BOMB, bombs_of
 from tichu.core.round import Decision, Phase, Round
@@ -42,37 +42,9 @@ def _knowledge(round_: Round, seat: int) -> Knowledge:
 # -- random rounds --------------------------------------------------------------------------------
 
 
-def _planted_deal(rng: random.Random) -> list[tuple[int, int]]:
-    """A deal with one or two bombs planted, so that bombs (R4.3) come up in most rounds."""
-    hands = [0, 0, 0, 0]
-    used = 0
-    for _ in range(rng.randint(1, 2)):
-        if rng.random() < 0.5:
-            bomb = VALUE_MASK[rng.randint(2, 14)]
-        else:
-            suit, length = rng.randint(1, 4), rng.randint(5, 6)
-            low = rng.randint(2, 15 - length)
-            bomb = sum(1 << (4 * (value - 2) + suit - 1) for value in range(low, low + length))
-        seat = rng.randrange(4)
-        if not bomb & used:
-            hands[seat] |= bomb
-            used |= bomb
-    rest = indices_of(DECK & ~used)
-    rng.shuffle(rest)
-    for seat in range(4):
-        while hands[seat].bit_count() < 14:
-            hands[seat] |= 1 << rest.pop()
-    deal = []
-    for hand in hands:
-        order = indices_of(hand)
-        rng.shuffle(order)
-        deal.append((sum(1 << index for index in order[:8]), sum(1 << index for index in order[8:])))
-    return deal
-
-
 def _new_round(rng: random.Random) -> Round:
     if rng.random() < 0.5:
-        return Round(deal=_planted_deal(rng))
+        return Round(deal=planted_deal(rng))
     return Round(rng=random.Random(rng.getrandbits(32)))
 
 
