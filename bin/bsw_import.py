@@ -17,8 +17,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tichu.bsw import BswError, flags_needed, import_file  # noqa: E402
-from tichu.records import replay, write_records  # noqa: E402
+from tichu.records.bsw import BswError, flags_needed, import_file  # noqa: E402
+from tichu.records.record import replay, write_records  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

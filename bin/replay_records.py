@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tichu.records import read_records, replay  # noqa: E402
+from tichu.records.record import read_records, replay  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

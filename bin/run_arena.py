@@ -12,10 +12,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tichu.arena import Arena, ProgressBar  # noqa: E402
-from tichu.players.registry import AGENTS  # noqa: E402
-from tichu.records import RecordWriter  # noqa: E402
-from tichu.stats import Sprt  # noqa: E402
+from tichu.agents.registry import AGENTS  # noqa: E402
+from tichu.arena.arena import Arena, ProgressBar  # noqa: E402
+from tichu.arena.stats import Sprt  # noqa: E402
+from tichu.records.record import RecordWriter  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

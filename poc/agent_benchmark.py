@@ -19,15 +19,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from tichu.agents.agent import Agent  # noqa: E402
+from tichu.agents.heuristic_agent import HeuristicPolicy  # noqa: E402
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, rollout  # noqa: E402
+from tichu.agents.registry import make_agent  # noqa: E402
+from tichu.agents.support.hand import partition  # noqa: E402
+from tichu.agents.support.situation import situation_in  # noqa: E402
 from tichu.core.combos import Play  # noqa: E402
 from tichu.core.round import Decision, Round  # noqa: E402
-from tichu.lib.hand import partition  # noqa: E402
-from tichu.lib.situation import situation_in  # noqa: E402
-from tichu.players.agent import Agent  # noqa: E402
-from tichu.players.heuristic_agent import HeuristicPolicy  # noqa: E402
-from tichu.players.mc_agent import ROLLOUT_WEIGHTS, rollout  # noqa: E402
-from tichu.players.registry import make_agent  # noqa: E402
-from tichu.state import SeatView, TableInfo  # noqa: E402
+from tichu.engine.views import SeatView, TableInfo  # noqa: E402
 
 
 class _Table:

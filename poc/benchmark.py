@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tichu.arena import Arena  # noqa: E402
+from tichu.arena.arena import Arena  # noqa: E402
 from tichu.core.cards import parse_mask  # noqa: E402
 from tichu.core.combos import combinations_of, legal_plays_from  # noqa: E402
 

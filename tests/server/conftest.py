@@ -2,7 +2,7 @@
 
 The server tests start :func:`tichu.server.app.create_app` with an ``aiohttp`` runner on
 ``127.0.0.1`` port 0 and talk to it with :class:`Client`, a deliberately small client
-written for the tests (it does not use ``tichu.wsclient``): it records every message it
+written for the tests (it does not use ``tichu.client.wsclient``): it records every message it
 receives (``json.loads`` of each text frame), sends messages, waits for a message with a
 timeout, and can play a whole game by answering every ``request`` with a uniformly random
 legal choice taken from the request's context (seeded).
@@ -35,13 +35,13 @@ from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from tichu.agents.agent import Agent
+from tichu.agents.registry import make_agent
 from tichu.core.cards import cards_of, mask_of, parse_mask
 from tichu.core.game import Game
 from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
-from tichu.players.agent import Agent
-from tichu.players.registry import make_agent
-from tichu.records import read_records
+from tichu.records.record import read_records
 from tichu.server import table as table_module
 from tichu.server.app import FACTORY, create_app
 from tichu.server.config import Settings

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import GAME_WAIT, WAIT, Message, StartServer, eventually, is_error, read_table_records
-from tichu.records import replay
+from tichu.records.record import replay
 
 
 async def test_five_tables_play_at_once(start_server: StartServer) -> None:

@@ -13,7 +13,7 @@ from tests.server.conftest import (
     check_requests,
     read_table_records,
 )
-from tichu.records import replay
+from tichu.records.record import replay
 
 
 def check_game_over(clients: list[Client], game_over: list[Message]) -> None:

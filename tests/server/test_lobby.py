@@ -13,7 +13,7 @@ from tests.server.conftest import (
     is_event,
     read_table_records,
 )
-from tichu.records import replay
+from tichu.records.record import replay
 
 
 async def test_only_the_host_swaps_and_starts_and_only_in_the_lobby(start_server: StartServer) -> None:

@@ -28,8 +28,8 @@ from tests.server.conftest import (
     is_request,
     read_table_records,
 )
-from tichu.players.registry import AGENTS, DEFAULT_AGENT
-from tichu.records import replay
+from tichu.agents.registry import AGENTS, DEFAULT_AGENT
+from tichu.records.record import replay
 from tichu.server.config import Settings
 
 KINDS = list(AGENTS)

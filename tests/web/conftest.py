@@ -41,9 +41,9 @@ import pytest
 import pytest_asyncio
 from aiohttp import web
 
-from tichu.players.agent import Agent
-from tichu.players.registry import make_agent
-from tichu.records import read_records
+from tichu.agents.agent import Agent
+from tichu.agents.registry import make_agent
+from tichu.records.record import read_records
 from tichu.server import table as table_module
 from tichu.server.app import create_app
 from tichu.server.config import Settings

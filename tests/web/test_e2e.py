@@ -32,7 +32,7 @@ from tests.web.conftest import (
     round_over,
     wait_for_records,
 )
-from tichu.records import replay
+from tichu.records.record import replay
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

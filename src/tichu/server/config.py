@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from tichu.players.registry import DEFAULT_AGENT, make_agent
+from tichu.agents.registry import DEFAULT_AGENT, make_agent
 
 #: The words a boolean setting accepts (case-insensitive).
 _TRUE = frozenset({"1", "true", "on", "yes"})
@@ -27,7 +27,7 @@ class Settings:
     :ivar port: Port to listen on.
     :ivar grace_period: Seconds a dropped client keeps its seat before an agent takes it.
     :ivar turn_timeout: Seconds a client has for a decision before an agent decides (0: no limit).
-    :ivar agent: Agent kind for empty seats (see :mod:`tichu.players.registry`); the
+    :ivar agent: Agent kind for empty seats (see :mod:`tichu.agents.registry`); the
         tables start with it, and a table's host may choose another in the lobby.
     :ivar hints: Whether ``play`` requests carry the ``hint`` (ranked legal plays); the
         tables start with it, and a table's host may switch it in the lobby.
@@ -73,7 +73,7 @@ class Settings:
 
 
 def check_agent(kind: str, what: str = "agent") -> None:
-    """Check that ``kind`` names an agent of :mod:`tichu.players.registry` (with its setting).
+    """Check that ``kind`` names an agent of :mod:`tichu.agents.registry` (with its setting).
 
     :raises ValueError: Naming the setting, the value and the known kinds.
     """

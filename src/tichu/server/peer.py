@@ -1,4 +1,4 @@
-"""The :class:`Peer`: a connected client as a :class:`~tichu.players.Player` of the engine.
+"""The :class:`Peer`: a connected client as a :class:`~tichu.engine.player.Player` of the engine.
 
 The engine's questions become ``request`` messages with a ``request_id``; the matching
 ``response`` is checked here (the client is never trusted) and only a valid answer goes
@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import ErrorCode, RuleViolation
-from tichu.players.agent import Agent
-from tichu.players.player import Event, Player
+from tichu.engine.player import Event, Player
+from tichu.engine.views import SeatView, cards_json, combination_json
 from tichu.server.connection import Connection, encode
 from tichu.server.protocol import ProtocolError, cards_from_json, error_message, notification, require
-from tichu.state import SeatView, cards_json, combination_json
 
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.
 _RECENT_IDS = 16

@@ -21,21 +21,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tichu.agents.agent import Agent
+from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.registry import AGENTS, make_agent
 from tichu.core.combos import Play
 from tichu.core.errors import ErrorCode, RuleViolation
 from tichu.core.round import ActionKind, Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine import GameEngine
-from tichu.players.agent import Agent
-from tichu.players.heuristic_agent import HeuristicAgent
-from tichu.players.player import Player
-from tichu.players.registry import AGENTS, make_agent
-from tichu.records import RecordWriter, game_record, now_iso, round_json
+from tichu.engine.engine import GameEngine
+from tichu.engine.player import Player
+from tichu.engine.views import SeatView, TableInfo, build_private_state, build_public_state
+from tichu.records.record import RecordWriter, game_record, now_iso, round_json
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.peer import Peer
 from tichu.server.protocol import PROTOCOL_VERSION, ProtocolError, notification
-from tichu.state import SeatView, TableInfo, build_private_state, build_public_state
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ SLOW_HINT_MS = 50.0
 class TableOptions:
     """What the host may choose in the lobby (``set_options``).
 
-    :ivar agent: Agent kind of the empty seats (a name of :data:`tichu.players.registry.AGENTS`,
+    :ivar agent: Agent kind of the empty seats (a name of :data:`tichu.agents.registry.AGENTS`,
         or the server's setting, which may carry a search setting such as ``montecarlo:0.2``).
     :ivar hints: Whether ``play`` requests carry the ranked legal plays as ``hint``.
     """

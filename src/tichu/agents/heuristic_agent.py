@@ -1,0 +1,313 @@
+"""The heuristic agent: the rule policy weighed with probabilities of the hidden hands.
+
+Each candidate play gets a score of costs and gains (design notes, section 3): the rule
+policy's choice gets a bonus, a play gains by the chance that it holds the trick times
+what the trick is worth, and it costs by how it breaks the hand's plan and spends
+control cards. The chances come from deals sampled from the seat's knowledge
+(:mod:`tichu.agents.support.prob`), so nothing beyond its own view is used (R8). The same scores
+rank the legal plays for the hint shown to humans.
+
+The weights live in :data:`WEIGHTS` (tuned in the Arena, see docs/agents.md).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tichu.agents.agent import Agent
+from tichu.agents.support.hand import Partition, partition
+from tichu.agents.support.knowledge import Knowledge, knowledge_of
+from tichu.agents.support.policy import CONTROL_CARDS, RulePolicy, higher_cards
+from tichu.agents.support.prob import DealSampler, can_beat, is_exact, p_holds_value
+from tichu.agents.support.situation import Situation, situation_of
+from tichu.core.cards import DOG, PHOENIX, VALUE_MASK, points_of
+from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
+from tichu.engine.views import PrivateState, PublicState, SeatView
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's weights, all in one place.
+
+    :ivar rule: Bonus of the rule policy's choice.
+    :ivar hold: Gain per chance of holding the trick (the lead is worth it).
+    :ivar points: Gain per ten card points won, times the chance of holding the trick.
+    :ivar plan: Cost per step the play adds to the hand's plan (combinations left).
+    :ivar spend: Cost per control card (Dragon, Phoenix, Ace; a bomb counts two) played.
+    :ivar out: Gain of going out.
+    :ivar stop: Gain of holding a trick against an opponent who is about to go out.
+    :ivar grand_controls: Control cards (Dragon, Phoenix, Aces; bombs count two) among
+        the first eight for a Grand Tichu call.
+    :ivar tichu_losers: Most expected losing combinations for a Tichu call.
+    :ivar fight_hold: Chance of holding an opponent's trick from which a play breaking
+        the plan contests it.
+    :ivar fight_hold_control: The same for a play with a control card (Dragon, Phoenix, Ace).
+    :ivar bomb_out: Cards of an opponent owning the trick up to which a bomb is thrown.
+    :ivar samples: Sampled deals per decision.
+    """
+
+    rule: float = 10.0
+    hold: float = 0.4
+    points: float = 0.3
+    plan: float = 0.5
+    spend: float = 0.3
+    out: float = 2.0
+    stop: float = 1.0
+    grand_controls: int = 5
+    tichu_losers: float = 0.3
+    fight_hold: float = 0.0
+    fight_hold_control: float = 0.5
+    bomb_out: int = 3
+    samples: int = 16
+
+
+#: The tuned weights.
+WEIGHTS = Weights()
+
+
+class HeuristicPolicy(RulePolicy):
+    """The rule policy plus probabilities: calls, contested tricks, wishes and scored plays."""
+
+    def __init__(self, weights: Weights = WEIGHTS, seed: int | None = None) -> None:
+        self.weights = weights
+        self.GRAND_TICHU_CONTROLS = weights.grand_controls
+        self.rng = random.Random(seed)
+        self._knowledge: Knowledge | None = None
+        self._sampled: list[list[int]] | None = None
+
+    # -- probabilities over sampled deals -------------------------------------------------
+
+    def sample_hands(self, knowledge: Knowledge) -> list[list[int]]:
+        """Sampled deals consistent with the knowledge (``[]`` if it is inconsistent)."""
+        try:
+            sampler = DealSampler(knowledge)
+            return [sampler.sample(self.rng) for _ in range(self.weights.samples)]
+        except ValueError:
+            return []
+
+    @staticmethod
+    def p_beaten(play: Play, seats: Sequence[int], deals: Sequence[list[int]]) -> float:
+        """Share of deals in which one of ``seats`` holds a non-bomb play beating ``play``."""
+        if not deals or not seats:
+            return 0.0
+        beaten = sum(1 for hands in deals if any(_beats_fast(hands[seat], play) for seat in seats))
+        return beaten / len(deals)
+
+    def expected_losers(self, knowledge: Knowledge, deals: Sequence[list[int]]) -> float:
+        """Expected combinations of the plan that an opponent beats, less spare controls."""
+        plan = partition(knowledge.hand)
+        opponents = [seat for seat in knowledge.opponents() if knowledge.seats[seat].count]
+        losers = 0.0
+        for play in plan.plays:
+            if play[1] != BOMB and play[0] != DOG:
+                losers += self.p_beaten(play, opponents, deals)
+        return losers - len(plan.bombs)
+
+    # -- decisions ----------------------------------------------------------------------
+
+    def call_tichu(self, s: Situation, knowledge: Knowledge) -> bool:
+        """Call when the expected losing combinations are few (R6.1)."""
+        if s.calls[s.partner] or s.counts[s.seat] < 14:
+            return False
+        return self.expected_losers(knowledge, self.sample_hands(knowledge)) <= self.weights.tichu_losers
+
+    def evaluate(self, s: Situation, knowledge: Knowledge, legal: Sequence[Play]) -> list[tuple[Play, float]]:
+        """Score the legal plays (best first); one play per distinct combination of values."""
+        self._knowledge, self._sampled = knowledge, None
+        choice = self.play(s, legal)
+        candidates = _distinct(legal, choice)
+        deals = self._deals() if len(candidates) > 1 else []
+        weights = self.weights
+        base = partition(s.hand).cost
+        opponents_after = self._opponents_to_play(s)
+        owner = s.trick_owner
+        threatened = s.is_opponent(owner) and owner is not None and s.counts[owner] <= 2
+        scored = []
+        for play in candidates:
+            score = weights.rule if play == choice else 0.0
+            mask = play[0]
+            if mask:
+                left = s.hand & ~mask
+                hold = 1 - self.p_beaten(play, opponents_after, deals) if deals else 0.5
+                score += hold * (weights.hold + weights.points * (s.trick_points + points_of(mask)) / 10)
+                score -= weights.plan * (partition(left).cost - base + 1) if left else 0.0
+                controls = (mask & CONTROL_CARDS).bit_count() + (2 if play[1] == BOMB else 0)
+                score -= weights.spend * controls * (0.0 if threatened else 1.0)
+                if not left:
+                    score += weights.out
+                if threatened:
+                    score += weights.stop * hold
+            scored.append((play, score))
+        scored.sort(key=lambda item: -item[1])
+        return scored
+
+    @staticmethod
+    def _opponents_to_play(s: Situation) -> list[int]:
+        return [seat for seat in ((s.seat + 1) % 4, (s.seat + 3) % 4) if s.counts[seat]]
+
+    def follow(self, s: Situation, legal: Sequence[Play], by_mask: dict[int, Play], plan: Partition) -> Play:
+        """The rule policy's follow, but contesting an opponent's trick with the lowest plays
+        that are likely enough to hold it (:attr:`Weights.fight_hold`, higher for control
+        cards: they are spent only where they hold), and every opponent trick while
+        a double victory threatens (R7.1) or the partner's Tichu call needs help (R6)."""
+        choice = super().follow(s, legal, by_mask, plan)
+        if choice[0] or legal[-1] is not PASS_PLAY or not s.is_opponent(s.trick_owner):
+            return choice
+        plays = sorted((play for play in legal if play[0] and play[1] != BOMB),
+                       key=lambda play: (play[3], points_of(play[0])))
+        must_fight = double_victory_threat(s) or self._partner_needs_help(s)
+        opponents_after = [seat for seat in self._opponents_to_play(s) if seat != s.trick_owner]
+        for play in plays[:3]:
+            needed = self.weights.fight_hold_control if play[0] & CONTROL_CARDS else self.weights.fight_hold
+            if must_fight or needed <= 0 or 1 - self.p_beaten(play, opponents_after, self._deals()) >= needed:
+                return play
+        if must_fight and double_victory_threat(s) and s.trick_owner is not None \
+                and s.counts[s.trick_owner] <= self.weights.bomb_out:
+            bombs = [play for play in legal if play[1] == BOMB]
+            if bombs:
+                return min(bombs, key=lambda play: (play[2], play[3]))
+        return choice
+
+    def _deals(self) -> list[list[int]]:
+        """The sampled deals of the current decision (drawn on first use)."""
+        if self._sampled is None:
+            self._sampled = self.sample_hands(self._knowledge) if self._knowledge is not None else []
+        return self._sampled
+
+    @staticmethod
+    def _partner_needs_help(s: Situation) -> bool:
+        return bool(s.calls[s.partner]) and s.counts[s.partner] > 0 and not s.calls[s.seat]
+
+    def choose_wish(self, s: Situation, knowledge: Knowledge, choices: Sequence[int]) -> int:
+        """Wish the value an opponent most likely holds and the partner least likely (R5.1)."""
+        best, best_score = None, -math.inf
+        for value in choices:
+            if not value or s.hand & VALUE_MASK[value]:
+                continue
+            score = 0.0
+            for seat in range(4):
+                if seat == s.seat or not is_exact(knowledge, seat) or not knowledge.seats[seat].count:
+                    continue
+                chance = p_holds_value(knowledge, seat, value)
+                score += chance if s.is_opponent(seat) else -chance
+            score += value / 100  # high values drain the opponents' strength
+            if score > best_score:
+                best, best_score = value, score
+        return best if best is not None else self.wish(s, choices, 0)
+
+    def choose_bomb(self, s: Situation, bombs: Sequence[Play]) -> Play | None:
+        """Bomb an opponent's trick when the opponent is close to out or the trick is rich."""
+        owner = s.trick_owner
+        if not s.is_opponent(owner) or not bombs or owner is None:
+            return None
+        if s.counts[owner] <= self.weights.bomb_out or s.trick_points >= 25 or s.calls[owner] \
+                or double_victory_threat(s):
+            return min(bombs, key=lambda play: (play[2], play[3]))
+        return None
+
+
+class HeuristicAgent(Agent):
+    """Plays the best-scored play of :class:`HeuristicPolicy` from its seat's view only (R8).
+
+    :ivar policy: The policy with its weights.
+    """
+
+    kind = "agent:heuristic"
+
+    def __init__(self, name: str = "Heuristic", seed: int | None = None, weights: Weights = WEIGHTS) -> None:
+        super().__init__(name)
+        self.policy = HeuristicPolicy(weights, seed)
+        self._tichu_hand: tuple[int, bool] | None = None
+
+    @staticmethod
+    def _facts(view: SeatView) -> tuple[Situation, Knowledge, PublicState, PrivateState]:
+        public, private = view.public_state(), view.private_state()
+        return situation_of(public, private), knowledge_of(public, private), public, private
+
+    def rank_plays(self, view: SeatView, legal: Sequence[Play]) -> list[tuple[Play, float]]:
+        """The legal plays scored from the seat's knowledge, best first (the hint)."""
+        s, knowledge, _, _ = self._facts(view)
+        return self.policy.evaluate(s, knowledge, legal)
+
+    def hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play]:
+        """Every legal play, best first: the scored ones in score order, each followed by the
+        plays that differ from it only in suits (the hint for humans, protocol.md ``play``)."""
+        ranked = [play for play, _ in self.rank_plays(view, legal)]
+        position = {_signature(play): index for index, play in enumerate(ranked)}
+        rest = sorted((play for play in legal if play not in ranked),
+                      key=lambda play: position.get(_signature(play), len(ranked)))
+        ordered: list[Play] = []
+        for index, play in enumerate(ranked):
+            ordered.append(play)
+            ordered += [other for other in rest if position.get(_signature(other)) == index]
+        ordered += [other for other in rest if _signature(other) not in position]
+        return ordered
+
+    def decide_grand_tichu(self, view: SeatView) -> bool:
+        return self.policy.grand_tichu(view.hand, view.public_state().announcements, view.seat)
+
+    def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
+        s, _, _, _ = self._facts(view)
+        return self.policy.schupf(view.hand, self.policy.tichu(s))
+
+    def decide_tichu(self, view: SeatView) -> bool:
+        hand = view.hand
+        if self._tichu_hand is None or self._tichu_hand[0] != hand:
+            s, knowledge, _, _ = self._facts(view)
+            self._tichu_hand = hand, self.policy.call_tichu(s, knowledge)
+        return self._tichu_hand[1]
+
+    def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        if len(legal) == 1:
+            return legal[0]
+        return self.rank_plays(view, legal)[0][0]
+
+    def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        s, knowledge, _, _ = self._facts(view)
+        return self.policy.choose_wish(s, knowledge, choices)
+
+    def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        s, _, _, _ = self._facts(view)
+        return self.policy.dragon(s, recipients)
+
+    def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+        s, _, _, _ = self._facts(view)
+        return self.policy.choose_bomb(s, bombs)
+
+
+def double_victory_threat(s: Situation) -> bool:
+    """Whether an opponent is out while this seat and its partner are not (R7.1 looms)."""
+    opponents_out = any(not s.counts[seat] for seat in ((s.seat + 1) % 4, (s.seat + 3) % 4))
+    return opponents_out and bool(s.counts[s.seat]) and bool(s.counts[s.partner])
+
+
+def _distinct(legal: Sequence[Play], choice: Play) -> list[Play]:
+    """One play per :func:`_signature`; the choice is kept as its representative."""
+    seen: dict[tuple[int, ...], Play] = {}
+    for play in legal:
+        key = _signature(play)
+        if key not in seen or play == choice:
+            seen[key] = play
+    return list(seen.values())
+
+
+def _signature(play: Play) -> tuple[int, ...]:
+    """What makes plays different apart from suits: type, length, rank, the Phoenix."""
+    return play[1], play[2], play[3], play[0] & PHOENIX
+
+
+def _beats_fast(hand: int, play: Play) -> bool:
+    """Whether a hand holds a non-bomb play beating ``play`` (counting values for the short types)."""
+    kind = play[1]
+    if kind == SINGLE:
+        return bool(hand & higher_cards(play))
+    if kind in (PAIR, TRIPLE):
+        joker = 1 if hand & PHOENIX else 0
+        return any((hand & VALUE_MASK[value]).bit_count() + joker >= play[2] for value in range(play[3] + 1, 15))
+    if kind == BOMB:
+        return False
+    return can_beat(hand, play, bombs=False)
+

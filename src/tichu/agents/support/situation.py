@@ -1,0 +1,74 @@
+"""The compact facts a policy decides from, read from a seat's view or from a simulated round.
+
+A real agent builds its :class:`Situation` from its :class:`~tichu.engine.views.SeatView`
+(public and private state only, R8); a search agent's rollouts build one from the
+:class:`~tichu.core.round.Round` of a sampled deal, where every hand is the sampler's
+guess. Either way a policy sees the same few fields.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from tichu.core.cards import DOG, points_of
+from tichu.core.combos import Play
+from tichu.core.round import Round
+from tichu.engine.views import PrivateState, PublicState
+
+
+class Situation(NamedTuple):
+    """What a seat knows when it decides.
+
+    :ivar seat: The deciding seat.
+    :ivar hand: Its hand.
+    :ivar trick: The combination to beat, ``None`` on a lead.
+    :ivar trick_owner: Who played it (``None`` on a lead).
+    :ivar trick_points: Card points lying in the open trick.
+    :ivar wish: The open wish (0 if none).
+    :ivar counts: Cards in hand per seat.
+    :ivar calls: Per seat 0, 1 Tichu, 2 Grand Tichu.
+    :ivar played: Every card played this round.
+    """
+
+    seat: int
+    hand: int
+    trick: Play | None
+    trick_owner: int | None
+    trick_points: int
+    wish: int
+    counts: tuple[int, ...]
+    calls: tuple[int, ...]
+    played: int
+
+    @property
+    def partner(self) -> int:
+        """The partner's seat."""
+        return (self.seat + 2) % 4
+
+    def is_opponent(self, seat: int | None) -> bool:
+        """Whether ``seat`` plays for the other team."""
+        return seat is not None and (seat - self.seat) % 2 == 1
+
+
+def situation_of(public: PublicState, private: PrivateState) -> Situation:
+    """The situation of ``private.player_index`` from its states (R8)."""
+    trick: Play | None = None
+    owner = None
+    if public.trick_turns:
+        top = public.trick_turns[-1][1]
+        if top[0] and top[1] and public.trick_owner_index is not None and top[0] != DOG:
+            trick, owner = top, public.trick_owner_index
+    return Situation(private.player_index, private.hand_cards, trick, owner, public.trick_points,
+                     public.wish_value if public.wish_open else 0, public.count_hand_cards,
+                     public.announcements, public.played_cards)
+
+
+def situation_in(round_: Round, seat: int) -> Situation:
+    """The situation of ``seat`` in a (simulated) round, read directly."""
+    lead = round_.is_lead
+    return Situation(seat, round_.hands[seat], None if lead else round_.trick,
+                     None if lead else round_.trick_owner, points_of(round_.trick_cards),
+                     round_.wish_value if round_.wish_open else 0,
+                     tuple(hand.bit_count() for hand in round_.hands), tuple(round_.announcements),
+                     round_.played)
+

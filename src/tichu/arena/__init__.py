@@ -1,0 +1,1 @@
+"""The Arena: agent-vs-agent games on all cores, with statistics and records."""

@@ -1,0 +1,1 @@
+"""A client of the WebSocket protocol: table state, connection, bots and a terminal console."""

@@ -1,0 +1,445 @@
+"""The terminal side of the WebSocket client: commands typed by people, the table as text.
+
+:class:`ConsoleBrain` is the :class:`~tichu.client.wsclient.Brain` of ``bin/wsclient.py`` without
+``--agent``: it prints the table and each question and answers from the lines it is fed,
+checked against the request (:func:`interpret`) before anything is sent. Cards are typed
+as labels (records.md), in any case:
+
+>>> parse_command("s5 B5")
+Command(verb='cards', cards=(Card(value=5, suit=1), Card(value=5, suit=2)), numbers=())
+>>> parse_command("swap 1 2")
+Command(verb='swap', cards=(), numbers=(1, 2))
+>>> format_cards([[5, 1], [16, 0], [14, 4]], sort=True)
+'Ph RA S5'
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from tichu.client.wsclient import Brain, JsonDict, TableClient, TableState
+from tichu.core.cards import CARDS, LABELS, Card, card_index
+from tichu.core.errors import RuleViolation
+
+__all__ = ["HELP", "Command", "CommandError", "ConsoleBrain", "describe_event", "format_cards", "interpret",
+           "parse_command", "prompt_for", "render_table"]
+
+CALL_NAMES = {1: "Tichu", 2: "Grand Tichu"}
+VALUE_NAMES = {10: "10", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
+
+
+def _label(pair: Sequence[int]) -> str:
+    try:
+        return LABELS[card_index(Card(int(pair[0]), int(pair[1])))]
+    except (RuleViolation, IndexError, TypeError, ValueError):
+        return f"?{list(pair)}"
+
+
+def format_cards(cards: Iterable[Sequence[int]], *, sort: bool = False) -> str:
+    """Format protocol cards as labels (records.md) joined by spaces.
+
+    :param cards: ``[value, suit]`` pairs.
+    :param sort: Sort highest value first, as players hold a hand.
+    :result: For example ``"Dr RA S5"``; a pair that is no card shows as ``?[v, s]``.
+    """
+    pairs = list(cards)
+    if sort:
+        pairs.sort(key=lambda pair: (-pair[0], -pair[1]))
+    return " ".join(_label(pair) for pair in pairs)
+
+
+def _same_cards(first: Iterable[Sequence[int]], second: Iterable[Sequence[int]]) -> bool:
+    return sorted(map(tuple, first)) == sorted(map(tuple, second))
+
+
+class CommandError(ValueError):
+    """A line a person typed that is no command, or no answer to the open request."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A parsed line of the console.
+
+    :ivar verb: ``cards``, ``pass``, ``yes``, ``no``, ``tichu``, ``bomb``, ``wish``,
+        ``dragon``, ``number``, ``start``, ``swap``, ``show``, ``help`` or ``quit``.
+    :ivar cards: The cards named (``cards``, ``bomb``).
+    :ivar numbers: The numbers given (``wish``, ``dragon``, ``number``, ``swap``).
+    """
+
+    verb: str
+    cards: tuple[Card, ...] = ()
+    numbers: tuple[int, ...] = ()
+
+
+HELP = """Commands:
+  S5 B5          play these cards (labels: S B G R suits, 2-9 Z B D K A; Hu Ma Dr Ph)
+  pass           pass
+  yes / no       answer Grand Tichu
+  S2 Ph B3       push three cards: to the right, to your partner, to the left
+  wish 8         wish a value (2..14 or 2-9 Z B D K A)
+  dragon 1       give the Dragon trick to seat 1 (or just: 1)
+  tichu          call Tichu
+  bomb SA BA GA RA   throw a bomb
+  start          start the game (host)
+  swap 1 2       swap two seats (host, lobby)
+  show           show the table
+  quit           leave the table"""
+
+_UNPROMPTED_VERBS = frozenset({"tichu", "start", "swap", "show", "help"})
+_CARD_BY_LABEL = {label.upper(): CARDS[index] for index, label in enumerate(LABELS)}
+_VALUE_BY_LETTER = {"Z": 10, "B": 11, "J": 11, "D": 12, "Q": 12, "K": 13, "A": 14}
+_PLAIN_VERBS = {"pass": "pass", "yes": "yes", "y": "yes", "grand": "yes", "no": "no", "n": "no",
+                "tichu": "tichu", "start": "start", "show": "show", "help": "help", "?": "help",
+                "quit": "quit", "exit": "quit"}
+
+
+def parse_command(line: str) -> Command:
+    """Parse a line typed at the console (case does not matter).
+
+    :param line: For example ``"S5 B5"``, ``"pass"``, ``"bomb SA BA GA RA"``, ``"swap 1 2"``.
+    :result: The command.
+    :raises CommandError: With a message for people, if the line is no command.
+    """
+    words = line.split()
+    if not words:
+        raise CommandError("type a command (help lists them)")
+    head, rest = words[0].lower(), words[1:]
+    if head in _PLAIN_VERBS and not rest:
+        return Command(_PLAIN_VERBS[head])
+    if head == "bomb":
+        if not rest:
+            raise CommandError("name the bomb's cards: bomb SA BA GA RA")
+        return Command("bomb", cards=_parse_cards(rest))
+    if head == "wish" and len(rest) == 1:
+        return Command("wish", numbers=(_parse_value(rest[0]),))
+    if head in ("dragon", "give") and len(rest) == 1:
+        return Command("dragon", numbers=(_parse_seat(rest[0]),))
+    if head == "swap" and len(rest) == 2:
+        return Command("swap", numbers=(_parse_seat(rest[0]), _parse_seat(rest[1])))
+    if head.isdigit() and not rest:
+        return Command("number", numbers=(int(head),))
+    if all(word.upper() in _CARD_BY_LABEL for word in words):
+        return Command("cards", cards=_parse_cards(words))
+    raise CommandError(f"not understood: {line.strip()!r} (help lists the commands)")
+
+
+def _parse_cards(words: Sequence[str]) -> tuple[Card, ...]:
+    unknown = [word for word in words if word.upper() not in _CARD_BY_LABEL]
+    if unknown:
+        raise CommandError(f"unknown card {unknown[0]!r} (labels like S5, BZ, RA, Ph, Dr)")
+    cards = tuple(_CARD_BY_LABEL[word.upper()] for word in words)
+    if len(set(cards)) != len(cards):
+        raise CommandError("a card is named twice")
+    return cards
+
+
+def _parse_value(word: str) -> int:
+    value = int(word) if word.isdigit() else _VALUE_BY_LETTER.get(word.upper(), -1)
+    if value != 0 and not 2 <= value <= 14:
+        raise CommandError(f"no card value {word!r}: wish 2..14 (or 2-9 Z B D K A, 0 for none)")
+    return value
+
+
+def _parse_seat(word: str) -> int:
+    if not (word.isdigit() and int(word) < 4):
+        raise CommandError(f"no seat {word!r}: seats are 0..3")
+    return int(word)
+
+
+def interpret(command: Command, request: JsonDict) -> JsonDict:
+    """Turn a command into the answer to a request, checked against the request's context.
+
+    :param command: The parsed line.
+    :param request: The open ``request`` payload.
+    :result: The ``response_data``.
+    :raises CommandError: With a message for people, if the command does not answer the
+        request or breaks a rule the context shows.
+    """
+    action, context = request.get("action"), request.get("context") or {}
+    if action == "announce_grand_tichu":
+        return _interpret_grand_tichu(command)
+    if action == "schupf":
+        return _interpret_schupf(command, context)
+    if action == "play":
+        return _interpret_play(command, context)
+    if action == "wish":
+        return _interpret_wish(command)
+    if action == "give_dragon_away":
+        return _interpret_dragon(command, context)
+    raise CommandError(f"cannot answer the request {action!r}")
+
+
+def _interpret_grand_tichu(command: Command) -> JsonDict:
+    if command.verb not in ("yes", "no", "pass"):
+        raise CommandError("Grand Tichu? answer yes or no")
+    return {"announced": command.verb == "yes"}
+
+
+def _interpret_schupf(command: Command, context: JsonDict) -> JsonDict:
+    if command.verb != "cards" or len(command.cards) != 3:
+        raise CommandError("name three cards to push: to the right, to your partner, to the left")
+    _check_held(command.cards, context.get("hand_cards") or [])
+    return {"given_schupf_cards": [list(card) for card in command.cards]}
+
+
+def _interpret_play(command: Command, context: JsonDict) -> JsonDict:
+    legal = context.get("legal_plays") or []
+    if command.verb == "pass":
+        if [] not in legal:
+            raise CommandError("you cannot pass now: you lead, or the wish must be fulfilled")
+        return {"cards": []}
+    if command.verb not in ("cards", "bomb"):
+        raise CommandError("play cards (e.g. S5 B5) or pass")
+    _check_held(command.cards, context.get("hand_cards") or [])
+    match = next((play for play in legal if play and _same_cards(play, command.cards)), None)
+    if match is None:
+        wish = context.get("wish_value") or 0
+        reason = f"; the wish ({wish}) must be fulfilled if you can" if wish else ""
+        raise CommandError(f"{format_cards(command.cards)} is not a legal play now{reason}")
+    return {"cards": match}
+
+
+def _check_held(cards: Sequence[Card], hand: Sequence[Sequence[int]]) -> None:
+    held = {tuple(pair) for pair in hand}
+    missing = [card for card in cards if tuple(card) not in held]
+    if missing:
+        raise CommandError(f"you do not hold {format_cards(missing)}")
+
+
+def _interpret_wish(command: Command) -> JsonDict:
+    if command.verb not in ("wish", "number") or not (command.numbers[0] == 0 or 2 <= command.numbers[0] <= 14):
+        raise CommandError("wish a value: wish 2..14 (or 2-9 Z B D K A)")
+    return {"wish_value": command.numbers[0]}
+
+
+def _interpret_dragon(command: Command, context: JsonDict) -> JsonDict:
+    opponents = list(context.get("opponent_indexes") or [])
+    if command.verb not in ("dragon", "number") or command.numbers[0] not in opponents:
+        raise CommandError(f"give the Dragon trick to seat {' or '.join(map(str, opponents))}")
+    return {"dragon_recipient": command.numbers[0]}
+
+
+def render_table(state: TableState) -> str:
+    """Render the table in plain text: seats, counts, calls, trick, wish, score, own hand.
+
+    :param state: The seat's view.
+    :result: Several lines.
+    """
+    public = state.public
+    total = public.get("total") or [0, 0]
+    lines = [f"Table {public.get('table_name', '?')}: round {int(public.get('round_index') or 0) + 1}, "
+             f"{public.get('phase', 'lobby')}; score team 20: {total[0]}, team 31: {total[1]}"]
+    lines += [_render_seat(state, seat) for seat in range(4)]
+    lines.append(_render_trick(state))
+    if public.get("wish_open", bool(public.get("wish_value"))):
+        lines.append(f"Wish: {_value_name(int(public['wish_value']))}")
+    lines.append(f"Your hand: {format_cards(state.hand, sort=True) or '(empty)'}")
+    return "\n".join(lines)
+
+
+def _render_seat(state: TableState, seat: int) -> str:
+    public = state.public
+    marks = []
+    if seat == state.player_index:
+        marks.append("you")
+    if seat == public.get("host_index"):
+        marks.append("host")
+    call = CALL_NAMES.get((public.get("announcements") or [0] * 4)[seat])
+    if call:
+        marks.append(call)
+    out_order = public.get("out_order") or []
+    if seat in out_order:
+        marks.append(f"out #{out_order.index(seat) + 1}")
+    if seat == public.get("current_turn_index"):
+        marks.append("at turn")
+    count = (public.get("count_hand_cards") or [0] * 4)[seat]
+    points = (public.get("points") or [0] * 4)[seat]
+    return f"  {seat} {state.name(seat):<20} team {20 if seat % 2 == 0 else 31}  {count:>2} cards  " \
+           f"{points:>3} points  {', '.join(marks)}".rstrip()
+
+
+def _render_trick(state: TableState) -> str:
+    turns = state.public.get("trick_turns") or []
+    if not turns:
+        return "Trick: (none)"
+    plays = "; ".join(f"{state.name(turn[0])}: {format_cards(turn[1])}" for turn in turns)
+    owner = state.public.get("trick_owner_index")
+    owner_text = f", owner {state.name(owner)}" if owner is not None else ""
+    return f"Trick: {plays}{owner_text}, {state.public.get('trick_points', 0)} points"
+
+
+def _value_name(value: int) -> str:
+    return VALUE_NAMES.get(value, str(value))
+
+
+def describe_event(state: TableState, event: str, context: JsonDict) -> str | None:
+    """Describe a notification in one line for people (after :meth:`TableState.apply`).
+
+    :param state: The seat's view (for names).
+    :param event: The notification's event.
+    :param context: Its context.
+    :result: The line, or ``None`` for an event not worth a line.
+    """
+    describe = _DESCRIPTIONS.get(event)
+    if describe is None:
+        return None
+    try:
+        return describe(state, context)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return f"{event}: {context}"
+
+
+def _played(state: TableState, context: JsonDict) -> str:
+    seat, cards, combination = context["turn"]
+    how = "bombs" if context.get("out_of_turn") else "plays"
+    return f"{state.name(seat)} {how} {format_cards(cards)} ({combination[0]} {combination[2]})"
+
+
+def _trick_taken(state: TableState, context: JsonDict) -> str:
+    text = f"{state.name(context['player_index'])} takes the trick ({context['points']} points)"
+    recipient = context.get("dragon_recipient")
+    return text if recipient is None else f"{text}; the Dragon trick goes to {state.name(recipient)}"
+
+
+_DESCRIPTIONS: dict[str, Callable[[TableState, JsonDict], str]] = {
+    "player_joined": lambda s, c: f"{c['player_name']} joins at seat {c['player_index']}",
+    "player_left": lambda s, c: f"{c['player_name']} leaves seat {c['player_index']}"
+                                + (" (an agent plays on)" if c.get("replaced_by_agent") else ""),
+    "players_swapped": lambda s, c: f"seats {c['player_index_1']} and {c['player_index_2']} swapped",
+    "game_started": lambda s, c: "The game starts.",
+    "round_started": lambda s, c: f"Round {c['round_index'] + 1} starts.",
+    "hand_cards_dealt": lambda s, c: f"Dealt: {format_cards(s.hand, sort=True)}",
+    "player_announced": lambda s, c: f"{s.name(c['player_index'])} calls {CALL_NAMES[2 if c.get('grand') else 1]}!",
+    "start_playing": lambda s, c: f"Received {format_cards(c.get('received_schupf_cards') or [])}; "
+                                  f"{s.name(c['start_player_index'])} leads.",
+    "player_passed": lambda s, c: f"{s.name(c['player_index'])} passes",
+    "player_played": _played,
+    "player_out": lambda s, c: f"{s.name(c['player_index'])} is out (#{c['place']})",
+    "wish_made": lambda s, c: f"Wish: {_value_name(c['wish_value'])}",
+    "wish_fulfilled": lambda s, c: "The wish is fulfilled.",
+    "request_cancelled": lambda s, c: "(A bomb cancelled your turn.)",
+    "trick_taken": _trick_taken,
+    "round_over": lambda s, c: f"Round over: {c['points'][0]} : {c['points'][1]}, total {c['total'][0]} : "
+                               f"{c['total'][1]}",
+    "game_over": lambda s, c: f"Game over: team {c['winner']} wins, {c['total'][0]} : {c['total'][1]}",
+}
+
+
+_PROMPTS = {
+    "announce_grand_tichu": "Grand Tichu? (yes/no)",
+    "schupf": "Push three cards: to the right, to your partner, to the left (e.g. S2 Ph B3)",
+    "play": "Your turn: type cards (e.g. S5 B5) or pass",
+    "wish": "Wish a value: wish 2..14 (or 2-9 Z B D K A)",
+    "give_dragon_away": "Give the Dragon trick to an opponent: dragon SEAT",
+}
+
+
+def prompt_for(request: JsonDict) -> str:
+    """The question a request asks a person, with the hint where the server sends one."""
+    action, context = str(request.get("action")), request.get("context") or {}
+    prompt = _PROMPTS.get(action, action)
+    if action == "give_dragon_away":
+        prompt += f" ({' or '.join(map(str, context.get('opponent_indexes') or []))})"
+    hint = context.get("hint")
+    if hint:
+        prompt += f" [hint: {format_cards(hint[0]) or 'pass'}]"
+    return f"> {prompt}"
+
+
+class ConsoleBrain(Brain):
+    """Asks a person: prints the table and the question, and takes the answer from the
+    lines that :meth:`handle_line` is fed (``bin/wsclient.py`` feeds it stdin).
+
+    :ivar output: Where text for the person goes (``print`` by default).
+    """
+
+    def __init__(self, output: Callable[[str], None] = print) -> None:
+        self.output = output
+        self._answers: asyncio.Queue[Command] = asyncio.Queue()
+        self._asking: str | None = None
+
+    async def announce_grand_tichu(self, client: TableClient, context: JsonDict) -> JsonDict:
+        return await self._ask(client, "announce_grand_tichu", context)
+
+    async def schupf(self, client: TableClient, context: JsonDict) -> JsonDict:
+        return await self._ask(client, "schupf", context)
+
+    async def play(self, client: TableClient, context: JsonDict) -> JsonDict:
+        return await self._ask(client, "play", context)
+
+    async def wish(self, client: TableClient, context: JsonDict) -> JsonDict:
+        return await self._ask(client, "wish", context)
+
+    async def give_dragon_away(self, client: TableClient, context: JsonDict) -> JsonDict:
+        return await self._ask(client, "give_dragon_away", context)
+
+    async def refused(self, client: TableClient, request: JsonDict, tried: Sequence[JsonDict]) -> JsonDict | None:
+        return await self._ask(client, str(request.get("action")), request.get("context") or {})
+
+    async def _ask(self, client: TableClient, action: str, context: JsonDict) -> JsonDict:
+        request = {"action": action, "context": context}
+        while not self._answers.empty():
+            self._answers.get_nowait()  # typed before the question
+        self.output(render_table(client.state))
+        self.output(prompt_for(request))
+        self._asking = action
+        try:
+            while True:
+                try:
+                    return interpret(await self._answers.get(), request)
+                except CommandError as error:
+                    self.output(f"! {error}")
+        finally:
+            self._asking = None
+
+    async def on_notification(self, client: TableClient, event: str, context: JsonDict) -> None:
+        line = describe_event(client.state, event, context)
+        if line is not None:
+            self.output(line)
+
+    async def on_error(self, client: TableClient, error: JsonDict) -> None:
+        self.output(f"! server: {error.get('message')} (error {error.get('code')})")
+
+    async def handle_line(self, client: TableClient, line: str) -> bool:
+        """Act on one typed line: answer the open question or send an unprompted message.
+
+        :param client: The client.
+        :param line: The line.
+        :result: ``False`` after ``quit`` (the client has left), else ``True``.
+        """
+        try:
+            command = parse_command(line)
+        except CommandError as error:
+            self.output(f"! {error}")
+            return True
+        if command.verb == "quit":
+            await client.leave()
+            return False
+        if self._answers_question(command):
+            self._answers.put_nowait(command)
+        else:
+            await self._unprompted(client, command)
+        return True
+
+    def _answers_question(self, command: Command) -> bool:
+        if self._asking is None or command.verb in _UNPROMPTED_VERBS:
+            return False
+        return command.verb != "bomb" or self._asking == "play"  # a bomb at one's turn is the play
+
+    async def _unprompted(self, client: TableClient, command: Command) -> None:
+        if command.verb == "tichu":
+            await client.announce()
+        elif command.verb == "bomb":
+            await client.bomb([list(card) for card in command.cards])
+        elif command.verb == "start":
+            await client.start_game()
+        elif command.verb == "swap":
+            await client.swap_players(*command.numbers)
+        elif command.verb == "show":
+            self.output(render_table(client.state))
+        elif command.verb == "help":
+            self.output(HELP)
+        else:
+            self.output("! nothing to decide now")

@@ -1,1 +1,0 @@
-"""Libraries the agents share: hand analysis, what a seat knows, probabilities."""

@@ -1,0 +1,106 @@
+"""Agents by name (:mod:`tichu.agents.registry`): the Arena's command line and the server's
+table settings make agents with ``make_agent("kind[:setting]")``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.helpers import playing_round
+from tichu.agents.agent import Agent
+from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
+from tichu.agents.random_agent import RandomAgent
+from tichu.agents.registry import AGENTS, DEFAULT_AGENT, make_agent
+from tichu.agents.rule_agent import RuleAgent
+from tichu.core.round import Round
+from tichu.engine.views import SeatView, TableInfo
+
+KIND_CLASSES = {"random": RandomAgent, "rule": RuleAgent, "heuristic": HeuristicAgent,
+                "montecarlo": MonteCarloAgent}
+
+
+class Table:
+    def __init__(self, round_: Round) -> None:
+        self.info = TableInfo(phase="playing")
+        self.round = round_
+
+
+def test_agents_lists_the_known_kinds_weakest_first() -> None:
+    """Every kind has a factory; the default for empty seats is one of them."""
+    assert list(AGENTS) == ["random", "rule", "heuristic", "montecarlo"]
+    assert DEFAULT_AGENT in AGENTS
+
+
+@pytest.mark.parametrize("kind", list(AGENTS))
+def test_make_agent_for_every_kind(kind: str) -> None:
+    """``make_agent(kind)`` gives that kind's agent, named after the kind unless named, with
+    the record's kind ``agent:<kind>`` (records.md ``players[].kind``)."""
+    agent = make_agent(kind, seed=3)
+    assert isinstance(agent, Agent) and type(agent) is KIND_CLASSES[kind]
+    assert agent.name == kind and agent.kind == f"agent:{kind}"
+    assert make_agent(kind, name="Ann", seed=3).name == "Ann"
+    assert make_agent(kind).name == kind  # no seed is fine too
+
+
+@pytest.mark.parametrize("kind", list(AGENTS))
+def test_same_seed_same_decisions(kind: str) -> None:
+    """Two agents made with one name and seed decide alike (the Arena's reproducibility);
+    the Monte Carlo agent is made with a fixed sample count for that."""
+    name = "montecarlo:n4" if kind == "montecarlo" else kind
+    round_ = playing_round(["Ma S3 B3", "", "", ""])
+    plays = round_.legal_plays()
+    first = make_agent(name, seed=5).decide_play(SeatView(Table(round_), 0), plays)
+    assert make_agent(name, seed=5).decide_play(SeatView(Table(round_), 0), plays) == first
+    assert first in plays
+
+
+def test_montecarlo_default_budget() -> None:
+    """Plain ``montecarlo`` thinks for the default budget per decision."""
+    agent = make_agent("montecarlo", seed=1)
+    assert isinstance(agent, MonteCarloAgent) and agent.budget == DEFAULT_BUDGET
+
+
+def test_montecarlo_with_seconds() -> None:
+    """``montecarlo:0.2``: 0.2 seconds per decision, the sample limits as by default."""
+    agent = make_agent("montecarlo:0.2", seed=1)
+    default = MonteCarloAgent()
+    assert isinstance(agent, MonteCarloAgent)
+    assert agent.budget == 0.2 and agent.name == "montecarlo:0.2"
+    assert (agent.max_samples, agent.min_samples) == (default.max_samples, default.min_samples)
+    assert make_agent("montecarlo:60").budget == 60  # type: ignore[attr-defined]
+
+
+def test_montecarlo_with_a_sample_count() -> None:
+    """``montecarlo:n16``: 16 deals per decision whatever the time (no budget)."""
+    agent = make_agent("montecarlo:n16", name="MC", seed=1)
+    assert isinstance(agent, MonteCarloAgent)
+    assert agent.budget is None and agent.max_samples == 16 and agent.min_samples == 16
+    assert agent.name == "MC"
+
+
+@pytest.mark.parametrize("kind", ["nosuch", "rule:3", "random:n4", "heuristic:0.5", "montecarlo:abc",
+                                  "montecarlo:n0", "montecarlo:n-2", "montecarlo:n", "montecarlo:nabc",
+                                  "montecarlo:-1", "montecarlo:0", "montecarlo:61", "montecarlo:nan",
+                                  "montecarlo:inf", "Montecarlo", ""])
+def test_make_agent_refuses_unknown_kinds_and_settings(kind: str) -> None:
+    """Unknown kinds, settings on kinds that take none, and bad Monte Carlo settings (not a
+    positive number of seconds up to 60, not ``n`` and a positive count) are ``ValueError``."""
+    with pytest.raises(ValueError):
+        make_agent(kind)
+
+
+def test_error_messages_name_the_choices() -> None:
+    """The errors say what is known or allowed."""
+    with pytest.raises(ValueError, match="random, rule, heuristic, montecarlo"):
+        make_agent("nosuch")
+    with pytest.raises(ValueError, match="takes no setting"):
+        make_agent("rule:3")
+    with pytest.raises(ValueError, match="nSAMPLES"):
+        make_agent("montecarlo:abc")
+
+
+def test_montecarlo_n1_plays() -> None:
+    """``montecarlo:n1`` is accepted, so it must be able to play (one deal per decision)."""
+    round_ = playing_round(["Ma S3 B3", "", "", ""])
+    plays = round_.legal_plays()
+    assert make_agent("montecarlo:n1", seed=1).decide_play(SeatView(Table(round_), 0), plays) in plays

@@ -1,0 +1,1137 @@
+"""The async :class:`~tichu.engine.GameEngine` (rules.md R2..R8, protocol.md notifications and errors).
+
+Deals that a test needs to control are rigged through the engine's ``rng``: a
+:class:`random.Random` whose first shuffle lays out the deck as the test says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from tests.support.scripted import ScriptedPlayer
+from tichu.agents.random_agent import RandomAgent
+from tichu.core.cards import (
+    DOG,
+    LABELS,
+    SPECIALS,
+    cards_of,
+    indices_of,
+    parse_mask,
+)
+from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, Play, bombs_of
+from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.round import ActionKind, Decision, Round
+from tichu.core.ruleset import RuleSet
+from tichu.engine.engine import GameEngine
+from tichu.engine.player import Event, Player
+from tichu.engine.views import COMBINATION_NAMES, SeatView
+from tichu.records.record import game_record, replay
+
+# -- protocol.md, "Notifications": the public context of each event the engine emits ------
+
+PROTOCOL_CONTEXTS: dict[str, set[str]] = {
+    "game_started": set(),
+    "round_started": {"round_index"},
+    "hand_cards_dealt": {"count"},
+    "player_announced": {"player_index", "grand"},
+    "player_schupfed": {"player_index"},
+    "start_playing": {"start_player_index"},
+    "player_passed": {"player_index"},
+    "player_played": {"turn", "trick_points", "trick_owner_index", "is_bomb", "out_of_turn"},
+    "player_out": {"player_index", "place"},
+    "wish_made": {"wish_value"},
+    "wish_fulfilled": set(),
+    "trick_taken": {"player_index", "points", "dragon_recipient"},
+    "hands_revealed": {"hands"},
+    "player_turn_changed": {"current_turn_index"},
+    "round_over": {"card_points", "bonus", "points", "total", "out_order", "is_double_victory"},
+    "game_over": {"game_score", "total", "winner"},
+}
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+class RiggedRandom(random.Random):
+    """Lays out the first shuffles as given (14 labels per seat, the first 8 dealt first), then shuffles."""
+
+    def __init__(self, *deals: Sequence[str], seed: int = 0) -> None:
+        super().__init__(seed)
+        self._orders = deque(_deck_order(deal) for deal in deals)
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        if self._orders:
+            x[:] = self._orders.popleft()
+        else:
+            super().shuffle(x)
+
+
+def _deck_order(hands: Sequence[str]) -> list[int]:
+    order = [LABELS.index(label) for labels in hands for label in labels.split()]
+    assert sorted(order) == list(range(56)), "a rigged deal must hold the 56 cards once each"
+    return order
+
+
+def build_deal(fixed: Sequence[str], bombs: Sequence[str], seed: int) -> tuple[list[str], list[str]]:
+    """A deal where seat i holds ``fixed[i]`` and, after pushing, exactly the bombs ``bombs[i]``.
+
+    The other cards are spread at random (seeded); every seat pushes its three lowest
+    cards that are neither fixed nor special (to right, partner, left).
+
+    :result: The four hands (14 labels each) and the four pushes (3 labels each).
+    """
+    rng = random.Random(seed)
+    fixed_masks = [parse_mask(labels) for labels in fixed]
+    taken = 0
+    for mask in fixed_masks:
+        taken |= mask
+    rest = [index for index in range(56) if not taken >> index & 1]
+    for _ in range(10000):
+        rng.shuffle(rest)
+        hands, position = [], 0
+        for seat in range(4):
+            need = 14 - fixed_masks[seat].bit_count()
+            mask = fixed_masks[seat]
+            for index in rest[position:position + need]:
+                mask |= 1 << index
+            position += need
+            hands.append(mask)
+        pushes = []
+        for seat in range(4):
+            free = [1 << index for index in indices_of(hands[seat] & ~fixed_masks[seat] & ~SPECIALS)]
+            if len(free) < 3:
+                break
+            pushes.append(free[:3])
+        else:
+            after = list(hands)
+            for giver, triple in enumerate(pushes):
+                for offset, card in enumerate(triple, start=1):
+                    after[giver] &= ~card
+                    after[(giver + offset) % 4] |= card
+            wanted = [sorted(parse_mask(b) for b in spec.split(",") if b.strip()) for spec in bombs]
+            if all(sorted(play[0] for play in bombs_of(after[seat])) == wanted[seat] for seat in range(4)):
+                labels = [" ".join(LABELS[i] for i in _first_fixed(hands[seat], fixed_masks[seat]))
+                          for seat in range(4)]
+                push_labels = [" ".join(LABELS[card.bit_length() - 1] for card in triple) for triple in pushes]
+                return labels, push_labels
+    raise AssertionError("no deal found")
+
+
+def _first_fixed(hand: int, fixed: int) -> list[int]:
+    return indices_of(fixed) + indices_of(hand & ~fixed)
+
+
+def _choose(legal: Sequence[Play], labels: str) -> Play:
+    mask = parse_mask(labels)
+    for play in legal:
+        if play[0] == mask:
+            return play
+    return mask, 0, 0, 0
+
+
+BLOCK = object()  # script entry: never answer (until the engine cancels the request)
+
+
+class Client(Player):
+    """An async player like a connected client: yields to the loop before every answer.
+
+    Plays follow ``script`` (labels, an :class:`asyncio.Future` whose result is labels,
+    or :data:`BLOCK`), then random legal choices. Every event and request is recorded.
+    """
+
+    def __init__(self, name: str, seed: int = 0, *, push: str | None = None, script: Sequence[Any] = (),
+                 dragon: Sequence[Any] = ()) -> None:
+        super().__init__(name)
+        self.rng = random.Random(seed)
+        self.push = push
+        self.script: deque[Any] = deque(script)
+        self.dragon_script: deque[Any] = deque(dragon)
+        self.events: list[Event] = []
+        self.requests: list[str] = []
+        self.cancelled = 0
+        self.aborted = 0  # requests whose coroutine the engine cancelled
+        self.asked = asyncio.Event()
+        self.blocked = asyncio.Event()  # set while a BLOCK entry holds a request open
+        self.on_notify: Callable[[Event], None] | None = None
+
+    def notify(self, event: Event) -> None:
+        self.events.append(event)
+        if self.on_notify:
+            self.on_notify(event)
+
+    def request_cancelled(self) -> None:
+        self.cancelled += 1
+
+    async def grand_tichu(self, view: SeatView) -> bool:
+        await asyncio.sleep(0)
+        return False
+
+    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
+        await asyncio.sleep(0)
+        if self.push:
+            right, partner, left = (parse_mask(label) for label in self.push.split())
+            self.push = None  # the script is for the first round only
+            return right, partner, left
+        right, partner, left = self.rng.sample(indices_of(view.hand), 3)
+        return 1 << right, 1 << partner, 1 << left
+
+    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        self.requests.append("play")
+        self.asked.set()
+        await asyncio.sleep(0)
+        if self.script:
+            entry = self.script.popleft()
+            if entry is BLOCK:
+                await self._block()
+            if isinstance(entry, asyncio.Future):
+                entry = await entry
+            return _choose(legal, entry)
+        return legal[self.rng.randrange(len(legal))]
+
+    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        await asyncio.sleep(0)
+        return choices[self.rng.randrange(len(choices))]
+
+    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        self.requests.append("give_dragon")
+        await asyncio.sleep(0)
+        if self.dragon_script and self.dragon_script.popleft() is BLOCK:
+            await self._block()
+        return recipients[self.rng.randrange(len(recipients))]
+
+    async def _block(self) -> None:
+        self.blocked.set()
+        try:
+            await asyncio.get_running_loop().create_future()
+        except asyncio.CancelledError:
+            self.aborted += 1
+            raise
+
+
+class ListeningRandom(RandomAgent):
+    """A :class:`RandomAgent` that listens and records its events (a hook may check each)."""
+
+    listens = True
+
+    def __init__(self, name: str, seed: int | None = None) -> None:
+        super().__init__(name, seed)
+        self.events: list[Event] = []
+        self.on_notify: Callable[[Event], None] | None = None
+
+    def notify(self, event: Event) -> None:
+        self.events.append(event)
+        if self.on_notify:
+            self.on_notify(event)
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.001)
+    await asyncio.wait_for(poll(), timeout)
+
+
+def _rnd(engine: GameEngine) -> Round:
+    """The engine's current round (there is one while a test inspects it)."""
+    assert engine.round is not None
+    return engine.round
+
+
+def _round_snapshot(engine: GameEngine) -> tuple[Any, ...]:
+    round_ = engine.round
+    assert round_ is not None
+    return (tuple(round_.hands), round_.trick, round_.trick_owner, round_.turn, tuple(round_.announcements),
+            tuple(round_.events), round_.trick_closed, tuple(round_.out_order), round_.wish_open)
+
+
+def _labels(cards: list[list[int]]) -> set[tuple[int, int]]:
+    return {(value, suit) for value, suit in cards}
+
+
+def _mask_cards(mask: int) -> set[tuple[int, int]]:
+    return {(card.value, card.suit) for card in cards_of(mask)}
+
+
+_SCORE_KEYS = {"card_points", "bonus", "points", "total", "game_score", "out_order", "round_scores"}
+
+
+def _cards_in(value: Any) -> set[tuple[int, int]]:
+    """Every ``[value, suit]`` pair anywhere in a JSON-like value."""
+    found: set[tuple[int, int]] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key not in _SCORE_KEYS:
+                found |= _cards_in(item)
+    elif isinstance(value, (list, tuple)):
+        if len(value) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in value) \
+                and 0 <= value[0] <= 16 and 0 <= value[1] <= 4:
+            found.add((value[0], value[1]))
+        for item in value:
+            if isinstance(item, (list, tuple, dict)):
+                found |= _cards_in(item)
+    return found
+
+
+# -- a whole game ------------------------------------------------------------------------
+
+
+async def test_random_game_ends_with_a_winner_at_target_R7_4() -> None:
+    """Four RandomAgents play one game to its end: a team has >= target and more points (R7.4)."""
+    rules = RuleSet(seed=11)
+    engine = GameEngine([RandomAgent(f"R{seat}", 100 + seat) for seat in range(4)], rules)
+    game = await engine.run()
+    assert game.is_over
+    assert max(game.total) >= 1000
+    assert game.winner == (20 if game.total[0] > game.total[1] else 31)
+    # R7.4: the game ended after the first round in which a team reached the target.
+    running = [0, 0]
+    for number, result in enumerate(game.results):
+        running = [running[0] + result.points[0], running[1] + result.points[1]]
+        finished = max(running) >= 1000 and running[0] != running[1]
+        assert finished == (number == len(game.results) - 1)
+    assert running == list(game.total)
+    assert engine.info.phase == "game_over" and not engine.info.is_running
+
+
+async def test_target_score_from_rules_R7_4() -> None:
+    """``RuleSet.target_score`` replaces 1000 (R7.4)."""
+    engine = GameEngine([RandomAgent(f"R{seat}", seat) for seat in range(4)], RuleSet(target_score=150, seed=3))
+    game = await engine.run()
+    assert max(game.total) >= 150 and game.total[0] != game.total[1]
+    before_last = [sum(r.points[t] for r in game.results[:-1]) for t in (0, 1)]
+    assert not (max(before_last) >= 150 and before_last[0] != before_last[1])
+
+
+def _check_protocol_stream(events: list[Event], seat: int) -> list[tuple[int, int]]:
+    """Check one seat's notifications of a whole game against protocol.md and the rules.
+
+    :result: ``(shown, expected)`` trick points of each round's final play where they differ
+        (checked on their own by :func:`test_final_play_of_a_round_shows_its_trick_points`).
+    """
+    final_mismatches: list[tuple[int, int]] = []
+    mismatch: tuple[int, int] | None = None
+    assert events[0] == Event("game_started", {})
+    assert events[-1].name == "game_over"
+    round_overs: list[dict[str, Any]] = []
+    in_round = False
+    current: int | None = None
+    out: list[int] = []
+    accumulated = 0
+    dealt: list[int] = []
+    schupfed: set[int] = set()
+    wish: int | None = None
+    for event in events:
+        name, context = event
+        assert name in PROTOCOL_CONTEXTS, f"{name} is no protocol notification"
+        assert set(context) == PROTOCOL_CONTEXTS[name], f"{name} context {sorted(context)}"
+        if name == "round_started":
+            assert not in_round
+            assert context["round_index"] == len(round_overs)
+            in_round, current, out, accumulated, dealt, schupfed, wish = True, None, [], 0, [], set(), None
+        elif name == "hand_cards_dealt":
+            dealt.append(context["count"])
+        elif name == "player_schupfed":
+            assert dealt == [8, 6]
+            schupfed.add(context["player_index"])
+        elif name == "start_playing":
+            assert schupfed == {0, 1, 2, 3}, "R2.3: play starts after all four pushed"
+            current = context["start_player_index"]
+        elif name == "player_turn_changed":
+            current = context["current_turn_index"]
+            assert current not in out, "an out seat is never at turn (R4.4)"
+        elif name == "player_passed":
+            assert context["player_index"] == current, "R4.1: only the seat at turn passes"
+        elif name == "player_played":
+            player, cards, combination = context["turn"]
+            assert combination[0] in COMBINATION_NAMES.values() and combination[0] != "pass"
+            assert combination[1] == len(cards) and cards
+            assert context["is_bomb"] == (combination[0] == "bomb")
+            assert isinstance(context["out_of_turn"], bool)
+            if context["out_of_turn"]:
+                assert context["is_bomb"], "R4.3: only bombs are played out of turn"
+            else:
+                assert player == current, "R4.1: a play at turn comes from the seat at turn"
+            if isinstance(combination[2], float):
+                assert cards == [[16, 0]] and combination[2] % 1 == 0.5, "R3.6: only a Phoenix single is x.5"
+            assert player not in out
+            assert context["trick_owner_index"] == player
+            assert mismatch is None, f"trick_points {mismatch[0]} but the trick holds {mismatch[1]}"
+            accumulated += sum({5: 5, 10: 10, 13: 10, 15: 25, 16: -25}.get(value, 0) for value, _ in cards)
+            if context["trick_points"] != accumulated:
+                mismatch = (context["trick_points"], accumulated)  # fine only if the round ends here
+            if wish is not None and any(value == wish for value, _ in cards):
+                wish = None
+        elif name == "wish_made":
+            assert 2 <= context["wish_value"] <= 14, "R5.1"
+            wish = context["wish_value"]
+        elif name == "wish_fulfilled":
+            assert wish is None, "wish_fulfilled follows a play of the wished value (R5.4)"
+        elif name == "player_out":
+            out.append(context["player_index"])
+            assert context["place"] == len(out)
+        elif name == "trick_taken":
+            assert mismatch is None, f"trick_points {mismatch[0]} but the trick holds {mismatch[1]}"
+            assert context["points"] == accumulated
+            recipient = context["dragon_recipient"]
+            if recipient is not None:
+                assert (recipient - context["player_index"]) % 2 == 1, "R4.5: the Dragon goes to an opponent"
+            accumulated = 0
+        elif name == "round_over":
+            assert in_round
+            in_round = False
+            if mismatch is not None:
+                final_mismatches.append(mismatch)
+                mismatch = None
+            assert context["out_order"] == out
+            assert len(out) == (2 if context["is_double_victory"] else 3)
+            for key in ("card_points", "bonus", "points", "total"):
+                assert len(context[key]) == 2
+            assert context["points"] == [context["card_points"][t] + context["bonus"][t] for t in (0, 1)]
+            if context["is_double_victory"]:
+                assert sorted(context["card_points"]) == [0, 200], "R7.1"
+            else:
+                assert sum(context["card_points"]) == 100, "R7.2"
+            round_overs.append(context)
+            previous = round_overs[-2]["total"] if len(round_overs) > 1 else [0, 0]
+            assert context["total"] == [previous[t] + context["points"][t] for t in (0, 1)]
+        elif name == "hands_revealed":
+            assert seat in out, "R8.3: hands are revealed only to a seat that is out"
+    over = events[-1].context
+    assert over["game_score"] == [[r["points"][0] for r in round_overs], [r["points"][1] for r in round_overs]]
+    assert over["total"] == round_overs[-1]["total"]
+    assert max(over["total"]) >= 1000
+    assert over["winner"] == (20 if over["total"][0] > over["total"][1] else 31)
+    return final_mismatches
+
+
+async def test_notifications_follow_protocol_names_and_contexts() -> None:
+    """Every notification of a whole game has a protocol.md name and exactly its context keys, in a
+    consistent order (turns, trick points, places, round totals, game_over)."""
+    players = [ListeningRandom(f"L{seat}", 40 + seat) for seat in range(4)]
+    engine = GameEngine(players, RuleSet(seed=5))
+    await engine.run()
+    names = set()
+    for seat, player in enumerate(players):
+        _check_protocol_stream(player.events, seat)
+        names |= {event.name for event in player.events}
+    # The game was rich enough to exercise the checks above.
+    assert {"player_played", "player_passed", "trick_taken", "player_out", "wish_made", "round_over"} <= names
+    # Public events are broadcast alike to every listener (hands_revealed aside, R8.3).
+    public = [[event for event in player.events if event.name != "hands_revealed"] for player in players]
+    assert public[0] == public[1] == public[2] == public[3]
+
+
+async def test_many_games_keep_the_protocol_stream_consistent() -> None:
+    """The same protocol checks over several seeds (bombs, Dragon gifts, double victories turn up)."""
+    seen: set[str] = set()
+    bombs = dragons = doubles = 0
+    for seed in range(6):
+        players = [ListeningRandom(f"L{seat}", seed * 10 + seat) for seat in range(4)]
+        await GameEngine(players, RuleSet(seed=seed)).run()
+        for seat, player in enumerate(players):
+            _check_protocol_stream(player.events, seat)
+        for event in players[0].events:
+            seen.add(event.name)
+            bombs += event.name == "player_played" and event.context["is_bomb"]
+            dragons += event.name == "trick_taken" and event.context["dragon_recipient"] is not None
+            doubles += event.name == "round_over" and event.context["is_double_victory"]
+    assert bombs and dragons and doubles
+
+
+async def test_final_play_of_a_round_shows_its_trick_points() -> None:
+    """``player_played.trick_points`` is the open trick's points after the play (protocol.md, R8.1),
+    also for the play that ends a round (R7.2: that trick then goes to its owner)."""
+    finals = []
+    for seed in range(4):
+        players = [ListeningRandom(f"L{seat}", seed * 10 + seat) for seat in range(4)]
+        await GameEngine(players, RuleSet(seed=seed)).run()
+        finals += _check_protocol_stream(players[0].events, 0)
+    assert finals == [], f"(shown, expected) trick points of rounds' final plays: {finals}"
+
+
+async def test_seeded_games_are_deterministic() -> None:
+    """The same seeds give the same game: deals, every notification and the scores."""
+    async def play(seed: int) -> tuple[list[Event], list[Any], list[Any]]:
+        players = [ListeningRandom(f"L{seat}", seed + seat) for seat in range(4)]
+        engine = GameEngine(players, RuleSet(seed=seed), keep_rounds=True)
+        game = await engine.run()
+        deals = [round_.first_deal + round_.second_deal for round_ in engine.rounds]
+        return players[1].events, game.results, deals
+
+    first, second, other = await play(7), await play(7), await play(8)
+    assert first == second
+    assert first[2] != other[2]
+
+
+# -- async players (clients) -------------------------------------------------------------
+
+
+async def test_async_client_players_play_a_whole_game() -> None:
+    """Four async :class:`Player` subclasses (like WebSocket clients) play a game through ``run()``;
+    each receives protocol notifications and the game is a valid record (records.md)."""
+    clients = [Client(f"C{seat}", seed=seat) for seat in range(4)]
+    engine = GameEngine(clients, RuleSet(seed=21, target_score=400), keep_rounds=True)
+    game = await engine.run()
+    assert game.is_over and max(game.total) >= 400
+    assert all(client.requests for client in clients)
+    for seat, client in enumerate(clients):
+        _check_protocol_stream_any_target(client.events, seat)
+    record = game_record(engine.rounds, engine.rules, [(c.name, c.kind) for c in clients], record_id="clients")
+    assert replay(record) is None
+
+
+def _check_protocol_stream_any_target(events: list[Event], seat: int) -> None:
+    """Names and contexts of protocol.md; ``hands_revealed`` only once the seat is out (R8.3)."""
+    out: list[int] = []
+    for name, context in events:
+        assert name in PROTOCOL_CONTEXTS and set(context) == PROTOCOL_CONTEXTS[name]
+        if name == "round_started":
+            out = []
+        elif name == "player_out":
+            out.append(context["player_index"])
+        elif name == "hands_revealed":
+            assert seat in out
+    assert events[0].name == "game_started" and events[-1].name == "game_over"
+
+
+async def test_mixed_table_of_clients_and_agents() -> None:
+    """Two clients and two agents at one table finish a game; the agents are never awaited."""
+    players: list[Player] = [Client("C0", 1), RandomAgent("A1", 2), Client("C2", 3), RandomAgent("A3", 4)]
+    engine = GameEngine(players, RuleSet(seed=9, target_score=300))
+    game = await engine.run()
+    assert game.winner in (20, 31)
+    assert players[0].requests and players[2].requests  # type: ignore[attr-defined]
+
+
+# -- illegal answers are refused ------------------------------------------------------------
+
+
+class Liar(Client):
+    """A client that answers every request with something the rules do not allow."""
+
+    def __init__(self, name: str, push_answer: Any, play_answer: Callable[[SeatView, Sequence[Play]], Any]) -> None:
+        super().__init__(name)
+        self.push_answer = push_answer
+        self.play_answer = play_answer
+        self.wishes = 0
+        self.gifts = 0
+
+    async def grand_tichu(self, view: SeatView) -> bool:
+        return "yes"  # type: ignore[return-value]  # not a bool: no call
+
+    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
+        await asyncio.sleep(0)
+        return self.push_answer(view)  # type: ignore[no-any-return]
+
+    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        self.requests.append("play")
+        await asyncio.sleep(0)
+        return self.play_answer(view, legal)  # type: ignore[no-any-return]
+
+    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        self.wishes += 1
+        return 99  # R5.1: 2..14 only
+
+    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        self.gifts += 1
+        return (view.seat + 2) % 4  # R4.5: the partner may not receive it
+
+
+class Exploder(Client):
+    """A client whose every decision raises."""
+
+    async def grand_tichu(self, view: SeatView) -> bool:
+        raise RuntimeError("boom")
+
+    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
+        raise RuntimeError("boom")
+
+    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        self.requests.append("play")
+        raise RuntimeError("boom")
+
+    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        raise RuntimeError("boom")
+
+    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        raise RuntimeError("boom")
+
+
+def _foreign_card(view: SeatView, legal: Sequence[Play]) -> Any:
+    missing = next(index for index in range(56) if not view.hand >> index & 1)
+    return 1 << missing, SINGLE, 1, 2
+
+
+def _wrong_rank(view: SeatView, legal: Sequence[Play]) -> Any:
+    mask, kind, length, rank = next(play for play in legal if play[0])
+    return mask, kind, length, rank + 1  # the cards are legal, the claimed combination is not
+
+
+def _not_a_play(view: SeatView, legal: Sequence[Play]) -> Any:
+    return "S5 S6"
+
+
+def _whole_hand(view: SeatView, legal: Sequence[Play]) -> Any:
+    return view.hand, SINGLE, 1, 14
+
+
+PUSHES: dict[str, Callable[[SeatView], Any]] = {
+    "same card thrice": lambda view: (view.hand & -view.hand,) * 3,
+    "cards not in hand": lambda view: tuple(1 << i for i in range(56) if not view.hand >> i & 1)[:3],
+    "two cards": lambda view: tuple(1 << i for i in indices_of(view.hand))[:2],
+    "two-card masks": lambda view: tuple(3 << i for i in indices_of(view.hand))[:3],
+    "none": lambda view: None,
+}
+
+
+def _replay_seat_decisions(round_: Round, seat: int) -> tuple[list[tuple[Play, list[Play]]], list[Any], list[Any]]:
+    """Replay a finished round; return the seat's plays with their legal options, its wishes and gifts."""
+    deal = list(zip(round_.first_deal, round_.second_deal))
+    again = Round(round_.rules, deal=deal)
+    for other in range(4):
+        again.decide_grand_tichu(other, round_.announcements[other] == 2)
+    for other in range(4):
+        given = round_.given[other]
+        assert given is not None
+        again.schupf(other, given)
+    plays: list[tuple[Play, list[Play]]] = []
+    wishes: list[Any] = []
+    gifts: list[Any] = []
+    for kind, actor, value in round_.events:
+        if actor == seat and kind in (ActionKind.PLAY, ActionKind.PASS) and again.turn == seat:
+            legal = again.legal_plays()
+            chosen = next(play for play in legal if play[0] == (value or 0))
+            plays.append((chosen, legal))
+        if actor == seat and kind == ActionKind.WISH:
+            wishes.append(value)
+        if actor == seat and kind == ActionKind.DRAGON:
+            gifts.append((again.trick_owner, value))
+        again.apply(_action(kind, actor, value))
+    assert again.is_over
+    return plays, wishes, gifts
+
+
+def _action(kind: ActionKind, seat: int, value: Any) -> Any:
+    from tichu.core.round import Action
+    return Action(kind, seat, value)
+
+
+@pytest.mark.parametrize("push", sorted(PUSHES))
+@pytest.mark.parametrize("play", [_foreign_card, _wrong_rank, _not_a_play, _whole_hand],
+                         ids=["card-not-in-hand", "wrong-combination", "not-a-play", "whole-hand"])
+async def test_engine_refuses_illegal_answers_and_falls_back(push: str, play: Any) -> None:
+    """A client's illegal push (R2.3), play (R4.1), wish (R5.1) and Dragon recipient (R4.5) are
+    refused: the engine falls back (lowest cards, pass or first legal play, first wish, first
+    opponent), nothing illegal is applied, and the game goes on to its end."""
+    hands = ["Ma Dr S2 S3 S4 B5 G6 R7 S9 BZ GB RD SK BA"]  # seat 0 leads the Mah Jong, holds the Dragon
+    rest = [index for index in range(56) if not parse_mask(hands[0]) >> index & 1]
+    random.Random(1).shuffle(rest)
+    for seat in range(3):
+        hands.append(" ".join(LABELS[i] for i in rest[14 * seat:14 * seat + 14]))
+    liar = Liar("Liar", PUSHES[push], play)
+    players: list[Player] = [liar, RandomAgent("R1", 1), RandomAgent("R2", 2), RandomAgent("R3", 3)]
+    engine = GameEngine(players, RuleSet(target_score=300), rng=RiggedRandom(hands, seed=4), keep_rounds=True)
+    game = await asyncio.wait_for(engine.run(), 20)
+    assert game.is_over
+    record = game_record(engine.rounds, engine.rules, [(p.name, p.kind) for p in players], record_id="liar")
+    assert replay(record) is None  # nothing illegal was applied
+    first = engine.rounds[0]
+    assert first.announcements[0] == 0  # "yes" is no Grand Tichu call
+    # R2.3 fallback: the three lowest cards of the hand, to right, partner, left.
+    assert first.given[0] == tuple(1 << i for i in indices_of(first.first_deal[0] | first.second_deal[0])[:3])
+    wishes_seen = gifts_seen = 0
+    for round_ in engine.rounds:
+        plays, wishes, gifts = _replay_seat_decisions(round_, 0)
+        for chosen, legal in plays:
+            assert chosen == (PASS_PLAY if PASS_PLAY in legal else legal[0])
+        assert all(value == 2 for value in wishes)  # choices[0] for the refused 99
+        for owner, to in gifts:
+            assert to == (owner + 1) % 4  # the first opponent for the refused partner
+        wishes_seen += len(wishes)
+        gifts_seen += len(gifts)
+    assert liar.wishes == wishes_seen >= 1
+    assert liar.gifts == gifts_seen >= 1
+
+
+async def test_engine_survives_a_player_whose_decisions_raise() -> None:
+    """A client that raises on every request does not stop the table; it is treated as no answer."""
+    players: list[Player] = [Exploder("X"), RandomAgent("R1", 1), RandomAgent("R2", 2), RandomAgent("R3", 3)]
+    engine = GameEngine(players, RuleSet(seed=2, target_score=300), keep_rounds=True)
+    game = await asyncio.wait_for(engine.run(), 20)
+    assert game.is_over
+    assert players[0].requests  # type: ignore[attr-defined]
+    record = game_record(engine.rounds, engine.rules, [(p.name, p.kind) for p in players], record_id="x")
+    assert replay(record) is None
+
+
+async def test_agent_illegal_play_is_refused() -> None:
+    """An agent's illegal answer (a ScriptedPlayer's play not in ``legal``) is refused like a client's."""
+    hands, pushes = build_deal(["Ma S9", "", "", ""], ["", "", "", ""], seed=1)
+    # Seat 1 answers the Mah Jong holder's lead with a card it does not hold: refused, it passes.
+    players = [ScriptedPlayer("S0", schupf=pushes[0], plays=["S9"]),
+               ScriptedPlayer("S1", schupf=pushes[1], plays=["Dr Ph"]),
+               ScriptedPlayer("S2", schupf=pushes[2]), ScriptedPlayer("S3", schupf=pushes[3])]
+    engine = GameEngine(players, RuleSet(target_score=100), rng=RiggedRandom(hands), keep_rounds=True)
+    await asyncio.wait_for(engine.run(), 20)
+    events = engine.rounds[0].events
+    assert events[0] == (ActionKind.PLAY, 0, parse_mask("S9"))
+    assert events[1] == (ActionKind.PASS, 1, None)
+
+
+# -- Tichu and bomb offers to agents (R6.1, R4.3) ------------------------------------------
+
+
+class Recorder(RandomAgent):
+    """A RandomAgent that checks and logs every Tichu and bomb offer against the round's state."""
+
+    engine: GameEngine
+
+    def __init__(self, name: str, seed: int, log: list[tuple[Any, ...]], *, tichu_rate: float = 0.01) -> None:
+        super().__init__(name, seed)
+        self.log = log
+        self.TICHU_RATE = tichu_rate
+
+    def decide_tichu(self, view: SeatView) -> bool:
+        round_ = self.engine.round
+        assert round_ is not None
+        seat = view.seat
+        answer = super().decide_tichu(view)
+        self.log.append(("tichu", self.engine.info.round_index, seat, round_.phase, view.hand_count(seat),
+                         round_.has_played[seat], round_.announcements[seat], answer))
+        return answer
+
+    def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+        round_ = self.engine.round
+        assert round_ is not None
+        seat = view.seat
+        self.log.append(("bomb", self.engine.info.round_index, seat, round_.trick, round_.trick_owner, round_.turn,
+                         round_.trick_closed, tuple(bombs), view.hand, round_.decision))
+        return super().decide_bomb(view, bombs)
+
+
+async def _recorded_game(seed: int, tichu_rate: float = 0.01, rules: RuleSet | None = None
+                         ) -> tuple[GameEngine, list[tuple[Any, ...]]]:
+    log: list[tuple[Any, ...]] = []
+    agents = [Recorder(f"Rec{seat}", seed * 7 + seat, log, tichu_rate=tichu_rate) for seat in range(4)]
+    engine = GameEngine(agents, rules or RuleSet(seed=seed), keep_rounds=True)
+    for agent in agents:
+        agent.engine = engine
+    await engine.run()
+    return engine, log
+
+
+async def test_tichu_is_offered_only_before_the_first_card_R6_1() -> None:
+    """Agents are offered Tichu only while they may call (R2.4, R6.1): in play, with all 14 cards,
+    without a call; and every seat without a call is offered in every round."""
+    for seed in (1, 2):
+        engine, log = await _recorded_game(seed, tichu_rate=0.05)
+        offers = [entry for entry in log if entry[0] == "tichu"]
+        assert offers
+        for _, _, _, phase, count, has_played, announcement, _ in offers:
+            assert phase == 2 and count == 14 and not has_played and announcement == 0
+        accepted = 0
+        for index, round_ in enumerate(engine.rounds):
+            offered = {entry[2] for entry in offers if entry[1] == index}
+            grand = {seat for seat in range(4) if round_.announcements[seat] == 2}
+            assert offered == set(range(4)) - grand
+            for seat in range(4):
+                answers = [entry[7] for entry in offers if entry[1] == index and entry[2] == seat]
+                # A call ends the offers to that seat for the round (R6.3); no call, no Tichu.
+                assert True not in answers[:-1]
+                assert (round_.announcements[seat] == 1) == (answers[-1:] == [True])
+                accepted += answers[-1:] == [True]
+        assert accepted
+
+
+async def test_tichu_accepted_once_then_not_offered_again_R6_3() -> None:
+    """An agent that accepts the first offer calls Tichu (``player_announced``, not grand) and is never
+    offered again that round; a Grand Tichu caller is never offered Tichu (R6.3)."""
+    hands, pushes = build_deal(["Ma", "", "", ""], ["", "", "", ""], seed=2)
+    players = [ScriptedPlayer("S0", schupf=pushes[0], tichu=[True]),
+               ScriptedPlayer("S1", schupf=pushes[1], grand_tichu=True),
+               ScriptedPlayer("S2", schupf=pushes[2]), ScriptedPlayer("S3", schupf=pushes[3])]
+    engine = GameEngine(players, RuleSet(target_score=1), rng=RiggedRandom(hands), keep_rounds=True)
+    await asyncio.wait_for(engine.run(), 20)
+    first = engine.rounds[0]
+    assert first.announcements == [1, 2, 0, 0]
+    assert first.events[0] == (ActionKind.TICHU, 0, None)
+    announced = [e.context for e in players[2].events if e.name == "player_announced"]
+    assert {"player_index": 1, "grand": True} in announced and {"player_index": 0, "grand": False} in announced
+    assert players[1].offers["tichu"] == 0  # Grand Tichu every round: never offered a plain Tichu
+    assert len(engine.rounds) == 1  # target 1: the offer counts below are of this round
+    assert players[0].offers["tichu"] == 1  # accepted at the first offer, then never asked again
+    assert players[2].offers["tichu"] >= 1
+
+
+async def test_tichu_offered_before_push_with_tichu_before_schupf() -> None:
+    """With ``RuleSet.tichu_before_schupf`` an agent is offered Tichu before the push, with 14 cards."""
+    _, log = await _recorded_game(3, rules=RuleSet(seed=3, tichu_before_schupf=True, target_score=200))
+    phases = {entry[3] for entry in log if entry[0] == "tichu"}
+    assert 1 in phases  # Phase.SCHUPF
+    assert all(entry[4] == 14 for entry in log if entry[0] == "tichu")
+
+
+async def test_bombs_offered_only_when_held_and_allowed_R4_3() -> None:
+    """Agents are offered bombs only when they hold one, never on a lead or on the Dog, never at
+    their own turn while the trick is open, and every offered bomb beats the trick (R3.8, R4.3)."""
+    total = 0
+    for seed in range(4):
+        _, log = await _recorded_game(seed)
+        for entry in (e for e in log if e[0] == "bomb"):
+            _, _, seat, trick, _, turn, closed, bombs, hand, decision = entry
+            total += 1
+            assert bombs, "an empty offer"
+            assert trick is not None and trick[0] != DOG, "R4.3: no bomb on a lead or the Dog"
+            assert closed or seat != turn or decision == Decision.DRAGON, \
+                "at its turn a seat plays the bomb as its play"
+            for bomb in bombs:
+                assert bomb[1] == BOMB and bomb[0] & ~hand == 0
+                if trick[1] == BOMB:
+                    assert (bomb[2], bomb[3]) > (trick[2], trick[3]), "R3.8: a bomb must beat the bomb"
+            assert sorted(b[0] for b in bombs) == sorted(b[0] for b in bombs_of(hand)
+                                                         if trick[1] != BOMB or (b[2], b[3]) > (trick[2], trick[3]))
+    assert total >= 20
+
+
+async def test_bombs_offered_nearest_seat_after_trick_owner_first_R4_3() -> None:
+    """After seat 0's lead, seats 2 and 3 (holding bombs) are offered in that order (seat 1 is at
+    turn). When seat 2 bombs, play continues after the bomber (seat 3), and seat 3's lower bomb is
+    no longer offered (a later bomb must beat the earlier one)."""
+    hands, pushes = build_deal(["Ma S9", "", "SB BB GB RB", "S7 B7 G7 R7"],
+                               ["", "", "SB BB GB RB", "S7 B7 G7 R7"], seed=3)
+
+    class Logged(ScriptedPlayer):
+        engine: GameEngine
+
+        def __init__(self, name: str, log: list[Any], **kwargs: Any) -> None:
+            super().__init__(name, **kwargs)
+            self.log = log
+
+        def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+            round_ = _rnd(self.engine)
+            self.log.append((view.seat, round_.trick_owner, round_.trick, tuple(b[0] for b in bombs)))
+            return super().decide_bomb(view, bombs)
+
+    for accept in (False, True):
+        log: list[Any] = []
+        players = [Logged("S0", log, schupf=pushes[0], plays=["S9"]),
+                   Logged("S1", log, schupf=pushes[1], plays=[""]),
+                   Logged("S2", log, schupf=pushes[2], bombs=["SB BB GB RB" if accept else None]),
+                   Logged("S3", log, schupf=pushes[3], bombs=[None] * 50)]
+        engine = GameEngine(players, RuleSet(target_score=1), rng=RiggedRandom(hands), keep_rounds=True)
+        for player in players:
+            player.engine = engine
+        await asyncio.wait_for(engine.run(), 20)
+        nine = (parse_mask("S9"), SINGLE, 1, 9)
+        assert log[0] == (2, 0, nine, (parse_mask("SB BB GB RB"),))
+        first_round_events = engine.rounds[0].events
+        if not accept:
+            assert log[1] == (3, 0, nine, (parse_mask("S7 B7 G7 R7"),))
+        else:
+            assert first_round_events[1] == (ActionKind.BOMB, 2, parse_mask("SB BB GB RB"))
+            # play continues with the seat after the bomber
+            assert first_round_events[2][1] == 3
+            jacks_on_top = [entry for entry in log[1:] if entry[2] is not None and entry[2][1] == BOMB
+                            and entry[2][3] == 11]
+            assert all(parse_mask("S7 B7 G7 R7") not in entry[3] for entry in jacks_on_top)
+            played = [e.context for e in players[1].events if e.name == "player_played"]
+            assert played[1]["turn"][0] == 2 and played[1]["is_bomb"] and played[1]["out_of_turn"]
+
+
+# -- interrupts from clients (protocol.md: announce, bomb) ----------------------------------
+
+
+async def test_interrupt_bomb_cancels_the_open_request_R4_3() -> None:
+    """While the engine awaits client seat 1's play, client seat 3 bombs (``bomb`` message): seat 1's
+    request is cancelled (``request_cancelled``), the bomb is applied and announced out of turn,
+    and play continues with the seat after the bomber; the game then runs to its end.
+    Before that, the refused interrupts (protocol.md errors 304, 305, 307) change nothing."""
+    hands, pushes = build_deal(["Ma S9", "S8 B8 G8 R8", "", "S7 B7 G7 R7"],
+                               ["", "S8 B8 G8 R8", "", "S7 B7 G7 R7"], seed=5)
+    loop = asyncio.get_running_loop()
+    lead = loop.create_future()
+    seat0 = Client("A", 10, push=pushes[0], script=[lead])
+    seat1 = Client("B", 11, push=pushes[1], script=[BLOCK])
+    seat2 = ScriptedPlayer("S", schupf=pushes[2])
+    seat3 = Client("C", 13, push=pushes[3])
+    engine = GameEngine([seat0, seat1, seat2, seat3], RuleSet(target_score=200), rng=RiggedRandom(hands))
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await asyncio.wait_for(seat0.asked.wait(), 5)
+        # The leader is asked: no trick yet, so no bomb (R4.3) -> 305, nothing changes.
+        before, heard = _round_snapshot(engine), len(seat2.events)
+        with pytest.raises(RuleViolation) as denied:
+            engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
+        assert denied.value.code == ErrorCode.INTERRUPT_DENIED
+        assert _round_snapshot(engine) == before and len(seat2.events) == heard
+        lead.set_result("S9")
+        await asyncio.wait_for(seat1.blocked.wait(), 5)
+        before, heard = _round_snapshot(engine), len(seat2.events)
+        # Seat 1 is at turn: its bomb is its play -> 304.
+        with pytest.raises(RuleViolation) as own_turn:
+            engine.interrupt(1, ActionKind.BOMB, parse_mask("S8 B8 G8 R8"))
+        assert own_turn.value.code == ErrorCode.NOT_YOUR_TURN
+        # Seat 0 has played its first card: no Tichu any more (R6.1) -> 307.
+        with pytest.raises(RuleViolation) as late_call:
+            engine.interrupt(0, ActionKind.TICHU)
+        assert late_call.value.code == ErrorCode.INVALID_ANNOUNCE
+        # Three 7s are no bomb -> refused, nothing changes.
+        with pytest.raises(RuleViolation):
+            engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7"))
+        assert _round_snapshot(engine) == before and len(seat2.events) == heard
+        assert seat1.cancelled == 0 and _rnd(engine).announcements[0] == 0
+        # The bomb lands.
+        engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
+        assert seat1.cancelled == 1
+        assert _rnd(engine).trick_owner == 3 and _rnd(engine).turn == 0
+        assert _rnd(engine).events[-1] == (ActionKind.BOMB, 3, parse_mask("S7 B7 G7 R7"))
+        new = [event for event in seat2.events[heard:]]
+        assert new[0].name == "player_played"
+        assert new[0].context["turn"] == [3, [[7, 4], [7, 3], [7, 2], [7, 1]], ["bomb", 4, 7]]
+        assert new[0].context["is_bomb"] is True and new[0].context["out_of_turn"] is True
+        assert new[0].context["trick_owner_index"] == 3
+        assert new[1] == Event("player_turn_changed", {"current_turn_index": 0})
+        game = await asyncio.wait_for(task, 20)
+    finally:
+        task.cancel()
+    assert seat1.aborted == 1  # the engine dropped the cancelled request's coroutine
+    assert game.is_over
+    assert seat1.requests.count("play") >= 2  # asked again later
+    # Only seat 1's request was cancelled.
+    assert seat0.cancelled == seat3.cancelled == 0
+
+
+async def test_interrupt_bomb_saves_a_dragon_trick_R4_3_R4_5() -> None:
+    """While client seat 0 is asked whom to give its Dragon trick (R4.5), client seat 3 bombs it
+    (R4.3): seat 0's request is cancelled, nobody receives a Dragon gift, and the trick with the
+    Dragon's 25 points goes to the bomb's side."""
+    hands, pushes = build_deal(["Ma Dr", "", "", "S7 B7 G7 R7"], ["", "", "", "S7 B7 G7 R7"], seed=8)
+    seat0 = Client("A", 10, push=pushes[0], script=["Dr"], dragon=[BLOCK])
+    seat1 = Client("B", 11, push=pushes[1], script=[""])
+    seat2 = ScriptedPlayer("S", schupf=pushes[2], plays=[""])
+    seat3 = Client("C", 13, push=pushes[3], script=[""])
+    engine = GameEngine([seat0, seat1, seat2, seat3], RuleSet(target_score=200), rng=RiggedRandom(hands))
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await asyncio.wait_for(seat0.blocked.wait(), 5)
+        assert _rnd(engine).dragon_recipients() == [1, 3]
+        engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
+        assert seat0.cancelled == 1
+        assert _rnd(engine).trick_owner == 3 and _rnd(engine).dragon_recipients() == []
+        await asyncio.wait_for(task, 20)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert seat0.aborted == 1
+    taken = [e.context for e in seat2.events if e.name == "trick_taken"]
+    assert taken[0]["dragon_recipient"] is None and taken[0]["points"] == 25
+    assert taken[0]["player_index"] in (1, 3)  # seat 3's bomb, or seat 1 bombing over it
+
+
+async def test_interrupt_bomb_on_the_dog_is_refused_R3_10() -> None:
+    """After the Dog the partner leads: no trick to bomb (R3.10, R4.3) -> 305, nothing changes."""
+    hands, pushes = build_deal(["Ma Hu", "", "", "S7 B7 G7 R7"], ["", "", "", "S7 B7 G7 R7"], seed=9)
+    seat0 = Client("A", 10, push=pushes[0], script=["Hu"])
+    seat2 = Client("P", 12, push=pushes[2], script=[BLOCK])
+    seat3 = Client("C", 13, push=pushes[3])
+    engine = GameEngine([seat0, ScriptedPlayer("S", schupf=pushes[1]), seat2, seat3], RuleSet(target_score=200),
+                        rng=RiggedRandom(hands))
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await asyncio.wait_for(seat2.blocked.wait(), 5)
+        assert _rnd(engine).turn == 2 and _rnd(engine).trick_turns[0][0] == 0  # the Dog lies on the table
+        before = _round_snapshot(engine)
+        with pytest.raises(RuleViolation) as denied:
+            engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
+        assert denied.value.code == ErrorCode.INTERRUPT_DENIED
+        assert _round_snapshot(engine) == before and seat2.cancelled == 0
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_replace_player_while_its_decision_is_awaited() -> None:
+    """A client leaves while the engine awaits its play: ``replace_player`` seats an agent, which is
+    asked at once; the old client's request is dropped and the game goes on to its end."""
+    hands, pushes = build_deal(["Ma S9", "", "", ""], ["", "", "", ""], seed=10)
+    seat1 = Client("B", 11, push=pushes[1], script=[BLOCK])
+    players: list[Player] = [ScriptedPlayer("S0", schupf=pushes[0], plays=["S9"]), seat1,
+                             ScriptedPlayer("S2", schupf=pushes[2]), ScriptedPlayer("S3", schupf=pushes[3])]
+    engine = GameEngine(players, RuleSet(target_score=200), rng=RiggedRandom(hands), keep_rounds=True)
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await asyncio.wait_for(seat1.blocked.wait(), 5)
+        agent = ScriptedPlayer("Bot", plays=[""])
+        assert engine.replace_player(1, agent) is seat1
+        game = await asyncio.wait_for(task, 20)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert game.is_over and seat1.aborted == 1 and seat1.requests == ["play"]
+    assert engine.rounds[0].events[1] == (ActionKind.PASS, 1, None)  # the agent's answer
+    assert engine.info.player_names[1] == "Bot"
+
+
+async def test_interrupt_tichu_from_a_client_R6_1() -> None:
+    """A client calls Tichu (``announce``) before its first card: the call is applied and broadcast;
+    a second call is refused with 307 and changes nothing (R6.3)."""
+    hands, pushes = build_deal(["Ma S9", "", "", ""], ["", "", "", ""], seed=6)
+    loop = asyncio.get_running_loop()
+    lead = loop.create_future()
+    seat0 = Client("A", 1, push=pushes[0], script=[lead])
+    listener = ScriptedPlayer("S1", schupf=pushes[1])
+    players: list[Player] = [seat0, listener, ScriptedPlayer("S2", schupf=pushes[2]), Client("C", 3, push=pushes[3])]
+    engine = GameEngine(players, RuleSet(target_score=1), rng=RiggedRandom(hands), keep_rounds=True)
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await asyncio.wait_for(seat0.asked.wait(), 5)
+        engine.interrupt(3, ActionKind.TICHU)
+        assert _rnd(engine).announcements[3] == 1
+        assert listener.events[-1] == Event("player_announced", {"player_index": 3, "grand": False})
+        before = _round_snapshot(engine)
+        with pytest.raises(RuleViolation) as again:
+            engine.interrupt(3, ActionKind.TICHU)
+        assert again.value.code == ErrorCode.INVALID_ANNOUNCE
+        assert _round_snapshot(engine) == before
+        lead.set_result("S9")
+        await asyncio.wait_for(task, 20)
+    finally:
+        task.cancel()
+    assert (ActionKind.TICHU, 3, None) in engine.rounds[0].events
+    assert engine.rounds[0].result().calls[3] == 1
+
+
+async def test_interrupt_outside_a_round_is_refused() -> None:
+    """Before the game starts there is no round: a bomb gets 305, a Tichu call 307."""
+    engine = GameEngine([Client(f"C{seat}") for seat in range(4)])
+    with pytest.raises(RuleViolation) as bomb:
+        engine.interrupt(0, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
+    assert bomb.value.code == ErrorCode.INTERRUPT_DENIED
+    with pytest.raises(RuleViolation) as call:
+        engine.interrupt(0, ActionKind.TICHU)
+    assert call.value.code == ErrorCode.INVALID_ANNOUNCE
+
+
+async def _bomb_in_the_window() -> tuple[GameEngine, list[Client], ScriptedPlayer]:
+    """Seat 0 leads the 9, everybody passes; in the bomb window client seat 3 bombs the closed trick."""
+    hands, pushes = build_deal(["Ma S9", "S8 B8 G8 R8", "", "S7 B7 G7 R7"],
+                               ["", "S8 B8 G8 R8", "", "S7 B7 G7 R7"], seed=5)
+    seat0 = Client("A", 10, push=pushes[0], script=["S9"])
+    seat1 = Client("B", 11, push=pushes[1], script=[""])
+    seat2 = ScriptedPlayer("S", schupf=pushes[2], plays=[""])
+    seat3 = Client("C", 13, push=pushes[3], script=[""])
+    engine = GameEngine([seat0, seat1, seat2, seat3], RuleSet(target_score=200), rng=RiggedRandom(hands),
+                        bomb_window=30.0)
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await _until(lambda: engine.round is not None and _rnd(engine).trick_closed)
+        assert _rnd(engine).trick_owner == 0 and _rnd(engine).turn == 0
+        assert not [e for e in seat2.events if e.name == "trick_taken"]
+        engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
+        assert _rnd(engine).trick_owner == 3 and not _rnd(engine).trick_closed and _rnd(engine).turn == 0
+        await _until(lambda: len(seat0.requests) >= 2)  # seat 0 is asked again: play goes on after seat 3
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    return engine, [seat0, seat1, seat3], seat2
+
+
+async def test_interrupt_bomb_in_the_bomb_window_after_the_last_pass_R4_3() -> None:
+    """After the last pass the trick is not taken at once: with clients seated the engine waits
+    ``bomb_window`` and a client's bomb still lands on the trick (R4.3; protocol.md, "The bomb
+    window"); the trick is not collected by the 9's owner."""
+    engine, _, listener = await _bomb_in_the_window()
+    events = _rnd(engine).events
+    assert [kind for kind, _, _ in events[:5]] == [ActionKind.PLAY, ActionKind.PASS, ActionKind.PASS,
+                                                   ActionKind.PASS, ActionKind.BOMB]
+    taken = [e.context for e in listener.events if e.name == "trick_taken"]
+    assert not taken or taken[0]["player_index"] != 0
+    played = [e.context for e in listener.events if e.name == "player_played"]
+    assert played[1]["turn"][0] == 3 and played[1]["out_of_turn"] and played[1]["trick_points"] == 0
+
+
+async def test_request_cancelled_only_for_an_open_request() -> None:
+    """protocol.md: ``request_cancelled`` goes "only to the seat whose request an interrupt
+    cancelled". A bomb in the bomb window cancels no request (the seat due to lead was not asked
+    yet), so nobody may receive it."""
+    _, (seat0, seat1, seat3), _ = await _bomb_in_the_window()
+    assert seat0.requests == ["play", "play"]  # its lead (the 9) and the request after the bomb only
+    assert (seat0.cancelled, seat1.cancelled, seat3.cancelled) == (0, 0, 0), \
+        "request_cancelled went to a seat without an open request"
+
+
+# -- hidden information in notifications (R8) -------------------------------------------------
+
+
+async def test_no_notification_reveals_another_seats_hand_R8() -> None:
+    """Over whole games, every event a seat receives holds no card of another seat's current hand,
+    except ``hands_revealed``, which goes only to seats that are out (R8.3) and shows the hands."""
+    revealed = 0
+    for seed in (31, 32, 33):
+        players = [ListeningRandom(f"L{seat}", seed + seat) for seat in range(4)]
+        engine = GameEngine(players, RuleSet(seed=seed))
+
+        def checker(engine: GameEngine, seat: int) -> Callable[[Event], None]:
+            def check(event: Event) -> None:
+                nonlocal revealed
+                round_ = engine.round
+                hands = list(round_.hands) if round_ is not None else [0] * 4
+                if event.name == "hands_revealed":
+                    assert round_ is not None and seat in round_.out_order and not round_.is_over
+                    assert [_labels(cards) for cards in event.context["hands"]] == [_mask_cards(h) for h in hands]
+                    revealed += 1
+                    return
+                others = set().union(*(_mask_cards(hands[other]) for other in range(4) if other != seat))
+                assert not (_cards_in(event.context) & others), f"{event.name} leaks another hand to seat {seat}"
+            return check
+
+        for seat, player in enumerate(players):
+            player.on_notify = checker(engine, seat)
+        await engine.run()
+    assert revealed > 0
+
+
+async def test_hands_not_revealed_when_the_table_forbids_it_R8_3() -> None:
+    """With ``reveal_hands_when_out=False`` nobody ever receives ``hands_revealed``."""
+    players = [ListeningRandom(f"L{seat}", seat) for seat in range(4)]
+    await GameEngine(players, RuleSet(seed=4, reveal_hands_when_out=False)).run()
+    assert all(event.name != "hands_revealed" for player in players for event in player.events)
+    assert any(event.name == "player_out" for event in players[0].events)
+
+
+async def test_grand_tichu_decided_on_eight_cards_R2_1() -> None:
+    """At the Grand Tichu decision a seat's view holds its first 8 cards only (R2.1), and every seat
+    still has 8 cards (R2.2: the rest comes after all four decided)."""
+    seen: list[tuple[int, tuple[int, ...]]] = []
+
+    class Peeking(RandomAgent):
+        def decide_grand_tichu(self, view: SeatView) -> bool:
+            seen.append((view.hand.bit_count(), view.public_state().count_hand_cards))
+            return super().decide_grand_tichu(view)
+
+    engine = GameEngine([Peeking(f"P{seat}", seat) for seat in range(4)], RuleSet(seed=1, target_score=200))
+    await engine.run()
+    assert seen and all(entry == (8, (8, 8, 8, 8)) for entry in seen)
+
+
+def test_engine_needs_four_players() -> None:
+    """A table has four seats (R1.3)."""
+    with pytest.raises(ValueError):
+        GameEngine([RandomAgent("a"), RandomAgent("b"), RandomAgent("c")])
+
+
+async def test_replace_player_takes_over_the_seat() -> None:
+    """``replace_player`` seats another player (an agent for a client that left): it is asked from
+    then on, and its name shows in the table info."""
+    engine = GameEngine([RandomAgent(f"R{seat}", seat) for seat in range(4)], RuleSet(seed=1, target_score=100))
+    listener = ListeningRandom("L", 9)
+    old = engine.replace_player(2, listener)
+    assert old.name == "R2" and engine.info.player_names[2] == "L" and engine.players[2] is listener
+    await engine.run()
+    assert listener.events and listener.events[-1].name == "game_over"
