@@ -34,23 +34,26 @@ from tichu.server.protocol import (
     parse_message,
     require,
 )
-from tichu.server.table import Table
+from tichu.server.table import AgentFactory, Table, registry_agent
 
 log = logging.getLogger(__name__)
 
 SETTINGS = web.AppKey("settings", Settings)
 FACTORY = web.AppKey("factory", GameFactory)
+AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 #: The folder served at ``/``.
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 
 
-def create_app(settings: Settings | None = None) -> web.Application:
+def create_app(settings: Settings | None = None, *, agents: AgentFactory = registry_agent) -> web.Application:
     """Build the application.
 
     :param settings: (Optional) The settings; :meth:`Settings.load` if omitted.
+    :param agents: (Optional) Makes the agents of empty seats (tests pass seeded ones).
     """
     app = web.Application()
     app[SETTINGS] = settings or Settings.load()
+    app[AGENTS] = agents
     app.cleanup_ctx.append(_factory_context)
     app.on_shutdown.append(_on_shutdown)
     app.router.add_get("/ws", websocket_handler)
@@ -61,7 +64,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
 
 
 async def _factory_context(app: web.Application) -> AsyncIterator[None]:
-    app[FACTORY] = GameFactory(app[SETTINGS])
+    app[FACTORY] = GameFactory(app[SETTINGS], agents=app[AGENTS])
     yield
     await app[FACTORY].shutdown()
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from tichu.core.errors import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.peer import Peer
 from tichu.server.protocol import ProtocolError
-from tichu.server.table import Table
+from tichu.server.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
 
 log = logging.getLogger(__name__)
 
@@ -21,8 +22,17 @@ class GameFactory:
     :ivar tables: Open tables by name.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, agents: AgentFactory = registry_agent,
+                 hinters: Callable[[Settings], HintRanker] = heuristic_hinter) -> None:
+        """Start without tables.
+
+        :param settings: The server's settings.
+        :param agents: Makes the agents of empty seats, for every table.
+        :param hinters: Makes each table's hint ranker.
+        """
         self.settings = settings
+        self._agents = agents
+        self._hinters = hinters
         self.tables: dict[str, Table] = {}
         self._sessions: dict[str, tuple[Table, Peer]] = {}
         self._closing: dict[str, asyncio.TimerHandle] = {}
@@ -35,7 +45,8 @@ class GameFactory:
         """
         table = self.tables.get(table_name)
         if table is None:
-            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty)
+            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty,
+                                                   agents=self._agents, hinter=self._hinters(self.settings))
             log.info("table %r opened", table_name)
         self._keep_open(table)
         peer = table.join(player_name, connection)

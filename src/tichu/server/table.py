@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from tichu.agents.agent import Agent
 from tichu.agents.heuristic_agent import HeuristicAgent
@@ -43,6 +43,25 @@ log = logging.getLogger(__name__)
 HINT_SEED = 0
 #: Milliseconds a hint may take before it is logged as slow.
 SLOW_HINT_MS = 50.0
+#: Makes the agent of an empty seat from an agent kind and a display name.
+AgentFactory = Callable[[str, str], Agent]
+
+
+class HintRanker(Protocol):
+    """Ranks a seat's legal plays, best first, from that seat's view only (R8)."""
+
+    def hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play]:
+        """The plays of ``legal`` best first (it may leave some out)."""
+
+
+def registry_agent(kind: str, name: str) -> Agent:
+    """The default :data:`AgentFactory`: an unseeded agent of the registry."""
+    return make_agent(kind, name=name)
+
+
+def heuristic_hinter(settings: Settings) -> HintRanker:
+    """The default hint ranker: a heuristic agent, seeded by the server's seed if it has one."""
+    return HeuristicAgent("Hint", HINT_SEED if settings.seed is None else settings.seed)
 
 
 @dataclass
@@ -73,12 +92,22 @@ class Table:
     :ivar options: The agent kind of empty seats and whether hints are given.
     """
 
-    def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None]) -> None:
+    def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], *,
+                 agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> None:
+        """Open a table.
+
+        :param name: The table's name.
+        :param settings: The server's settings (the options start from them).
+        :param on_empty: Called when the last client has left.
+        :param agents: Makes the agents of empty seats (tests seed them).
+        :param hinter: Ranks the legal plays of a ``play`` request (default: :func:`heuristic_hinter`).
+        """
         self.name = name
         self.settings = settings
         self._on_empty = on_empty
+        self._agents = agents
         self.options = TableOptions(agent=settings.agent, hints=settings.hints)
-        self._hinter = HeuristicAgent("Hint", HINT_SEED if settings.seed is None else settings.seed)
+        self._hinter = hinter or heuristic_hinter(settings)
         self.info = TableInfo(table_name=name, player_names=[self._agent_name(seat) for seat in range(4)])
         self.peers: list[Peer | None] = [None] * 4
         self._joined: list[Peer] = []  # clients in the order they joined (for the host)
@@ -337,7 +366,7 @@ class Table:
         return f"Bot {seat + 1}"
 
     def _make_agent(self, seat: int) -> Agent:
-        return make_agent(self.options.agent, name=self._agent_name(seat))
+        return self._agents(self.options.agent, self._agent_name(seat))
 
     def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
         """The legal plays best first for a ``play`` request, or ``None`` when hints are off.
