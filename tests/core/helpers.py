@@ -24,7 +24,7 @@ from tichu.core.cards import (
     indices_of,
     parse_mask,
 )
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation, Violation
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
 
@@ -220,7 +220,7 @@ def snapshot(round_: Round) -> dict[str, Any]:
     return copy.deepcopy({key: value for key, value in vars(round_).items() if key not in _CACHES})
 
 
-def assert_refused(round_: Round, code: ErrorCode, action: Callable[[], object],
+def assert_refused(round_: Round, code: Violation, action: Callable[[], object],
                    rule: str | None = None) -> RuleViolation:
     """Assert that an action raises :class:`RuleViolation` with ``code`` and changes nothing.
 
@@ -229,7 +229,7 @@ def assert_refused(round_: Round, code: ErrorCode, action: Callable[[], object],
     before = snapshot(round_)
     with pytest.raises(RuleViolation) as caught:
         action()
-    assert caught.value.code == code, caught.value
+    assert caught.value.violation == code, caught.value
     if rule is not None:
         assert caught.value.rule.startswith(rule), caught.value
     assert snapshot(round_) == before, "a refused action must not change the round"

@@ -25,7 +25,7 @@ from tichu.core.cards import (
     parse_mask,
 )
 from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, Play, bombs_of
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation, Violation
 from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
@@ -868,7 +868,7 @@ async def test_interrupt_bomb_cancels_the_open_request_R4_3() -> None:
         before, heard = _round_snapshot(engine), len(seat2.events)
         with pytest.raises(RuleViolation) as denied:
             engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
-        assert denied.value.code == ErrorCode.INTERRUPT_DENIED
+        assert denied.value.violation == Violation.BOMB_NOT_ALLOWED
         assert _round_snapshot(engine) == before and len(seat2.events) == heard
         lead.set_result("S9")
         await asyncio.wait_for(seat1.blocked.wait(), 5)
@@ -876,11 +876,11 @@ async def test_interrupt_bomb_cancels_the_open_request_R4_3() -> None:
         # Seat 1 is at turn: its bomb is its play -> 304.
         with pytest.raises(RuleViolation) as own_turn:
             engine.interrupt(1, ActionKind.BOMB, parse_mask("S8 B8 G8 R8"))
-        assert own_turn.value.code == ErrorCode.NOT_YOUR_TURN
+        assert own_turn.value.violation == Violation.NOT_YOUR_TURN
         # Seat 0 has played its first card: no Tichu any more (R6.1) -> 307.
         with pytest.raises(RuleViolation) as late_call:
             engine.interrupt(0, ActionKind.TICHU)
-        assert late_call.value.code == ErrorCode.INVALID_ANNOUNCE
+        assert late_call.value.violation == Violation.CALL_NOT_ALLOWED
         # Three 7s are no bomb -> refused, nothing changes.
         with pytest.raises(RuleViolation):
             engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7"))
@@ -949,7 +949,7 @@ async def test_interrupt_bomb_on_the_dog_is_refused_R3_10() -> None:
         before = _round_snapshot(engine)
         with pytest.raises(RuleViolation) as denied:
             engine.interrupt(3, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
-        assert denied.value.code == ErrorCode.INTERRUPT_DENIED
+        assert denied.value.violation == Violation.BOMB_NOT_ALLOWED
         assert _round_snapshot(engine) == before and seat2.cancelled == 0
     finally:
         task.cancel()
@@ -997,7 +997,7 @@ async def test_interrupt_tichu_from_a_client_R6_1() -> None:
         before = _round_snapshot(engine)
         with pytest.raises(RuleViolation) as again:
             engine.interrupt(3, ActionKind.TICHU)
-        assert again.value.code == ErrorCode.INVALID_ANNOUNCE
+        assert again.value.violation == Violation.CALL_NOT_ALLOWED
         assert _round_snapshot(engine) == before
         lead.set_result("S9")
         await asyncio.wait_for(task, 20)
@@ -1012,10 +1012,10 @@ async def test_interrupt_outside_a_round_is_refused() -> None:
     engine = GameEngine([Client(f"C{seat}") for seat in range(4)])
     with pytest.raises(RuleViolation) as bomb:
         engine.interrupt(0, ActionKind.BOMB, parse_mask("S7 B7 G7 R7"))
-    assert bomb.value.code == ErrorCode.INTERRUPT_DENIED
+    assert bomb.value.violation == Violation.BOMB_NOT_ALLOWED
     with pytest.raises(RuleViolation) as call:
         engine.interrupt(0, ActionKind.TICHU)
-    assert call.value.code == ErrorCode.INVALID_ANNOUNCE
+    assert call.value.violation == Violation.CALL_NOT_ALLOWED
 
 
 async def _bomb_in_the_window() -> tuple[GameEngine, list[Client], ScriptedPlayer]:

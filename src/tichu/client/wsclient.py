@@ -30,8 +30,8 @@ import aiohttp
 
 from tichu.core.cards import Card, cards_of, mask_of
 from tichu.core.combos import bombs_of
-from tichu.core.errors import ErrorCode
 from tichu.rules import Combination, CombinationType, beats
+from tichu.server.codes import ErrorCode
 
 __all__ = ["Brain", "JsonDict", "LoggedMessage", "RandomBrain", "TableClient", "TableState",
            "bombs_against", "build_url", "decider", "next_option", "response_options", "run_bot"]

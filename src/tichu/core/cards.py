@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation, Violation
 
 
 class Card(NamedTuple):
@@ -98,7 +98,7 @@ def card_index(card: tuple[int, int]) -> int:
     try:
         return _INDEX_BY_CARD[Card(*card)]
     except (KeyError, TypeError) as error:
-        raise RuleViolation(ErrorCode.UNKNOWN_CARD, "R1.1", f"unknown card {card!r}") from error
+        raise RuleViolation(Violation.UNKNOWN_CARD, "R1.1", f"unknown card {card!r}") from error
 
 
 def mask_of(cards: Iterable[tuple[int, int]]) -> int:
@@ -107,13 +107,13 @@ def mask_of(cards: Iterable[tuple[int, int]]) -> int:
     :param cards: Cards as ``(value, suit)`` pairs.
     :result: Their mask.
     :raises RuleViolation: ``UNKNOWN_CARD`` for a card that does not exist,
-        ``NOT_UNIQUE_CARDS`` for a card given twice.
+        ``DUPLICATE_CARD`` for a card given twice.
     """
     mask = 0
     for card in cards:
         bit = 1 << card_index(card)
         if mask & bit:
-            raise RuleViolation(ErrorCode.NOT_UNIQUE_CARDS, "R1.1", f"card {card!r} given twice")
+            raise RuleViolation(Violation.DUPLICATE_CARD, "R1.1", f"card {card!r} given twice")
         mask |= bit
     return mask
 
@@ -143,16 +143,16 @@ def parse_mask(labels: str) -> int:
 
     :param labels: For example ``"Ph R5 G5"``; ``""`` is the empty set.
     :result: The mask.
-    :raises RuleViolation: ``UNKNOWN_CARD`` for an unknown label, ``NOT_UNIQUE_CARDS``
+    :raises RuleViolation: ``UNKNOWN_CARD`` for an unknown label, ``DUPLICATE_CARD``
         for a label given twice.
     """
     mask = 0
     for label in labels.split():
         index = _INDEX_BY_LABEL.get(label)
         if index is None:
-            raise RuleViolation(ErrorCode.UNKNOWN_CARD, "R1.1", f"unknown card label {label!r}")
+            raise RuleViolation(Violation.UNKNOWN_CARD, "R1.1", f"unknown card label {label!r}")
         if mask >> index & 1:
-            raise RuleViolation(ErrorCode.NOT_UNIQUE_CARDS, "R1.1", f"card {label} given twice")
+            raise RuleViolation(Violation.DUPLICATE_CARD, "R1.1", f"card {label} given twice")
         mask |= 1 << index
     return mask
 
@@ -168,7 +168,7 @@ def parse_labels(labels: str) -> list[Card]:
     for label in labels.split():
         index = _INDEX_BY_LABEL.get(label)
         if index is None:
-            raise RuleViolation(ErrorCode.UNKNOWN_CARD, "R1.1", f"unknown card label {label!r}")
+            raise RuleViolation(Violation.UNKNOWN_CARD, "R1.1", f"unknown card label {label!r}")
         cards.append(CARDS[index])
     return cards
 

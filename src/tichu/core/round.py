@@ -34,7 +34,7 @@ from tichu.core.combos import (
     combinations_of,
     legal_plays_from,
 )
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation, Violation
 from tichu.core.ruleset import RuleSet
 
 
@@ -267,7 +267,7 @@ class Round:
         elif kind == ActionKind.SCHUPF:
             self.schupf(seat, value)
         else:
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R4", f"unknown action {kind!r}")
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", f"unknown action {kind!r}")
 
     def clone(self) -> Round:
         """Return an independent copy (the lists are copied, the immutable values shared)."""
@@ -333,7 +333,7 @@ class Round:
         """
         _check_seat(seat)
         if self.phase != Phase.GRAND_TICHU or self.grand_decided[seat]:
-            raise RuleViolation(ErrorCode.INVALID_ANNOUNCE, "R6.2",
+            raise RuleViolation(Violation.CALL_NOT_ALLOWED, "R6.2",
                                 "Grand Tichu is decided once, on the first 8 cards")
         self.grand_decided[seat] = True
         if announced:
@@ -354,16 +354,16 @@ class Round:
         """
         _check_seat(seat)
         if self.phase != Phase.SCHUPF or self.given[seat] is not None:
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R2.3", "no push is expected from this seat now")
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.3", "no push is expected from this seat now")
         triple = tuple(cards)
         if len(triple) != 3 or any(not isinstance(card, int) or card.bit_count() != 1 or card >> 56
                                    for card in triple):
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R2.3", "push exactly three cards, one to each seat")
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.3", "push exactly three cards, one to each seat")
         given = triple[0] | triple[1] | triple[2]
         if given.bit_count() != 3:
-            raise RuleViolation(ErrorCode.NOT_UNIQUE_CARDS, "R2.3", "the three pushed cards must differ")
+            raise RuleViolation(Violation.DUPLICATE_CARD, "R2.3", "the three pushed cards must differ")
         if given & ~self.hands[seat]:
-            raise RuleViolation(ErrorCode.NOT_HAND_CARD, "R2.3", "pushed cards must come from the hand")
+            raise RuleViolation(Violation.NOT_IN_HAND, "R2.3", "pushed cards must come from the hand")
         self.hands[seat] &= ~given
         self.given[seat] = (triple[0], triple[1], triple[2])
         self._forget_combinations()
@@ -406,11 +406,11 @@ class Round:
     def announce(self, seat: int) -> None:
         """Call a plain Tichu (R6.1).
 
-        :raises RuleViolation: (``INVALID_ANNOUNCE``) if the seat may not call now.
+        :raises RuleViolation: (``CALL_NOT_ALLOWED``) if the seat may not call now.
         """
         _check_seat(seat)
         if not self.can_announce(seat):
-            raise RuleViolation(ErrorCode.INVALID_ANNOUNCE, "R6.1",
+            raise RuleViolation(Violation.CALL_NOT_ALLOWED, "R6.1",
                                 "Tichu can be called once, after the push and before one's first card")
         self.announcements[seat] = ANNOUNCE_TICHU
         self.events.append(Action(ActionKind.TICHU, seat))
@@ -471,7 +471,7 @@ class Round:
 
         :param seat: The seat at turn.
         :param cards: The card mask.
-        :raises RuleViolation: With the protocol's code: not this seat's turn, cards not in
+        :raises RuleViolation: Not this seat's turn, cards not in
             the hand, no combination, or a combination not allowed now (R4.1, R5.2, R3.10).
         """
         if not cards:
@@ -483,26 +483,26 @@ class Round:
     def _check_turn(self, seat: int) -> None:
         _check_seat(seat)
         if self.decision != Decision.PLAY or seat != self.turn:
-            raise RuleViolation(ErrorCode.NOT_YOUR_TURN, "R4.1", "it is not this seat's turn to play")
+            raise RuleViolation(Violation.NOT_YOUR_TURN, "R4.1", "it is not this seat's turn to play")
 
     def find_legal(self, seat: int, cards: int) -> Play:
         """Return the legal play of these cards for the seat at turn, without applying it.
 
-        :raises RuleViolation: ``NOT_YOUR_TURN``, ``UNKNOWN_CARD``, ``NOT_HAND_CARD``,
-            ``INVALID_COMBINATION`` or ``INVALID_ACTION`` (with the rule) as :meth:`play`.
+        :raises RuleViolation: ``NOT_YOUR_TURN``, ``UNKNOWN_CARD``, ``NOT_IN_HAND``,
+            ``NO_COMBINATION`` or ``ACTION_NOT_ALLOWED`` (with the rule) as :meth:`play`.
         """
         self._check_turn(seat)
         if not isinstance(cards, int) or cards < 0 or cards >> 56:
-            raise RuleViolation(ErrorCode.UNKNOWN_CARD, "R1.1", "unknown cards")
+            raise RuleViolation(Violation.UNKNOWN_CARD, "R1.1", "unknown cards")
         if cards & ~self.hands[seat]:
-            raise RuleViolation(ErrorCode.NOT_HAND_CARD, "R4.1", "cards not in the hand")
+            raise RuleViolation(Violation.NOT_IN_HAND, "R4.1", "cards not in the hand")
         if classify_mask(cards) is None:
-            raise RuleViolation(ErrorCode.INVALID_COMBINATION, "R3", "the cards form no combination")
+            raise RuleViolation(Violation.NO_COMBINATION, "R3", "the cards form no combination")
         legal = self.legal_plays()
         for play in legal:
             if play[0] == cards:
                 return play
-        raise RuleViolation(ErrorCode.INVALID_ACTION, *self._why_illegal(cards, legal))
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, *self._why_illegal(cards, legal))
 
     def _why_illegal(self, cards: int, legal: list[Play]) -> tuple[str, str]:
         if cards == DOG and not self.is_lead:
@@ -518,10 +518,10 @@ class Round:
         """
         self._check_turn(seat)
         if self.is_lead:
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R4.1", "the leader cannot pass")
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4.1", "the leader cannot pass")
         legal = self.legal_plays()
         if legal[-1] is not PASS_PLAY:
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R5.2",
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R5.2",
                                 f"the wish ({self.wish_value}) must be fulfilled")
         self.apply_legal_play(PASS_PLAY)
 
@@ -554,18 +554,18 @@ class Round:
         """Throw a bomb out of turn (R4.3).
 
         :raises RuleViolation: ``NOT_YOUR_TURN`` for the seat at turn (it plays the bomb),
-            ``INTERRUPT_DENIED`` when no bomb may land now or the cards are no bomb that
+            ``BOMB_NOT_ALLOWED`` when no bomb may land now or the cards are no bomb that
             beats the trick.
         """
         _check_seat(seat)
         if self.decision == Decision.PLAY and seat == self.turn and not self.trick_closed \
                 and self.trick is not None:
-            raise RuleViolation(ErrorCode.NOT_YOUR_TURN, "R4.3", "at one's turn a bomb is played as the play")
+            raise RuleViolation(Violation.NOT_YOUR_TURN, "R4.3", "at one's turn a bomb is played as the play")
         if not self._bomb_window_open(seat):
-            raise RuleViolation(ErrorCode.INTERRUPT_DENIED, "R4.3",
+            raise RuleViolation(Violation.BOMB_NOT_ALLOWED, "R4.3",
                                 "no bomb now (a lead, the Dog, a pending wish, or the seat is out)")
         if not isinstance(cards, int) or cards < 0 or cards & ~self.hands[seat]:
-            raise RuleViolation(ErrorCode.NOT_HAND_CARD, "R4.3", "cards not in the hand")
+            raise RuleViolation(Violation.NOT_IN_HAND, "R4.3", "cards not in the hand")
         for play in self.bombs_for(seat):
             if play[0] == cards:
                 self.events.append(Action(ActionKind.BOMB, seat, cards))
@@ -573,7 +573,7 @@ class Round:
                 self._dragon_pending = False
                 self._lay(seat, play)
                 return
-        raise RuleViolation(ErrorCode.INTERRUPT_DENIED, "R4.3", "the cards are no bomb that beats the trick")
+        raise RuleViolation(Violation.BOMB_NOT_ALLOWED, "R4.3", "the cards are no bomb that beats the trick")
 
     def _lay(self, seat: int, play: Play) -> None:
         mask = play[0]
@@ -655,14 +655,14 @@ class Round:
     def make_wish(self, seat: int, value: int) -> None:
         """Name the wished value after playing the Mah Jong (R5.1).
 
-        :raises RuleViolation: (``INVALID_WISH``) if no wish is due from this seat or the
+        :raises RuleViolation: (``WISH_NOT_ALLOWED``) if no wish is due from this seat or the
             value is not allowed.
         """
         _check_seat(seat)
         if not self._wish_pending or seat != self.trick_owner:
-            raise RuleViolation(ErrorCode.INVALID_WISH, "R5.1", "no wish is due from this seat")
+            raise RuleViolation(Violation.WISH_NOT_ALLOWED, "R5.1", "no wish is due from this seat")
         if not _is_int(value) or value not in self.wish_choices():
-            raise RuleViolation(ErrorCode.INVALID_WISH, "R5.1", f"cannot wish {value!r}")
+            raise RuleViolation(Violation.WISH_NOT_ALLOWED, "R5.1", f"cannot wish {value!r}")
         self._wish_pending = False
         self.wish_value = value
         self.wish_open = value != 0
@@ -683,14 +683,14 @@ class Round:
     def give_dragon(self, seat: int, to: int) -> None:
         """Give a trick won with the Dragon to an opponent (R4.5).
 
-        :raises RuleViolation: (``INVALID_DRAGON_RECIPIENT``) if no gift is due from this
+        :raises RuleViolation: (``DRAGON_RECIPIENT``) if no gift is due from this
             seat or ``to`` is not an opponent.
         """
         _check_seat(seat)
         if not self._dragon_pending or seat != self.trick_owner:
-            raise RuleViolation(ErrorCode.INVALID_DRAGON_RECIPIENT, "R4.5", "no Dragon trick to give away")
+            raise RuleViolation(Violation.DRAGON_RECIPIENT, "R4.5", "no Dragon trick to give away")
         if not _is_int(to) or to not in self.dragon_recipients():
-            raise RuleViolation(ErrorCode.INVALID_DRAGON_RECIPIENT, "R4.5",
+            raise RuleViolation(Violation.DRAGON_RECIPIENT, "R4.5",
                                 "the Dragon trick goes to an opponent")
         self._dragon_pending = False
         self.events.append(Action(ActionKind.DRAGON, seat, to))
@@ -753,7 +753,7 @@ class Round:
         :raises RuleViolation: If the round is not over.
         """
         if self._result is None:
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R7", "the round is not over")
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R7", "the round is not over")
         return self._result
 
 
@@ -770,7 +770,7 @@ def _is_int(value: object) -> bool:
 
 def _check_seat(seat: int) -> None:
     if not _is_int(seat) or not 0 <= seat < 4:
-        raise RuleViolation(ErrorCode.INVALID_ACTION, "R1.3", f"no seat {seat!r}")
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R1.3", f"no seat {seat!r}")
 
 
 def _check_deal(deal: Sequence[tuple[int, int]]) -> None:
@@ -778,11 +778,11 @@ def _check_deal(deal: Sequence[tuple[int, int]]) -> None:
     total = 0
     for first, second in deal:
         if first.bit_count() != 8 or second.bit_count() != 6:
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R2.1", "each seat gets 8 + 6 cards")
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "each seat gets 8 + 6 cards")
         everything |= first | second
         total += 14
     if len(deal) != 4 or everything != DECK or total != 56:
-        raise RuleViolation(ErrorCode.INVALID_ACTION, "R1.1", "the deal must hold the 56 cards once each")
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R1.1", "the deal must hold the 56 cards once each")
 
 
 #: A valid deal that :meth:`Round.resume` starts from before it sets the real position.

@@ -19,7 +19,7 @@ from typing import Any
 from tichu.agents.agent import Agent
 from tichu.core.cards import indices_of, points_of
 from tichu.core.combos import BOMB, PASS_PLAY, Play
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation, Violation
 from tichu.core.game import Game
 from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
@@ -445,19 +445,18 @@ class GameEngine:
         :param seat: The calling or bombing seat.
         :param kind: :attr:`ActionKind.TICHU` or :attr:`ActionKind.BOMB`.
         :param cards: The bomb's card mask.
-        :raises RuleViolation: With the protocol's code if it is not allowed now; nothing
-            changes then.
+        :raises RuleViolation: If it is not allowed now; nothing changes then.
         """
         round_ = self.round
         if round_ is None or not self.info.is_running or round_.is_over:
-            code = ErrorCode.INVALID_ANNOUNCE if kind == ActionKind.TICHU else ErrorCode.INTERRUPT_DENIED
-            raise RuleViolation(code, "R4.3" if kind == ActionKind.BOMB else "R6.1", "no round is being played")
+            violation = Violation.CALL_NOT_ALLOWED if kind == ActionKind.TICHU else Violation.BOMB_NOT_ALLOWED
+            raise RuleViolation(violation, "R4.3" if kind == ActionKind.BOMB else "R6.1", "no round is being played")
         if kind == ActionKind.TICHU:
             round_.announce(seat)
             self._emit("player_announced", player_index=seat, grand=False)
             return
         if kind != ActionKind.BOMB:
-            raise RuleViolation(ErrorCode.INVALID_ACTION, "R4", "only a Tichu call or a bomb can interrupt")
+            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", "only a Tichu call or a bomb can interrupt")
         had_wish = round_.wish_open
         round_.bomb(seat, cards)
         bomb = round_.trick

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from tichu.core.cards import CARDS, PHOENIX, cards_of, indices_of, points_of
 from tichu.core.combos import SINGLE, CombinationType, Play
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation, Violation
 from tichu.core.round import Phase, Round
 from tichu.core.ruleset import RuleSet
 
@@ -217,10 +217,10 @@ class SeatView:
     def check_play(self, cards: int) -> Play:
         """The legal play of these cards (a mask) for this seat at its turn.
 
-        :raises RuleViolation: With the protocol's code and the rule if it is not one.
+        :raises RuleViolation: With the rule if it is not one.
         """
         if self._round is None:
-            raise RuleViolation(ErrorCode.NOT_YOUR_TURN, "R4.1", "no round is being played")
+            raise RuleViolation(Violation.NOT_YOUR_TURN, "R4.1", "no round is being played")
         return self._round.find_legal(self.seat, cards)
 
     def hand_count(self, seat: int) -> int:

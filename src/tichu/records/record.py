@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tichu.core import errors
 from tichu.core.cards import format_mask, parse_mask
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation
 from tichu.core.game import TEAM_NAMES, is_game_over
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Round
 from tichu.core.ruleset import RuleSet
@@ -227,7 +228,7 @@ def _action(event: dict[str, Any]) -> Action:
     seat = event["seat"]
     keys = [key for key in event if key != "seat"]
     if len(keys) != 1 or keys[0] not in _EVENT_KEYS:
-        raise RuleViolation(ErrorCode.INVALID_ACTION, "records", f"unknown event {event!r}")
+        raise RuleViolation(errors.Violation.ACTION_NOT_ALLOWED, "records", f"unknown event {event!r}")
     key = keys[0]
     kind = _EVENT_KEYS[key]
     value = event[key]

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from tichu.core.errors import ErrorCode
 from tichu.core.round import ActionKind
+from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.factory import GameFactory

@@ -6,7 +6,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from tichu.core.errors import ErrorCode
+from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.peer import Peer

@@ -19,9 +19,10 @@ from typing import Any
 
 from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation
 from tichu.engine.player import Event, Player
 from tichu.engine.views import SeatView, cards_json, combination_json
+from tichu.server.codes import ErrorCode
 from tichu.server.connection import Connection, encode
 from tichu.server.protocol import ProtocolError, cards_from_json, error_message, notification, require
 

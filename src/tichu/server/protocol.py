@@ -13,7 +13,8 @@ import unicodedata
 from typing import Any
 
 from tichu.core.cards import card_index
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation, Violation
+from tichu.server.codes import ErrorCode
 
 PROTOCOL_VERSION = 1
 #: Largest text frame that is read; larger ones are refused with INVALID_MESSAGE.
@@ -47,6 +48,19 @@ _MESSAGES = {
     ErrorCode.GAME_ALREADY_STARTED: "The game has already started.",
     ErrorCode.NOT_LOBBY_HOST: "Only the host can do this.",
 }
+#: The error code that answers each kind of rule violation (the one place of this mapping).
+VIOLATION_CODES = {
+    Violation.UNKNOWN_CARD: ErrorCode.UNKNOWN_CARD,
+    Violation.DUPLICATE_CARD: ErrorCode.NOT_UNIQUE_CARDS,
+    Violation.NOT_IN_HAND: ErrorCode.NOT_HAND_CARD,
+    Violation.NO_COMBINATION: ErrorCode.INVALID_COMBINATION,
+    Violation.NOT_YOUR_TURN: ErrorCode.NOT_YOUR_TURN,
+    Violation.BOMB_NOT_ALLOWED: ErrorCode.INTERRUPT_DENIED,
+    Violation.CALL_NOT_ALLOWED: ErrorCode.INVALID_ANNOUNCE,
+    Violation.WISH_NOT_ALLOWED: ErrorCode.INVALID_WISH,
+    Violation.DRAGON_RECIPIENT: ErrorCode.INVALID_DRAGON_RECIPIENT,
+    Violation.ACTION_NOT_ALLOWED: ErrorCode.INVALID_ACTION,
+}
 _MARKUP = re.compile(r"[<>&\"'`]")
 
 
@@ -66,8 +80,8 @@ class ProtocolError(Exception):
 
     @classmethod
     def from_violation(cls, violation: RuleViolation, **context: Any) -> ProtocolError:
-        """The protocol error for a rule violation (its code, the rule and the reason)."""
-        return cls(violation.code, violation.reason, rule=violation.rule, **context)
+        """The protocol error for a rule violation (the code of its kind, the rule and the reason)."""
+        return cls(VIOLATION_CODES[violation.violation], violation.reason, rule=violation.rule, **context)
 
 
 def error_message(code: ErrorCode, context: dict[str, Any] | None = None, message: str | None = None) -> dict[str, Any]:

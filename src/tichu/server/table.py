@@ -25,13 +25,14 @@ from tichu.agents.agent import Agent
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.registry import AGENTS, make_agent
 from tichu.core.combos import Play
-from tichu.core.errors import ErrorCode, RuleViolation
+from tichu.core.errors import RuleViolation
 from tichu.core.round import ActionKind, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.engine.views import SeatView, TableInfo, build_private_state, build_public_state
 from tichu.records.record import RecordWriter, game_record, now_iso, round_json
+from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.peer import Peer
