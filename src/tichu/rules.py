@@ -131,7 +131,7 @@ def legal_plays(hand: Iterable[tuple[int, int]], trick: Combination | None = Non
     """
     mask = mask_of(hand)
     plays = legal_plays_from(combinations_of(mask), mask, _internal_trick(trick), wish or 0)
-    return [cards_of(play[0]) for play in plays]
+    return [cards_of(play.cards) for play in plays]
 
 
 def _internal_trick(trick: Combination | None) -> Play | None:
@@ -139,5 +139,5 @@ def _internal_trick(trick: Combination | None) -> Play | None:
         return None  # after the Dog the partner leads (R3.10)
     is_phoenix = trick.type == CombinationType.SINGLE and trick.rank != int(trick.rank)
     kind = int(trick.type)
-    return (PHOENIX if is_phoenix else DOG if kind == SINGLE and trick.rank == 0 else 0,
-            BOMB if kind == BOMB else kind, trick.length, int(trick.rank))
+    return Play(PHOENIX if is_phoenix else DOG if kind == SINGLE and trick.rank == 0 else 0,
+                BOMB if kind == BOMB else kind, trick.length, int(trick.rank))

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.core.helpers import playing_round, run
-from tichu.agents.agent import Agent
+from tichu.agents.agent import Agent, AgentPlayer
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.registry import make_agent
@@ -68,46 +68,48 @@ class Table:
         self.round = round_
 
 
-class Probe(Agent):
-    """Plays as ``inner`` and copies the table at every decision it is asked for."""
+class Probe(AgentPlayer):
+    """Plays as its agent and copies the table at every decision it is asked for.
 
-    def __init__(self, inner: Agent, points: list[Point]) -> None:
-        super().__init__(inner.name)
-        self.inner = inner
+    :ivar engine: The engine it plays in (set once the engine exists).
+    """
+
+    def __init__(self, agent: Agent, points: list[Point]) -> None:
+        super().__init__(agent)
         self.points = points
+        self.engine: GameEngine | None = None
 
     def _record(self, kind: str, view: SeatView) -> None:
-        source = view._source
-        assert source.round is not None
-        self.points.append(Point(kind, view.seat, source.round.clone(), copy.deepcopy(source.info)))
+        assert self.engine is not None and self.engine.round is not None
+        self.points.append(Point(kind, view.seat, self.engine.round.clone(), copy.deepcopy(self.engine.info)))
 
-    def decide_grand_tichu(self, view: SeatView) -> bool:
+    def grand_tichu(self, view: SeatView) -> bool:
         self._record("grand", view)
-        return self.inner.decide_grand_tichu(view)
+        return super().grand_tichu(view)
 
-    def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
+    def schupf(self, view: SeatView) -> tuple[int, int, int]:
         self._record("schupf", view)
-        return self.inner.decide_schupf(view)
+        return super().schupf(view)
 
-    def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+    def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         self._record("play", view)
-        return self.inner.decide_play(view, legal)
+        return super().play(view, legal)
 
-    def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+    def wish(self, view: SeatView, choices: Sequence[int]) -> int:
         self._record("wish", view)
-        return self.inner.decide_wish(view, choices)
+        return super().wish(view, choices)
 
-    def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+    def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         self._record("dragon", view)
-        return self.inner.decide_dragon(view, recipients)
+        return super().give_dragon(view, recipients)
 
-    def decide_tichu(self, view: SeatView) -> bool:
+    def offer_tichu(self, view: SeatView) -> bool:
         self._record("tichu", view)
-        return self.inner.decide_tichu(view)
+        return super().offer_tichu(view)
 
-    def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
         self._record("bomb", view)
-        return self.inner.decide_bomb(view, bombs)
+        return super().offer_bomb(view, bombs)
 
 
 #: Tables played for decision points: agent kinds by seat, seed, target score. Random agents
@@ -123,7 +125,10 @@ def _record_games() -> list[Point]:
     points: list[Point] = []
     for kinds, seed, target in TABLES:
         players = [Probe(make_agent(kind, seed=seed * 10 + seat), points) for seat, kind in enumerate(kinds)]
-        asyncio.run(GameEngine(players, RuleSet(seed=seed, target_score=target)).run())
+        engine = GameEngine(players, RuleSet(seed=seed, target_score=target))
+        for probe in players:
+            probe.engine = engine
+        asyncio.run(engine.run())
     return points
 
 
@@ -158,7 +163,7 @@ def _mask(indices: Sequence[int]) -> int:
 
 
 def _states(info: TableInfo, round_: Round, seat: int) -> tuple[PublicState, PrivateState]:
-    view = SeatView(Table(info, round_), seat)
+    view = SeatView.of(Table(info, round_), seat)
     return view.public_state(), view.private_state()
 
 
@@ -293,7 +298,10 @@ def _check_redeal(round_: Round, seat: int, public: PublicState, hands: Sequence
 
 
 def decide(agent: Agent, kind: str, view: SeatView, round_: Round) -> Any:
-    """Ask ``agent`` the decision ``kind`` with the options the round gives."""
+    """Ask ``agent`` the decision ``kind`` with the options the round gives (the round is left
+    where a cheating agent of the negative controls finds it, :func:`peek`)."""
+    global _behind_the_view
+    _behind_the_view = round_
     if kind == "grand":
         return agent.decide_grand_tichu(view)
     if kind == "schupf":
@@ -334,7 +342,7 @@ def r8_violations(factory: Callable[[], Agent], points: Sequence[Point], seed: i
         rng = random.Random(seed * 100_003 + index)
         info = dataclasses.replace(point.info, phase=PHASE_NAMES[point.round.phase])
         other = redeal(point, rng, used)
-        views = [SeatView(Table(info, round_), point.seat) for round_ in (point.round, other)]
+        views = [SeatView.of(Table(info, round_), point.seat) for round_ in (point.round, other)]
         # The seat's whole view is the same in both rounds, else this test itself is wrong.
         assert views[0].public_state() == views[1].public_state()
         assert views[0].private_state() == views[1].private_state()
@@ -427,7 +435,7 @@ def test_hint_does_not_depend_on_hidden_cards(points: list[Point]) -> None:
     for index, point in enumerate(chosen):
         other = redeal(point, random.Random(index))
         info = dataclasses.replace(point.info, phase="playing")
-        hints = [HeuristicAgent("Hint", AGENT_SEED).hint(SeatView(Table(info, round_), point.seat),
+        hints = [HeuristicAgent("Hint", AGENT_SEED).hint(SeatView.of(Table(info, round_), point.seat),
                                                          round_.legal_plays())
                  for round_ in (point.round, other)]
         assert hints[0] == hints[1], index
@@ -436,11 +444,15 @@ def test_hint_does_not_depend_on_hidden_cards(points: list[Point]) -> None:
 # -- the check can fail ------------------------------------------------------------------------------
 
 
+#: The round a decision is asked in, left in reach for the cheating agents below: a view is a
+#: frozen snapshot without hidden cards, so cheating needs such a leak.
+_behind_the_view: Round | None = None
+
+
 def peek(view: SeatView) -> Round:
     """The round behind a view: what a cheating agent reads (never do this, R8)."""
-    round_ = view._source.round
-    assert round_ is not None
-    return round_
+    assert _behind_the_view is not None
+    return _behind_the_view
 
 
 class PeekingAgent(RuleAgent):

@@ -44,7 +44,7 @@ def play_of(labels: str) -> Play:
     mask = parse_mask(labels)
     reading = classify_mask(mask)
     assert reading is not None, labels
-    return (mask, *reading)
+    return Play(mask, *reading)
 
 
 def situation(hand: str, *, seat: int = 0, trick: str | None = None, owner: int | None = None,
@@ -73,7 +73,7 @@ class Table:
 def view_of(round_: Round, seat: int | None = None) -> SeatView:
     chosen = round_.decision_seat if seat is None else seat
     assert chosen is not None
-    return SeatView(Table(round_), chosen)
+    return SeatView.of(Table(round_), chosen)
 
 
 def endgame(hands: Sequence[str], *, turn: int, trick: Sequence[tuple[int, str]] = (), out: Sequence[int] = (),
@@ -587,7 +587,7 @@ def test_timed_agent_forwards_and_times_the_asked_decisions() -> None:
     inner, times = Fixed(), TimeHistogram()
     timed = TimedAgent(inner, times)
     assert timed.name == "Fixed" and timed.kind == "agent:fixed"
-    view = SeatView(Table(playing_round(["Ma", "", "", ""])), 0)
+    view = SeatView.of(Table(playing_round(["Ma", "", "", ""])), 0)
     bomb = play_of("S5 B5 G5 R5")
     assert timed.decide_grand_tichu(view) is True
     assert timed.decide_schupf(view) == (1, 2, 4)

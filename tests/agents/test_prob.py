@@ -163,24 +163,24 @@ def _within(estimated: float, exact: float, samples: int, sigmas: float = 4.0) -
 
 
 def single(rank: int) -> Play:
-    return (1 << (4 * (rank - 2)), SINGLE, 1, rank)
+    return Play(1 << (4 * (rank - 2)), SINGLE, 1, rank)
 
 
 def pair(rank: int) -> Play:
-    return (VALUE_MASK[rank] & 0x3 << 4 * (rank - 2), PAIR, 2, rank)
+    return Play(VALUE_MASK[rank] & 0x3 << 4 * (rank - 2), PAIR, 2, rank)
 
 
 def triple(rank: int) -> Play:
-    return (VALUE_MASK[rank] & 0x7 << 4 * (rank - 2), TRIPLE, 3, rank)
+    return Play(VALUE_MASK[rank] & 0x7 << 4 * (rank - 2), TRIPLE, 3, rank)
 
 
-MAHJONG_SINGLE: Play = (MAHJONG, SINGLE, 1, 1)
-PHOENIX_LED: Play = (PHOENIX, SINGLE, 1, 1)  # R3.6: 1.5
-DRAGON_SINGLE: Play = (DRAGON, SINGLE, 1, 15)
+MAHJONG_SINGLE = Play(MAHJONG, SINGLE, 1, 1)
+PHOENIX_LED = Play(PHOENIX, SINGLE, 1, 1)  # R3.6: 1.5
+DRAGON_SINGLE = Play(DRAGON, SINGLE, 1, 15)
 TRICKS: list[Play] = ([single(rank) for rank in range(2, 15)] + [pair(rank) for rank in range(2, 15)]
                       + [triple(rank) for rank in range(2, 15)]
                       + [MAHJONG_SINGLE, PHOENIX_LED, DRAGON_SINGLE]
-                      + [(PHOENIX, SINGLE, 1, rank) for rank in (1, 5, 9, 13, 14)])
+                      + [Play(PHOENIX, SINGLE, 1, rank) for rank in (1, 5, 9, 13, 14)])
 
 
 # -- the cases ---------------------------------------------------------------------------------
@@ -474,7 +474,7 @@ def test_exact_functions_equal_brute_force_on_random_small_cases(know: Knowledge
                 expected = chance(lambda hand, v=value, n=at_least: holds_value(hand, v, n))
                 assert p_holds_value(know, seat, value, at_least) == pytest.approx(expected, abs=EXACT)
         assert p_holds_four_of_a_kind(know, seat) == pytest.approx(chance(four_of_a_kind), abs=EXACT)
-        for trick in (single(8), single(9), single(14), MAHJONG_SINGLE, PHOENIX_LED, (PHOENIX, SINGLE, 1, 9),
+        for trick in (single(8), single(9), single(14), MAHJONG_SINGLE, PHOENIX_LED, Play(PHOENIX, SINGLE, 1, 9),
                       DRAGON_SINGLE, pair(7), pair(8), pair(9), triple(8), triple(9)):
             expected = chance(lambda hand, t=trick: beats_without_bomb(hand, t))
             assert p_beats_exact(know, seat, trick) == pytest.approx(expected, abs=EXACT), trick

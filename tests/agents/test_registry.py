@@ -49,8 +49,8 @@ def test_same_seed_same_decisions(kind: str) -> None:
     name = "montecarlo:n4" if kind == "montecarlo" else kind
     round_ = playing_round(["Ma S3 B3", "", "", ""])
     plays = round_.legal_plays()
-    first = make_agent(name, seed=5).decide_play(SeatView(Table(round_), 0), plays)
-    assert make_agent(name, seed=5).decide_play(SeatView(Table(round_), 0), plays) == first
+    first = make_agent(name, seed=5).decide_play(SeatView.of(Table(round_), 0), plays)
+    assert make_agent(name, seed=5).decide_play(SeatView.of(Table(round_), 0), plays) == first
     assert first in plays
 
 
@@ -103,4 +103,4 @@ def test_montecarlo_n1_plays() -> None:
     """``montecarlo:n1`` is accepted, so it must be able to play (one deal per decision)."""
     round_ = playing_round(["Ma S3 B3", "", "", ""])
     plays = round_.legal_plays()
-    assert make_agent("montecarlo:n1", seed=1).decide_play(SeatView(Table(round_), 0), plays) in plays
+    assert make_agent("montecarlo:n1", seed=1).decide_play(SeatView.of(Table(round_), 0), plays) in plays

@@ -382,7 +382,7 @@ def test_resumed_view_gives_agents_the_same_states() -> None:
         resumed = resume(real)
         seat = real.turn
         assert seat is not None
-        views = [SeatView(Table(round_), seat) for round_ in (real, resumed)]
+        views = [SeatView.of(Table(round_), seat) for round_ in (real, resumed)]
         assert views[0].hand == views[1].hand
         assert views[0].trick == views[1].trick and views[0].wish == views[1].wish
         for play in real.legal_plays():

@@ -333,7 +333,7 @@ def hand_trick_wish(draw: st.DrawFn) -> tuple[int, Play | None, int]:
         if tricks:
             trick = draw(st.sampled_from(tricks))
             if trick[0] == PHOENIX:  # a Phoenix played on a single of rank 1..14 (R3.6)
-                trick = (PHOENIX, SINGLE, 1, draw(st.integers(min_value=1, max_value=14)))
+                trick = Play(PHOENIX, SINGLE, 1, draw(st.integers(min_value=1, max_value=14)))
     wish = draw(st.sampled_from([0, 0, *range(2, 15)]))
     return hand, trick, wish
 

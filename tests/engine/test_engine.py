@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
+from tests.support.players import AsyncPlayer, notice_of
+from tests.support.players import Notice as Event
 from tests.support.scripted import ScriptedPlayer
+from tichu.agents.agent import AgentPlayer
 from tichu.agents.random_agent import RandomAgent
 from tichu.core.cards import (
     DOG,
@@ -29,9 +32,11 @@ from tichu.core.errors import RuleViolation, Violation
 from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.player import Event, Player
-from tichu.engine.views import COMBINATION_NAMES, SeatView
+from tichu.engine.events import Event as EngineEvent
+from tichu.engine.player import Player
+from tichu.engine.views import SeatView
 from tichu.records.record import game_record, replay
+from tichu.server.protocol import COMBINATION_NAMES
 
 # -- protocol.md, "Notifications": the public context of each event the engine emits ------
 
@@ -138,12 +143,14 @@ def _choose(legal: Sequence[Play], labels: str) -> Play:
 BLOCK = object()  # script entry: never answer (until the engine cancels the request)
 
 
-class Client(Player):
+class Client(AsyncPlayer):
     """An async player like a connected client: yields to the loop before every answer.
 
     Plays follow ``script`` (labels, an :class:`asyncio.Future` whose result is labels,
     or :data:`BLOCK`), then random legal choices. Every event and request is recorded.
     """
+
+    acts_unprompted = True  # like a client, it may call or bomb at any moment
 
     def __init__(self, name: str, seed: int = 0, *, push: str | None = None, script: Sequence[Any] = (),
                  dragon: Sequence[Any] = ()) -> None:
@@ -160,19 +167,20 @@ class Client(Player):
         self.blocked = asyncio.Event()  # set while a BLOCK entry holds a request open
         self.on_notify: Callable[[Event], None] | None = None
 
-    def notify(self, event: Event) -> None:
-        self.events.append(event)
+    def notify(self, event: EngineEvent) -> None:
+        notice = notice_of(event)
+        self.events.append(notice)
         if self.on_notify:
-            self.on_notify(event)
+            self.on_notify(notice)
 
     def request_cancelled(self) -> None:
         self.cancelled += 1
 
-    async def grand_tichu(self, view: SeatView) -> bool:
+    async def answer_grand_tichu(self, view: SeatView) -> bool:
         await asyncio.sleep(0)
         return False
 
-    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
+    async def answer_schupf(self, view: SeatView) -> tuple[int, int, int]:
         await asyncio.sleep(0)
         if self.push:
             right, partner, left = (parse_mask(label) for label in self.push.split())
@@ -181,7 +189,7 @@ class Client(Player):
         right, partner, left = self.rng.sample(indices_of(view.hand), 3)
         return 1 << right, 1 << partner, 1 << left
 
-    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+    async def answer_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         self.requests.append("play")
         self.asked.set()
         await asyncio.sleep(0)
@@ -194,11 +202,11 @@ class Client(Player):
             return _choose(legal, entry)
         return legal[self.rng.randrange(len(legal))]
 
-    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
+    async def answer_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         await asyncio.sleep(0)
         return choices[self.rng.randrange(len(choices))]
 
-    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+    async def answer_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         self.requests.append("give_dragon")
         await asyncio.sleep(0)
         if self.dragon_script and self.dragon_script.popleft() is BLOCK:
@@ -214,20 +222,21 @@ class Client(Player):
             raise
 
 
-class ListeningRandom(RandomAgent):
-    """A :class:`RandomAgent` that listens and records its events (a hook may check each)."""
+class ListeningRandom(AgentPlayer):
+    """A :class:`RandomAgent` at a seat that listens and records its events (a hook may check each)."""
 
     listens = True
 
     def __init__(self, name: str, seed: int | None = None) -> None:
-        super().__init__(name, seed)
+        super().__init__(RandomAgent(name, seed))
         self.events: list[Event] = []
         self.on_notify: Callable[[Event], None] | None = None
 
-    def notify(self, event: Event) -> None:
-        self.events.append(event)
+    def notify(self, event: EngineEvent) -> None:
+        notice = notice_of(event)
+        self.events.append(notice)
         if self.on_notify:
-            self.on_notify(event)
+            self.on_notify(notice)
 
 
 async def _until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -284,7 +293,7 @@ def _cards_in(value: Any) -> set[tuple[int, int]]:
 async def test_random_game_ends_with_a_winner_at_target_R7_4() -> None:
     """Four RandomAgents play one game to its end: a team has >= target and more points (R7.4)."""
     rules = RuleSet(seed=11)
-    engine = GameEngine([RandomAgent(f"R{seat}", 100 + seat) for seat in range(4)], rules)
+    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", 100 + seat)) for seat in range(4)], rules)
     game = await engine.run()
     assert game.is_over
     assert max(game.total) >= 1000
@@ -301,7 +310,8 @@ async def test_random_game_ends_with_a_winner_at_target_R7_4() -> None:
 
 async def test_target_score_from_rules_R7_4() -> None:
     """``RuleSet.target_score`` replaces 1000 (R7.4)."""
-    engine = GameEngine([RandomAgent(f"R{seat}", seat) for seat in range(4)], RuleSet(target_score=150, seed=3))
+    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seat)) for seat in range(4)],
+                        RuleSet(target_score=150, seed=3))
     game = await engine.run()
     assert max(game.total) >= 150 and game.total[0] != game.total[1]
     before_last = [sum(r.points[t] for r in game.results[:-1]) for t in (0, 1)]
@@ -502,7 +512,8 @@ def _check_protocol_stream_any_target(events: list[Event], seat: int) -> None:
 
 async def test_mixed_table_of_clients_and_agents() -> None:
     """Two clients and two agents at one table finish a game; the agents are never awaited."""
-    players: list[Player] = [Client("C0", 1), RandomAgent("A1", 2), Client("C2", 3), RandomAgent("A3", 4)]
+    players: list[Player] = [Client("C0", 1), AgentPlayer(RandomAgent("A1", 2)), Client("C2", 3),
+                             AgentPlayer(RandomAgent("A3", 4))]
     engine = GameEngine(players, RuleSet(seed=9, target_score=300))
     game = await engine.run()
     assert game.winner in (20, 31)
@@ -522,23 +533,23 @@ class Liar(Client):
         self.wishes = 0
         self.gifts = 0
 
-    async def grand_tichu(self, view: SeatView) -> bool:
+    async def answer_grand_tichu(self, view: SeatView) -> bool:
         return "yes"  # type: ignore[return-value]  # not a bool: no call
 
-    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
+    async def answer_schupf(self, view: SeatView) -> tuple[int, int, int]:
         await asyncio.sleep(0)
         return self.push_answer(view)  # type: ignore[no-any-return]
 
-    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+    async def answer_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         self.requests.append("play")
         await asyncio.sleep(0)
         return self.play_answer(view, legal)  # type: ignore[no-any-return]
 
-    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
+    async def answer_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         self.wishes += 1
         return 99  # R5.1: 2..14 only
 
-    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+    async def answer_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         self.gifts += 1
         return (view.seat + 2) % 4  # R4.5: the partner may not receive it
 
@@ -546,20 +557,20 @@ class Liar(Client):
 class Exploder(Client):
     """A client whose every decision raises."""
 
-    async def grand_tichu(self, view: SeatView) -> bool:
+    async def answer_grand_tichu(self, view: SeatView) -> bool:
         raise RuntimeError("boom")
 
-    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
+    async def answer_schupf(self, view: SeatView) -> tuple[int, int, int]:
         raise RuntimeError("boom")
 
-    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+    async def answer_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         self.requests.append("play")
         raise RuntimeError("boom")
 
-    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
+    async def answer_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         raise RuntimeError("boom")
 
-    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+    async def answer_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         raise RuntimeError("boom")
 
 
@@ -635,7 +646,8 @@ async def test_engine_refuses_illegal_answers_and_falls_back(push: str, play: An
     for seat in range(3):
         hands.append(" ".join(LABELS[i] for i in rest[14 * seat:14 * seat + 14]))
     liar = Liar("Liar", PUSHES[push], play)
-    players: list[Player] = [liar, RandomAgent("R1", 1), RandomAgent("R2", 2), RandomAgent("R3", 3)]
+    players: list[Player] = [liar, AgentPlayer(RandomAgent("R1", 1)),
+                             AgentPlayer(RandomAgent("R2", 2)), AgentPlayer(RandomAgent("R3", 3))]
     engine = GameEngine(players, RuleSet(target_score=300), rng=RiggedRandom(hands, seed=4), keep_rounds=True)
     game = await asyncio.wait_for(engine.run(), 20)
     assert game.is_over
@@ -661,7 +673,8 @@ async def test_engine_refuses_illegal_answers_and_falls_back(push: str, play: An
 
 async def test_engine_survives_a_player_whose_decisions_raise() -> None:
     """A client that raises on every request does not stop the table; it is treated as no answer."""
-    players: list[Player] = [Exploder("X"), RandomAgent("R1", 1), RandomAgent("R2", 2), RandomAgent("R3", 3)]
+    players: list[Player] = [Exploder("X"), AgentPlayer(RandomAgent("R1", 1)),
+                             AgentPlayer(RandomAgent("R2", 2)), AgentPlayer(RandomAgent("R3", 3))]
     engine = GameEngine(players, RuleSet(seed=2, target_score=300), keep_rounds=True)
     game = await asyncio.wait_for(engine.run(), 20)
     assert game.is_over
@@ -719,7 +732,7 @@ async def _recorded_game(seed: int, tichu_rate: float = 0.01, rules: RuleSet | N
                          ) -> tuple[GameEngine, list[tuple[Any, ...]]]:
     log: list[tuple[Any, ...]] = []
     agents = [Recorder(f"Rec{seat}", seed * 7 + seat, log, tichu_rate=tichu_rate) for seat in range(4)]
-    engine = GameEngine(agents, rules or RuleSet(seed=seed), keep_rounds=True)
+    engine = GameEngine([AgentPlayer(agent) for agent in agents], rules or RuleSet(seed=seed), keep_rounds=True)
     for agent in agents:
         agent.engine = engine
     await engine.run()
@@ -813,10 +826,10 @@ async def test_bombs_offered_nearest_seat_after_trick_owner_first_R4_3() -> None
             super().__init__(name, **kwargs)
             self.log = log
 
-        def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+        def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
             round_ = _rnd(self.engine)
             self.log.append((view.seat, round_.trick_owner, round_.trick, tuple(b[0] for b in bombs)))
-            return super().decide_bomb(view, bombs)
+            return super().offer_bomb(view, bombs)
 
     for accept in (False, True):
         log: list[Any] = []
@@ -1111,11 +1124,14 @@ async def test_grand_tichu_decided_on_eight_cards_R2_1() -> None:
     seen: list[tuple[int, tuple[int, ...]]] = []
 
     class Peeking(RandomAgent):
+        reads_table = True
+
         def decide_grand_tichu(self, view: SeatView) -> bool:
             seen.append((view.hand.bit_count(), view.public_state().count_hand_cards))
             return super().decide_grand_tichu(view)
 
-    engine = GameEngine([Peeking(f"P{seat}", seat) for seat in range(4)], RuleSet(seed=1, target_score=200))
+    engine = GameEngine([AgentPlayer(Peeking(f"P{seat}", seat)) for seat in range(4)],
+                        RuleSet(seed=1, target_score=200))
     await engine.run()
     assert seen and all(entry == (8, (8, 8, 8, 8)) for entry in seen)
 
@@ -1123,13 +1139,14 @@ async def test_grand_tichu_decided_on_eight_cards_R2_1() -> None:
 def test_engine_needs_four_players() -> None:
     """A table has four seats (R1.3)."""
     with pytest.raises(ValueError):
-        GameEngine([RandomAgent("a"), RandomAgent("b"), RandomAgent("c")])
+        GameEngine([AgentPlayer(RandomAgent("a")), AgentPlayer(RandomAgent("b")), AgentPlayer(RandomAgent("c"))])
 
 
 async def test_replace_player_takes_over_the_seat() -> None:
     """``replace_player`` seats another player (an agent for a client that left): it is asked from
     then on, and its name shows in the table info."""
-    engine = GameEngine([RandomAgent(f"R{seat}", seat) for seat in range(4)], RuleSet(seed=1, target_score=100))
+    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seat)) for seat in range(4)],
+                        RuleSet(seed=1, target_score=100))
     listener = ListeningRandom("L", 9)
     old = engine.replace_player(2, listener)
     assert old.name == "R2" and engine.info.player_names[2] == "L" and engine.players[2] is listener

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
+from tichu.agents.agent import AgentPlayer
 from tichu.agents.random_agent import RandomAgent
 from tichu.core.cards import parse_mask, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, STREET, Play
@@ -24,9 +26,8 @@ from tichu.engine.views import (
     TableInfo,
     build_private_state,
     build_public_state,
-    cards_json,
-    combination_json,
 )
+from tichu.server.protocol import cards_json, combination_json, private_state_json, public_state_json
 
 #: protocol.md, "Notifications": the fields ``public_state`` and ``private_state`` have at least.
 PUBLIC_KEYS = {"table_name", "player_names", "host_index", "is_running", "phase", "round_index",
@@ -86,12 +87,12 @@ def test_combination_json_R3_6(play: Play, expected: list[Any]) -> None:
 def test_states_without_a_round() -> None:
     """Before the first deal the public state is empty and the private state holds nothing."""
     info = TableInfo(table_name="T", player_names=["a", "b", "c", "d"], host_index=1)
-    public = build_public_state(info, None).to_json()
+    public = public_state_json(build_public_state(info, None))
     assert set(public) >= PUBLIC_KEYS
     assert public["phase"] == "lobby" and public["current_turn_index"] is None
     assert public["count_hand_cards"] == [0, 0, 0, 0] and public["trick_turns"] == []
     assert public["played_cards"] == [] and public["host_index"] == 1 and public["player_names"] == ["a", "b", "c", "d"]
-    private = build_private_state(None, 2).to_json()
+    private = private_state_json(build_private_state(None, 2))
     assert private == {"player_index": 2, "hand_cards": [], "given_schupf_cards": None, "received_schupf_cards": None}
     json.dumps(public)
 
@@ -104,9 +105,9 @@ def test_view_shows_the_table_rules_R5_1() -> None:
         round: Round | None = None
 
     source = Source()
-    assert SeatView(source, 0).rules == RuleSet()
+    assert SeatView.of(source, 0).rules == RuleSet()
     source.round = Round(RuleSet(wish_optional=True), rng=random.Random(1))
-    assert SeatView(source, 0).rules.wish_optional
+    assert SeatView.of(source, 0).rules.wish_optional
 
 
 # -- the push (R2.3, R8.2) ----------------------------------------------------------------
@@ -126,17 +127,17 @@ def test_private_state_through_the_push_R2_3_R8_2() -> None:
     for seat in range(4):
         round_.decide_grand_tichu(seat, False)
     round_.schupf(0, [parse_mask("S2"), parse_mask("S3"), parse_mask("S4")])  # to 1, 2, 3
-    mine = build_private_state(round_, 0).to_json()
+    mine = private_state_json(build_private_state(round_, 0))
     assert mine["given_schupf_cards"] == [[2, 1], [3, 1], [4, 1]] and mine["received_schupf_cards"] is None
     assert len(mine["hand_cards"]) == 11
-    theirs = build_private_state(round_, 1).to_json()
+    theirs = private_state_json(build_private_state(round_, 1))
     assert theirs["given_schupf_cards"] is None and theirs["received_schupf_cards"] is None
     assert [2, 1] not in theirs["hand_cards"] and len(theirs["hand_cards"]) == 14  # not yet received
     assert build_public_state(TableInfo(), round_).count_pushed == (3, 0, 0, 0)  # R8.1
     round_.schupf(1, [parse_mask("B2"), parse_mask("B3"), parse_mask("B4")])
     round_.schupf(2, [parse_mask("G2"), parse_mask("G3"), parse_mask("G4")])
     round_.schupf(3, [parse_mask("R2"), parse_mask("R3"), parse_mask("R4")])
-    received = build_private_state(round_, 0).to_json()["received_schupf_cards"]
+    received = private_state_json(build_private_state(round_, 0))["received_schupf_cards"]
     # from the right opponent (seat 1) its card to the left, from the partner (2) its middle card,
     # from the left opponent (3) its card to the right
     assert received == [[4, 2], [3, 3], [2, 4]]
@@ -159,15 +160,17 @@ def test_states_are_immutable_copies() -> None:
         round_.decide_grand_tichu(seat, seat == 2)
     assert public.count_hand_cards == (8, 8, 8, 8) and public.announcements == (0, 0, 0, 0)
     assert private.hand_cards.bit_count() == 8
-    changed = public.to_json()
+    changed = public_state_json(public)
     changed["count_hand_cards"][0] = 99
-    assert public.to_json()["count_hand_cards"] == [8, 8, 8, 8]
+    assert public_state_json(public)["count_hand_cards"] == [8, 8, 8, 8]
 
 
 # -- every view of a whole game (R8) --------------------------------------------------------
 
 
 class Inspector(RandomAgent):
+    reads_table = True
+
     """Checks its :class:`SeatView` at every decision against the round (R8)."""
 
     engine: GameEngine
@@ -181,7 +184,7 @@ class Inspector(RandomAgent):
         public = view.public_state()
         private = view.private_state()
         assert isinstance(public, PublicState) and isinstance(private, PrivateState)
-        public_json, private_json = public.to_json(), private.to_json()
+        public_json, private_json = public_state_json(public), private_state_json(private)
         json.dumps(public_json), json.dumps(private_json)
         assert set(public_json) >= PUBLIC_KEYS and set(private_json) >= PRIVATE_KEYS
         assert public_json["phase"] == phase and public_json["phase"] in PHASES and public_json["is_running"]
@@ -262,7 +265,8 @@ async def test_seat_views_never_show_another_hand_R8() -> None:
     Inspector.checks = 0
     for seed in (1, 2):
         agents = [Inspector(f"I{seat}", seed * 4 + seat) for seat in range(4)]
-        engine = GameEngine(agents, RuleSet(seed=seed), info=TableInfo(table_name="t", player_names=[
+        engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(seed=seed), info=TableInfo(
+            table_name="t", player_names=[
             agent.name for agent in agents]))
         for agent in agents:
             agent.engine = engine
@@ -273,19 +277,20 @@ async def test_seat_views_never_show_another_hand_R8() -> None:
 async def test_public_state_between_and_after_rounds() -> None:
     """After a game the table info holds the round scores and the total (R8.1), phase ``game_over``."""
     agents = [RandomAgent(f"R{seat}", seat) for seat in range(4)]
-    engine = GameEngine(agents, RuleSet(seed=3, target_score=300))
+    engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(seed=3, target_score=300))
     game = await engine.run()
-    public = engine.views[0].public_state()
+    public = SeatView.of(engine, 0).public_state()
     assert public.phase == "game_over" and not public.is_running
     assert public.total == tuple(game.total)
     assert list(public.round_scores) == [result.points for result in game.results]
-    assert public.to_json()["round_scores"] == [list(result.points) for result in game.results]
+    assert public_state_json(public)["round_scores"] == [list(result.points) for result in game.results]
 
 
 def test_view_on_a_lead_has_no_trick_owner() -> None:
     """protocol.md, requests: "On a lead (a new trick, also after the Dog) ``trick_combination`` and
     ``trick_owner_index`` are null". A SeatView is where they come from: on a lead its ``trick``
-    is ``None``, and so must ``trick_owner`` be (not the owner of a trick already taken)."""
+    is ``None``, and so must ``trick_owner`` be (not the owner of a trick already taken). Each
+    view is a snapshot: a new one is taken at every point."""
     round_ = _round()
     for seat in range(4):
         round_.decide_grand_tichu(seat, False)
@@ -299,12 +304,67 @@ def test_view_on_a_lead_has_no_trick_owner() -> None:
 
     source = Source()
     source.round = round_  # type: ignore[attr-defined]
-    view = SeatView(source, 0)  # type: ignore[arg-type]
-    assert round_.turn == 0 and view.trick is None and view.trick_owner is None  # first lead
+    def view() -> SeatView:  # a snapshot of this moment
+        return SeatView.of(source, 0)  # type: ignore[arg-type]
+
+    assert round_.turn == 0 and view().trick is None and view().trick_owner is None  # first lead
     round_.play(0, parse_mask("SA"))
-    assert view.trick is not None and view.trick_owner == 0
+    assert view().trick is not None and view().trick_owner == 0
     for seat in (1, 2, 3):
         round_.play(seat, 0)
     round_.collect_trick()
-    assert round_.turn == 0 and view.trick is None
-    assert view.trick_owner is None, "a taken trick's owner is shown on a new lead"
+    assert round_.turn == 0 and view().trick is None
+    assert view().trick_owner is None, "a taken trick's owner is shown on a new lead"
+
+
+def test_a_view_is_a_frozen_picklable_snapshot_R8() -> None:
+    """A SeatView is taken at one moment and never changes after: the round going on leaves it
+    as it was, it cannot be changed, and it pickles whole, so an agent may decide from it in
+    another thread or process (R8: it still holds only what the seat may see)."""
+    round_ = _round()
+    for seat in range(4):
+        round_.decide_grand_tichu(seat, False)
+    for seat in range(4):
+        hand = round_.hands[seat]
+        low = [hand & -hand, 0, 0]
+        low[1] = (hand & ~low[0]) & -(hand & ~low[0])
+        low[2] = (hand & ~low[0] & ~low[1]) & -(hand & ~low[0] & ~low[1])
+        round_.schupf(seat, low)
+
+    class Source:
+        info = TableInfo(table_name="t")
+
+    source = Source()
+    source.round = round_  # type: ignore[attr-defined]
+    leader = round_.turn
+    assert leader is not None
+    before = SeatView.of(source, leader)  # type: ignore[arg-type]
+    copy = pickle.loads(pickle.dumps(before))
+    assert copy == before and copy.public_state() == before.public_state()
+    with pytest.raises(AttributeError):
+        before.hand = 0  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        before.public_state().wish_value = 5  # type: ignore[misc]
+    round_.apply_legal_play(round_.legal_plays()[0])
+    assert before == copy, "the round went on and the snapshot changed"
+    assert SeatView.of(source, leader) != before  # type: ignore[arg-type]
+    others = [round_.hands[seat] for seat in range(4) if seat != leader]
+    assert not any(hand & before.hand for hand in others)
+
+
+def test_a_view_without_the_table_refuses_to_read_it() -> None:
+    """A player that does not read the table (a random agent) gets a view without the public and
+    private state, which then say so instead of answering wrongly."""
+    round_ = _round()
+
+    class Source:
+        info = TableInfo()
+
+    source = Source()
+    source.round = round_  # type: ignore[attr-defined]
+    view = SeatView.of(source, 1, reads_table=False)  # type: ignore[arg-type]
+    assert view.hand == round_.hands[1] and view.public is None and view.private is None
+    assert view.hand_count(1) == 8
+    for read in (view.public_state, view.private_state, lambda: view.hand_count(2)):
+        with pytest.raises(ValueError, match="without the table"):
+            read()

@@ -25,7 +25,7 @@ from tests.server.conftest import (
 )
 from tichu.core.cards import mask_of
 from tichu.core.combos import bombs_of
-from tichu.engine.views import cards_json
+from tichu.server.protocol import cards_json
 
 
 def bomb_cards(hand: list[list[int]]) -> frozenset[Card]:

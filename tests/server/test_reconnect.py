@@ -21,7 +21,7 @@ from tests.server.conftest import (
     is_request,
     read_table_records,
 )
-from tichu.engine.views import cards_json
+from tichu.server.protocol import cards_json
 
 
 def mid_trick_play(request: Message) -> bool:

@@ -6,17 +6,18 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tichu.agents.agent import Agent
+from tests.support.players import Notice, notice_of
 from tichu.core.cards import indices_of, parse_mask
 from tichu.core.combos import PASS_PLAY, Play
-from tichu.engine.player import Event
+from tichu.engine.events import Event
+from tichu.engine.player import Player
 from tichu.engine.views import SeatView
 
 #: A scripted answer: a value, or a function of the view and the options.
 Answer = Any | Callable[..., Any]
 
 
-class ScriptedPlayer(Agent):
+class ScriptedPlayer(Player):
     """Plays a script of answers; where the script runs dry it passes or takes the first option.
 
     Plays are card labels (``"S5 B5"``, ``""`` to pass) or functions of the view and the
@@ -25,7 +26,7 @@ class ScriptedPlayer(Agent):
     A scripted play that is not legal is handed to the engine as it is, so tests can
     check that the engine refuses it.
 
-    :ivar events: Every event the engine sent, in order.
+    :ivar events: Every event the engine sent, in order, as the protocol names them.
     :ivar offers: Count of Tichu and bomb offers received (to check that agents are asked).
     """
 
@@ -43,23 +44,23 @@ class ScriptedPlayer(Agent):
         self.dragon = deque(dragon)
         self.tichu = deque(tichu)
         self.bombs = deque(bombs)
-        self.events: list[Event] = []
+        self.events: list[Notice] = []
         self.offers = {"tichu": 0, "bomb": 0}
 
     def notify(self, event: Event) -> None:
-        self.events.append(event)
+        self.events.append(notice_of(event))
 
-    def decide_grand_tichu(self, view: SeatView) -> bool:
+    def grand_tichu(self, view: SeatView) -> bool:
         return self.grand
 
-    def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
+    def schupf(self, view: SeatView) -> tuple[int, int, int]:
         if self.schupf_labels:
             right, partner, left = (parse_mask(label) for label in self.schupf_labels.split())
             return right, partner, left
         low = [1 << index for index in indices_of(view.hand)[:3]]
         return low[0], low[1], low[2]
 
-    def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+    def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         if not self.plays:
             return PASS_PLAY if PASS_PLAY in legal else legal[0]
         answer = self.plays.popleft()
@@ -67,21 +68,21 @@ class ScriptedPlayer(Agent):
             return answer(view, legal)  # type: ignore[no-any-return]
         mask = parse_mask(answer)
         for play in legal:
-            if play[0] == mask:
+            if play.cards == mask:
                 return play
-        return (mask, 0, 0, 0)  # not legal: the engine must refuse it
+        return Play(mask, 0, 0, 0)  # not legal: the engine must refuse it
 
-    def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+    def wish(self, view: SeatView, choices: Sequence[int]) -> int:
         return self.wishes.popleft() if self.wishes else choices[0]
 
-    def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+    def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         return self.dragon.popleft() if self.dragon else recipients[0]
 
-    def decide_tichu(self, view: SeatView) -> bool:
+    def offer_tichu(self, view: SeatView) -> bool:
         self.offers["tichu"] += 1
         return self.tichu.popleft() if self.tichu else False
 
-    def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
         self.offers["bomb"] += 1
         if not self.bombs:
             return None
@@ -89,4 +90,4 @@ class ScriptedPlayer(Agent):
         if labels is None:
             return None
         mask = parse_mask(labels)
-        return next((bomb for bomb in bombs if bomb[0] == mask), None)
+        return next((bomb for bomb in bombs if bomb.cards == mask), None)

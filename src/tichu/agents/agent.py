@@ -1,7 +1,14 @@
-"""Base class of AI players: synchronous decisions, also for Tichu calls and bombs."""
+"""Agents: players that decide by computation, synchronously, from a frozen seat view (R8).
+
+An :class:`Agent` answers every question at once and is offered a Tichu call and a bomb
+wherever the rules allow one (it cannot act unprompted). :class:`AgentPlayer` adapts an
+agent to the engine's one :class:`~tichu.engine.player.Player` port; the server wraps
+agents its own way (pauses, worker threads) on the same port.
+"""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from tichu.core.combos import Play
@@ -9,40 +16,43 @@ from tichu.engine.player import Player
 from tichu.engine.views import SeatView
 
 
-class Agent(Player):
-    """A player whose decisions are computed at once.
+class Agent(ABC):
+    """Decides for a seat from a :class:`SeatView` snapshot: the same answers in any thread or process.
 
-    The engine calls the ``decide_*`` methods directly (no await on the hot path); the
-    async methods of :class:`Player` wrap them for callers that do not know the kind.
-    Agents cannot act unprompted, so the engine offers them a Tichu call and a bomb at
-    every point where one is allowed (:meth:`decide_tichu`, :meth:`decide_bomb`).
+    :ivar name: The name shown at the table.
+    :cvar kind: ``"agent:<name>"`` (records.md ``players[].kind``).
+    :cvar reads_table: Whether it reads the view's public and private state (a view without
+        them is cheaper to make; :class:`~tichu.agents.random_agent.RandomAgent` needs none).
+    :cvar thinks_long: Whether its play decisions search for long (up to a second); a server
+        then lets it think in a worker thread.
     """
 
     kind = "agent"
-    listens = False
-    #: Whether its play decisions search for long (up to a second); a server's engine then
-    #: runs them in a worker thread.
+    reads_table = True
     thinks_long = False
 
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @abstractmethod
     def decide_grand_tichu(self, view: SeatView) -> bool:
         """Decide on Grand Tichu (R2.1)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
-        """Choose the three pushed cards (R2.3)."""
-        raise NotImplementedError
+        """Choose the three pushed cards: to the right opponent, partner, left opponent (R2.3)."""
 
+    @abstractmethod
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        """Choose a play from ``legal``."""
-        raise NotImplementedError
+        """Choose a play from ``legal`` (R4.1)."""
 
+    @abstractmethod
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         """Choose the wish (R5.1)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         """Choose the Dragon trick's recipient (R4.5)."""
-        raise NotImplementedError
 
     def decide_tichu(self, view: SeatView) -> bool:
         """Decide whether to call Tichu now (R6.1)."""
@@ -52,17 +62,38 @@ class Agent(Player):
         """Choose a bomb to throw out of turn now, or ``None`` (R4.3)."""
         return None
 
-    async def grand_tichu(self, view: SeatView) -> bool:
-        return self.decide_grand_tichu(view)
 
-    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
-        return self.decide_schupf(view)
+class AgentPlayer(Player):
+    """An agent at a seat of the engine: every answer comes at once.
 
-    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        return self.decide_play(view, legal)
+    :ivar agent: The agent that decides.
+    """
 
-    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
-        return self.decide_wish(view, choices)
+    listens = False
 
-    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
-        return self.decide_dragon(view, recipients)
+    def __init__(self, agent: Agent) -> None:
+        super().__init__(agent.name)
+        self.agent = agent
+        self.kind = agent.kind
+        self.reads_table = agent.reads_table
+
+    def grand_tichu(self, view: SeatView) -> bool:
+        return self.agent.decide_grand_tichu(view)
+
+    def schupf(self, view: SeatView) -> tuple[int, int, int]:
+        return self.agent.decide_schupf(view)
+
+    def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        return self.agent.decide_play(view, legal)
+
+    def wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        return self.agent.decide_wish(view, choices)
+
+    def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        return self.agent.decide_dragon(view, recipients)
+
+    def offer_tichu(self, view: SeatView) -> bool:
+        return self.agent.decide_tichu(view)
+
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+        return self.agent.decide_bomb(view, bombs)

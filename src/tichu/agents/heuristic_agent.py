@@ -102,7 +102,7 @@ class HeuristicPolicy(RulePolicy):
         opponents = [seat for seat in knowledge.opponents() if knowledge.seats[seat].count]
         losers = 0.0
         for play in plan.plays:
-            if play[1] != BOMB and play[0] != DOG:
+            if play.kind != BOMB and play.cards != DOG:
                 losers += self.p_beaten(play, opponents, deals)
         return losers - len(plan.bombs)
 
@@ -128,13 +128,13 @@ class HeuristicPolicy(RulePolicy):
         scored = []
         for play in candidates:
             score = weights.rule if play == choice else 0.0
-            mask = play[0]
+            mask = play.cards
             if mask:
                 left = s.hand & ~mask
                 hold = 1 - self.p_beaten(play, opponents_after, deals) if deals else 0.5
                 score += hold * (weights.hold + weights.points * (s.trick_points + points_of(mask)) / 10)
                 score -= weights.plan * (partition(left).cost - base + 1) if left else 0.0
-                controls = (mask & CONTROL_CARDS).bit_count() + (2 if play[1] == BOMB else 0)
+                controls = (mask & CONTROL_CARDS).bit_count() + (2 if play.kind == BOMB else 0)
                 score -= weights.spend * controls * (0.0 if threatened else 1.0)
                 if not left:
                     score += weights.out
@@ -154,21 +154,21 @@ class HeuristicPolicy(RulePolicy):
         cards: they are spent only where they hold), and every opponent trick while
         a double victory threatens (R7.1) or the partner's Tichu call needs help (R6)."""
         choice = super().follow(s, legal, by_mask, plan)
-        if choice[0] or legal[-1] is not PASS_PLAY or not s.is_opponent(s.trick_owner):
+        if choice.cards or legal[-1] is not PASS_PLAY or not s.is_opponent(s.trick_owner):
             return choice
-        plays = sorted((play for play in legal if play[0] and play[1] != BOMB),
-                       key=lambda play: (play[3], points_of(play[0])))
+        plays = sorted((play for play in legal if play.cards and play.kind != BOMB),
+                       key=lambda play: (play.rank, points_of(play.cards)))
         must_fight = double_victory_threat(s) or self._partner_needs_help(s)
         opponents_after = [seat for seat in self._opponents_to_play(s) if seat != s.trick_owner]
         for play in plays[:3]:
-            needed = self.weights.fight_hold_control if play[0] & CONTROL_CARDS else self.weights.fight_hold
+            needed = self.weights.fight_hold_control if play.cards & CONTROL_CARDS else self.weights.fight_hold
             if must_fight or needed <= 0 or 1 - self.p_beaten(play, opponents_after, self._deals()) >= needed:
                 return play
         if must_fight and double_victory_threat(s) and s.trick_owner is not None \
                 and s.counts[s.trick_owner] <= self.weights.bomb_out:
-            bombs = [play for play in legal if play[1] == BOMB]
+            bombs = [play for play in legal if play.kind == BOMB]
             if bombs:
-                return min(bombs, key=lambda play: (play[2], play[3]))
+                return min(bombs, key=lambda play: (play.length, play.rank))
         return choice
 
     def _deals(self) -> list[list[int]]:
@@ -205,7 +205,7 @@ class HeuristicPolicy(RulePolicy):
             return None
         if s.counts[owner] <= self.weights.bomb_out or s.trick_points >= 25 or s.calls[owner] \
                 or double_victory_threat(s):
-            return min(bombs, key=lambda play: (play[2], play[3]))
+            return min(bombs, key=lambda play: (play.length, play.rank))
         return None
 
 
@@ -296,17 +296,17 @@ def _distinct(legal: Sequence[Play], choice: Play) -> list[Play]:
 
 def _signature(play: Play) -> tuple[int, ...]:
     """What makes plays different apart from suits: type, length, rank, the Phoenix."""
-    return play[1], play[2], play[3], play[0] & PHOENIX
+    return play.kind, play.length, play.rank, play.cards & PHOENIX
 
 
 def _beats_fast(hand: int, play: Play) -> bool:
     """Whether a hand holds a non-bomb play beating ``play`` (counting values for the short types)."""
-    kind = play[1]
+    kind = play.kind
     if kind == SINGLE:
         return bool(hand & higher_cards(play))
     if kind in (PAIR, TRIPLE):
         joker = 1 if hand & PHOENIX else 0
-        return any((hand & VALUE_MASK[value]).bit_count() + joker >= play[2] for value in range(play[3] + 1, 15))
+        return any((hand & VALUE_MASK[value]).bit_count() + joker >= play.length for value in range(play.rank + 1, 15))
     if kind == BOMB:
         return False
     return can_beat(hand, play, bombs=False)

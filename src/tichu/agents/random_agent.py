@@ -25,6 +25,7 @@ class RandomAgent(Agent):
     """
 
     kind = "agent:random"
+    reads_table = False  # it looks at its hand only
     GRAND_TICHU_RATE = 0.02
     TICHU_RATE = 0.01
     BOMB_RATE = 0.1

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult
 from typing import IO, Any
 
-from tichu.agents.agent import Agent
+from tichu.agents.agent import Agent, AgentPlayer
 from tichu.agents.registry import make_agent
 from tichu.arena.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
 from tichu.arena.timed import TimedAgent
@@ -120,7 +120,7 @@ async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
         times = (TimeHistogram(), TimeHistogram())
         agents = _seat_agents(job, spec, times)
         rules = RuleSet(target_score=job.target_score, seed=spec.seed)
-        engine = GameEngine(agents, rules, keep_rounds=job.records)
+        engine = GameEngine([AgentPlayer(agent) for agent in agents], rules, keep_rounds=job.records)
         game = await engine.run()
         side_of_team = (1, 0) if spec.swapped else (0, 1)  # seat team -> agent side
         score = [0, 0]

@@ -24,6 +24,7 @@ class TimedAgent(Agent):
         super().__init__(agent.name)
         self.agent = agent
         self.kind = agent.kind
+        self.reads_table = agent.reads_table
         self.thinks_long = agent.thinks_long
         self.times = times
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import IntEnum
 from itertools import combinations
+from typing import NamedTuple
 
 from tichu.core.cards import (
     CARD_VALUE,
@@ -45,10 +46,26 @@ class CombinationType(IntEnum):
 
 PASS, SINGLE, PAIR, TRIPLE, STAIR, FULLHOUSE, STREET, BOMB = (int(t) for t in CombinationType)
 
-#: A play: ``(mask, type, length, rank)``.
-Play = tuple[int, int, int, int]
+class Play(NamedTuple):
+    """A play: the cards and the combination they form (R3); the pass is :data:`PASS_PLAY`.
+
+    :ivar cards: The card mask (0 for the pass).
+    :ivar kind: The combination type (a :class:`CombinationType` value).
+    :ivar length: The number of cards (of a bomb: 4, or the straight flush's length).
+    :ivar rank: The rank that decides what beats what (R3.8).
+    """
+
+    cards: int
+    kind: int
+    length: int
+    rank: int
+
+
+#: Builds a :class:`Play` from a 4-tuple without the named tuple's Python-level ``__new__``
+#: (a third of the cost where hands are split into their combinations).
+_new_play = tuple.__new__
 #: The pass.
-PASS_PLAY: Play = (0, PASS, 0, 0)
+PASS_PLAY = Play(0, PASS, 0, 0)
 #: Rank of a single Dragon (R3.9); nothing but a bomb beats it.
 DRAGON_RANK = 15
 #: Internal rank of a Phoenix led as a single (public 1.5, R3.6).
@@ -56,6 +73,28 @@ PHOENIX_LEAD_RANK = 1
 
 _NATURAL_MASK = tuple(VALUE_MASK)
 _NIBBLE_SHIFT = tuple(4 * (v - 2) if 2 <= v <= 14 else 0 for v in range(17))
+
+
+def _fixed_plays() -> tuple[tuple[Play, ...], dict[int, Play], tuple[Play, ...]]:
+    """The plays whose every instance can be made once: each single, each pair, triple and
+    four of a kind by its cards (the Phoenix's included), and the Phoenix on a single of each
+    rank. Splitting a hand takes them from these tables instead of building them anew."""
+    singles = tuple(Play(1 << index, SINGLE, 1, PHOENIX_LEAD_RANK if index == PHOENIX_INDEX else CARD_VALUE[index])
+                    for index in range(56))
+    sets: dict[int, Play] = {}
+    for value in range(2, 15):
+        cards = [1 << index for index in range(56) if VALUE_MASK[value] >> index & 1]
+        for size, kind in ((2, PAIR), (3, TRIPLE)):
+            for chosen in combinations(cards, size):
+                sets[sum(chosen)] = Play(sum(chosen), kind, size, value)
+            for chosen in combinations(cards, size - 1):
+                sets[sum(chosen) | PHOENIX] = Play(sum(chosen) | PHOENIX, kind, size, value)
+        sets[VALUE_MASK[value]] = Play(VALUE_MASK[value], BOMB, 4, value)
+    phoenix_on = tuple(Play(PHOENIX, SINGLE, 1, rank) for rank in range(DRAGON_RANK))
+    return singles, sets, phoenix_on
+
+
+_SINGLES, _SETS, _PHOENIX_ON = _fixed_plays()
 
 
 def value_counts(mask: int) -> list[int]:
@@ -163,16 +202,16 @@ def beats(play: Play, trick: Play | None) -> bool:
         return (length, rank) > (trick_length, trick_rank)
     if kind != trick_kind or length != trick_length:
         return False
-    if play[0] == PHOENIX:
-        return trick_rank < DRAGON_RANK and trick[0] != DOG
+    if play.cards == PHOENIX:
+        return trick_rank < DRAGON_RANK and trick.cards != DOG
     return rank > trick_rank
 
 
 def phoenix_on(trick: Play | None) -> Play:
     """Return the Phoenix single as played on ``trick`` (R3.6): it takes the trick's rank."""
-    if trick is None or trick[1] != SINGLE:
-        return PHOENIX, SINGLE, 1, PHOENIX_LEAD_RANK
-    return PHOENIX, SINGLE, 1, trick[3]
+    if trick is None or trick.kind != SINGLE:
+        return Play(PHOENIX, SINGLE, 1, PHOENIX_LEAD_RANK)
+    return Play(PHOENIX, SINGLE, 1, trick.rank)
 
 
 def combinations_of(hand: int) -> list[Play]:
@@ -186,10 +225,13 @@ def combinations_of(hand: int) -> list[Play]:
     plays: list[Play] = []
     phoenix = hand & PHOENIX
     by_value: list[list[int]] = [[] for _ in range(17)]
+    singles: list[list[Play]] = [[] for _ in range(17)]
     for index in indices_of(hand & ~SPECIALS):
-        by_value[CARD_VALUE[index]].append(1 << index)
+        value = CARD_VALUE[index]
+        by_value[value].append(1 << index)
+        singles[value].append(_SINGLES[index])
     for index in indices_of(hand & SPECIALS):
-        plays.append((1 << index, SINGLE, 1, PHOENIX_LEAD_RANK if index == PHOENIX_INDEX else CARD_VALUE[index]))
+        plays.append(_SINGLES[index])
     pairs: list[list[int]] = [[] for _ in range(17)]
     phoenix_pairs: list[list[int]] = [[] for _ in range(17)]
     triples: list[list[tuple[int, bool]]] = [[] for _ in range(17)]
@@ -197,24 +239,20 @@ def combinations_of(hand: int) -> list[Play]:
         cards = by_value[value]
         if not cards:
             continue
-        for card in cards:
-            plays.append((card, SINGLE, 1, value))
+        plays += singles[value]
         value_pairs = [a | b for a, b in combinations(cards, 2)]
         pairs[value] = value_pairs
-        for pair in value_pairs:
-            plays.append((pair, PAIR, 2, value))
+        plays += [_SETS[pair] for pair in value_pairs]
         if phoenix:
             phoenix_pairs[value] = [card | phoenix for card in cards]
-            for pair in phoenix_pairs[value]:
-                plays.append((pair, PAIR, 2, value))
+            plays += [_SETS[pair] for pair in phoenix_pairs[value]]
         value_triples = [(a | b | c, False) for a, b, c in combinations(cards, 3)]
         if phoenix:
             value_triples += [(pair | phoenix, True) for pair in value_pairs]
         triples[value] = value_triples
-        for triple, _ in value_triples:
-            plays.append((triple, TRIPLE, 3, value))
+        plays += [_SETS[triple] for triple, _ in value_triples]
         if len(cards) == 4:
-            plays.append((VALUE_MASK[value], BOMB, 4, value))
+            plays.append(_SETS[VALUE_MASK[value]])
     _add_stairs(plays, pairs, phoenix_pairs)
     _add_full_houses(plays, triples, pairs, phoenix_pairs)
     if hand & MAHJONG:
@@ -235,7 +273,7 @@ def _add_stairs(plays: list[Play], pairs: list[list[int]], phoenix_pairs: list[l
                 break
             length = 2 * (value - low + 1)
             for mask, _ in grown:
-                plays.append((mask, STAIR, length, value))
+                plays.append(_new_play(Play, (mask, STAIR, length, value)))
             partial = grown
 
 
@@ -250,10 +288,10 @@ def _add_full_houses(plays: list[Play], triples: list[list[tuple[int, bool]]], p
                 # R3.4: pair + pair + Phoenix reads as the higher triple; skip the lower reading.
                 if not triple_has_phoenix or pair_value < triple_value:
                     for pair in pairs[pair_value]:
-                        plays.append((triple | pair, FULLHOUSE, 5, triple_value))
+                        plays.append(_new_play(Play, (triple | pair, FULLHOUSE, 5, triple_value)))
                 if not triple_has_phoenix:
                     for pair in phoenix_pairs[pair_value]:
-                        plays.append((triple | pair, FULLHOUSE, 5, triple_value))
+                        plays.append(_new_play(Play, (triple | pair, FULLHOUSE, 5, triple_value)))
 
 
 def _add_streets(plays: list[Play], by_value: list[list[int]], phoenix: int) -> None:
@@ -277,7 +315,7 @@ def _add_streets(plays: list[Play], by_value: list[list[int]], phoenix: int) -> 
                 for mask, position in grown:
                     if position == low and value < 14:
                         continue  # R3.5a: the same cards read higher with the Phoenix on top
-                    plays.append((mask, _street_kind(mask, position), length, value))
+                    plays.append(_new_play(Play, (mask, _street_kind(mask, position), length, value)))
             partial = grown
 
 
@@ -310,7 +348,7 @@ def bombs_of(hand: int) -> list[Play]:
     bombs: list[Play] = []
     for value in range(2, 15):
         if hand & VALUE_MASK[value] == VALUE_MASK[value]:
-            bombs.append((VALUE_MASK[value], BOMB, 4, value))
+            bombs.append(_new_play(Play, (VALUE_MASK[value], BOMB, 4, value)))
     for suit_bits in _SUIT_BITS:
         row = 0
         for offset, bit in enumerate(suit_bits):
@@ -322,7 +360,7 @@ def bombs_of(hand: int) -> list[Play]:
             mask = 0
             for value in range(low, high + 1):
                 mask |= suit_bits[value - 2]
-            bombs.append((mask, BOMB, high - low + 1, high))
+            bombs.append(_new_play(Play, (mask, BOMB, high - low + 1, high)))
     return bombs
 
 
@@ -338,23 +376,23 @@ def legal_plays_from(combos: Sequence[Play], hand: int, trick: Play | None, wish
     wish_mask = _NATURAL_MASK[wish] & hand if wish else 0
     if trick is None:
         if wish_mask:
-            return [play for play in combos if play[0] & wish_mask]  # R5.2 on a lead
+            return [play for play in combos if play.cards & wish_mask]  # R5.2 on a lead
         return list(combos)
-    trick_kind, trick_length, trick_rank = trick[1], trick[2], trick[3]
+    trick_kind, trick_length, trick_rank = trick.kind, trick.length, trick.rank
     if trick_kind == BOMB:
-        plays = [play for play in combos if play[1] == BOMB and (play[2], play[3]) > (trick_length, trick_rank)]
+        plays = [play for play in combos if play.kind == BOMB and (play.length, play.rank) > (trick_length, trick_rank)]
     else:
         plays = [play for play in combos
-                 if (play[1] == trick_kind and play[2] == trick_length and play[3] > trick_rank)
-                 or play[1] == BOMB]
+                 if (play.kind == trick_kind and play.length == trick_length and play.rank > trick_rank)
+                 or play.kind == BOMB]
         if trick_kind == SINGLE:
             if trick_rank < DRAGON_RANK and hand & PHOENIX:
-                plays = [play for play in plays if play[0] != PHOENIX]
-                plays.append((PHOENIX, SINGLE, 1, trick_rank))  # R3.6
+                plays = [play for play in plays if play.cards != PHOENIX]
+                plays.append(_PHOENIX_ON[trick_rank])  # R3.6
             else:
-                plays = [play for play in plays if play[0] != PHOENIX]
+                plays = [play for play in plays if play.cards != PHOENIX]
     if wish_mask:
-        fulfilling = [play for play in plays if play[0] & wish_mask]
+        fulfilling = [play for play in plays if play.cards & wish_mask]
         if fulfilling:
             return fulfilling  # R5.2, R5.3: must fulfil, bombs included, no pass
     plays.append(PASS_PLAY)

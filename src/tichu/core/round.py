@@ -241,7 +241,7 @@ class Round:
             return [Action(ActionKind.WISH, seat, value) for value in self.wish_choices()]
         if decision == Decision.DRAGON:
             return [Action(ActionKind.DRAGON, seat, to) for to in self.dragon_recipients()]
-        return [Action(ActionKind.PLAY, seat, play[0]) if play[0] else Action(ActionKind.PASS, seat)
+        return [Action(ActionKind.PLAY, seat, play.cards) if play.cards else Action(ActionKind.PASS, seat)
                 for play in self.legal_plays()]
 
     def apply(self, action: Action) -> None:
@@ -304,11 +304,11 @@ class Round:
         round_.announcements = list(announcements)
         round_.turn = turn
         round_.trick_turns = list(trick_turns)
-        tops = [play for _, play in trick_turns if play[0] != DOG]
+        tops = [play for _, play in trick_turns if play.cards != DOG]
         round_.trick = tops[-1] if tops else None
         round_.trick_owner = trick_owner
         for _, play in trick_turns:
-            round_.trick_cards |= play[0]
+            round_.trick_cards |= play.cards
         if round_.trick is not None and trick_owner == turn:
             round_.trick_closed = True  # everyone passed: the owner leads (R4.2)
         elif round_.trick is not None and trick_owner is not None:
@@ -456,9 +456,9 @@ class Round:
         assert trick is not None
         bombs = self._bombs[seat]
         assert bombs is not None
-        if trick[1] != BOMB:
+        if trick.kind != BOMB:
             return list(bombs)
-        return [play for play in bombs if (play[2], play[3]) > (trick[2], trick[3])]
+        return [play for play in bombs if (play.length, play.rank) > (trick.length, trick.rank)]
 
     def _bomb_window_open(self, seat: int) -> bool:
         if (self.phase != Phase.PLAYING or self._wish_pending or self.trick is None or not self.hands[seat]
@@ -488,28 +488,11 @@ class Round:
     def find_legal(self, seat: int, cards: int) -> Play:
         """Return the legal play of these cards for the seat at turn, without applying it.
 
-        :raises RuleViolation: ``NOT_YOUR_TURN``, ``UNKNOWN_CARD``, ``NOT_IN_HAND``,
-            ``NO_COMBINATION`` or ``ACTION_NOT_ALLOWED`` (with the rule) as :meth:`play`.
+        :raises RuleViolation: ``NOT_YOUR_TURN``, or as :func:`find_legal_play`.
         """
         self._check_turn(seat)
-        if not isinstance(cards, int) or cards < 0 or cards >> 56:
-            raise RuleViolation(Violation.UNKNOWN_CARD, "R1.1", "unknown cards")
-        if cards & ~self.hands[seat]:
-            raise RuleViolation(Violation.NOT_IN_HAND, "R4.1", "cards not in the hand")
-        if classify_mask(cards) is None:
-            raise RuleViolation(Violation.NO_COMBINATION, "R3", "the cards form no combination")
-        legal = self.legal_plays()
-        for play in legal:
-            if play[0] == cards:
-                return play
-        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, *self._why_illegal(cards, legal))
-
-    def _why_illegal(self, cards: int, legal: list[Play]) -> tuple[str, str]:
-        if cards == DOG and not self.is_lead:
-            return "R3.10", "the Dog can only lead a trick"
-        if self.wish_open and any(play[0] & VALUE_MASK[self.wish_value] for play in legal):
-            return "R5.2", f"the wish ({self.wish_value}) must be fulfilled"
-        return "R4.1", "the combination does not beat the trick"
+        wish = self.wish_value if self.wish_open else 0
+        return find_legal_play(cards, self.hands[seat], self.legal_plays(), is_lead=self.is_lead, wish=wish)
 
     def pass_turn(self, seat: int) -> None:
         """Pass at one's turn (R4.1); the last pass closes the trick (R4.2).
@@ -533,7 +516,7 @@ class Round:
         """
         seat = self.turn
         assert seat is not None
-        mask = play[0]
+        mask = play.cards
         if not mask:
             self.events.append(Action(ActionKind.PASS, seat))
             self._passes += 1
@@ -567,7 +550,7 @@ class Round:
         if not isinstance(cards, int) or cards < 0 or cards & ~self.hands[seat]:
             raise RuleViolation(Violation.NOT_IN_HAND, "R4.3", "cards not in the hand")
         for play in self.bombs_for(seat):
-            if play[0] == cards:
+            if play.cards == cards:
                 self.events.append(Action(ActionKind.BOMB, seat, cards))
                 self.trick_closed = False
                 self._dragon_pending = False
@@ -576,7 +559,7 @@ class Round:
         raise RuleViolation(Violation.BOMB_NOT_ALLOWED, "R4.3", "the cards are no bomb that beats the trick")
 
     def _lay(self, seat: int, play: Play) -> None:
-        mask = play[0]
+        mask = play.cards
         self.hands[seat] &= ~mask
         self.played |= mask
         self.has_played[seat] = True
@@ -585,10 +568,10 @@ class Round:
         self._passes = 0
         combos = self._combos[seat]
         if combos is not None:
-            self._combos[seat] = [combo for combo in combos if not combo[0] & mask]
+            self._combos[seat] = [combo for combo in combos if not combo.cards & mask]
         bombs = self._bombs[seat]
         if bombs:
-            self._bombs[seat] = [combo for combo in bombs if not combo[0] & mask]
+            self._bombs[seat] = [combo for combo in bombs if not combo.cards & mask]
         if self.wish_open and mask & VALUE_MASK[self.wish_value]:
             self.wish_open = False  # R5.4 (the Phoenix never counts, R5.5)
         if mask == DOG:
@@ -615,7 +598,7 @@ class Round:
             self._finish()  # R7.1
             return True
         if len(out) == 3:
-            if self.trick is not None and self.trick[0] == DRAGON:
+            if self.trick is not None and self.trick.cards == DRAGON:
                 self._dragon_pending = True  # R7.2 with R4.5
                 self.trick_closed = True
                 self.turn = None
@@ -629,7 +612,7 @@ class Round:
         self.trick_closed = True
         owner = self.trick_owner
         assert owner is not None and self.trick is not None
-        if self.trick[0] == DRAGON:
+        if self.trick.cards == DRAGON:
             self._dragon_pending = True  # R4.5
         self.turn = owner if self.hands[owner] else self._next_active(owner)
 
@@ -766,6 +749,35 @@ def _mask(indices: Sequence[int]) -> int:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def find_legal_play(cards: int, hand: int, legal: Sequence[Play], *, is_lead: bool, wish: int) -> Play:
+    """Return the play of ``legal`` that these cards make, or say which rule refuses them.
+
+    :param cards: The card mask a seat wants to play.
+    :param hand: The seat's hand.
+    :param legal: The seat's legal plays now (:meth:`Round.legal_plays`).
+    :param is_lead: Whether the seat leads a trick.
+    :param wish: The open wish (0 if none).
+    :returns: The legal play.
+    :raises RuleViolation: ``UNKNOWN_CARD``, ``NOT_IN_HAND``, ``NO_COMBINATION`` or
+        ``ACTION_NOT_ALLOWED`` (the Dog not on a lead, R3.10; an unfulfilled wish, R5.2; a
+        combination that does not beat the trick, R4.1).
+    """
+    if not isinstance(cards, int) or cards < 0 or cards >> 56:
+        raise RuleViolation(Violation.UNKNOWN_CARD, "R1.1", "unknown cards")
+    if cards & ~hand:
+        raise RuleViolation(Violation.NOT_IN_HAND, "R4.1", "cards not in the hand")
+    if classify_mask(cards) is None:
+        raise RuleViolation(Violation.NO_COMBINATION, "R3", "the cards form no combination")
+    for play in legal:
+        if play.cards == cards:
+            return play
+    if cards == DOG and not is_lead:
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R3.10", "the Dog can only lead a trick")
+    if wish and any(play.cards & VALUE_MASK[wish] for play in legal):
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R5.2", f"the wish ({wish}) must be fulfilled")
+    raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4.1", "the combination does not beat the trick")
 
 
 def _check_seat(seat: int) -> None:

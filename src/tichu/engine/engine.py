@@ -1,9 +1,12 @@
 """The async :class:`GameEngine`: runs a game over four :class:`~tichu.engine.player.Player` s.
 
 The rules live in :class:`~tichu.core.round.Round`; the engine asks the players, checks
-every answer against what the round allows, applies it, and tells the table. Agents are
-called synchronously (no await on the Arena's hot path); clients are awaited, and may
-interrupt with a Tichu call or a bomb at any time (:meth:`GameEngine.interrupt`).
+every answer against what the round allows, applies it, and tells the table with typed
+events (:mod:`tichu.engine.events`). Every player is asked the same way (the one port of
+:mod:`tichu.engine.player`): an answer that comes at once costs no await, which keeps the
+Arena's hot path fast; an answer that comes :class:`~tichu.engine.player.Later` is awaited,
+and clients may interrupt meanwhile with a Tichu call or a bomb
+(:meth:`GameEngine.interrupt`), which makes the awaited answer stale.
 """
 
 from __future__ import annotations
@@ -12,21 +15,47 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Sequence
+from typing import TypeVar
 
-from tichu.agents.agent import Agent
 from tichu.core.cards import indices_of, points_of
-from tichu.core.combos import BOMB, PASS_PLAY, Play
+from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.game import Game
 from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.player import Event, Player
-from tichu.engine.views import SeatView, TableInfo, cards_json, combination_json
+from tichu.engine.events import (
+    Event,
+    GameOver,
+    GameStarted,
+    HandCardsDealt,
+    HandsRevealed,
+    PlayerAnnounced,
+    PlayerOut,
+    PlayerPassed,
+    PlayerPlayed,
+    PlayerSchupfed,
+    RoundOver,
+    RoundStarted,
+    StartPlaying,
+    TrickTaken,
+    TurnChanged,
+    WishFulfilled,
+    WishMade,
+)
+from tichu.engine.player import Later, Player, Reply
+from tichu.engine.views import SeatView, TableInfo, TablePhase
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class _Stale:
+    """Marker: the awaited decision was overtaken by an interrupt."""
+
+
+_STALE = _Stale()
 
 
 class GameEngine:
@@ -38,24 +67,20 @@ class GameEngine:
     :ivar game: The running (or last) game.
     :ivar round: The current round, or ``None`` between games.
     :ivar rounds: The finished rounds of the game (kept when ``keep_rounds``).
-    :ivar views: One :class:`SeatView` per seat.
     """
 
     def __init__(self, players: Sequence[Player], rules: RuleSet | None = None, *,
                  rng: random.Random | None = None, info: TableInfo | None = None,
-                 bomb_window: float = 0.0, agent_delay: float = 0.0, keep_rounds: bool = False,
-                 cooperative: bool = False) -> None:
+                 bomb_window: float = 0.0, keep_rounds: bool = False) -> None:
         """Seat the players.
 
         :param players: Four players, seat 0 first.
         :param rules: (Optional) The rule set; its seed seeds the shuffles.
         :param rng: (Optional) The shuffle source instead of ``rules.seed``.
         :param info: (Optional) Table facts; names are taken from the players if omitted.
-        :param bomb_window: Seconds to wait for bombs from clients before a trick is taken.
-        :param agent_delay: Seconds agents pause before acting while clients are seated.
+        :param bomb_window: Seconds to wait for unprompted bombs before a trick is taken,
+            while a player that acts unprompted (a client) is seated.
         :param keep_rounds: Keep the finished rounds for a game record.
-        :param cooperative: Let other tasks run before every agent's play, so that a table of
-            agents never holds up a server's other tables (the Arena runs without).
         """
         if len(players) != 4:
             raise ValueError("a table has four seats")
@@ -66,28 +91,25 @@ class GameEngine:
         self.game = Game(self.rules, rng)
         self.round: Round | None = None
         self.rounds: list[Round] = []
-        self.views = [SeatView(self, seat) for seat in range(4)]
         self.bomb_window = bomb_window
-        self.agent_delay = agent_delay
         self.keep_rounds = keep_rounds
-        self.cooperative = cooperative
         self._version = 0
         self._awaiting: int | None = None
         self._interrupted = asyncio.Event()
+        self._may_call: list[int] = []  # seats not yet offered their last chance to call Tichu
+        self._bomb_holders: list[int] = []  # seats that may still hold a bomb
         self._refresh_players()
 
     # -- seats ----------------------------------------------------------------------------
 
     def _refresh_players(self) -> None:
         self._listeners = [player for player in self.players if player.listens]
-        self._agents: list[Agent | None] = [player if isinstance(player, Agent) else None
-                                            for player in self.players]
-        self._has_clients = None in self._agents
+        self._waits_for_bombs = any(player.acts_unprompted for player in self.players)
 
     def replace_player(self, seat: int, player: Player) -> Player:
         """Put another player on a seat (an agent for a client that left, or back).
 
-        :result: The player that sat there.
+        :returns: The player that sat there.
         """
         old = self.players[seat]
         self.players[seat] = player
@@ -98,18 +120,15 @@ class GameEngine:
             self._wake()
         return old
 
+    def _view(self, seat: int, player: Player) -> SeatView:
+        """A frozen snapshot of the seat's view for one question (R8)."""
+        return SeatView.of(self, seat, player.reads_table)
+
     # -- notifications --------------------------------------------------------------------
 
-    def _emit(self, name: str, **context: Any) -> None:
-        if self._listeners:
-            event = Event(name, context)
-            for player in self._listeners:
-                player.notify(event)
-
-    def _emit_to(self, seat: int, name: str, **context: Any) -> None:
-        player = self.players[seat]
-        if player.listens:
-            player.notify(Event(name, context))
+    def _emit(self, event: Event) -> None:
+        for player in self._listeners:
+            player.notify(event)
 
     # -- the game -------------------------------------------------------------------------
 
@@ -120,31 +139,38 @@ class GameEngine:
         self.info.is_running = True
         self.info.round_scores = []
         self.info.total = (0, 0)
-        self._emit("game_started")
+        if self._listeners:
+            self._emit(GameStarted())
         try:
             while not self.game.is_over:
                 await self._play_round()
         finally:
             self.info.is_running = False
-        self.info.phase = "game_over"
-        self._emit("game_over", game_score=[[score[0] for score in self.info.round_scores],
-                                            [score[1] for score in self.info.round_scores]],
-                   total=list(self.game.total), winner=self.game.winner)
+        self.info.phase = TablePhase.GAME_OVER
+        if self._listeners:
+            self._emit(GameOver(tuple(self.info.round_scores), (self.game.total[0], self.game.total[1]),
+                                self.game.winner))
         return self.game
 
     async def _play_round(self) -> None:
         round_ = self.game.new_round()
         self.round = round_
         self.info.round_index = len(self.game.results)
-        self.info.phase = "grand_tichu"
-        self._emit("round_started", round_index=self.info.round_index)
-        self._emit("hand_cards_dealt", count=8)
+        self.info.phase = TablePhase.GRAND_TICHU
+        self._may_call = [0, 1, 2, 3]
+        if self._listeners:
+            self._emit(RoundStarted(self.info.round_index))
+            self._emit(HandCardsDealt(8))
         await self._grand_tichu(round_)
-        self.info.phase = "schupf"
-        self._emit("hand_cards_dealt", count=6)
+        self.info.phase = TablePhase.SCHUPF
+        if self._listeners:
+            self._emit(HandCardsDealt(6))
         await self._schupf(round_)
-        self.info.phase = "playing"
-        self._emit("start_playing", start_player_index=round_.turn)
+        self.info.phase = TablePhase.PLAYING
+        if self._listeners:
+            assert round_.turn is not None
+            self._emit(StartPlaying(round_.turn))
+        self._bomb_holders = [0, 1, 2, 3]
         await self._play(round_)
         result = round_.result()
         self.game.add_result(result)
@@ -152,46 +178,50 @@ class GameEngine:
             self.rounds.append(round_)
         self.info.round_scores = self.info.round_scores + [result.points]
         self.info.total = (self.game.total[0], self.game.total[1])
-        self.info.phase = "round_over"
-        self._emit("round_over", card_points=list(result.card_points), bonus=list(result.bonus),
-                   points=list(result.points), total=list(self.game.total),
-                   out_order=list(result.out_order), is_double_victory=result.double_victory)
+        self.info.phase = TablePhase.ROUND_OVER
+        if self._listeners:
+            self._emit(RoundOver(result.card_points, result.bonus, result.points, self.info.total,
+                                 result.out_order, result.double_victory))
 
     async def _grand_tichu(self, round_: Round) -> None:
-        answers = await self._ask_all(lambda player, view: player.grand_tichu(view),
-                                      lambda agent, view: agent.decide_grand_tichu(view))
+        replies: list[Reply[bool]] = [player.grand_tichu(self._view(seat, player))
+                                      for seat, player in enumerate(self.players)]
+        answers: list[bool | None] = await self._all_answers(replies)
         for seat, answer in enumerate(answers):
             announced = answer is True
             round_.decide_grand_tichu(seat, announced)
-            if announced:
-                self._emit("player_announced", player_index=seat, grand=True)
+            if announced and self._listeners:
+                self._emit(PlayerAnnounced(seat, True))
 
     async def _schupf(self, round_: Round) -> None:
         if self.rules.tichu_before_schupf:
             self._offer_tichu(round_)
-        answers = await self._ask_all(lambda player, view: player.schupf(view),
-                                      lambda agent, view: agent.decide_schupf(view))
+        replies: list[Reply[tuple[int, int, int]]] = [player.schupf(self._view(seat, player))
+                                                      for seat, player in enumerate(self.players)]
+        answers: list[tuple[int, int, int] | None] = await self._all_answers(replies)
         for seat, answer in enumerate(answers):
             try:
-                round_.schupf(seat, answer)
+                round_.schupf(seat, answer)  # type: ignore[arg-type]  # checked there: never trusted
             except (RuleViolation, TypeError, ValueError) as error:
                 log.warning("seat %d pushed invalid cards (%s); pushing its lowest", seat, error)
                 round_.schupf(seat, [1 << index for index in indices_of(round_.hands[seat])[:3]])
-            self._emit("player_schupfed", player_index=seat)
+            if self._listeners:
+                self._emit(PlayerSchupfed(seat))
 
-    async def _ask_all(self, ask: Any, decide: Any) -> list[Any]:
-        """Ask the four seats at once (their decisions are hidden from each other)."""
-        answers: list[Any] = [None] * 4
-        waiting = []
-        for seat, agent in enumerate(self._agents):
-            if agent is not None:
-                answers[seat] = decide(agent, self.views[seat])
+    async def _all_answers(self, replies: list[Reply[T]]) -> list[T | None]:
+        """The four seats' answers to questions asked at once (hidden from each other); a
+        failed answer is ``None``."""
+        answers: list[T | None] = []
+        waiting: list[tuple[int, Awaitable[T]]] = []
+        for seat, reply in enumerate(replies):
+            if isinstance(reply, Later):
+                waiting.append((seat, reply.answer))
+                answers.append(None)
             else:
-                waiting.append(seat)
+                answers.append(reply)
         if waiting:
-            results = await asyncio.gather(*(ask(self.players[seat], self.views[seat]) for seat in waiting),
-                                           return_exceptions=True)
-            for seat, result in zip(waiting, results):
+            results = await asyncio.gather(*(answer for _, answer in waiting), return_exceptions=True)
+            for (seat, _), result in zip(waiting, results):
                 answers[seat] = None if isinstance(result, BaseException) else result
         return answers
 
@@ -202,17 +232,20 @@ class GameEngine:
             decision = round_.decision
             if decision == Decision.PLAY:
                 if round_.trick_closed:
-                    if not await self._offer_bombs(round_, closing=True):
+                    if not (self._bomb_holders or self._waits_for_bombs) \
+                            or not await self._offer_bombs(round_, closing=True):
                         self._take_trick(round_, None)
                     continue
-                self._offer_tichu(round_)
-                if round_.trick is not None and await self._offer_bombs(round_, closing=False):
+                if self._may_call:
+                    self._offer_tichu(round_)
+                if round_.trick is not None and self._bomb_holders \
+                        and await self._offer_bombs(round_, closing=False):
                     continue
                 await self._turn(round_)
             elif decision == Decision.WISH:
                 await self._wish(round_)
             elif decision == Decision.DRAGON:
-                if await self._offer_bombs(round_, closing=True):
+                if (self._bomb_holders or self._waits_for_bombs) and await self._offer_bombs(round_, closing=True):
                     continue
                 await self._dragon(round_)
 
@@ -220,124 +253,98 @@ class GameEngine:
         seat = round_.turn
         assert seat is not None
         legal = round_.legal_plays()
-        agent = self._agents[seat]
-        if agent is not None and self.cooperative and agent.thinks_long:
-            answer = await self._think_in_thread(agent, seat, legal)
-            if answer is _STALE:
+        player = self.players[seat]
+        reply = player.play(self._view(seat, player), legal)
+        answer: object = reply
+        if isinstance(reply, Later):
+            answer = await self._await_decision(seat, reply.answer)
+            if isinstance(answer, _Stale):
                 return
-            play = answer
-        elif agent is not None:
-            if self._has_clients and self.agent_delay:
-                if not await self._pause(self.agent_delay):
-                    return
-            elif self.cooperative:
-                version = self._version
-                await asyncio.sleep(0)
-                if version != self._version:
-                    return
-            play = agent.decide_play(self.views[seat], legal)
-        else:
-            answer = await self._await_decision(seat, self.players[seat].play(self.views[seat], legal))
-            if answer is _STALE:
-                return
-            play = answer
-        if play not in legal:
-            log.warning("seat %d answered an illegal play %r; it passes or plays its first option", seat, play)
+        try:
+            play = legal[legal.index(answer)]  # type: ignore[arg-type]  # the round's own object, not the answer
+        except ValueError:
+            log.warning("seat %d answered an illegal play %r; it passes or plays its first option", seat, answer)
             play = PASS_PLAY if PASS_PLAY in legal else legal[0]
         had_wish = round_.wish_open
         round_.apply_legal_play(play)
         self._after_play(round_, seat, play, had_wish, out_of_turn=False)
 
-    async def _think_in_thread(self, agent: Agent, seat: int, legal: list[Play]) -> Any:
-        """Let a searching agent decide in a worker thread, so that the server's other tables
-        and clients are served meanwhile; an interrupt during the search makes it stale.
-        With clients seated, the search counts towards :attr:`agent_delay` (the rest is
-        paused), so people can follow the play either way.
-
-        :result: The play, or :data:`_STALE` if a Tichu call or bomb changed the state.
-        """
-        version = self._version
-        started = time.monotonic()
-        try:
-            play = await asyncio.to_thread(agent.decide_play, self.views[seat], legal)
-        except Exception:
-            if version != self._version:
-                return _STALE  # it read a state that an interrupt was changing
-            raise
-        left = self.agent_delay - (time.monotonic() - started) if self._has_clients else 0.0
-        if left > 0 and not await self._pause(left):
-            return _STALE
-        return _STALE if version != self._version else play
-
     def _after_play(self, round_: Round, seat: int, play: Play, had_wish: bool, *, out_of_turn: bool) -> None:
         self._version += 1
         if not self._listeners:
             return
-        if not play[0]:
-            self._emit("player_passed", player_index=seat)
+        if not play.cards:
+            self._emit(PlayerPassed(seat))
         else:
             # R7.2: the round's last play may have closed the round and the trick with it.
             taken_at_end = round_.is_over and not round_.trick_turns and round_.last_trick is not None
             trick_cards = round_.last_trick[1] if taken_at_end and round_.last_trick else round_.trick_cards
-            self._emit("player_played", turn=[seat, cards_json(play[0]), combination_json(play)],
-                       trick_points=points_of(trick_cards), trick_owner_index=round_.trick_owner,
-                       is_bomb=play[1] == BOMB, out_of_turn=out_of_turn)
+            self._emit(PlayerPlayed(seat, play, points_of(trick_cards), round_.trick_owner, out_of_turn))
             if not round_.hands[seat]:
-                place = round_.out_order.index(seat) + 1
-                self._emit("player_out", player_index=seat, place=place)
+                self._emit(PlayerOut(seat, round_.out_order.index(seat) + 1))
                 self._reveal_hands(round_)
             if had_wish and not round_.wish_open:
-                self._emit("wish_fulfilled")
+                self._emit(WishFulfilled())
             if taken_at_end and round_.last_trick:
-                self._emit("trick_taken", player_index=round_.last_trick[0], points=points_of(trick_cards),
-                           dragon_recipient=None)
+                self._emit(TrickTaken(round_.last_trick[0], points_of(trick_cards), None))
         if round_.turn is not None and not round_.is_over and round_.decision == Decision.PLAY:
-            self._emit("player_turn_changed", current_turn_index=round_.turn)
+            self._emit(TurnChanged(round_.turn))
 
     def _reveal_hands(self, round_: Round) -> None:
         if not self.rules.reveal_hands_when_out or round_.is_over:
             return
-        hands = [cards_json(hand) for hand in round_.hands]
+        hands = round_.hands
+        event = HandsRevealed((hands[0], hands[1], hands[2], hands[3]))
         for seat in round_.out_order:
-            self._emit_to(seat, "hands_revealed", hands=hands)  # R8.3: only to seats that are out
+            player = self.players[seat]
+            if player.listens:
+                player.notify(event)  # R8.3: only to seats that are out
 
     def _offer_tichu(self, round_: Round) -> None:
+        """Offer a Tichu call (R6.1) to each seat that has neither called nor played yet."""
         announcements, has_played = round_.announcements, round_.has_played
-        for seat, agent in enumerate(self._agents):
-            if agent is None or announcements[seat] or has_played[seat]:
+        for seat in list(self._may_call):
+            if announcements[seat] or has_played[seat]:
+                self._may_call.remove(seat)
                 continue
-            if round_.can_announce(seat) and agent.decide_tichu(self.views[seat]):
+            player = self.players[seat]
+            if round_.can_announce(seat) and player.offer_tichu(self._view(seat, player)):
                 round_.announce(seat)
-                self._emit("player_announced", player_index=seat, grand=False)
+                if self._listeners:
+                    self._emit(PlayerAnnounced(seat, False))
 
     async def _offer_bombs(self, round_: Round, *, closing: bool) -> bool:
-        """Offer agents a bomb (R4.3), nearest seat after the trick's owner first.
+        """Offer a bomb (R4.3), nearest seat after the trick's owner first.
 
         :param closing: The trick is about to be taken: every seat may bomb, and clients
             get :attr:`bomb_window` seconds for it.
-        :result: Whether a bomb was thrown.
+        :returns: Whether a bomb was thrown.
         """
         owner = round_.trick_owner
         assert owner is not None
         version = self._version
+        holders = self._bomb_holders
         for offset in (1, 2, 3, 4):
             seat = (owner + offset) % 4
-            agent = self._agents[seat]
-            if agent is None or not round_.holds_bomb(seat) or (seat == round_.turn and not closing):
+            if seat not in holders or (seat == round_.turn and not closing):
+                continue
+            if not round_.holds_bomb(seat):
+                holders.remove(seat)  # cards only leave a hand while playing
                 continue
             bombs = round_.bombs_for(seat)
             if bombs:
-                choice = agent.decide_bomb(self.views[seat], bombs)
+                player = self.players[seat]
+                choice = player.offer_bomb(self._view(seat, player), bombs)
                 if choice is not None and choice in bombs:
-                    self._throw_bomb(round_, seat, choice)
+                    self._throw_bomb(round_, seat, bombs[bombs.index(choice)])
                     return True
-        if closing and self._has_clients and self.bomb_window:
+        if closing and self._waits_for_bombs and self.bomb_window:
             await self._pause(self.bomb_window)
         return self._version != version
 
     def _throw_bomb(self, round_: Round, seat: int, bomb: Play) -> None:
         had_wish = round_.wish_open
-        round_.bomb(seat, bomb[0])
+        round_.bomb(seat, bomb.cards)
         self._after_play(round_, seat, bomb, had_wish, out_of_turn=True)
 
     def _take_trick(self, round_: Round, recipient: int | None) -> None:
@@ -348,47 +355,51 @@ class GameEngine:
 
     def _trick_taken(self, round_: Round, winner: int | None, points: int, recipient: int | None) -> None:
         self._version += 1
-        self._emit("trick_taken", player_index=winner, points=points, dragon_recipient=recipient)
+        if not self._listeners:
+            return
+        self._emit(TrickTaken(winner, points, recipient))
         if round_.turn is not None and not round_.is_over:
-            self._emit("player_turn_changed", current_turn_index=round_.turn)
+            self._emit(TurnChanged(round_.turn))
 
-    async def _choose(self, seat: int, choices: Sequence[int], decide: Any, ask: Any, what: str) -> Any:
-        """Ask a seat to pick one of ``choices`` (an agent at once, a client awaited).
+    async def _choose(self, seat: int, choices: Sequence[int], reply: Reply[int], what: str) -> int | _Stale:
+        """A seat's pick of one of ``choices``.
 
-        :result: The valid choice (an invalid one is logged and replaced by the first
+        :returns: The valid choice (an invalid one is logged and replaced by the first
             choice), or :data:`_STALE` if an interrupt overtook the question.
         """
-        agent = self._agents[seat]
-        if agent is not None:
-            value = decide(agent, self.views[seat], choices)
-        else:
-            value = await self._await_decision(seat, ask(self.players[seat], self.views[seat], choices))
-            if value is _STALE:
-                return _STALE
-        if not _is_choice(value, choices):
+        value: object = reply
+        if isinstance(reply, Later):
+            value = await self._await_decision(seat, reply.answer)
+            if isinstance(value, _Stale):
+                return value
+        if type(value) is not int or value not in choices:  # True and 8.0 are no choice
             log.warning("seat %d answered %r for the %s; taking %d", seat, value, what, choices[0])
-            value = choices[0]
+            return choices[0]
         return value
 
     async def _wish(self, round_: Round) -> None:
         seat = round_.decision_seat
         assert seat is not None
-        value = await self._choose(seat, round_.wish_choices(), lambda agent, view, options: agent.decide_wish(
-            view, options), lambda player, view, options: player.wish(view, options), "wish")
-        if value is _STALE:
+        player = self.players[seat]
+        choices = round_.wish_choices()
+        value = await self._choose(seat, choices, player.wish(self._view(seat, player), choices), "wish")
+        if isinstance(value, _Stale):
             return
         round_.make_wish(seat, value)
         self._version += 1
-        self._emit("wish_made", wish_value=value)
-        if round_.turn is not None:
-            self._emit("player_turn_changed", current_turn_index=round_.turn)
+        if self._listeners:
+            self._emit(WishMade(value))
+            if round_.turn is not None:
+                self._emit(TurnChanged(round_.turn))
 
     async def _dragon(self, round_: Round) -> None:
         seat = round_.decision_seat
         assert seat is not None
-        to = await self._choose(seat, round_.dragon_recipients(), lambda agent, view, options: agent.decide_dragon(
-            view, options), lambda player, view, options: player.give_dragon(view, options), "Dragon recipient")
-        if to is _STALE:
+        player = self.players[seat]
+        recipients = round_.dragon_recipients()
+        to = await self._choose(seat, recipients, player.give_dragon(self._view(seat, player), recipients),
+                                "Dragon recipient")
+        if isinstance(to, _Stale):
             return
         winner = round_.trick_owner
         points = points_of(round_.trick_cards)
@@ -408,8 +419,9 @@ class GameEngine:
             await asyncio.wait_for(self._interrupted.wait(), seconds)
         return self._version == version
 
-    async def _await_decision(self, seat: int, decision: Any) -> Any:
-        """Await a client's decision; give up (:data:`_STALE`) if an interrupt changed the state."""
+    async def _await_decision(self, seat: int, decision: Awaitable[T]) -> T | _Stale | None:
+        """Await a decision that comes later; give up (:data:`_STALE`) if an interrupt changed
+        the state meanwhile. A failed decision is ``None`` (the caller falls back)."""
         version = self._version
         self._awaiting = seat
         self._interrupted.clear()
@@ -453,7 +465,8 @@ class GameEngine:
             raise RuleViolation(violation, "R4.3" if kind == ActionKind.BOMB else "R6.1", "no round is being played")
         if kind == ActionKind.TICHU:
             round_.announce(seat)
-            self._emit("player_announced", player_index=seat, grand=False)
+            if self._listeners:
+                self._emit(PlayerAnnounced(seat, False))
             return
         if kind != ActionKind.BOMB:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", "only a Tichu call or a bomb can interrupt")
@@ -466,14 +479,3 @@ class GameEngine:
         self._after_play(round_, seat, bomb, had_wish, out_of_turn=True)
         self._wake()
 
-
-def _is_choice(value: object, choices: Sequence[int]) -> bool:
-    """Whether an answer is one of the integer options (``True`` and ``8.0`` are not)."""
-    return type(value) is int and value in choices
-
-
-class _Stale:
-    """Marker: the awaited decision was overtaken by an interrupt."""
-
-
-_STALE: Any = _Stale()

@@ -1,35 +1,33 @@
 """What a seat may know (R8): :class:`PublicState`, :class:`PrivateState` and :class:`SeatView`.
 
-This module is the one place where a seat's view of a table is produced. Both state
-classes are fresh copies made of immutable values, serialisable to the JSON of
-protocol.md, so a player can neither see hidden cards in them nor change the game.
+This module is the one place where a seat's view of a table is produced. A
+:class:`SeatView` is a frozen, picklable snapshot made for one decision: it holds immutable
+values only, so an agent can decide from it in another thread or process while the round
+goes on, and nothing in it reaches a card the seat may not see. Turning these states into
+the protocol's JSON is the server's job (:mod:`tichu.server.protocol`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from enum import StrEnum
+from typing import NamedTuple, Protocol
 
-from tichu.core.cards import CARDS, PHOENIX, cards_of, indices_of, points_of
-from tichu.core.combos import SINGLE, CombinationType, Play
-from tichu.core.errors import RuleViolation, Violation
-from tichu.core.round import Phase, Round
+from tichu.core.cards import points_of
+from tichu.core.combos import Play, combinations_of, legal_plays_from
+from tichu.core.round import Phase, Round, find_legal_play
 from tichu.core.ruleset import RuleSet
 
-#: Protocol names of the combination types (protocol.md, "Messages").
-COMBINATION_NAMES = {int(kind): kind.name.lower() for kind in CombinationType}
 
+class TablePhase(StrEnum):
+    """What a table is doing (``public_state.phase``)."""
 
-def cards_json(mask: int) -> list[list[int]]:
-    """Cards of a mask as protocol ``[value, suit]`` pairs, highest first."""
-    return [[card.value, card.suit] for card in cards_of(mask)]
-
-
-def combination_json(play: Play) -> list[Any]:
-    """A play as the protocol's ``[type, length, rank]``; a Phoenix single ranks ``x.5`` (R3.6)."""
-    mask, kind, length, rank = play
-    shown: int | float = rank + 0.5 if kind == SINGLE and mask == PHOENIX else rank
-    return [COMBINATION_NAMES[kind], length, shown]
+    LOBBY = "lobby"
+    GRAND_TICHU = "grand_tichu"
+    SCHUPF = "schupf"
+    PLAYING = "playing"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
 
 
 @dataclass(slots=True)
@@ -39,7 +37,7 @@ class TableInfo:
     :ivar table_name: The table's name ("" in the Arena).
     :ivar player_names: Names per seat.
     :ivar host_index: Seat of the host client, or ``None``.
-    :ivar phase: ``lobby``, ``grand_tichu``, ``schupf``, ``playing``, ``round_over`` or ``game_over``.
+    :ivar phase: What the table is doing.
     :ivar is_running: Whether a game is in progress.
     :ivar round_index: Index of the current round, from 0.
     :ivar round_scores: ``[team 20, team 31]`` points per finished round.
@@ -49,7 +47,7 @@ class TableInfo:
     table_name: str = ""
     player_names: list[str] = field(default_factory=lambda: ["", "", "", ""])
     host_index: int | None = None
-    phase: str = "lobby"
+    phase: TablePhase = TablePhase.LOBBY
     is_running: bool = False
     round_index: int = 0
     round_scores: list[tuple[int, int]] = field(default_factory=list)
@@ -64,7 +62,7 @@ class PublicState:
     player_names: tuple[str, ...]
     host_index: int | None
     is_running: bool
-    phase: str
+    phase: TablePhase
     round_index: int
     current_turn_index: int | None
     count_hand_cards: tuple[int, ...]
@@ -82,23 +80,6 @@ class PublicState:
     round_scores: tuple[tuple[int, int], ...]
     total: tuple[int, int]
 
-    def to_json(self) -> dict[str, Any]:
-        """The protocol's ``public_state`` object."""
-        return {
-            "table_name": self.table_name, "player_names": list(self.player_names),
-            "host_index": self.host_index, "is_running": self.is_running, "phase": self.phase,
-            "round_index": self.round_index, "current_turn_index": self.current_turn_index,
-            "count_hand_cards": list(self.count_hand_cards), "announcements": list(self.announcements),
-            "wish_value": self.wish_value, "wish_open": self.wish_open,
-            "trick_turns": [[seat, cards_json(play[0]), combination_json(play)]
-                            for seat, play in self.trick_turns],
-            "trick_owner_index": self.trick_owner_index, "trick_points": self.trick_points,
-            "points": list(self.points), "tricks_won": list(self.tricks_won),
-            "out_order": list(self.out_order), "played_cards": cards_json(self.played_cards),
-            "count_pushed": list(self.count_pushed),
-            "round_scores": [list(pair) for pair in self.round_scores], "total": list(self.total),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class PrivateState:
@@ -114,20 +95,6 @@ class PrivateState:
     hand_cards: int
     given_schupf_cards: tuple[int, int, int] | None
     received_schupf_cards: tuple[int, int, int] | None
-
-    def to_json(self) -> dict[str, Any]:
-        """The protocol's ``private_state`` object."""
-        return {
-            "player_index": self.player_index, "hand_cards": cards_json(self.hand_cards),
-            "given_schupf_cards": _triple_json(self.given_schupf_cards),
-            "received_schupf_cards": _triple_json(self.received_schupf_cards),
-        }
-
-
-def _triple_json(triple: tuple[int, int, int] | None) -> list[list[int]] | None:
-    if triple is None:
-        return None
-    return [list(CARDS[indices_of(card)[0]]) for card in triple]
 
 
 def build_public_state(info: TableInfo, round_: Round | None) -> PublicState:
@@ -157,7 +124,7 @@ def build_private_state(round_: Round | None, seat: int) -> PrivateState:
 
 
 class TableSource(Protocol):
-    """What a :class:`SeatView` reads: a table's facts and its current round (engine or table)."""
+    """What a seat's view is made from: a table's facts and its current round (engine or table)."""
 
     @property
     def info(self) -> TableInfo:
@@ -168,69 +135,98 @@ class TableSource(Protocol):
         """The round being played."""
 
 
-class SeatView:
-    """A read-only window on a table for one seat, handed to that seat's player.
+#: Builds a named tuple from its fields without its Python-level ``__new__`` (a view is made
+#: for every decision, so this is on the Arena's hot path).
+_new_view = tuple.__new__
 
-    Every accessor returns an immutable value or a fresh copy, and none reaches a card
-    the seat may not see (R8). A view is valid for the decision it came with.
+
+class SeatView(NamedTuple):
+    """A frozen snapshot of what one seat knows, made for one decision (R8).
+
+    It holds immutable values only and pickles, so a decision can be computed in another
+    thread or process; whether it is still current is the engine's question (a state
+    version), never the view's. A view made for a player that does not read the table
+    (:attr:`~tichu.engine.player.Player.reads_table`) leaves out the public and private
+    state, which are the costly part to build.
 
     :ivar seat: The seat it belongs to.
+    :ivar hand: The seat's own hand (mask).
+    :ivar trick: The combination to beat, or ``None`` on a lead.
+    :ivar trick_owner: Who played it (``None`` on a lead).
+    :ivar wish: The open wish (0 if none).
+    :ivar rules: The table's rule set (public).
+    :ivar public: The public state (R8.1), or ``None`` in a view without the table.
+    :ivar private: The seat's private state (R8.2), or ``None`` likewise.
     """
 
-    __slots__ = ("_source", "seat")
+    seat: int
+    hand: int
+    trick: Play | None
+    trick_owner: int | None
+    wish: int
+    rules: RuleSet
+    public: PublicState | None = None
+    private: PrivateState | None = None
 
-    def __init__(self, source: TableSource, seat: int) -> None:
-        self._source = source
-        self.seat = seat
+    @classmethod
+    def of(cls, source: TableSource, seat: int, reads_table: bool = True) -> SeatView:
+        """Take a seat's snapshot of a table now.
 
-    @property
-    def _round(self) -> Round | None:
-        return self._source.round
+        :param source: The table.
+        :param seat: The seat.
+        :param reads_table: Whether to include the public and private state.
+        :returns: The snapshot.
+        """
+        round_ = source.round
+        if round_ is None:
+            if not reads_table:
+                return _new_view(cls, (seat, 0, None, None, 0, RuleSet(), None, None))
+            return _new_view(cls, (seat, 0, None, None, 0, RuleSet(), build_public_state(source.info, None),
+                                   build_private_state(None, seat)))
+        trick = round_.trick
+        if trick is None or round_.trick_closed:
+            trick = owner = None
+        else:
+            owner = round_.trick_owner
+        wish = round_.wish_value if round_.wish_open else 0
+        if not reads_table:
+            return _new_view(cls, (seat, round_.hands[seat], trick, owner, wish, round_.rules, None, None))
+        return _new_view(cls, (seat, round_.hands[seat], trick, owner, wish, round_.rules,
+                               build_public_state(source.info, round_), build_private_state(round_, seat)))
 
-    @property
-    def hand(self) -> int:
-        """The seat's own hand (mask)."""
-        return self._round.hands[self.seat] if self._round else 0
+    def public_state(self) -> PublicState:
+        """The public state (R8.1).
 
-    @property
-    def trick(self) -> Play | None:
-        """The combination to beat, or ``None`` on a lead."""
-        round_ = self._round
-        return None if round_ is None or round_.is_lead else round_.trick
+        :raises ValueError: For a view made without the table.
+        """
+        if self.public is None:
+            raise ValueError("this view was made without the table (the player does not read it)")
+        return self.public
 
-    @property
-    def trick_owner(self) -> int | None:
-        """Who played the combination on the table (``None`` on a lead)."""
-        return None if self.trick is None or self._round is None else self._round.trick_owner
+    def private_state(self) -> PrivateState:
+        """This seat's private state (R8.2).
 
-    @property
-    def wish(self) -> int:
-        """The open wish (0 if none)."""
-        round_ = self._round
-        return round_.wish_value if round_ and round_.wish_open else 0
+        :raises ValueError: For a view made without the table.
+        """
+        if self.private is None:
+            raise ValueError("this view was made without the table (the player does not read it)")
+        return self.private
 
-    @property
-    def rules(self) -> RuleSet:
-        """The table's rule set (public)."""
-        return self._round.rules if self._round else RuleSet()
+    def hand_count(self, seat: int) -> int:
+        """Number of cards in a seat's hand (public, R8.1).
+
+        :raises ValueError: For another seat in a view made without the table.
+        """
+        if seat == self.seat:
+            return self.hand.bit_count()
+        return self.public_state().count_hand_cards[seat]
 
     def check_play(self, cards: int) -> Play:
         """The legal play of these cards (a mask) for this seat at its turn.
 
+        :param cards: The cards the seat wants to play.
+        :returns: The play, as :meth:`~tichu.core.round.Round.legal_plays` gives it.
         :raises RuleViolation: With the rule if it is not one.
         """
-        if self._round is None:
-            raise RuleViolation(Violation.NOT_YOUR_TURN, "R4.1", "no round is being played")
-        return self._round.find_legal(self.seat, cards)
-
-    def hand_count(self, seat: int) -> int:
-        """Number of cards in a seat's hand (public, R8.1)."""
-        return self._round.hands[seat].bit_count() if self._round else 0
-
-    def public_state(self) -> PublicState:
-        """A copy of the public state (R8.1)."""
-        return build_public_state(self._source.info, self._round)
-
-    def private_state(self) -> PrivateState:
-        """A copy of this seat's private state (R8.2)."""
-        return build_private_state(self._round, self.seat)
+        legal = legal_plays_from(combinations_of(self.hand), self.hand, self.trick, self.wish)
+        return find_legal_play(cards, self.hand, legal, is_lead=self.trick is None, wish=self.wish)

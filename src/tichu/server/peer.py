@@ -1,11 +1,12 @@
 """The :class:`Peer`: a connected client as a :class:`~tichu.engine.player.Player` of the engine.
 
-The engine's questions become ``request`` messages with a ``request_id``; the matching
-``response`` is checked here (the client is never trusted) and only a valid answer goes
-back to the engine. A refused response leaves the request open. Notifications are
-forwarded with the seat's private enrichment (R8.2): its own hand and received cards,
-never another seat's. A ``play`` request carries the table's ``hint`` (the legal plays
-ranked from this seat's view only) when the table gives hints.
+The engine's questions become ``request`` messages with a ``request_id``, answered
+:class:`~tichu.engine.player.Later`; the matching ``response`` is checked here (the client is
+never trusted) and only a valid answer goes back to the engine. A refused response leaves
+the request open. Notifications are forwarded with the seat's private part (R8.2), added
+by :func:`~tichu.server.protocol.event_text`: its own hand and received cards, never
+another seat's. A ``play`` request carries the table's ``hint`` (the legal plays ranked
+from this seat's view only) when the table gives hints.
 """
 
 from __future__ import annotations
@@ -15,17 +16,28 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import RuleViolation
-from tichu.engine.player import Event, Player
-from tichu.engine.views import SeatView, cards_json, combination_json
+from tichu.engine.events import Event
+from tichu.engine.player import Later, Player
+from tichu.engine.views import SeatView, TableSource, build_private_state
 from tichu.server.codes import ErrorCode
-from tichu.server.connection import Connection, encode
-from tichu.server.protocol import ProtocolError, cards_from_json, error_message, notification, require
+from tichu.server.connection import Connection
+from tichu.server.protocol import (
+    ProtocolError,
+    cards_from_json,
+    cards_json,
+    combination_json,
+    error_message,
+    event_text,
+    notification,
+    require,
+)
 
+T = TypeVar("T")
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.
 _RECENT_IDS = 16
 #: Ranks the legal plays of a ``play`` request (best first) from a seat's view, or gives ``None``.
@@ -50,7 +62,7 @@ class Peer(Player):
     :ivar seat: The seat (changes when the host swaps seats).
     :ivar session_id: The id a client reconnects with.
     :ivar connection: The current connection, or ``None`` while disconnected.
-    :ivar view: The seat's view of the table.
+    :ivar table: The table it sits at (for its private state in notifications).
     :ivar stand_in: The agent that decides on a timeout (and for an abandoned request).
     :ivar turn_timeout: Seconds per decision, or 0 for no limit.
     :ivar hinter: Gives the ``hint`` of a ``play`` request (``None``: no hint).
@@ -58,14 +70,15 @@ class Peer(Player):
 
     kind = "human"
     listens = True
+    acts_unprompted = True
 
-    def __init__(self, name: str, seat: int, view: SeatView, stand_in: Agent, turn_timeout: float = 0.0,
+    def __init__(self, name: str, seat: int, table: TableSource, stand_in: Agent, turn_timeout: float = 0.0,
                  hinter: Hinter | None = None) -> None:
         super().__init__(name)
         self.seat = seat
         self.session_id = str(uuid.uuid4())
         self.connection: Connection | None = None
-        self.view = view
+        self.table = table
         self.stand_in = stand_in
         self.turn_timeout = turn_timeout
         self.hinter = hinter
@@ -84,15 +97,8 @@ class Peer(Player):
         self.send(error_message(error.code, error.context, str(error)))
 
     def notify(self, event: Event) -> None:
-        if self.connection is None:
-            return
-        if event.name == "hand_cards_dealt":
-            self.send(notification(event.name, {**event.context, "hand_cards": cards_json(self.view.hand)}))
-        elif event.name == "start_playing":
-            received = self.view.private_state().received_schupf_cards
-            self.send(notification(event.name, {**event.context, "received_schupf_cards": _triple_json(received)}))
-        else:
-            self.send(_shared_text(event))
+        if self.connection is not None:
+            self.send(event_text(event, lambda: build_private_state(self.table.round, self.seat)))
 
     @property
     def pending_payload(self) -> dict[str, Any] | None:
@@ -107,13 +113,21 @@ class Peer(Player):
 
     # -- requests ---------------------------------------------------------------------------
 
-    async def _ask(self, action: str, context: dict[str, Any], check: Callable[[dict[str, Any]], Any],
-                   decide_for_client: Callable[[], Any]) -> Any:
+    async def _ask(self, action: str, context: dict[str, Any], check: Callable[[dict[str, Any]], T],
+                   decide_for_client: Callable[[], T]) -> T:
+        """Send a request and wait for its valid answer (or the stand-in's on a timeout).
+
+        :param action: The request's action.
+        :param context: What the client needs to decide.
+        :param check: Turns a response's data into the answer, or raises :class:`ProtocolError`.
+        :param decide_for_client: The stand-in's answer.
+        :returns: The answer.
+        """
         request_id = uuid.uuid4().hex
         payload = {"request_id": request_id, "action": action, "context": context,
                    "timeout": self.turn_timeout or None}
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[T] = loop.create_future()
         deadline = loop.time() + self.turn_timeout if self.turn_timeout else None
         self.pending = PendingRequest(payload, check, decide_for_client, future, deadline)
         self.send({"type": "request", "payload": payload})
@@ -173,63 +187,44 @@ class Peer(Player):
 
     # -- the engine's questions --------------------------------------------------------------
 
-    async def grand_tichu(self, view: SeatView) -> bool:
+    def grand_tichu(self, view: SeatView) -> Later[bool]:
         context = {"hand_cards": cards_json(view.hand)}
-        return bool(await self._ask("announce_grand_tichu", context, _check_grand_tichu,
-                                    lambda: self.stand_in.decide_grand_tichu(view)))
+        return Later(self._ask("announce_grand_tichu", context, _check_grand_tichu,
+                               lambda: self.stand_in.decide_grand_tichu(view)))
 
-    async def schupf(self, view: SeatView) -> tuple[int, int, int]:
+    def schupf(self, view: SeatView) -> Later[tuple[int, int, int]]:
         context = {"hand_cards": cards_json(view.hand)}
-        result: tuple[int, int, int] = await self._ask(
-            "schupf", context, lambda data: _check_schupf(data, view.hand), lambda: self.stand_in.decide_schupf(view))
-        return result
+        return Later(self._ask("schupf", context, lambda data: _check_schupf(data, view.hand),
+                               lambda: self.stand_in.decide_schupf(view)))
 
-    async def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+    def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:
         trick = view.trick
         context = {
             "hand_cards": cards_json(view.hand),
             "trick_combination": combination_json(trick) if trick else None,
             "trick_owner_index": view.trick_owner,
             "wish_value": view.wish,
-            "legal_plays": [cards_json(play[0]) for play in legal],
+            "legal_plays": [cards_json(play.cards) for play in legal],
             "hint": self._hint(view, legal),
         }
-        result: Play = await self._ask("play", context, lambda data: _check_play(data, view, legal),
-                                       lambda: self.stand_in.decide_play(view, legal))
-        return result
+        return Later(self._ask("play", context, lambda data: _check_play(data, view, legal),
+                               lambda: self.stand_in.decide_play(view, legal)))
 
     def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[list[list[int]]] | None:
         """The ``hint`` of a ``play`` request: card lists as in ``legal_plays``, best first, or null."""
         ranked = self.hinter(view, legal) if self.hinter is not None else None
-        return None if ranked is None else [cards_json(play[0]) for play in ranked]
+        return None if ranked is None else [cards_json(play.cards) for play in ranked]
 
-    async def wish(self, view: SeatView, choices: Sequence[int]) -> int:
-        result: int = await self._ask("wish", {}, lambda data: _check_choice(data, "wish_value", choices,
-                                                                            ErrorCode.INVALID_WISH),
-                                      lambda: self.stand_in.decide_wish(view, choices))
-        return result
+    def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:
+        return Later(self._ask("wish", {}, lambda data: _check_choice(data, "wish_value", choices,
+                                                                     ErrorCode.INVALID_WISH),
+                               lambda: self.stand_in.decide_wish(view, choices)))
 
-    async def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
-        result: int = await self._ask(
+    def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Later[int]:
+        return Later(self._ask(
             "give_dragon_away", {"opponent_indexes": list(recipients)},
             lambda data: _check_choice(data, "dragon_recipient", recipients, ErrorCode.INVALID_DRAGON_RECIPIENT),
-            lambda: self.stand_in.decide_dragon(view, recipients))
-        return result
-
-
-_last_shared: tuple[Event | None, str] = (None, "")
-
-
-def _shared_text(event: Event) -> str:
-    """The JSON text of a notification that every seat receives alike, encoded once per event."""
-    global _last_shared
-    if _last_shared[0] is not event:
-        _last_shared = (event, encode(notification(event.name, event.context)))
-    return _last_shared[1]
-
-
-def _triple_json(triple: tuple[int, int, int] | None) -> list[list[int]] | None:
-    return None if triple is None else [cards_json(card)[0] for card in triple]
+            lambda: self.stand_in.decide_dragon(view, recipients)))
 
 
 def _check_grand_tichu(data: dict[str, Any]) -> bool:

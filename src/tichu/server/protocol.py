@@ -3,6 +3,10 @@
 Everything a client sends is untrusted: :func:`parse_message` and the ``*_from_json``
 helpers turn it into checked values or raise :class:`ProtocolError`, which the handler
 answers with an ``error`` message; nothing here changes any state.
+
+This module is also the one place where the engine's events and a seat's states become the
+protocol's JSON (:func:`event_text`, :func:`public_state_json`, :func:`private_state_json`),
+and where a rule violation of the core becomes an error code (:data:`VIOLATION_CODES`).
 """
 
 from __future__ import annotations
@@ -10,11 +14,34 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
-from tichu.core.cards import card_index
+from tichu.core.cards import PHOENIX, card_index, cards_of
+from tichu.core.combos import BOMB, SINGLE, CombinationType, Play
 from tichu.core.errors import RuleViolation, Violation
+from tichu.engine.events import (
+    Event,
+    GameOver,
+    GameStarted,
+    HandCardsDealt,
+    HandsRevealed,
+    PlayerAnnounced,
+    PlayerOut,
+    PlayerPassed,
+    PlayerPlayed,
+    PlayerSchupfed,
+    RoundOver,
+    RoundStarted,
+    StartPlaying,
+    TrickTaken,
+    TurnChanged,
+    WishFulfilled,
+    WishMade,
+)
+from tichu.engine.views import PrivateState, PublicState
 from tichu.server.codes import ErrorCode
+from tichu.server.connection import encode
 
 PROTOCOL_VERSION = 1
 #: Largest text frame that is read; larger ones are refused with INVALID_MESSAGE.
@@ -184,3 +211,123 @@ def clean_name(raw: str | None, what: str, longest: int) -> str:
     if _MARKUP.search(name):
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"{what} must not contain < > & \" ' `")
     return name
+
+
+# -- server output: cards, states and events as JSON -------------------------------------------
+
+#: Protocol names of the combination types (protocol.md, "Messages").
+COMBINATION_NAMES = {int(kind): kind.name.lower() for kind in CombinationType}
+
+
+def cards_json(mask: int) -> list[list[int]]:
+    """Cards of a mask as protocol ``[value, suit]`` pairs, highest first."""
+    return [[card.value, card.suit] for card in cards_of(mask)]
+
+
+def combination_json(play: Play) -> list[Any]:
+    """A play as the protocol's ``[type, length, rank]``; a Phoenix single ranks ``x.5`` (R3.6)."""
+    mask, kind, length, rank = play
+    shown: int | float = rank + 0.5 if kind == SINGLE and mask == PHOENIX else rank
+    return [COMBINATION_NAMES[kind], length, shown]
+
+
+def _triple_json(triple: tuple[int, int, int] | None) -> list[list[int]] | None:
+    """Three single-card masks (a push) as ``[value, suit]`` pairs, or ``None``."""
+    return None if triple is None else [cards_json(card)[0] for card in triple]
+
+
+def public_state_json(state: PublicState) -> dict[str, Any]:
+    """The protocol's ``public_state`` object."""
+    return {
+        "table_name": state.table_name, "player_names": list(state.player_names),
+        "host_index": state.host_index, "is_running": state.is_running, "phase": state.phase.value,
+        "round_index": state.round_index, "current_turn_index": state.current_turn_index,
+        "count_hand_cards": list(state.count_hand_cards), "announcements": list(state.announcements),
+        "wish_value": state.wish_value, "wish_open": state.wish_open,
+        "trick_turns": [[seat, cards_json(play.cards), combination_json(play)] for seat, play in state.trick_turns],
+        "trick_owner_index": state.trick_owner_index, "trick_points": state.trick_points,
+        "points": list(state.points), "tricks_won": list(state.tricks_won),
+        "out_order": list(state.out_order), "played_cards": cards_json(state.played_cards),
+        "count_pushed": list(state.count_pushed),
+        "round_scores": [list(pair) for pair in state.round_scores], "total": list(state.total),
+    }
+
+
+def private_state_json(state: PrivateState) -> dict[str, Any]:
+    """The protocol's ``private_state`` object."""
+    return {
+        "player_index": state.player_index, "hand_cards": cards_json(state.hand_cards),
+        "given_schupf_cards": _triple_json(state.given_schupf_cards),
+        "received_schupf_cards": _triple_json(state.received_schupf_cards),
+    }
+
+
+def event_json(event: Event) -> tuple[str, dict[str, Any]]:
+    """An event's protocol name and public context (protocol.md, "Notifications")."""
+    match event:
+        case PlayerPlayed(seat, play, trick_points, trick_owner, out_of_turn):
+            return "player_played", {"turn": [seat, cards_json(play.cards), combination_json(play)],
+                                     "trick_points": trick_points, "trick_owner_index": trick_owner,
+                                     "is_bomb": play.kind == BOMB, "out_of_turn": out_of_turn}
+        case PlayerPassed(seat):
+            return "player_passed", {"player_index": seat}
+        case TurnChanged(seat):
+            return "player_turn_changed", {"current_turn_index": seat}
+        case TrickTaken(winner, points, recipient):
+            return "trick_taken", {"player_index": winner, "points": points, "dragon_recipient": recipient}
+        case PlayerAnnounced(seat, grand):
+            return "player_announced", {"player_index": seat, "grand": grand}
+        case PlayerSchupfed(seat):
+            return "player_schupfed", {"player_index": seat}
+        case PlayerOut(seat, place):
+            return "player_out", {"player_index": seat, "place": place}
+        case HandsRevealed(hands):
+            return "hands_revealed", {"hands": [cards_json(hand) for hand in hands]}
+        case WishMade(value):
+            return "wish_made", {"wish_value": value}
+        case WishFulfilled():
+            return "wish_fulfilled", {}
+        case HandCardsDealt(count):
+            return "hand_cards_dealt", {"count": count}
+        case StartPlaying(leader):
+            return "start_playing", {"start_player_index": leader}
+        case RoundStarted(round_index):
+            return "round_started", {"round_index": round_index}
+        case RoundOver(card_points, bonus, points, total, out_order, double_victory):
+            return "round_over", {"card_points": list(card_points), "bonus": list(bonus), "points": list(points),
+                                  "total": list(total), "out_order": list(out_order),
+                                  "is_double_victory": double_victory}
+        case GameStarted():
+            return "game_started", {}
+        case GameOver(round_points, total, winner):
+            return "game_over", {"game_score": [[points[0] for points in round_points],
+                                                [points[1] for points in round_points]],
+                                 "total": list(total), "winner": winner}
+    raise TypeError(f"no protocol form for {event!r}")
+
+
+_last_shared: tuple[Event | None, str] = (None, "")
+
+
+def event_text(event: Event, private: Callable[[], PrivateState]) -> str:
+    """The ``notification`` of an event for one seat, as JSON text.
+
+    The private part is added by event type (R8.2): the seat's new hand to
+    ``hand_cards_dealt``, its received cards to ``start_playing``; every other event reads
+    alike for every seat and is encoded once.
+
+    :param event: The event.
+    :param private: Gives the seat's private state now (called only where needed).
+    :returns: The message text.
+    """
+    global _last_shared
+    if isinstance(event, HandCardsDealt):
+        name, context = event_json(event)
+        return encode(notification(name, {**context, "hand_cards": cards_json(private().hand_cards)}))
+    if isinstance(event, StartPlaying):
+        name, context = event_json(event)
+        received = _triple_json(private().received_schupf_cards)
+        return encode(notification(name, {**context, "received_schupf_cards": received}))
+    if _last_shared[0] is not event:
+        _last_shared = (event, encode(notification(*event_json(event))))
+    return _last_shared[1]

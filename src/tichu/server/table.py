@@ -30,13 +30,20 @@ from tichu.core.round import ActionKind, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
-from tichu.engine.views import SeatView, TableInfo, build_private_state, build_public_state
+from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
 from tichu.records.record import RecordWriter, game_record, now_iso, round_json
+from tichu.server.agent_seat import ServerAgent
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.peer import Peer
-from tichu.server.protocol import PROTOCOL_VERSION, ProtocolError, notification
+from tichu.server.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    notification,
+    private_state_json,
+    public_state_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -147,8 +154,7 @@ class Table:
         if not free:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
         seat = free[0]
-        peer = Peer(player_name, seat, SeatView(self, seat), self._make_agent(seat),
-                    self.settings.turn_timeout, hinter=self._hint)
+        peer = Peer(player_name, seat, self, self._make_agent(seat), self.settings.turn_timeout, hinter=self._hint)
         self._seat(peer)
         self._joined.append(peer)
         if self.info.host_index is None:
@@ -189,8 +195,8 @@ class Table:
                 other.send(notification("player_joined", public))
         peer.send(notification("player_joined", {
             **public, "session_id": peer.session_id,
-            "public_state": build_public_state(self.info, self.round).to_json(),
-            "private_state": build_private_state(self.round, peer.seat).to_json(),
+            "public_state": public_state_json(build_public_state(self.info, self.round)),
+            "private_state": private_state_json(build_private_state(self.round, peer.seat)),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),
         }))
@@ -225,7 +231,7 @@ class Table:
         agent = self._make_agent(seat)
         self.info.player_names[seat] = agent.name
         if self.engine is not None:
-            self.engine.replace_player(seat, agent)
+            self.engine.replace_player(seat, self._seat_agent(agent))
         peer.release()
         self._broadcast("player_left", player_index=seat, player_name=peer.name,
                         host_index=self.info.host_index, replaced_by_agent=True)
@@ -257,7 +263,6 @@ class Table:
             moved = self.peers[seat]
             if moved is not None:
                 moved.seat = seat
-                moved.view = SeatView(self, seat)
             else:
                 names[seat] = self._agent_name(seat)
         self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
@@ -288,12 +293,12 @@ class Table:
         :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``.
         """
         self._check_host(peer, "start_game")
-        players: list[Player] = [client if client is not None else self._make_agent(seat)
+        players: list[Player] = [client if client is not None else self._seat_agent(self._make_agent(seat))
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
         rules = RuleSet(target_score=self.settings.target_score, seed=self.settings.seed)
         self.engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
-                                 agent_delay=self.settings.agent_delay, keep_rounds=True, cooperative=True)
+                                 keep_rounds=True)
         self._started_at = now_iso()
         self._task = asyncio.create_task(self._run_game(self.engine), name=f"table {self.name}")
 
@@ -309,7 +314,7 @@ class Table:
             self._broadcast_error(ErrorCode.UNKNOWN_ERROR)
         finally:
             self.engine = None
-            self.info.phase = "lobby"
+            self.info.phase = TablePhase.LOBBY
             self.info.is_running = False
             self.info.player_names = [peer.name if peer else self._agent_name(seat)
                                       for seat, peer in enumerate(self.peers)]
@@ -368,6 +373,10 @@ class Table:
 
     def _make_agent(self, seat: int) -> Agent:
         return self._agents(self.options.agent, self._agent_name(seat))
+
+    def _seat_agent(self, agent: Agent) -> ServerAgent:
+        """An agent as a player of this table's engine, paced while clients are seated."""
+        return ServerAgent(agent, self.settings.agent_delay, lambda: bool(self.clients))
 
     def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
         """The legal plays best first for a ``play`` request, or ``None`` when hints are off.

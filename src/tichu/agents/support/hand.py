@@ -78,7 +78,7 @@ def partition(hand: int) -> Partition:
     bombs = _disjoint_bombs(hand)
     bomb_cards = 0
     for bomb in bombs:
-        bomb_cards |= bomb[0]
+        bomb_cards |= bomb.cards
     rest = hand & ~bomb_cards
     counts = [0] * 15
     for value in range(2, 15):
@@ -89,13 +89,13 @@ def partition(hand: int) -> Partition:
     remaining = rest
     for piece in pieces:
         play = _materialise(piece, remaining)
-        remaining &= ~play[0]
+        remaining &= ~play.cards
         plays.append(play)
     for special in (DOG, DRAGON):
         if rest & special:
-            plays.append((special, SINGLE, 1, CARD_VALUE[special.bit_length() - 1]))
+            plays.append(Play(special, SINGLE, 1, CARD_VALUE[special.bit_length() - 1]))
             cost += 1
-    plays.sort(key=lambda play: (play[1], play[3]))
+    plays.sort(key=lambda play: (play.kind, play.rank))
     return Partition(tuple(plays) + tuple(bombs), tuple(bombs), cost)
 
 
@@ -103,10 +103,10 @@ def _disjoint_bombs(hand: int) -> list[Play]:
     """The bombs to keep: longest straight flushes first, then four of a kind, no card twice."""
     chosen: list[Play] = []
     used = 0
-    for bomb in sorted(bombs_of(hand), key=lambda play: (-play[2], -play[3])):
-        if not bomb[0] & used:
+    for bomb in sorted(bombs_of(hand), key=lambda play: (-play.length, -play.rank)):
+        if not bomb.cards & used:
             chosen.append(bomb)
-            used |= bomb[0]
+            used |= bomb.cards
     return chosen
 
 
@@ -120,10 +120,10 @@ def _materialise(piece: Piece, hand: int) -> Play:
         free = hand & VALUE_MASK[value] & ~mask
         mask |= free & -free
     if piece.kind == SINGLE:
-        return mask, SINGLE, 1, PHOENIX_LEAD_RANK if mask == PHOENIX else piece.rank
+        return Play(mask, SINGLE, 1, PHOENIX_LEAD_RANK if mask == PHOENIX else piece.rank)
     reading = classify_mask(mask)
     assert reading is not None, piece
-    return (mask, *reading)
+    return Play(mask, *reading)
 
 
 def _piece_cost(piece: Piece) -> float:

@@ -113,16 +113,16 @@ def wish_voids(public: PublicState) -> set[int]:
     wished = VALUE_MASK[wish]
     voids: set[int] = set()
     turns = public.trick_turns
-    if not any(play[0] & MAHJONG for _, play in turns) and not turns[0][1][0] & wished:
+    if not any(play.cards & MAHJONG for _, play in turns) and not turns[0][1].cards & wished:
         voids.add(turns[0][0])
-    mahjong_at = next((index for index, (_, play) in enumerate(turns) if play[0] & MAHJONG), -1)
+    mahjong_at = next((index for index, (_, play) in enumerate(turns) if play.cards & MAHJONG), -1)
     for index in range(max(1, mahjong_at + 1), len(turns)):
         seat, play = turns[index]
-        if _wish_forced(turns[index - 1][1], wish) and not play[0] & wished and play[1] != BOMB:
+        if _wish_forced(turns[index - 1][1], wish) and not play.cards & wished and play.kind != BOMB:
             voids.add(seat)  # a bomb may have come out of turn, where nothing is forced (R5.3)
     top = turns[-1][1]
     owner, turn = public.trick_owner_index, public.current_turn_index
-    if top[0] != DOG and _wish_forced(top, wish) and owner is not None and turn is not None:
+    if top.cards != DOG and _wish_forced(top, wish) and owner is not None and turn is not None:
         seat = (owner + 1) % 4
         while seat != turn:
             if public.count_hand_cards[seat]:
@@ -133,4 +133,4 @@ def wish_voids(public: PublicState) -> set[int]:
 
 def _wish_forced(play: Play, wish: int) -> bool:
     """Whether any card of the wished value would have been a legal single on ``play``."""
-    return play[1] == SINGLE and play[3] < wish
+    return play.kind == SINGLE and play.rank < wish

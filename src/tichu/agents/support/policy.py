@@ -25,7 +25,7 @@ def higher_cards(play: Play) -> int:
     if kind == SINGLE:
         if rank >= DRAGON_RANK:
             return 0
-        mask = DRAGON | (0 if play[0] == PHOENIX else PHOENIX)
+        mask = DRAGON | (0 if play.cards == PHOENIX else PHOENIX)
     elif kind in (PAIR, TRIPLE):
         mask = PHOENIX
     else:
@@ -41,18 +41,18 @@ def is_top(play: Play, unseen: int) -> bool:
     Singles, pairs and triples are checked by the unseen higher cards; longer
     combinations count as top only at rank 14 (nothing of their kind ranks higher).
     """
-    kind = play[1]
+    kind = play.kind
     if kind == BOMB:
         return True
     higher = higher_cards(play)
     if higher == -1:
-        return play[3] >= 14
+        return play.rank >= 14
     unseen_higher = unseen & higher
     if kind == SINGLE:
         return not unseen_higher
-    size = play[2]
+    size = play.length
     joker = 1 if unseen_higher & PHOENIX else 0
-    return all((unseen_higher & VALUE_MASK[value]).bit_count() + joker < size for value in range(play[3] + 1, 15))
+    return all((unseen_higher & VALUE_MASK[value]).bit_count() + joker < size for value in range(play.rank + 1, 15))
 
 
 class RulePolicy:
@@ -98,9 +98,9 @@ class RulePolicy:
         plan = partition(hand)
         losers = 0
         for play in plan.plays:
-            if play[1] != BOMB and play[0] != DOG and not is_top(play, unseen):
+            if play.kind != BOMB and play.cards != DOG and not is_top(play, unseen):
                 losers += 1
-        spare = len(plan.bombs) + (1 if hand & PHOENIX and not any(p[0] == PHOENIX for p in plan.plays) else 0)
+        spare = len(plan.bombs) + (1 if hand & PHOENIX and not any(p.cards == PHOENIX for p in plan.plays) else 0)
         return losers - spare
 
     # -- pushing (R2.3) -----------------------------------------------------------------
@@ -136,7 +136,7 @@ class RulePolicy:
         """Choose a play: see :meth:`lead` and :meth:`follow`."""
         if len(legal) == 1:
             return legal[0]
-        by_mask = {play[0]: play for play in legal}
+        by_mask = {play.cards: play for play in legal}
         if s.hand in by_mask:
             return by_mask[s.hand]  # out in one play
         plan = partition(s.hand)
@@ -147,7 +147,7 @@ class RulePolicy:
     def lead(self, s: Situation, legal: Sequence[Play], by_mask: dict[int, Play], plan: Partition) -> Play:
         """Lead: the Dog to a partner worth it, winners first when one loser is left,
         else the lowest combination (longer ones before singles of similar rank)."""
-        pieces = [by_mask[play[0]] for play in plan.plays if play[0] in by_mask and play[1] != BOMB]
+        pieces = [by_mask[play.cards] for play in plan.plays if play.cards in by_mask and play.kind != BOMB]
         if not pieces:
             return _lowest(legal, prefer_long=True)
         partner = s.partner
@@ -156,18 +156,18 @@ class RulePolicy:
                 and s.counts[partner] <= s.counts[s.seat] + 3:
             return dog
         unseen = DECK & ~s.played & ~s.hand
-        winners = [play for play in pieces if play[0] != DOG and is_top(play, unseen)]
+        winners = [play for play in pieces if play.cards != DOG and is_top(play, unseen)]
         losers = [play for play in pieces if play not in winners]
         if winners and len(losers) <= 1:
-            return min(winners, key=lambda play: play[3])
-        candidates = [play for play in losers if play[0] not in (DRAGON, PHOENIX)] or pieces
+            return min(winners, key=lambda play: play.rank)
+        candidates = [play for play in losers if play.cards not in (DRAGON, PHOENIX)] or pieces
         short = min((s.counts[seat] for seat in ((s.seat + 1) % 4, (s.seat + 3) % 4) if s.counts[seat]),
                     default=14)
         if short == 1:
-            longer = [play for play in candidates if play[2] > 1]
+            longer = [play for play in candidates if play.length > 1]
             if longer:
                 return _lowest(longer, prefer_long=True)
-            return max(candidates, key=lambda play: play[3])
+            return max(candidates, key=lambda play: play.rank)
         return _lowest(candidates, prefer_long=True)
 
     def follow(self, s: Situation, legal: Sequence[Play], by_mask: dict[int, Play], plan: Partition) -> Play:
@@ -176,28 +176,28 @@ class RulePolicy:
         can_pass = legal[-1] is PASS_PLAY
         owner = s.trick_owner
         if not can_pass:
-            pieces = [play for play in legal if play[0] in {piece[0] for piece in plan.plays}]
+            pieces = [play for play in legal if play.cards in {piece.cards for piece in plan.plays}]
             return _lowest(pieces or legal, prefer_long=False)
         if not s.is_opponent(owner):
             return PASS_PLAY
         assert owner is not None
         urgent = s.counts[owner] <= self.URGENT_COUNT or (s.calls[owner] and not s.calls[s.seat])
         fight = urgent or s.trick_points >= self.POINTS_WORTH_A_FIGHT
-        plan_masks = {piece[0] for piece in plan.plays if piece[1] != BOMB}
-        whole = [play for play in legal if play[0] in plan_masks and play[1] != BOMB]
-        spare = [play for play in whole if play[0] not in (DRAGON, PHOENIX)]
+        plan_masks = {piece.cards for piece in plan.plays if piece.kind != BOMB}
+        whole = [play for play in legal if play.cards in plan_masks and play.kind != BOMB]
+        spare = [play for play in whole if play.cards not in (DRAGON, PHOENIX)]
         if spare:
             return _lowest(spare, prefer_long=False)
         if whole and (fight or len(plan.plays) <= 3):
             return _lowest(whole, prefer_long=False)
         if fight:
-            broken = [play for play in legal if play[0] and play[1] != BOMB]
+            broken = [play for play in legal if play.cards and play.kind != BOMB]
             if broken:
                 return _lowest(broken, prefer_long=False)
             if urgent:
-                bombs = [play for play in legal if play[1] == BOMB]
+                bombs = [play for play in legal if play.kind == BOMB]
                 if bombs:
-                    return min(bombs, key=lambda play: (play[2], play[3]))
+                    return min(bombs, key=lambda play: (play.length, play.rank))
         return PASS_PLAY
 
     def bomb(self, s: Situation, bombs: Sequence[Play]) -> Play | None:
@@ -209,7 +209,7 @@ class RulePolicy:
         assert owner is not None
         if s.counts[owner] <= self.URGENT_COUNT or s.trick_points >= 2 * self.POINTS_WORTH_A_FIGHT \
                 or (s.calls[owner] and s.counts[owner] <= 6):
-            return min(bombs, key=lambda play: (play[2], play[3]))
+            return min(bombs, key=lambda play: (play.length, play.rank))
         return None
 
     # -- wish and Dragon (R5.1, R4.5) ------------------------------------------------------
@@ -247,6 +247,6 @@ def _lowest(plays: Sequence[Play], *, prefer_long: bool) -> Play:
     """The lowest play by rank (streets, stairs and full houses count four ranks lower when
     ``prefer_long``, so they lead before singles of similar rank); fewer points on a tie."""
     def key(play: Play) -> tuple[int, int, int]:
-        bonus = 4 if prefer_long and play[2] >= 4 else (2 if prefer_long and play[2] > 1 else 0)
-        return play[3] - bonus, points_of(play[0]), -play[2]
+        bonus = 4 if prefer_long and play.length >= 4 else (2 if prefer_long and play.length > 1 else 0)
+        return play.rank - bonus, points_of(play.cards), -play.length
     return min(plays, key=key)

@@ -222,7 +222,7 @@ def p_beats_exact(knowledge: Knowledge, seat: int, play: Play) -> float:
     if kind == SINGLE:
         if rank >= DRAGON_RANK:
             return 0.0
-        better = DRAGON | (PHOENIX if play[0] != PHOENIX else 0)
+        better = DRAGON | (PHOENIX if play.cards != PHOENIX else 0)
         for value in range(rank + 1, 15):
             better |= VALUE_MASK[value]
         if facts.must & better:
@@ -245,12 +245,12 @@ def _require_exact(knowledge: Knowledge, seat: int) -> None:
 
 def can_beat(hand: int, trick: Play, *, bombs: bool = True) -> bool:
     """Whether a hand holds a play that beats ``trick`` (R3.8), bombs counted if ``bombs``."""
-    if trick[1] != BOMB and not bombs:
-        return any(play[0] and play[1] != BOMB
+    if trick.kind != BOMB and not bombs:
+        return any(play.cards and play.kind != BOMB
                    for play in legal_plays_from(combinations_of(hand), hand, trick))
-    if bombs and trick[1] != BOMB and bombs_of(hand):
+    if bombs and trick.kind != BOMB and bombs_of(hand):
         return True
-    return any(play[0] for play in legal_plays_from(combinations_of(hand), hand, trick))
+    return any(play.cards for play in legal_plays_from(combinations_of(hand), hand, trick))
 
 
 def p_beats(knowledge: Knowledge, seats: Sequence[int], trick: Play, sampler: DealSampler,

@@ -56,7 +56,7 @@ def situation_of(public: PublicState, private: PrivateState) -> Situation:
     owner = None
     if public.trick_turns:
         top = public.trick_turns[-1][1]
-        if top[0] and top[1] and public.trick_owner_index is not None and top[0] != DOG:
+        if top.cards and top.kind and public.trick_owner_index is not None and top.cards != DOG:
             trick, owner = top, public.trick_owner_index
     return Situation(private.player_index, private.hand_cards, trick, owner, public.trick_points,
                      public.wish_value if public.wish_open else 0, public.count_hand_cards,

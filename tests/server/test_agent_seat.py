@@ -1,4 +1,5 @@
-"""Searching agents at a server's engine: decisions in a worker thread, stale answers dropped (R4.3, R8)."""
+"""Agents at a server's table (:class:`ServerAgent`): searching agents decide in a worker thread
+on their frozen view, stale answers are dropped (R4.3, R8)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,18 @@ import asyncio
 import threading
 from collections.abc import Sequence
 
+from tichu.agents.agent import Agent, AgentPlayer
 from tichu.agents.random_agent import RandomAgent
 from tichu.core.combos import Play
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.views import SeatView
+from tichu.server.agent_seat import ServerAgent
+
+
+def at_server(agent: Agent) -> ServerAgent:
+    """An agent seated as a server seats it, with nobody to wait for."""
+    return ServerAgent(agent, 0.0, lambda: False)
 
 
 class SlowThinker(RandomAgent):
@@ -45,11 +53,11 @@ async def _wait_for(event: threading.Event) -> None:
 
 
 def test_a_searching_agent_decides_off_the_event_loop() -> None:
-    """At a cooperative (server) engine every play decision of a long-thinking agent runs in
-    a worker thread, and the game still ends normally (R7.4)."""
+    """At a server every play decision of a long-thinking agent runs in a worker thread, and
+    the game still ends normally (R7.4)."""
     thinker = SlowThinker("T", 1)
-    players = [thinker, RandomAgent("B", 2), RandomAgent("C", 3), RandomAgent("D", 4)]
-    engine = GameEngine(players, RuleSet(target_score=200, seed=7), cooperative=True)
+    players = [at_server(agent) for agent in (thinker, RandomAgent("B", 2), RandomAgent("C", 3), RandomAgent("D", 4))]
+    engine = GameEngine(players, RuleSet(target_score=200, seed=7))
     game = asyncio.run(engine.run())
     assert game.is_over
     main = threading.main_thread().name
@@ -57,9 +65,10 @@ def test_a_searching_agent_decides_off_the_event_loop() -> None:
 
 
 def test_the_arena_engine_calls_it_directly() -> None:
-    """Without ``cooperative`` (the Arena) the decision is a plain call on the running thread."""
+    """In the Arena (:class:`AgentPlayer`) the decision is a plain call on the running thread."""
     thinker = SlowThinker("T", 1)
-    players = [thinker, RandomAgent("B", 2), RandomAgent("C", 3), RandomAgent("D", 4)]
+    players = [AgentPlayer(agent) for agent in (thinker, RandomAgent("B", 2), RandomAgent("C", 3),
+                                                RandomAgent("D", 4))]
     asyncio.run(GameEngine(players, RuleSet(target_score=200, seed=7)).run())
     assert set(thinker.threads) == {threading.main_thread().name}
 
@@ -69,12 +78,13 @@ def test_a_change_during_the_search_makes_its_answer_stale() -> None:
     is handed to a player again), the answer is dropped and the decision asked again."""
     async def scenario() -> SlowThinker:
         thinker = SlowThinker("T", 1, hold_first=True)
-        engine = GameEngine([thinker] * 4, RuleSet(target_score=200, seed=7), cooperative=True)
+        seated = at_server(thinker)
+        engine = GameEngine([seated] * 4, RuleSet(target_score=200, seed=7))
         task = asyncio.create_task(engine.run())
         await _wait_for(thinker.thinking)
         seat = engine.round.decision_seat if engine.round else None
         assert seat is not None
-        engine.replace_player(seat, thinker)
+        engine.replace_player(seat, seated)
         thinker.release.set()
         await asyncio.wait_for(task, 30)
         return thinker
