@@ -1,4 +1,4 @@
-"""The WebSocket client (tichu.client.wsclient, tichu.client.console, bin/wsclient.py) against a scripted fake server.
+"""The WebSocket client (the tichu.client modules, bin/wsclient.py) against a scripted fake server.
 
 The fake server is a tiny aiohttp app: each connection runs one script, which sends
 protocol messages and checks what the client answers. Pure parts (state, commands,
@@ -20,6 +20,8 @@ import pytest
 from aiohttp import WSMsgType, web
 from aiohttp.test_utils import TestServer
 
+from tichu.client.bots import Brain, RandomBrain, bombs_against, next_option
+from tichu.client.connection import LoggedMessage, TableClient, build_url, run_bot
 from tichu.client.console import (
     Command,
     CommandError,
@@ -31,17 +33,7 @@ from tichu.client.console import (
     prompt_for,
     render_table,
 )
-from tichu.client.wsclient import (
-    Brain,
-    LoggedMessage,
-    RandomBrain,
-    TableClient,
-    TableState,
-    bombs_against,
-    build_url,
-    next_option,
-    run_bot,
-)
+from tichu.client.state import TableState
 from tichu.rules import parse_cards
 
 ROOT = Path(__file__).resolve().parents[2]
