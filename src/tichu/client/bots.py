@@ -54,7 +54,7 @@ def bombs_against(hand: Sequence[Sequence[int]], trick_turns: Sequence[Sequence[
 
     :param hand: The hand as ``[value, suit]`` pairs.
     :param trick_turns: The open trick's plays ``[player_index, cards, combination]``.
-    :result: Each bomb's cards; none before the first play of a trick and none on the Dog.
+    :returns: Each bomb's cards; none before the first play of a trick and none on the Dog.
     """
     if not trick_turns:
         return []
@@ -73,7 +73,7 @@ def response_options(request: JsonDict) -> list[JsonDict]:
     """List answers to a request that a client may fall back on, most natural first.
 
     :param request: A ``request`` payload.
-    :result: ``response_data`` objects: every legal play, ``no`` before ``yes`` to Grand
+    :returns: ``response_data`` objects: every legal play, ``no`` before ``yes`` to Grand
         Tichu, each run of three hand cards to push, every wish, every opponent.
     """
     action, context = request.get("action"), request.get("context") or {}
@@ -92,7 +92,12 @@ def response_options(request: JsonDict) -> list[JsonDict]:
 
 
 def next_option(request: JsonDict, tried: Sequence[JsonDict]) -> JsonDict | None:
-    """Return the first of :func:`response_options` not tried yet, or ``None``."""
+    """Return the first of :func:`response_options` not tried yet.
+
+    :param request: A ``request`` payload.
+    :param tried: The answers tried so far.
+    :returns: The next answer, or ``None`` when every option was tried.
+    """
     return next((option for option in response_options(request) if option not in tried), None)
 
 
@@ -106,23 +111,48 @@ class Brain(ABC):
 
     @abstractmethod
     async def announce_grand_tichu(self, client: TableClient, context: JsonDict) -> JsonDict:
-        """Answer ``announce_grand_tichu``: ``{announced: bool}``."""
+        """Answer ``announce_grand_tichu``: ``{announced: bool}``.
+
+        :param client: The client, for the table's state.
+        :param context: The request's ``context``.
+        :returns: The ``response_data``.
+        """
 
     @abstractmethod
     async def schupf(self, client: TableClient, context: JsonDict) -> JsonDict:
-        """Answer ``schupf``: ``{given_schupf_cards: [to_right, to_partner, to_left]}``."""
+        """Answer ``schupf``: ``{given_schupf_cards: [to_right, to_partner, to_left]}``.
+
+        :param client: The client, for the table's state.
+        :param context: The request's ``context``.
+        :returns: The ``response_data``.
+        """
 
     @abstractmethod
     async def play(self, client: TableClient, context: JsonDict) -> JsonDict:
-        """Answer ``play``: ``{cards}``, ``[]`` to pass."""
+        """Answer ``play``: ``{cards}``, ``[]`` to pass.
+
+        :param client: The client, for the table's state.
+        :param context: The request's ``context``.
+        :returns: The ``response_data``.
+        """
 
     @abstractmethod
     async def wish(self, client: TableClient, context: JsonDict) -> JsonDict:
-        """Answer ``wish``: ``{wish_value}``."""
+        """Answer ``wish``: ``{wish_value}``.
+
+        :param client: The client, for the table's state.
+        :param context: The request's ``context``.
+        :returns: The ``response_data``.
+        """
 
     @abstractmethod
     async def give_dragon_away(self, client: TableClient, context: JsonDict) -> JsonDict:
-        """Answer ``give_dragon_away``: ``{dragon_recipient}``."""
+        """Answer ``give_dragon_away``: ``{dragon_recipient}``.
+
+        :param client: The client, for the table's state.
+        :param context: The request's ``context``.
+        :returns: The ``response_data``.
+        """
 
     async def refused(self, client: TableClient, request: JsonDict, tried: Sequence[JsonDict]) -> JsonDict | None:
         """Answer again after the server refused an answer (the request stays open).
@@ -130,19 +160,33 @@ class Brain(ABC):
         :param client: The client.
         :param request: The open request's payload.
         :param tried: The answers refused so far, oldest first.
-        :result: The next answer, or ``None`` to give up (the server's timeout decides).
+        :returns: The next answer, or ``None`` to give up (the server's timeout decides).
         """
         return next_option(request, tried)
 
     async def on_notification(self, client: TableClient, event: str, context: JsonDict) -> None:
-        """Hook: a notification was applied to ``client.state``."""
+        """Hook: a notification was applied to ``client.state``.
+
+        :param client: The client.
+        :param event: The notification's ``event``.
+        :param context: Its ``context``.
+        """
 
     async def on_error(self, client: TableClient, error: JsonDict) -> None:
-        """Hook: the server sent an ``error`` (its payload)."""
+        """Hook: the server sent an ``error``.
+
+        :param client: The client.
+        :param error: The error's payload (``code``, ``message``, ``context``).
+        """
 
 
 def decider(brain: Brain, action: str) -> Decider | None:
-    """Return the brain's method for a request action, or ``None`` for an unknown action."""
+    """Return the brain's method for a request action.
+
+    :param brain: The brain.
+    :param action: The request's ``action``.
+    :returns: The method, or ``None`` for an unknown action.
+    """
     methods: dict[str, Decider] = {
         "announce_grand_tichu": brain.announce_grand_tichu, "schupf": brain.schupf, "play": brain.play,
         "wish": brain.wish, "give_dragon_away": brain.give_dragon_away}

@@ -56,7 +56,7 @@ def build_url(host: str, port: int, *, player_name: str | None = None, table_nam
     :param player_name: The seat's name (first join).
     :param table_name: The table to join or open (first join).
     :param session_id: The session to resume (reconnect); the names are then left out.
-    :result: ``ws://host:port/ws?...``.
+    :returns: ``ws://host:port/ws?...``.
     """
     if session_id is not None:
         query = {"session_id": session_id}
@@ -132,7 +132,11 @@ class TableClient:
         return self._ws is None or self._ws.closed
 
     def notifications(self, event: str | None = None) -> list[JsonDict]:
-        """Return the contexts of the notifications received, optionally of one event only."""
+        """Return the contexts of the notifications received, in order.
+
+        :param event: Only this event's (``None``: every event's).
+        :returns: The ``context`` objects.
+        """
         return [entry.message.get("payload", {}).get("context", {}) for entry in self.received
                 if entry.message.get("type") == "notification"
                 and (event is None or entry.message.get("payload", {}).get("event") == event)]
@@ -183,8 +187,10 @@ class TableClient:
     # -- sending --
 
     async def send(self, type_: str, payload: JsonDict | None = None) -> None:
-        """Send one message ``{"type", "payload"}`` (``payload`` left out when ``None``).
+        """Send one message ``{"type", "payload"}``.
 
+        :param type_: The message's ``type``.
+        :param payload: Its ``payload`` (``None``: left out).
         :raises ConnectionError: If the connection is closed.
         """
         message: JsonDict = {"type": type_} if payload is None else {"type": type_, "payload": payload}
@@ -193,6 +199,7 @@ class TableClient:
     async def send_raw(self, text: str) -> None:
         """Send a text frame as it is (for tests of malformed input); logged as ``{"raw": text}``.
 
+        :param text: The frame's text.
         :raises ConnectionError: If the connection is closed.
         """
         await self._send_text(text, {"raw": text})
@@ -209,7 +216,11 @@ class TableClient:
         await self.send("leave")
 
     async def swap_players(self, player_index_1: int, player_index_2: int) -> None:
-        """Swap two seats (host only, lobby only)."""
+        """Swap two seats (host only, lobby only).
+
+        :param player_index_1: One seat.
+        :param player_index_2: The other seat.
+        """
         await self.send("swap_players", {"player_index_1": player_index_1, "player_index_2": player_index_2})
 
     async def start_game(self) -> None:
@@ -293,7 +304,7 @@ class TableClient:
 
         :param predicate: Tells the wanted message.
         :param timeout: Seconds to wait at most (``None``: no limit).
-        :result: The first message that satisfies ``predicate``.
+        :returns: The first message that satisfies ``predicate``.
         :raises TimeoutError: If none came in time.
         :raises ConnectionError: If the connection closed first.
         """
@@ -310,7 +321,10 @@ class TableClient:
                 await self._news.wait()
 
     async def receive_text(self, text: str) -> None:
-        """Log and handle one text frame from the server (what :meth:`run` does per frame)."""
+        """Log and handle one text frame from the server (what :meth:`run` does per frame).
+
+        :param text: The frame's text; one that is no JSON object is logged and ignored.
+        """
         try:
             message = json.loads(text)
         except ValueError:
@@ -444,7 +458,7 @@ async def run_bot(host: str, port: int, name: str | None = None, table: str | No
     :param session_id: Rejoin this session instead of joining by name.
     :param start_when: Act as host: start each game once this many clients are seated.
     :param games: Leave after this many games (``None``: stay until the connection closes).
-    :result: The closed client.
+    :returns: The closed client.
     :raises aiohttp.ClientError: If the connection fails.
     """
     client = TableClient(brain)

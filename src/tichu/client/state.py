@@ -61,7 +61,11 @@ class TableState:
         return list(self.private.get("hand_cards") or [])
 
     def name(self, seat: int) -> str:
-        """The name shown for a seat (``seat N`` while none is known)."""
+        """The name shown for a seat.
+
+        :param seat: The seat, 0 to 3.
+        :returns: Its player's name, or ``seat N`` while none is known.
+        """
         names = self.public.get("player_names") or []
         return str(names[seat]) if seat < len(names) and names[seat] else f"seat {seat}"
 
