@@ -20,8 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import aiohttp  # noqa: E402
 
+from tichu.client.bots import RandomBrain  # noqa: E402
+from tichu.client.connection import TableClient, run_bot  # noqa: E402
 from tichu.client.console import ConsoleBrain  # noqa: E402
-from tichu.client.wsclient import RandomBrain, TableClient, run_bot  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

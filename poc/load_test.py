@@ -27,7 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from tichu.client.wsclient import RandomBrain, TableClient, run_bot  # noqa: E402
+from tichu.client.bots import RandomBrain  # noqa: E402
+from tichu.client.connection import TableClient, run_bot  # noqa: E402
 
 
 def free_port() -> int:

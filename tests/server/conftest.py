@@ -2,7 +2,7 @@
 
 The server tests start :func:`tichu.server.app.create_app` with an ``aiohttp`` runner on
 ``127.0.0.1`` port 0 and talk to it with :class:`Client`, a deliberately small client
-written for the tests (it does not use ``tichu.client.wsclient``): it records every message it
+written for the tests (it does not use the ``tichu.client`` package): it records every message it
 receives (``json.loads`` of each text frame), sends messages, waits for a message with a
 timeout, and can play a whole game by answering every ``request`` with a uniformly random
 legal choice taken from the request's context (seeded).

@@ -1,6 +1,6 @@
 """The terminal side of the WebSocket client: commands typed by people, the table as text.
 
-:class:`ConsoleBrain` is the :class:`~tichu.client.wsclient.Brain` of ``bin/wsclient.py`` without
+:class:`ConsoleBrain` is the :class:`~tichu.client.bots.Brain` of ``bin/wsclient.py`` without
 ``--agent``: it prints the table and each question and answers from the lines it is fed,
 checked against the request (:func:`interpret`) before anything is sent. Cards are typed
 as labels (records.md), in any case:
@@ -19,7 +19,10 @@ import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from tichu.client.wsclient import Brain, JsonDict, TableClient, TableState
+from tichu.client.bots import Brain
+from tichu.client.connection import TableClient
+from tichu.client.messages import JsonDict
+from tichu.client.state import TableState
 from tichu.core.cards import CARDS, LABELS, Card, card_index
 from tichu.core.errors import RuleViolation
 

@@ -1,0 +1,176 @@
+"""One seat's view of a table, kept up to date from the protocol's notifications.
+
+:class:`TableState` holds the ``public_state`` and ``private_state`` of
+``shared/spec/protocol.md`` as a seat receives them on joining and applies each
+notification after it. It is a pure reducer (no socket, no clock, no decision), so that the
+connection (:mod:`tichu.client.connection`), the bots (:mod:`tichu.client.bots`) and the
+console (:mod:`tichu.client.console`) share one reading of the notifications and it can be
+tested without a network. Cards travel as ``[value, suit]`` lists.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tichu.client.messages import JsonDict
+
+__all__ = ["TableState"]
+
+
+def _without(cards: Iterable[Sequence[int]], removed: Iterable[Sequence[int]]) -> list[list[int]]:
+    gone = {tuple(pair) for pair in removed}
+    return [list(pair) for pair in cards if tuple(pair) not in gone]
+
+
+class TableState:
+    """One seat's view of the table: ``public_state`` and ``private_state`` of protocol.md,
+    as received on joining and kept up to date from the notifications after it.
+
+    :ivar player_index: The own seat, or ``None`` before joining.
+    :ivar public: The ``public_state`` object.
+    :ivar private: The ``private_state`` object.
+    :ivar client_seats: The seats known to be held by clients (this one and those that
+        joined after it).
+    :ivar revealed_hands: The hands of ``hands_revealed`` (R8.3), or ``None``.
+    """
+
+    def __init__(self) -> None:
+        self.player_index: int | None = None
+        self.public: JsonDict = {}
+        self.private: JsonDict = {}
+        self.client_seats: set[int] = set()
+        self.revealed_hands: list[Any] | None = None
+
+    def apply(self, event: str, context: JsonDict) -> None:
+        """Apply one notification; an event without effect on the state is ignored.
+
+        :param event: The notification's ``event``.
+        :param context: Its ``context``.
+        :raises KeyError, IndexError, TypeError, ValueError: For a context that is not as
+            protocol.md describes it.
+        """
+        handler = getattr(self, f"_on_{event}", None)
+        if handler is not None:
+            handler(context)
+
+    @property
+    def hand(self) -> list[list[int]]:
+        """The own hand cards."""
+        return list(self.private.get("hand_cards") or [])
+
+    def name(self, seat: int) -> str:
+        """The name shown for a seat.
+
+        :param seat: The seat, 0 to 3.
+        :returns: Its player's name, or ``seat N`` while none is known.
+        """
+        names = self.public.get("player_names") or []
+        return str(names[seat]) if seat < len(names) and names[seat] else f"seat {seat}"
+
+    def _seats(self, key: str) -> list[Any]:
+        seats: list[Any] = self.public.setdefault(key, [0, 0, 0, 0])
+        return seats
+
+    def _is_me(self, seat: int) -> bool:
+        return seat == self.player_index
+
+    def _on_player_joined(self, context: JsonDict) -> None:
+        seat = context["player_index"]
+        if "session_id" in context:
+            self.player_index = seat
+            self.public = copy.deepcopy(context.get("public_state") or {})
+            self.private = copy.deepcopy(context.get("private_state") or {})
+            self.client_seats = {seat}
+            return
+        self._seats("player_names")[seat] = context["player_name"]
+        self.client_seats.add(seat)
+
+    def _on_player_left(self, context: JsonDict) -> None:
+        self.public["host_index"] = context.get("host_index")
+        self.client_seats.discard(context["player_index"])
+
+    def _on_players_swapped(self, context: JsonDict) -> None:
+        first, second = context["player_index_1"], context["player_index_2"]
+        names = self._seats("player_names")
+        names[first], names[second] = names[second], names[first]
+        self.client_seats = {second if seat == first else first if seat == second else seat
+                             for seat in self.client_seats}
+        if self.player_index in (first, second):
+            self.player_index = second if self.player_index == first else first
+            self.private["player_index"] = self.player_index
+
+    def _on_game_started(self, context: JsonDict) -> None:
+        self.public.update(is_running=True, round_scores=[], total=[0, 0])
+
+    def _on_round_started(self, context: JsonDict) -> None:
+        self.public.update(round_index=context["round_index"], phase="grand_tichu", current_turn_index=None,
+                           count_hand_cards=[0] * 4, announcements=[0] * 4, wish_value=0, wish_open=False,
+                           trick_turns=[], trick_owner_index=None, trick_points=0, points=[0] * 4,
+                           tricks_won=[0] * 4, out_order=[], played_cards=[])
+        self.private.update(hand_cards=[], given_schupf_cards=None, received_schupf_cards=None)
+        self.revealed_hands = None
+
+    def _on_hand_cards_dealt(self, context: JsonDict) -> None:
+        count = int(context["count"])
+        self.public["count_hand_cards"] = [held + count for held in self._seats("count_hand_cards")]
+        self.public["phase"] = "grand_tichu" if count == 8 else "schupf"
+        if "hand_cards" in context:
+            self.private["hand_cards"] = list(context["hand_cards"])
+
+    def _on_player_announced(self, context: JsonDict) -> None:
+        self._seats("announcements")[context["player_index"]] = 2 if context.get("grand") else 1
+
+    def _on_player_schupfed(self, context: JsonDict) -> None:
+        seat = context["player_index"]
+        self._seats("count_hand_cards")[seat] -= 3
+        given = self.private.get("given_schupf_cards")
+        if self._is_me(seat) and given:
+            self.private["hand_cards"] = _without(self.hand, given)
+
+    def _on_start_playing(self, context: JsonDict) -> None:
+        self.public["count_hand_cards"] = [held + 3 for held in self._seats("count_hand_cards")]
+        self.public.update(phase="playing", current_turn_index=context["start_player_index"])
+        received = context.get("received_schupf_cards")
+        if received is not None:
+            self.private.update(received_schupf_cards=received, hand_cards=self.hand + list(received))
+
+    def _on_player_played(self, context: JsonDict) -> None:
+        turn = context["turn"]
+        seat, cards = turn[0], turn[1]
+        self.public.setdefault("trick_turns", []).append(list(turn))
+        self.public.setdefault("played_cards", []).extend(cards)
+        self._seats("count_hand_cards")[seat] -= len(cards)
+        self.public.update(trick_owner_index=context["trick_owner_index"], trick_points=context["trick_points"])
+        if self._is_me(seat):
+            self.private["hand_cards"] = _without(self.hand, cards)
+
+    def _on_player_out(self, context: JsonDict) -> None:
+        self.public.setdefault("out_order", []).append(context["player_index"])
+
+    def _on_wish_made(self, context: JsonDict) -> None:
+        self.public.update(wish_value=context["wish_value"], wish_open=context["wish_value"] != 0)
+
+    def _on_wish_fulfilled(self, context: JsonDict) -> None:
+        self.public["wish_open"] = False
+
+    def _on_trick_taken(self, context: JsonDict) -> None:
+        recipient = context.get("dragon_recipient")
+        taker = context["player_index"] if recipient is None else recipient
+        self._seats("points")[taker] += context["points"]
+        self._seats("tricks_won")[taker] += 1
+        self.public.update(trick_turns=[], trick_owner_index=None, trick_points=0)
+
+    def _on_hands_revealed(self, context: JsonDict) -> None:
+        self.revealed_hands = list(context["hands"])
+
+    def _on_player_turn_changed(self, context: JsonDict) -> None:
+        self.public["current_turn_index"] = context["current_turn_index"]
+
+    def _on_round_over(self, context: JsonDict) -> None:
+        self.public.setdefault("round_scores", []).append(list(context["points"]))
+        self.public.update(phase="round_over", current_turn_index=None, total=context["total"])
+
+    def _on_game_over(self, context: JsonDict) -> None:
+        self.public.update(phase="game_over", is_running=False, current_turn_index=None, total=context["total"])
