@@ -41,7 +41,7 @@ def log_files(paths: list[str]) -> list[Path]:
 def check_file(path: Path) -> tuple[dict[str, Any] | None, str]:
     """Import and replay one log.
 
-    :result: The record if it replays (else ``None``), and the line to print.
+    :returns: The record if it replays (else ``None``), and the line to print.
     """
     try:
         record = import_file(path)

@@ -29,7 +29,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line.
 
     :param argv: The arguments (default: ``sys.argv[1:]``).
-    :result: The options.
+    :returns: The options.
     """
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="server host (default 127.0.0.1)")
@@ -90,7 +90,7 @@ async def play_interactive(args: argparse.Namespace) -> TableClient:
     """Play at the terminal: print the table and events, answer from stdin.
 
     :param args: The options.
-    :result: The closed client.
+    :returns: The closed client.
     """
     brain = ConsoleBrain()
     client = TableClient(brain)

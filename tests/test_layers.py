@@ -97,7 +97,8 @@ def test_the_check_finds_a_wrong_way_import(tmp_path: Path) -> None:
         "tichu/engine/__init__.py": "",
         "tichu/engine/bad.py": "def f():\n    import aiohttp\n",
         "tichu/agents/__init__.py": "",
-        "tichu/agents/bad.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tichu.arena import stats\n",
+        "tichu/agents/bad.py": ("from typing import TYPE_CHECKING\n"
+                                "if TYPE_CHECKING:\n    from tichu.arena import stats\n"),
         "tichu/records/__init__.py": "",
         "tichu/records/bad.py": "from ..engine import engine\n",
         "tichu/client/__init__.py": "",

@@ -52,7 +52,7 @@ def parse_cards(labels: str) -> list[Card]:
     """Parse space-separated card labels (records.md) in the order given.
 
     :param labels: For example ``"SZ RA Ph"``; ``""`` gives ``[]``.
-    :result: The cards.
+    :returns: The cards.
     :raises RuleViolation: For an unknown label.
     """
     return parse_labels(labels)
@@ -80,7 +80,7 @@ def classify(cards: Sequence[tuple[int, int]], trick: Combination | None = None)
     :param cards: The cards.
     :param trick: (Optional) The combination on the table; it gives a Phoenix single its
         rank (R3.6).
-    :result: The combination, or ``None`` if the cards are none (also for a card given
+    :returns: The combination, or ``None`` if the cards are none (also for a card given
         twice or a card that does not exist).
     """
     try:
@@ -107,7 +107,7 @@ def beats(combination: Combination, trick: Combination | None) -> bool:
 
     :param combination: The combination to play.
     :param trick: The combination on the table, or ``None`` on a lead.
-    :result: ``True`` if it is higher (a bomb beats every non-bomb).
+    :returns: ``True`` if it is higher (a bomb beats every non-bomb).
     """
     if trick is None:
         return True
@@ -126,7 +126,7 @@ def legal_plays(hand: Iterable[tuple[int, int]], trick: Combination | None = Non
     :param hand: The hand.
     :param trick: (Optional) The combination on the table; ``None`` or the Dog mean a lead.
     :param wish: (Optional) The open wish value 2..14 (R5.2); ``None`` or 0 for none.
-    :result: One card list per play, each sorted highest value first.
+    :returns: One card list per play, each sorted highest value first.
     :raises RuleViolation: For an unknown card or a card given twice in the hand.
     """
     mask = mask_of(hand)

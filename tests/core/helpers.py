@@ -81,7 +81,7 @@ def fill_hands(partial: Sequence[str]) -> list[int]:
     stays deterministic) until it does not.
 
     :param partial: Per seat, the labels the test needs that seat to hold.
-    :result: The four full hands.
+    :returns: The four full hands.
     :raises ValueError: For a card given twice, a hand of more than 14 cards, or when
         no filler without an extra bomb was found.
     """

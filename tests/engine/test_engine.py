@@ -89,7 +89,7 @@ def build_deal(fixed: Sequence[str], bombs: Sequence[str], seed: int) -> tuple[l
     The other cards are spread at random (seeded); every seat pushes its three lowest
     cards that are neither fixed nor special (to right, partner, left).
 
-    :result: The four hands (14 labels each) and the four pushes (3 labels each).
+    :returns: The four hands (14 labels each) and the four pushes (3 labels each).
     """
     rng = random.Random(seed)
     fixed_masks = [parse_mask(labels) for labels in fixed]
@@ -321,7 +321,7 @@ async def test_target_score_from_rules_R7_4() -> None:
 def _check_protocol_stream(events: list[Event], seat: int) -> list[tuple[int, int]]:
     """Check one seat's notifications of a whole game against protocol.md and the rules.
 
-    :result: ``(shown, expected)`` trick points of each round's final play where they differ
+    :returns: ``(shown, expected)`` trick points of each round's final play where they differ
         (checked on their own by :func:`test_final_play_of_a_round_shows_its_trick_points`).
     """
     final_mismatches: list[tuple[int, int]] = []

@@ -25,6 +25,7 @@ from tichu.agents.support.prob import DealSampler, can_beat, is_exact, p_holds_v
 from tichu.agents.support.situation import Situation, situation_of
 from tichu.core.cards import DOG, PHOENIX, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
+from tichu.core.seats import opponents
 from tichu.engine.views import PrivateState, PublicState, SeatView
 
 
@@ -146,7 +147,7 @@ class HeuristicPolicy(RulePolicy):
 
     @staticmethod
     def _opponents_to_play(s: Situation) -> list[int]:
-        return [seat for seat in ((s.seat + 1) % 4, (s.seat + 3) % 4) if s.counts[seat]]
+        return [seat for seat in opponents(s.seat) if s.counts[seat]]
 
     def follow(self, s: Situation, legal: Sequence[Play], by_mask: dict[int, Play], plan: Partition) -> Play:
         """The rule policy's follow, but contesting an opponent's trick with the lowest plays
@@ -280,7 +281,7 @@ class HeuristicAgent(Agent):
 
 def double_victory_threat(s: Situation) -> bool:
     """Whether an opponent is out while this seat and its partner are not (R7.1 looms)."""
-    opponents_out = any(not s.counts[seat] for seat in ((s.seat + 1) % 4, (s.seat + 3) % 4))
+    opponents_out = any(not s.counts[seat] for seat in opponents(s.seat))
     return opponents_out and bool(s.counts[s.seat]) and bool(s.counts[s.partner])
 
 

@@ -16,7 +16,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     :param successes: Number of successes.
     :param trials: Number of trials.
     :param z: (Optional) The normal quantile; 95% by default.
-    :result: ``(low, high)``; ``(0.0, 1.0)`` without trials.
+    :returns: ``(low, high)``; ``(0.0, 1.0)`` without trials.
 
     >>> tuple(round(x, 3) for x in wilson_interval(50, 100))
     (0.404, 0.596)
@@ -33,7 +33,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
     """Mean of a sample with its normal-approximation confidence interval.
 
-    :result: ``(mean, low, high)``; ``(0, -inf, inf)`` with fewer than two values.
+    :returns: ``(mean, low, high)``; ``(0, -inf, inf)`` with fewer than two values.
 
     >>> mean_interval([1.0, 2.0, 3.0])[0]
     2.0

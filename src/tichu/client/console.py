@@ -25,6 +25,7 @@ from tichu.client.messages import JsonDict
 from tichu.client.state import TableState
 from tichu.core.cards import CARDS, LABELS, Card, card_index
 from tichu.core.errors import RuleViolation
+from tichu.core.seats import TEAM_NAMES, team_of
 
 __all__ = ["HELP", "Command", "CommandError", "ConsoleBrain", "describe_event", "format_cards", "interpret",
            "parse_command", "prompt_for", "render_table"]
@@ -45,7 +46,7 @@ def format_cards(cards: Iterable[Sequence[int]], *, sort: bool = False) -> str:
 
     :param cards: ``[value, suit]`` pairs.
     :param sort: Sort highest value first, as players hold a hand.
-    :result: For example ``"Dr RA S5"``; a pair that is no card shows as ``?[v, s]``.
+    :returns: For example ``"Dr RA S5"``; a pair that is no card shows as ``?[v, s]``.
     """
     pairs = list(cards)
     if sort:
@@ -102,7 +103,7 @@ def parse_command(line: str) -> Command:
     """Parse a line typed at the console (case does not matter).
 
     :param line: For example ``"S5 B5"``, ``"pass"``, ``"bomb SA BA GA RA"``, ``"swap 1 2"``.
-    :result: The command.
+    :returns: The command.
     :raises CommandError: With a message for people, if the line is no command.
     """
     words = line.split()
@@ -156,7 +157,7 @@ def interpret(command: Command, request: JsonDict) -> JsonDict:
 
     :param command: The parsed line.
     :param request: The open ``request`` payload.
-    :result: The ``response_data``.
+    :returns: The ``response_data``.
     :raises CommandError: With a message for people, if the command does not answer the
         request or breaks a rule the context shows.
     """
@@ -228,7 +229,7 @@ def render_table(state: TableState) -> str:
     """Render the table in plain text: seats, counts, calls, trick, wish, score, own hand.
 
     :param state: The seat's view.
-    :result: Several lines.
+    :returns: Several lines.
     """
     public = state.public
     total = public.get("total") or [0, 0]
@@ -259,7 +260,7 @@ def _render_seat(state: TableState, seat: int) -> str:
         marks.append("at turn")
     count = (public.get("count_hand_cards") or [0] * 4)[seat]
     points = (public.get("points") or [0] * 4)[seat]
-    return f"  {seat} {state.name(seat):<20} team {20 if seat % 2 == 0 else 31}  {count:>2} cards  " \
+    return f"  {seat} {state.name(seat):<20} team {TEAM_NAMES[team_of(seat)]}  {count:>2} cards  " \
            f"{points:>3} points  {', '.join(marks)}".rstrip()
 
 
@@ -283,7 +284,7 @@ def describe_event(state: TableState, event: str, context: JsonDict) -> str | No
     :param state: The seat's view (for names).
     :param event: The notification's event.
     :param context: Its context.
-    :result: The line, or ``None`` for an event not worth a line.
+    :returns: The line, or ``None`` for an event not worth a line.
     """
     describe = _DESCRIPTIONS.get(event)
     if describe is None:
@@ -410,7 +411,7 @@ class ConsoleBrain(Brain):
 
         :param client: The client.
         :param line: The line.
-        :result: ``False`` after ``quit`` (the client has left), else ``True``.
+        :returns: ``False`` after ``quit`` (the client has left), else ``True``.
         """
         try:
             command = parse_command(line)

@@ -41,16 +41,11 @@ DRAGON = 1 << DRAGON_INDEX
 PHOENIX = 1 << PHOENIX_INDEX
 SPECIALS = DOG | MAHJONG | DRAGON | PHOENIX
 DECK = (1 << 56) - 1
-STANDARD = DECK & ~SPECIALS
 
 VALUE_MASK: tuple[int, ...] = tuple(0xF << (4 * (v - 2)) if 2 <= v <= 14 else 0 for v in range(17))
 SUIT_MASK: tuple[int, ...] = tuple(
     sum(1 << (4 * (v - 2) + s - 1) for v in range(2, 15)) if s else 0 for s in range(5)
 )
-
-_SPECIAL_BY_VALUE = {DOG_VALUE: DOG_INDEX, MAHJONG_VALUE: MAHJONG_INDEX,
-                     DRAGON_VALUE: DRAGON_INDEX, PHOENIX_VALUE: PHOENIX_INDEX}
-
 
 def _build_cards() -> tuple[Card, ...]:
     cards: list[Card] = []
@@ -92,7 +87,7 @@ def card_index(card: tuple[int, int]) -> int:
     """Return the index of a ``(value, suit)`` pair.
 
     :param card: A card or any pair of ints.
-    :result: Its index 0..55.
+    :returns: Its index 0..55.
     :raises RuleViolation: (``UNKNOWN_CARD``) if no such card exists.
     """
     try:
@@ -105,7 +100,7 @@ def mask_of(cards: Iterable[tuple[int, int]]) -> int:
     """Return the mask of some cards.
 
     :param cards: Cards as ``(value, suit)`` pairs.
-    :result: Their mask.
+    :returns: Their mask.
     :raises RuleViolation: ``UNKNOWN_CARD`` for a card that does not exist,
         ``DUPLICATE_CARD`` for a card given twice.
     """
@@ -142,7 +137,7 @@ def parse_mask(labels: str) -> int:
     """Return the mask of a space-separated list of labels (records.md).
 
     :param labels: For example ``"Ph R5 G5"``; ``""`` is the empty set.
-    :result: The mask.
+    :returns: The mask.
     :raises RuleViolation: ``UNKNOWN_CARD`` for an unknown label, ``DUPLICATE_CARD``
         for a label given twice.
     """
@@ -161,7 +156,7 @@ def parse_labels(labels: str) -> list[Card]:
     """Return the cards of a space-separated list of labels in the order given.
 
     :param labels: For example ``"Ph R5 G5"``.
-    :result: The cards (duplicates are kept, so that callers can refuse them).
+    :returns: The cards (duplicates are kept, so that callers can refuse them).
     :raises RuleViolation: ``UNKNOWN_CARD`` for an unknown label.
     """
     cards = []

@@ -109,7 +109,7 @@ def classify_mask(mask: int) -> tuple[int, int, int] | None:
     """Classify a set of cards as a combination (R3), reading it as high as it goes (R3.5a).
 
     :param mask: The cards.
-    :result: ``(type, length, rank)``, or ``None`` if the cards form no combination.
+    :returns: ``(type, length, rank)``, or ``None`` if the cards form no combination.
         A Phoenix single gets :data:`PHOENIX_LEAD_RANK`; :func:`legal_plays_from` and
         the round give it the rank of the single it beats.
     """
@@ -189,7 +189,7 @@ def beats(play: Play, trick: Play | None) -> bool:
 
     :param play: The play.
     :param trick: The combination on the table, or ``None`` on a lead.
-    :result: ``True`` if ``play`` may be played on ``trick`` as far as ranks go (a
+    :returns: ``True`` if ``play`` may be played on ``trick`` as far as ranks go (a
         Phoenix single must already carry the rank of ``trick``, see :func:`phoenix_on`).
     """
     if trick is None:
@@ -220,7 +220,7 @@ def combinations_of(hand: int) -> list[Play]:
     Every set of cards appears once, with the reading of R3.5a.
 
     :param hand: The hand's mask.
-    :result: The plays, grouped by type.
+    :returns: The plays, grouped by type.
     """
     plays: list[Play] = []
     phoenix = hand & PHOENIX
@@ -371,7 +371,7 @@ def legal_plays_from(combos: Sequence[Play], hand: int, trick: Play | None, wish
     :param hand: The hand's mask (to know whether the wished value is held).
     :param trick: The combination on the table, or ``None`` on a lead (also after the Dog).
     :param wish: The open wish (2..14), or 0.
-    :result: The plays; :data:`PASS_PLAY` last when passing is allowed.
+    :returns: The plays; :data:`PASS_PLAY` last when passing is allowed.
     """
     wish_mask = _NATURAL_MASK[wish] & hand if wish else 0
     if trick is None:

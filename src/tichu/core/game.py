@@ -6,9 +6,7 @@ import random
 
 from tichu.core.round import Round, RoundResult
 from tichu.core.ruleset import RuleSet
-
-#: Team names in the order of the team pairs (R1.3).
-TEAM_NAMES = (20, 31)
+from tichu.core.seats import winning_team
 
 
 def is_game_over(total: tuple[int, int] | list[int], target_score: int) -> bool:
@@ -57,4 +55,4 @@ class Game:
         """The winning team's name (20 or 31), or ``None`` while the game goes on."""
         if not self.is_over:
             return None
-        return TEAM_NAMES[0] if self.total[0] > self.total[1] else TEAM_NAMES[1]
+        return winning_team(self.total)

@@ -36,6 +36,7 @@ from tichu.core.combos import (
 )
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.ruleset import RuleSet
+from tichu.core.seats import opponents
 
 
 class Phase(IntEnum):
@@ -439,7 +440,7 @@ class Round:
     def legal_plays(self) -> list[Play]:
         """Every legal play of the seat at turn, :data:`~tichu.core.combos.PASS_PLAY` last if allowed.
 
-        :result: ``[]`` if no seat must play now.
+        :returns: ``[]`` if no seat must play now.
         """
         seat = self.turn
         if self.decision != Decision.PLAY or seat is None:
@@ -622,7 +623,7 @@ class Round:
         Called by the engine after the bomb window; :meth:`play` calls it when the next
         lead comes first (replay).
 
-        :result: The seat that received the cards.
+        :returns: The seat that received the cards.
         """
         receiver = self.trick_owner if to is None else to
         assert receiver is not None
@@ -661,7 +662,7 @@ class Round:
         owner = self.trick_owner
         if not self._dragon_pending or owner is None:
             return []
-        return [(owner + 1) % 4, (owner + 3) % 4]
+        return list(opponents(owner))
 
     def give_dragon(self, seat: int, to: int) -> None:
         """Give a trick won with the Dragon to an opponent (R4.5).

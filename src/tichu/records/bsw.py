@@ -166,7 +166,7 @@ def parse_cards(text: str) -> int:
     """Return the mask of BSW's card labels (``"R10 Ph Ma"``).
 
     :param text: Labels separated by spaces.
-    :result: The mask.
+    :returns: The mask.
     :raises ValueError: For an unknown label or a card given twice.
     """
     labels = []
@@ -187,7 +187,7 @@ def parse_log(text: str) -> list[BswRound]:
     """Read the rounds of a log.
 
     :param text: The file's text.
-    :result: The rounds in order, each with its ``Ergebnis``.
+    :returns: The rounds in order, each with its ``Ergebnis``.
     :raises BswError: (rule ``"format"``) for a line that cannot be read where it stands.
     """
     rounds: list[BswRound] = []
@@ -335,7 +335,7 @@ def import_round(data: BswRound, rules: RuleSet) -> Round:
 
     :param data: The round as parsed.
     :param rules: The rule set.
-    :result: The finished round, whose events are the record's (records.md).
+    :returns: The finished round, whose events are the record's (records.md).
     :raises BswError: At the first line the rules do not allow, for a ``BOMBE`` line that
         does not name the seats holding a bomb, or for an ``Ergebnis`` that differs from
         our scoring (R7).
@@ -407,7 +407,7 @@ def import_game(text: str, record_id: str) -> dict[str, Any]:
 
     :param text: The log's text.
     :param record_id: The record's id.
-    :result: The ``tichu-record/1`` record.
+    :returns: The ``tichu-record/1`` record.
     :raises BswError: For a line that cannot be read or that no flag makes legal.
     """
     rounds = parse_log(text)
@@ -421,7 +421,7 @@ def import_rounds(rounds: list[BswRound], rules: RuleSet | None = None) -> tuple
 
     :param rounds: The parsed rounds.
     :param rules: (Optional) The rules to start from; the defaults if omitted.
-    :result: The rule set with the needed flags, and the finished rounds.
+    :returns: The rule set with the needed flags, and the finished rounds.
     :raises BswError: At the first line that no flag makes legal, with the round's index.
     """
     rules = rules or RuleSet()
@@ -471,7 +471,7 @@ def flags_needed(rules: dict[str, Any]) -> list[str]:
     """The names of a record's rule settings that differ from the defaults (rules.md).
 
     :param rules: A record's ``rules`` object.
-    :result: The names, in the order of :class:`RuleSet`'s fields.
+    :returns: The names, in the order of :class:`RuleSet`'s fields.
     """
     default = RuleSet()
     return [item.name for item in fields(RuleSet)

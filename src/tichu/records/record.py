@@ -12,9 +12,10 @@ from typing import Any
 from tichu.core import errors
 from tichu.core.cards import format_mask, parse_mask
 from tichu.core.errors import RuleViolation
-from tichu.core.game import TEAM_NAMES, is_game_over
+from tichu.core.game import is_game_over
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.seats import winning_team
 
 FORMAT = "tichu-record/1"
 
@@ -72,7 +73,7 @@ def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple
     :param players: ``(name, kind)`` per seat.
     :param record_id: A unique id.
     :param started_at: (Optional) Start time; now if omitted.
-    :result: The record as a JSON-ready dict.
+    :returns: The record as a JSON-ready dict.
     """
     total = [0, 0]
     for round_ in rounds:
@@ -87,7 +88,7 @@ def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple
         "players": [{"name": name, "kind": kind} for name, kind in players],
         "rounds": [round_json(round_) for round_ in rounds],
         "score": total,
-        "winner": TEAM_NAMES[0] if total[0] > total[1] else TEAM_NAMES[1],
+        "winner": winning_team(total),
     }
 
 
@@ -121,7 +122,7 @@ class RecordWriter:
 def write_records(path: str | Path, records: Iterable[dict[str, Any]], *, append: bool = False) -> int:
     """Write records as JSON Lines.
 
-    :result: The number written.
+    :returns: The number written.
     """
     with RecordWriter(path, append=append) as writer:
         for record in records:
@@ -171,7 +172,7 @@ def replay(record: dict[str, Any]) -> Violation | None:
     """Run a record back through the rules.
 
     :param record: A ``tichu-record/1`` object.
-    :result: The first violation, or ``None`` if every round replays and every score agrees.
+    :returns: The first violation, or ``None`` if every round replays and every score agrees.
     """
     try:
         if record.get("format") != FORMAT:
@@ -189,7 +190,7 @@ def replay(record: dict[str, Any]) -> Violation | None:
             return Violation(None, None, "R7.3", f"score {record['score']} but the rounds add up to {total}")
         if not is_game_over(total, rules.target_score):
             return Violation(None, None, "R7.4", "the game ended before a team won")
-        winner = TEAM_NAMES[0] if total[0] > total[1] else TEAM_NAMES[1]
+        winner = winning_team(total)
         if record["winner"] != winner:
             return Violation(None, None, "R7.4", f"winner {record['winner']} but {winner} has more points")
     except (AttributeError, KeyError, TypeError, ValueError, IndexError) as error:

@@ -73,7 +73,7 @@ def partition(hand: int) -> Partition:
     Memoised by the hand: rollouts meet the same hands again and again.
 
     :param hand: The hand's mask.
-    :result: The partition; the Dog and the Dragon are singles of their own.
+    :returns: The partition; the Dog and the Dragon are singles of their own.
     """
     bombs = _disjoint_bombs(hand)
     bomb_cards = 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from tichu.core.cards import DOG, MAHJONG, VALUE_MASK
 from tichu.core.combos import BOMB, SINGLE, Play
+from tichu.core.seats import opponents, partner
 from tichu.engine.views import PrivateState, PublicState
 
 
@@ -48,11 +49,11 @@ class Knowledge:
 
     def opponents(self) -> tuple[int, int]:
         """The two opponents' seats (R1.3)."""
-        return (self.seat + 1) % 4, (self.seat + 3) % 4
+        return opponents(self.seat)
 
     def partner(self) -> int:
         """The partner's seat."""
-        return (self.seat + 2) % 4
+        return partner(self.seat)
 
     def free_for(self, seat: int) -> int:
         """Unseen cards that may be in ``seat``'s hand beyond its known ones."""

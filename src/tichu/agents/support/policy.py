@@ -14,6 +14,7 @@ from tichu.agents.support.hand import Partition, partition
 from tichu.agents.support.situation import Situation
 from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, SPECIALS, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, DRAGON_RANK, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
+from tichu.core.seats import opponents, partner
 
 #: Cards that decide tricks: Dragon, Phoenix and the Aces.
 CONTROL_CARDS = DRAGON | PHOENIX | VALUE_MASK[14]
@@ -74,7 +75,7 @@ class RulePolicy:
 
     def grand_tichu(self, hand: int, calls: Sequence[int], seat: int) -> bool:
         """Call Grand Tichu on strong first eight cards, not after the partner called."""
-        if calls[(seat + 2) % 4]:
+        if calls[partner(seat)]:
             return False
         return self.controls(hand, partition(hand)) >= self.GRAND_TICHU_CONTROLS
 
@@ -161,7 +162,7 @@ class RulePolicy:
         if winners and len(losers) <= 1:
             return min(winners, key=lambda play: play.rank)
         candidates = [play for play in losers if play.cards not in (DRAGON, PHOENIX)] or pieces
-        short = min((s.counts[seat] for seat in ((s.seat + 1) % 4, (s.seat + 3) % 4) if s.counts[seat]),
+        short = min((s.counts[seat] for seat in opponents(s.seat) if s.counts[seat]),
                     default=14)
         if short == 1:
             longer = [play for play in candidates if play.length > 1]

@@ -143,7 +143,7 @@ def _count_ways(knowledge: Knowledge, seat: int, allowed: Callable[[int, int], b
 
     :param allowed: ``allowed(value, count)`` for values 2..14 (count includes known cards).
     :param phoenix: ``True``/``False`` to count only hands with/without the Phoenix.
-    :result: ``(ways passing, all ways)``.
+    :returns: ``(ways passing, all ways)``.
     """
     facts = knowledge.seats[seat]
     free = knowledge.free_for(seat)

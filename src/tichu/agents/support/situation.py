@@ -13,6 +13,7 @@ from typing import NamedTuple
 from tichu.core.cards import DOG, points_of
 from tichu.core.combos import Play
 from tichu.core.round import Round
+from tichu.core.seats import is_opponent, partner
 from tichu.engine.views import PrivateState, PublicState
 
 
@@ -43,11 +44,11 @@ class Situation(NamedTuple):
     @property
     def partner(self) -> int:
         """The partner's seat."""
-        return (self.seat + 2) % 4
+        return partner(self.seat)
 
     def is_opponent(self, seat: int | None) -> bool:
         """Whether ``seat`` plays for the other team."""
-        return seat is not None and (seat - self.seat) % 2 == 1
+        return seat is not None and is_opponent(self.seat, seat)
 
 
 def situation_of(public: PublicState, private: PrivateState) -> Situation:
