@@ -1,6 +1,6 @@
 /**
  * @file State: the game as this seat knows it, kept up to date from the server's messages
- * (the logic of the Python client's `TableState`, src/tichu/wsclient.py).
+ * (the logic of the Python client's `TableState`, src/tichu/client/state.py).
  */
 (function (Tichu) {
   'use strict';
