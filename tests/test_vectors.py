@@ -31,8 +31,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     for section in ("combinations", "legal_plays"):
         if f"{section}_case" in metafunc.fixturenames:
             shared = _find_shared()
-            cases = _cases(shared, section) if shared else []
-            metafunc.parametrize(f"{section}_case", cases or [None], ids=[c["id"] for c in cases] or ["missing"])
+            cases: list[dict[str, Any] | None] = list(_cases(shared, section)) if shared else []
+            metafunc.parametrize(f"{section}_case", cases or [None],
+                                 ids=[case["id"] for case in cases if case] or ["missing"])
 
 
 def _set(labels: str) -> frozenset[tuple[int, int]]:

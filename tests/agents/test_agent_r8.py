@@ -37,10 +37,11 @@ from tichu.core.combos import Play
 from tichu.core.round import ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.views import PrivateState, PublicState, SeatView, TableInfo
+from tichu.engine.views import PrivateState, PublicState, SeatView, TableInfo, TablePhase
 
-#: The phase names of :class:`TableInfo` (protocol.md) for the round's phases.
-PHASE_NAMES = {Phase.GRAND_TICHU: "grand_tichu", Phase.SCHUPF: "schupf", Phase.PLAYING: "playing"}
+#: The table's phase (:class:`TableInfo`) for each of the round's phases.
+PHASE_NAMES = {Phase.GRAND_TICHU: TablePhase.GRAND_TICHU, Phase.SCHUPF: TablePhase.SCHUPF,
+               Phase.PLAYING: TablePhase.PLAYING}
 #: Decision kinds, as the probe records them.
 KINDS = ("grand", "schupf", "play", "wish", "dragon", "tichu", "bomb")
 #: Seed of the fresh agents compared at each decision point.
@@ -227,7 +228,7 @@ def redeal(point: Point, rng: random.Random, used: Counter[str] | None = None) -
             other.hands[s] = other.first_deal[s] | other.second_deal[s]
         return other
     assert round_.phase == Phase.PLAYING
-    info = dataclasses.replace(point.info, phase="playing")
+    info = dataclasses.replace(point.info, phase=TablePhase.PLAYING)
     public, private = _states(info, round_, seat)
     hands = DealSampler(knowledge_for_redeal(public, private, round_)).sample(rng)
     _check_redeal(round_, seat, public, hands, used)
@@ -434,7 +435,7 @@ def test_hint_does_not_depend_on_hidden_cards(points: list[Point]) -> None:
     chosen = _select(points, {"play": 150}, seed=12)
     for index, point in enumerate(chosen):
         other = redeal(point, random.Random(index))
-        info = dataclasses.replace(point.info, phase="playing")
+        info = dataclasses.replace(point.info, phase=TablePhase.PLAYING)
         hints = [HeuristicAgent("Hint", AGENT_SEED).hint(SeatView.of(Table(info, round_), point.seat),
                                                          round_.legal_plays())
                  for round_ in (point.round, other)]
@@ -522,7 +523,7 @@ def test_true_deal_satisfies_the_knowledge(points: list[Point]) -> None:
         round_ = point.round
         if round_.phase != Phase.PLAYING:
             continue
-        info = dataclasses.replace(point.info, phase="playing")
+        info = dataclasses.replace(point.info, phase=TablePhase.PLAYING)
         public, private = _states(info, round_, point.seat)
         knowledge = knowledge_of(public, private)
         assert knowledge.unseen == DECK & ~round_.played & ~round_.hands[point.seat]
@@ -546,7 +547,7 @@ def test_wish_voids_not_deduced_from_seats_the_dog_skips_R3_10() -> None:
                             "S8 R2 B2 R3 G3 S4 R4 R5 B5 S6 G6 RZ BZ Dr"])
     run(round_, "0 Ma S2 S3 B4 G5", "0 wish 8", "1 pass", "2 pass", "3 pass", "collect", "0 Hu")
     assert round_.wish_open and round_.turn == 2 and round_.hands[1] & VALUE_MASK[8] == parse_mask("R8 G8 B8")
-    public, private = _states(TableInfo(phase="playing"), round_, 3)
+    public, private = _states(TableInfo(phase=TablePhase.PLAYING), round_, 3)
     assert 0 in wish_voids(public)  # right: leading the Dog with an 8 in hand is not allowed
     assert 1 not in wish_voids(public)
     assert not knowledge_of(public, private).seats[1].cannot & round_.hands[1]
@@ -560,6 +561,6 @@ def test_wish_voids_not_deduced_from_an_out_of_turn_bomb_R5_3() -> None:
     round_ = playing_round(["Ma S4 SB GB BB RB", "", "", ""])
     run(round_, "0 Ma", "0 wish 4", "0 bomb SB GB BB RB")
     assert round_.wish_open and round_.turn == 1 and round_.hands[0] & parse_mask("S4")
-    public, private = _states(TableInfo(phase="playing"), round_, 1)
+    public, private = _states(TableInfo(phase=TablePhase.PLAYING), round_, 1)
     assert 0 not in wish_voids(public)
     assert not knowledge_of(public, private).seats[0].cannot & round_.hands[0]

@@ -34,7 +34,7 @@ from tichu.core.cards import CARD_VALUE, DECK, DOG, DRAGON, MAHJONG, PHOENIX, VA
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, Play, classify_mask, combinations_of, legal_plays_from
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import SeatView, TableInfo, build_private_state, build_public_state
+from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
 
 # -- helpers ------------------------------------------------------------------------------------
 
@@ -65,7 +65,7 @@ def legal(s: Situation) -> list[Play]:
 class Table:
     """The smallest source of a :class:`SeatView`: table facts and a round."""
 
-    def __init__(self, round_: Round, phase: str = "playing") -> None:
+    def __init__(self, round_: Round, phase: TablePhase = TablePhase.PLAYING) -> None:
         self.info = TableInfo(phase=phase)
         self.round = round_
 
@@ -512,7 +512,8 @@ def test_knowledge_of_a_seat_R8() -> None:
     cards it pushed that are not played (R8.2), the Mah Jong with the first leader (R2.5)."""
     round_ = playing_round(["Ma S3 S4", "", "", ""])
     run(round_, "0 S3")
-    knowledge = knowledge_of(build_public_state(TableInfo(phase="playing"), round_), build_private_state(round_, 1))
+    public = build_public_state(TableInfo(phase=TablePhase.PLAYING), round_)
+    knowledge = knowledge_of(public, build_private_state(round_, 1))
     assert knowledge.hand == round_.hands[1]
     assert knowledge.unseen == DECK & ~round_.played & ~round_.hands[1]
     given = round_.given[1]
@@ -534,7 +535,7 @@ def test_knowledge_before_the_pushed_cards_arrive_R2_3() -> None:
     round_.schupf(0, [1 << index for index in indices_of(round_.hands[0])[:3]])
     private = build_private_state(round_, 0)
     assert private.given_schupf_cards is not None and private.received_schupf_cards is None
-    knowledge = knowledge_of(build_public_state(TableInfo(phase="schupf"), round_), private)
+    knowledge = knowledge_of(build_public_state(TableInfo(phase=TablePhase.SCHUPF), round_), private)
     assert [facts.must for facts in knowledge.seats[1:]] == [0, 0, 0]
     assert knowledge.hand == round_.hands[0] and knowledge.hand.bit_count() == 11
 

@@ -21,13 +21,13 @@ from tichu.agents.support.prob import DealSampler
 from tichu.core.cards import DECK, DOG, MAHJONG, VALUE_MASK, format_mask, indices_of
 from tichu.core.combos import BOMB, bombs_of
 from tichu.core.round import Decision, Phase, Round
-from tichu.engine.views import PublicState, TableInfo, build_private_state, build_public_state
+from tichu.engine.views import PublicState, TableInfo, TablePhase, build_private_state, build_public_state
 
 ROUNDS = settings(max_examples=60, deadline=None, database=None)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 #: The engine's table phase while a round is played; ``knowledge_of`` reads the pushed
 #: cards only then (a bare ``TableInfo()`` says "lobby").
-PLAYING = TableInfo(phase="playing", is_running=True)
+PLAYING = TableInfo(phase=TablePhase.PLAYING, is_running=True)
 MAX_STEPS = 3000
 
 

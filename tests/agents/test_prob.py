@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import combinations
 from math import sqrt
 
@@ -110,6 +110,11 @@ def brute_seat_probability(know: Knowledge, seat: int, event: Callable[[int], bo
 
 def holds_value(hand: int, value: int, at_least: int) -> bool:
     return (hand & VALUE_MASK[value]).bit_count() >= at_least
+
+
+def _any_seat_bombs(deal: Sequence[int], seats: Sequence[int]) -> bool:
+    """Whether any of ``seats`` holds a bomb in ``deal``."""
+    return any(any_bomb(deal[seat]) for seat in seats)
 
 
 def four_of_a_kind(hand: int) -> bool:
@@ -229,7 +234,7 @@ def test_p_holds_value_equals_brute_force(name: str, seat: int) -> None:
     know = CASES[name]
     for value in range(2, 15):
         for at_least in range(1, 5):
-            expected = brute_seat_probability(know, seat, lambda hand, v=value, n=at_least: holds_value(hand, v, n))
+            expected = brute_seat_probability(know, seat, partial(holds_value, value=value, at_least=at_least))
             assert p_holds_value(know, seat, value, at_least) == pytest.approx(expected, abs=EXACT), (value, at_least)
 
 
@@ -247,7 +252,7 @@ def test_p_beats_exact_equals_brute_force(name: str, seat: int) -> None:
     Dragon), pairs and triples of every rank, beaten without bombs."""
     know = CASES[name]
     for trick in TRICKS:
-        expected = brute_seat_probability(know, seat, lambda hand, t=trick: beats_without_bomb(hand, t))
+        expected = brute_seat_probability(know, seat, partial(beats_without_bomb, trick=trick))
         assert p_beats_exact(know, seat, trick) == pytest.approx(expected, abs=EXACT), trick
 
 
@@ -283,11 +288,11 @@ def test_exact_functions_refuse_seats_that_are_no_uniform_draw(name: str, seat: 
 
 
 def test_p_beats_exact_refuses_other_combinations() -> None:
-    street = (cards("S3 B4 G5 R6 S7"), STREET, 5, 7)
+    street = Play(cards("S3 B4 G5 R6 S7"), STREET, 5, 7)
     with pytest.raises(ValueError):
         p_beats_exact(FREE, 1, street)
     with pytest.raises(ValueError):
-        p_beats_exact(FREE, 1, (VALUE_MASK[5], BOMB, 4, 5))
+        p_beats_exact(FREE, 1, Play(VALUE_MASK[5], BOMB, 4, 5))
 
 
 # -- the sampler ---------------------------------------------------------------------------------
@@ -419,7 +424,7 @@ def test_p_holds_bomb_agrees_with_brute_force() -> None:
     """R3.7: four of a kind or a straight flush, in any of the seats."""
     know = BOMBS
     for seats in ((1,), (1, 2, 3)):
-        exact = brute_probability(know, lambda deal, s=seats: any(any_bomb(deal[seat]) for seat in s))
+        exact = brute_probability(know, partial(_any_seat_bombs, seats=seats))
         assert 0 < exact < 1
         estimated = p_holds_bomb(know, seats, DealSampler(know), 10000, random.Random(7))
         assert _within(estimated, exact, 10000), (seats, estimated, exact)
@@ -471,12 +476,12 @@ def test_exact_functions_equal_brute_force_on_random_small_cases(know: Knowledge
 
         for value in (8, 9, 10):
             for at_least in (1, 2, 4):
-                expected = chance(lambda hand, v=value, n=at_least: holds_value(hand, v, n))
+                expected = chance(partial(holds_value, value=value, at_least=at_least))
                 assert p_holds_value(know, seat, value, at_least) == pytest.approx(expected, abs=EXACT)
         assert p_holds_four_of_a_kind(know, seat) == pytest.approx(chance(four_of_a_kind), abs=EXACT)
         for trick in (single(8), single(9), single(14), MAHJONG_SINGLE, PHOENIX_LED, Play(PHOENIX, SINGLE, 1, 9),
                       DRAGON_SINGLE, pair(7), pair(8), pair(9), triple(8), triple(9)):
-            expected = chance(lambda hand, t=trick: beats_without_bomb(hand, t))
+            expected = chance(partial(beats_without_bomb, trick=trick))
             assert p_beats_exact(know, seat, trick) == pytest.approx(expected, abs=EXACT), trick
 
 

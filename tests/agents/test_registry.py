@@ -13,7 +13,7 @@ from tichu.agents.random_agent import RandomAgent
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT, make_agent
 from tichu.agents.rule_agent import RuleAgent
 from tichu.core.round import Round
-from tichu.engine.views import SeatView, TableInfo
+from tichu.engine.views import SeatView, TableInfo, TablePhase
 
 KIND_CLASSES = {"random": RandomAgent, "rule": RuleAgent, "heuristic": HeuristicAgent,
                 "montecarlo": MonteCarloAgent}
@@ -21,7 +21,7 @@ KIND_CLASSES = {"random": RandomAgent, "rule": RuleAgent, "heuristic": Heuristic
 
 class Table:
     def __init__(self, round_: Round) -> None:
-        self.info = TableInfo(phase="playing")
+        self.info = TableInfo(phase=TablePhase.PLAYING)
         self.round = round_
 
 

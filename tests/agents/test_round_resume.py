@@ -24,7 +24,7 @@ from tichu.core.cards import DECK, DOG, DRAGON, indices_of, parse_mask, points_o
 from tichu.core.combos import BOMB, PASS_PLAY, SINGLE
 from tichu.core.round import Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import PublicState, SeatView, TableInfo, build_private_state, build_public_state
+from tichu.engine.views import PublicState, SeatView, TableInfo, TablePhase, build_private_state, build_public_state
 
 #: Chances per offer of the random driver's Tichu calls and out-of-turn bombs.
 TICHU_RATE = 0.03
@@ -93,7 +93,7 @@ def apply(round_: Round, move: Move) -> None:
 
 
 def public_of(round_: Round) -> PublicState:
-    return build_public_state(TableInfo(phase="playing"), round_)
+    return build_public_state(TableInfo(phase=TablePhase.PLAYING), round_)
 
 
 def resume(round_: Round, hands: Sequence[int] | None = None) -> Round:
@@ -375,7 +375,7 @@ def test_resumed_view_gives_agents_the_same_states() -> None:
 
     class Table:
         def __init__(self, round_: Round) -> None:
-            self.info = TableInfo(phase="playing")
+            self.info = TableInfo(phase=TablePhase.PLAYING)
             self.round = round_
 
     for real, _ in resume_points(range(60, 63), rate=0.3):

@@ -137,7 +137,7 @@ def _choose(legal: Sequence[Play], labels: str) -> Play:
     for play in legal:
         if play[0] == mask:
             return play
-    return mask, 0, 0, 0
+    return Play(mask, 0, 0, 0)
 
 
 BLOCK = object()  # script entry: never answer (until the engine cancels the request)

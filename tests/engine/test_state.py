@@ -24,6 +24,7 @@ from tichu.engine.views import (
     PublicState,
     SeatView,
     TableInfo,
+    TablePhase,
     build_private_state,
     build_public_state,
 )
@@ -153,7 +154,7 @@ def test_states_are_immutable_copies() -> None:
     public = build_public_state(info, round_)
     private = build_private_state(round_, 0)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        public.phase = "x"  # type: ignore[misc]
+        public.phase = TablePhase.LOBBY  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         private.hand_cards = 0  # type: ignore[misc]
     for seat in range(4):
