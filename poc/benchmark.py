@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from tichu.arena.arena import Arena  # noqa: E402
 from tichu.core.cards import parse_mask  # noqa: E402
-from tichu.core.combos import combinations_of, legal_plays_from  # noqa: E402
+from tichu.core.combos import Play, combinations_of, legal_plays_from  # noqa: E402
 
 #: Fixed hands: (name, hand labels, trick as (labels, type, length, rank) or None, wish).
 HANDS = [
@@ -36,7 +36,7 @@ def bench_legal_plays(seconds: float) -> list[tuple[str, int, float, float]]:
     rows = []
     for name, labels, trick_spec, wish in HANDS:
         hand = parse_mask(labels)
-        trick = None if trick_spec is None else (parse_mask(trick_spec[0]),) + trick_spec[1:]
+        trick = None if trick_spec is None else Play(parse_mask(trick_spec[0]), *trick_spec[1:])
         count = len(legal_plays_from(combinations_of(hand), hand, trick, wish))
         full = _rate(lambda h=hand, t=trick, w=wish: legal_plays_from(combinations_of(h), h, t, w), seconds)
         combos = combinations_of(hand)

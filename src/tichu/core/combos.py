@@ -379,12 +379,14 @@ def legal_plays_from(combos: Sequence[Play], hand: int, trick: Play | None, wish
             return [play for play in combos if play.cards & wish_mask]  # R5.2 on a lead
         return list(combos)
     trick_kind, trick_length, trick_rank = trick.kind, trick.length, trick.rank
+    # The scans below read the fields by index, each at most once: on a named tuple that is
+    # a third faster than by name (the engine and every rollout filter here at each turn).
     if trick_kind == BOMB:
-        plays = [play for play in combos if play.kind == BOMB and (play.length, play.rank) > (trick_length, trick_rank)]
+        plays = [play for play in combos if play[1] == BOMB and (play[2], play[3]) > (trick_length, trick_rank)]
     else:
         plays = [play for play in combos
-                 if (play.kind == trick_kind and play.length == trick_length and play.rank > trick_rank)
-                 or play.kind == BOMB]
+                 if ((kind := play[1]) == trick_kind and play[2] == trick_length and play[3] > trick_rank)
+                 or kind == BOMB]
         if trick_kind == SINGLE:
             if trick_rank < DRAGON_RANK and hand & PHOENIX:
                 plays = [play for play in plays if play.cards != PHOENIX]

@@ -569,7 +569,7 @@ class Round:
         self._passes = 0
         combos = self._combos[seat]
         if combos is not None:
-            self._combos[seat] = [combo for combo in combos if not combo.cards & mask]
+            self._combos[seat] = [combo for combo in combos if not combo[0] & mask]  # by index: hot
         bombs = self._bombs[seat]
         if bombs:
             self._bombs[seat] = [combo for combo in bombs if not combo.cards & mask]
