@@ -27,14 +27,14 @@ from tichu.agents.support.hand import partition  # noqa: E402
 from tichu.agents.support.situation import situation_in  # noqa: E402
 from tichu.core.combos import Play  # noqa: E402
 from tichu.core.round import Decision, Round  # noqa: E402
-from tichu.engine.views import SeatView, TableInfo  # noqa: E402
+from tichu.engine.views import SeatView, TableInfo, TablePhase  # noqa: E402
 
 
 class _Table:
     """The smallest view source: a round and playing-phase facts."""
 
     def __init__(self, round_: Round) -> None:
-        self.info = TableInfo(phase="playing", is_running=True)
+        self.info = TableInfo(phase=TablePhase.PLAYING, is_running=True)
         self.round: Round | None = round_
 
 
@@ -101,7 +101,7 @@ def bench_decisions(kind: str, positions: Sequence[Round]) -> list[float]:
         assert seat is not None
         legal: list[Play] = position.legal_plays()
         started = time.perf_counter()
-        agent.decide_play(SeatView(_Table(position), seat), legal)
+        agent.decide_play(SeatView.of(_Table(position), seat), legal)
         times.append(time.perf_counter() - started)
     return times
 

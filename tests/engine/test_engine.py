@@ -22,6 +22,7 @@ from tichu.agents.random_agent import RandomAgent
 from tichu.core.cards import (
     DOG,
     LABELS,
+    MAHJONG,
     SPECIALS,
     cards_of,
     indices_of,
@@ -33,7 +34,7 @@ from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.events import Event as EngineEvent
-from tichu.engine.player import Player
+from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView
 from tichu.records.record import game_record, replay
 from tichu.server.protocol import COMBINATION_NAMES
@@ -715,7 +716,7 @@ class Recorder(RandomAgent):
         assert round_ is not None
         seat = view.seat
         answer = super().decide_tichu(view)
-        self.log.append(("tichu", self.engine.info.round_index, seat, round_.phase, view.hand_count(seat),
+        self.log.append(("tichu", self.engine.info.round_index, seat, round_.phase, view.hand.bit_count(),
                          round_.has_played[seat], round_.announcements[seat], answer))
         return answer
 
@@ -1152,3 +1153,41 @@ async def test_replace_player_takes_over_the_seat() -> None:
     assert old.name == "R2" and engine.info.player_names[2] == "L" and engine.players[2] is listener
     await engine.run()
     assert listener.events and listener.events[-1].name == "game_over"
+
+
+async def test_a_call_while_an_agent_decides_later_is_seen_R6_1() -> None:
+    """An agent whose answer comes later (as at a server, after a pause) decides on what the
+    table is when it answers: a client's Tichu call during the pause makes its pending answer
+    stale, and it is asked again with a view that shows the call (R6.1, R8.1)."""
+    hands, pushes = build_deal(["Ma S9", "", "", ""], ["", "", "", ""], seed=5)
+    seen: list[tuple[int, ...]] = []
+    paused = asyncio.Event()
+    release = asyncio.Event()
+
+    class Paused(ScriptedPlayer):
+        """Leads the Mah Jong once the test releases it; every play is answered later."""
+
+        def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:  # type: ignore[override]
+            seen.append(view.public_state().announcements)
+            return Later(self._after_release(view, legal))
+
+        async def _after_release(self, view: SeatView, legal: Sequence[Play]) -> Play:
+            paused.set()
+            await release.wait()
+            return next(play for play in legal if play[0] == MAHJONG)
+
+    players: list[Player] = [Paused("P", schupf=pushes[0]), Client("C", 11, push=pushes[1]),
+                             ScriptedPlayer("S2", schupf=pushes[2]), Client("D", 13, push=pushes[3])]
+    engine = GameEngine(players, RuleSet(target_score=100), rng=RiggedRandom(hands))
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await asyncio.wait_for(paused.wait(), 5)
+        assert seen == [(0, 0, 0, 0)]
+        engine.interrupt(1, ActionKind.TICHU)
+        await _until(lambda: len(seen) == 2)
+        assert seen[1] == (0, 1, 0, 0), "the agent was not asked again after the call"
+        release.set()
+        await _until(lambda: bool(_rnd(engine).has_played[0]))
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

@@ -205,7 +205,6 @@ class Inspector(RandomAgent):
         assert leaked <= allowed, f"private state of seat {seat} shows {leaked - allowed}"
         # R8.1 facts
         assert public.count_hand_cards == tuple(hand.bit_count() for hand in round_.hands)
-        assert [view.hand_count(other) for other in range(4)] == list(public.count_hand_cards)
         assert public.announcements == tuple(round_.announcements)
         assert public.out_order == tuple(round_.out_order)
         assert public.points == tuple(points_of(won) for won in round_.won)
@@ -365,7 +364,24 @@ def test_a_view_without_the_table_refuses_to_read_it() -> None:
     source.round = round_  # type: ignore[attr-defined]
     view = SeatView.of(source, 1, reads_table=False)  # type: ignore[arg-type]
     assert view.hand == round_.hands[1] and view.public is None and view.private is None
-    assert view.hand_count(1) == 8
-    for read in (view.public_state, view.private_state, lambda: view.hand_count(2)):
+    for read in (view.public_state, view.private_state):
         with pytest.raises(ValueError, match="without the table"):
             read()
+
+
+async def test_no_view_tells_the_seed_of_the_shuffles_R8() -> None:
+    """The seed deals every hand: a seat's view shows the table's rules without it (R8), while
+    the game keeps dealing from it and the record keeps it."""
+    seeds: set[int | None] = set()
+
+    class Watcher(RandomAgent):
+        def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+            seeds.add(view.rules.seed)
+            return super().decide_play(view, legal)
+
+    rules = RuleSet(seed=7, target_score=200, wish_optional=True)
+    engine = GameEngine([AgentPlayer(Watcher(f"W{seat}", seat)) for seat in range(4)], rules, keep_rounds=True)
+    await engine.run()
+    assert seeds == {None}
+    assert engine.rounds[0].rules == dataclasses.replace(rules, seed=None)
+    assert engine.rules.seed == 7

@@ -19,7 +19,7 @@ from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 from tichu.records.record import (
     FORMAT,
-    Violation,
+    ReplayFault,
     _action,
     game_record,
     now_iso,
@@ -124,7 +124,7 @@ def _find(records: list[Record], test: Callable[[int, int, Round, dict[str, Any]
     raise AssertionError("no such place in the records")
 
 
-def _assert_violation(record: Record, round_index: int | None, event_index: int | None, rule: str) -> Violation:
+def _assert_violation(record: Record, round_index: int | None, event_index: int | None, rule: str) -> ReplayFault:
     found = replay(record)
     assert found is not None, "the tampered record was accepted"
     assert (found.round_index, found.event_index, found.rule) == (round_index, event_index, rule), str(found)

@@ -23,8 +23,9 @@ from tichu.agents.support.policy import RulePolicy
 from tichu.agents.support.prob import DealSampler
 from tichu.agents.support.situation import situation_in, situation_of
 from tichu.core.combos import Play
-from tichu.core.round import Decision, Round, team_of
+from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.seats import team_of
 from tichu.engine.views import PublicState, SeatView
 
 #: The rollouts' policy: the heuristic's rules without its sampling (every opponent trick

@@ -26,6 +26,7 @@ from tichu.arena.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, 
 from tichu.arena.timed import TimedAgent
 from tichu.core.round import ANNOUNCE_GRAND
 from tichu.core.ruleset import RuleSet
+from tichu.core.seats import TEAM_NAMES, team_of
 from tichu.engine.engine import GameEngine
 from tichu.records.record import game_record, now_iso
 
@@ -135,10 +136,10 @@ async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
             diffs.append(side_points[0] - side_points[1])
             score = [score[0] + side_points[0], score[1] + side_points[1]]
             if result.double_victory:
-                double_victories[side_of_team[result.out_order[0] & 1]] += 1
+                double_victories[side_of_team[team_of(result.out_order[0])]] += 1
             for seat, success in enumerate(result.tichu_success):
                 if success is not None:
-                    side = side_of_team[seat & 1]
+                    side = side_of_team[team_of(seat)]
                     grand = 1 if result.calls[seat] == ANNOUNCE_GRAND else 0
                     calls[side][grand] += 1
                     successes[side][grand] += int(success)
@@ -146,7 +147,7 @@ async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
         if job.records:
             record = game_record(engine.rounds, rules, [(agent.name, agent.kind) for agent in agents],
                                  record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
-        winner_team = 0 if game.winner == 20 else 1
+        winner_team = TEAM_NAMES.index(game.winner)
         summaries.append(GameSummary(spec.index, side_of_team[winner_team], (score[0], score[1]), diffs,
                                      calls, successes, double_victories, times, record))
     return summaries

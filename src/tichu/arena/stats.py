@@ -104,6 +104,11 @@ def clearly_nonzero(values: Sequence[float], z: float = POCOCK_Z10) -> bool:
     return low > 0 or high < 0
 
 
+#: Buckets of :class:`TimeHistogram` per factor of ten, and in all (1 µs .. 100 s).
+_PER_DECADE = 20
+_BUCKETS = 8 * _PER_DECADE
+
+
 class TimeHistogram:
     """Durations in log-spaced buckets (20 per decade from 1 µs): cheap to merge across
     processes, quantiles within 12% of the true value.
@@ -111,8 +116,8 @@ class TimeHistogram:
     :ivar counts: Count per bucket.
     """
 
-    PER_DECADE = 20
-    BUCKETS = 8 * PER_DECADE  # 1 µs .. 100 s
+    PER_DECADE = _PER_DECADE
+    BUCKETS = _BUCKETS
 
     def __init__(self) -> None:
         self.counts = [0] * self.BUCKETS
@@ -120,8 +125,8 @@ class TimeHistogram:
     def add(self, seconds: float) -> None:
         """Count one duration (once per agent decision in the Arena: kept cheap)."""
         micro = seconds * 1e6
-        bucket = int(math.log10(micro) * 20) if micro > 1.0 else 0  # 20: PER_DECADE
-        self.counts[bucket if bucket < 160 else 159] += 1  # 160: BUCKETS
+        bucket = int(math.log10(micro) * _PER_DECADE) if micro > 1.0 else 0
+        self.counts[bucket if bucket < _BUCKETS else _BUCKETS - 1] += 1
 
     def merge(self, other: TimeHistogram) -> None:
         """Add another histogram's counts."""

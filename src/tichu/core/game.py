@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from tichu.core.round import Round, RoundResult
 from tichu.core.ruleset import RuleSet
@@ -32,12 +33,14 @@ class Game:
         """
         self.rules = rules or RuleSet()
         self.rng = rng or random.Random(self.rules.seed)
+        # R8: the seed would tell every hand; the rounds, whose rules each seat sees, lack it.
+        self._round_rules = replace(self.rules, seed=None)
         self.results: list[RoundResult] = []
         self.total = [0, 0]
 
     def new_round(self) -> Round:
         """Deal the next round from the game's shuffle source."""
-        return Round(self.rules, self.rng)
+        return Round(self._round_rules, self.rng)
 
     def add_result(self, result: RoundResult) -> None:
         """Book a finished round's points (R7.3)."""

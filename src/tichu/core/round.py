@@ -36,7 +36,7 @@ from tichu.core.combos import (
 )
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.ruleset import RuleSet
-from tichu.core.seats import opponents
+from tichu.core.seats import opponents, team_of
 
 
 class Phase(IntEnum):
@@ -110,11 +110,6 @@ class RoundResult:
 
 
 ANNOUNCE_NONE, ANNOUNCE_TICHU, ANNOUNCE_GRAND = 0, 1, 2
-
-
-def team_of(seat: int) -> int:
-    """Return the team index of a seat: 0 for team 20 (seats 0, 2), 1 for team 31 (R1.3)."""
-    return seat & 1
 
 
 class Round:

@@ -6,7 +6,8 @@ events (:mod:`tichu.engine.events`). Every player is asked the same way (the one
 :mod:`tichu.engine.player`): an answer that comes at once costs no await, which keeps the
 Arena's hot path fast; an answer that comes :class:`~tichu.engine.player.Later` is awaited,
 and clients may interrupt meanwhile with a Tichu call or a bomb
-(:meth:`GameEngine.interrupt`), which makes the awaited answer stale.
+(:meth:`GameEngine.interrupt`): a bomb makes the awaited answer stale, and so does a call
+while an agent decides (it must see the call).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ class GameEngine:
         self._version = 0
         self._awaiting: int | None = None
         self._interrupted = asyncio.Event()
-        self._may_call: list[int] = []  # seats not yet offered their last chance to call Tichu
+        self._may_call: list[int] = []  # seats that may still call Tichu this round (R6.1)
         self._bomb_holders: list[int] = []  # seats that may still hold a bomb
         self._refresh_players()
 
@@ -421,7 +422,8 @@ class GameEngine:
 
     async def _await_decision(self, seat: int, decision: Awaitable[T]) -> T | _Stale | None:
         """Await a decision that comes later; give up (:data:`_STALE`) if an interrupt changed
-        the state meanwhile. A failed decision is ``None`` (the caller falls back)."""
+        the state meanwhile. A client's failed decision is ``None`` (the caller falls back);
+        an agent's failure is a bug and fails the game."""
         version = self._version
         self._awaiting = seat
         self._interrupted.clear()
@@ -444,8 +446,10 @@ class GameEngine:
             return _STALE
         try:
             return task.result()
-        except Exception as error:  # a player's failure must not stop the table
-            log.warning("a player's decision failed: %r", error)
+        except Exception as error:
+            if not self.players[seat].acts_unprompted:
+                raise
+            log.warning("a client's decision failed: %r", error)  # it must not stop the table
             return None
 
     def interrupt(self, seat: int, kind: ActionKind, cards: int = 0) -> None:
@@ -467,6 +471,10 @@ class GameEngine:
             round_.announce(seat)
             if self._listeners:
                 self._emit(PlayerAnnounced(seat, False))
+            awaiting = self._awaiting
+            if awaiting is not None and not self.players[awaiting].acts_unprompted:
+                self._version += 1  # an agent deciding meanwhile is asked again, seeing the call
+                self._wake()
             return
         if kind != ActionKind.BOMB:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", "only a Tichu call or a bomb can interrupt")

@@ -9,7 +9,8 @@ of the asking moment.
 A player answers at once with the value, or with :class:`Later` holding an awaitable of it
 (a client over the network, an agent thinking in a worker). The engine awaits only a
 :class:`Later`, so agents that answer at once cost no await per decision (the Arena's hot
-path); while it waits, an interrupt makes the answer stale and the question is asked again.
+path). While it waits, a bomb thrown out of turn (and, for a player that does not act
+unprompted, a Tichu call) makes the answer stale, and the question is asked again.
 Every answer is checked by the engine against what the round allows.
 """
 

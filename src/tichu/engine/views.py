@@ -14,8 +14,8 @@ from enum import StrEnum
 from typing import NamedTuple, Protocol
 
 from tichu.core.cards import points_of
-from tichu.core.combos import Play, combinations_of, legal_plays_from
-from tichu.core.round import Phase, Round, find_legal_play
+from tichu.core.combos import Play
+from tichu.core.round import Phase, Round
 from tichu.core.ruleset import RuleSet
 
 
@@ -211,22 +211,3 @@ class SeatView(NamedTuple):
         if self.private is None:
             raise ValueError("this view was made without the table (the player does not read it)")
         return self.private
-
-    def hand_count(self, seat: int) -> int:
-        """Number of cards in a seat's hand (public, R8.1).
-
-        :raises ValueError: For another seat in a view made without the table.
-        """
-        if seat == self.seat:
-            return self.hand.bit_count()
-        return self.public_state().count_hand_cards[seat]
-
-    def check_play(self, cards: int) -> Play:
-        """The legal play of these cards (a mask) for this seat at its turn.
-
-        :param cards: The cards the seat wants to play.
-        :returns: The play, as :meth:`~tichu.core.round.Round.legal_plays` gives it.
-        :raises RuleViolation: With the rule if it is not one.
-        """
-        legal = legal_plays_from(combinations_of(self.hand), self.hand, self.trick, self.wish)
-        return find_legal_play(cards, self.hand, legal, is_lead=self.trick is None, wish=self.wish)

@@ -146,7 +146,7 @@ def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class Violation:
+class ReplayFault:
     """The first thing in a record that the rules do not allow.
 
     :ivar round_index: The round, from 0.
@@ -168,7 +168,7 @@ class Violation:
         return f"{where}: {self.rule}: {self.reason}"
 
 
-def replay(record: dict[str, Any]) -> Violation | None:
+def replay(record: dict[str, Any]) -> ReplayFault | None:
     """Run a record back through the rules.
 
     :param record: A ``tichu-record/1`` object.
@@ -176,29 +176,29 @@ def replay(record: dict[str, Any]) -> Violation | None:
     """
     try:
         if record.get("format") != FORMAT:
-            return Violation(None, None, "records", f"unknown format {record.get('format')!r}")
+            return ReplayFault(None, None, "records", f"unknown format {record.get('format')!r}")
         rules = RuleSet.from_json(record.get("rules") or {}, record.get("seed"))
         total = [0, 0]
         for index, round_data in enumerate(record["rounds"]):
             if is_game_over(total, rules.target_score):
-                return Violation(index, None, "R7.4", "a round after the game had ended")
+                return ReplayFault(index, None, "R7.4", "a round after the game had ended")
             found = _replay_round(rules, index, round_data)
-            if isinstance(found, Violation):
+            if isinstance(found, ReplayFault):
                 return found
             total = [total[0] + found[0], total[1] + found[1]]
         if list(record["score"]) != total:
-            return Violation(None, None, "R7.3", f"score {record['score']} but the rounds add up to {total}")
+            return ReplayFault(None, None, "R7.3", f"score {record['score']} but the rounds add up to {total}")
         if not is_game_over(total, rules.target_score):
-            return Violation(None, None, "R7.4", "the game ended before a team won")
+            return ReplayFault(None, None, "R7.4", "the game ended before a team won")
         winner = winning_team(total)
         if record["winner"] != winner:
-            return Violation(None, None, "R7.4", f"winner {record['winner']} but {winner} has more points")
+            return ReplayFault(None, None, "R7.4", f"winner {record['winner']} but {winner} has more points")
     except (AttributeError, KeyError, TypeError, ValueError, IndexError) as error:
-        return Violation(None, None, "records", f"malformed record: {error!r}")
+        return ReplayFault(None, None, "records", f"malformed record: {error!r}")
     return None
 
 
-def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> Violation | tuple[int, int]:
+def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> ReplayFault | tuple[int, int]:
     try:
         deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(data["deal"], data["deal_rest"])]
         round_ = Round(rules, deal=deal)
@@ -207,21 +207,21 @@ def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> Violation
         for seat, labels in enumerate(data["push"]):
             round_.schupf(seat, [parse_mask(label) for label in labels])
     except RuleViolation as error:
-        return Violation(index, None, error.rule, error.reason)
+        return ReplayFault(index, None, error.rule, error.reason)
     for event_index, event in enumerate(data["events"]):
         try:
             round_.apply(_action(event))
         except RuleViolation as error:
-            return Violation(index, event_index, error.rule, error.reason)
+            return ReplayFault(index, event_index, error.rule, error.reason)
     if not round_.is_over:
-        return Violation(index, None, "R7", "the events end before the round does")
+        return ReplayFault(index, None, "R7", "the events end before the round does")
     result = round_.result()
     checks = (("out_order", list(result.out_order)), ("double_victory", result.double_victory),
               ("card_points", list(result.card_points)), ("bonus", list(result.bonus)),
               ("score", list(result.points)))
     for key, expected in checks:
         if data[key] != expected:
-            return Violation(index, None, "R7", f"{key} is {data[key]} but the rules give {expected}")
+            return ReplayFault(index, None, "R7", f"{key} is {data[key]} but the rules give {expected}")
     return result.points
 
 

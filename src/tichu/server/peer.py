@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import RuleViolation
+from tichu.core.round import find_legal_play
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView, TableSource, build_private_state
@@ -179,6 +180,11 @@ class Peer(Player):
             self._close_request(request_id)
             self.send(notification("request_cancelled", {"request_id": request_id}))
 
+    def _now(self) -> SeatView:
+        """The seat's view at this moment, for the stand-in (the table may have moved on
+        since the request, by a Tichu call)."""
+        return SeatView.of(self.table, self.seat)
+
     def release(self) -> None:
         """The seat goes to an agent: an open request is answered by the stand-in at once."""
         pending = self.pending
@@ -190,12 +196,12 @@ class Peer(Player):
     def grand_tichu(self, view: SeatView) -> Later[bool]:
         context = {"hand_cards": cards_json(view.hand)}
         return Later(self._ask("announce_grand_tichu", context, _check_grand_tichu,
-                               lambda: self.stand_in.decide_grand_tichu(view)))
+                               lambda: self.stand_in.decide_grand_tichu(self._now())))
 
     def schupf(self, view: SeatView) -> Later[tuple[int, int, int]]:
         context = {"hand_cards": cards_json(view.hand)}
         return Later(self._ask("schupf", context, lambda data: _check_schupf(data, view.hand),
-                               lambda: self.stand_in.decide_schupf(view)))
+                               lambda: self.stand_in.decide_schupf(self._now())))
 
     def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:
         trick = view.trick
@@ -208,7 +214,7 @@ class Peer(Player):
             "hint": self._hint(view, legal),
         }
         return Later(self._ask("play", context, lambda data: _check_play(data, view, legal),
-                               lambda: self.stand_in.decide_play(view, legal)))
+                               lambda: self.stand_in.decide_play(self._now(), legal)))
 
     def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[list[list[int]]] | None:
         """The ``hint`` of a ``play`` request: card lists as in ``legal_plays``, best first, or null."""
@@ -218,13 +224,13 @@ class Peer(Player):
     def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:
         return Later(self._ask("wish", {}, lambda data: _check_choice(data, "wish_value", choices,
                                                                      ErrorCode.INVALID_WISH),
-                               lambda: self.stand_in.decide_wish(view, choices)))
+                               lambda: self.stand_in.decide_wish(self._now(), choices)))
 
     def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Later[int]:
         return Later(self._ask(
             "give_dragon_away", {"opponent_indexes": list(recipients)},
             lambda data: _check_choice(data, "dragon_recipient", recipients, ErrorCode.INVALID_DRAGON_RECIPIENT),
-            lambda: self.stand_in.decide_dragon(view, recipients)))
+            lambda: self.stand_in.decide_dragon(self._now(), recipients)))
 
 
 def _check_grand_tichu(data: dict[str, Any]) -> bool:
@@ -251,7 +257,7 @@ def _check_play(data: dict[str, Any], view: SeatView, legal: Sequence[Play]) -> 
             return PASS_PLAY
         raise ProtocolError(ErrorCode.INVALID_ACTION, "you cannot pass now (a lead, or the wish must be fulfilled)")
     try:
-        return view.check_play(mask)
+        return find_legal_play(mask, view.hand, legal, is_lead=view.trick is None, wish=view.wish)
     except RuleViolation as error:
         raise ProtocolError.from_violation(error, cards=cards) from error
 

@@ -124,7 +124,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._started_at = ""
 
-    # -- what a SeatView reads (TableSource) --------------------------------------------------
+    # -- what a seat's view is made from (TableSource) ------------------------------------------
 
     @property
     def round(self) -> Round | None:
