@@ -376,7 +376,7 @@ def legal_plays_from(combos: Sequence[Play], hand: int, trick: Play | None, wish
     wish_mask = _NATURAL_MASK[wish] & hand if wish else 0
     if trick is None:
         if wish_mask:
-            return [play for play in combos if play.cards & wish_mask]  # R5.2 on a lead
+            return [play for play in combos if play[0] & wish_mask]  # R5.2 on a lead
         return list(combos)
     trick_kind, trick_length, trick_rank = trick.kind, trick.length, trick.rank
     # The scans below read the fields by index, each at most once: on a named tuple that is
@@ -387,14 +387,12 @@ def legal_plays_from(combos: Sequence[Play], hand: int, trick: Play | None, wish
         plays = [play for play in combos
                  if ((kind := play[1]) == trick_kind and play[2] == trick_length and play[3] > trick_rank)
                  or kind == BOMB]
-        if trick_kind == SINGLE:
-            if trick_rank < DRAGON_RANK and hand & PHOENIX:
-                plays = [play for play in plays if play.cards != PHOENIX]
+        if trick_kind == SINGLE and hand & PHOENIX:
+            plays = [play for play in plays if play[0] != PHOENIX]
+            if trick_rank < DRAGON_RANK:
                 plays.append(_PHOENIX_ON[trick_rank])  # R3.6
-            else:
-                plays = [play for play in plays if play.cards != PHOENIX]
     if wish_mask:
-        fulfilling = [play for play in plays if play.cards & wish_mask]
+        fulfilling = [play for play in plays if play[0] & wish_mask]
         if fulfilling:
             return fulfilling  # R5.2, R5.3: must fulfil, bombs included, no pass
     plays.append(PASS_PLAY)
