@@ -15,23 +15,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.web.conftest import (
-    DESKTOP,
-    GAME_WAIT,
-    PHONE,
-    ROUND_WAIT,
-    WAIT,
-    LiveServer,
-    OpenPage,
-    Player,
-    Shots,
-    StartServer,
-    Tab,
-    Wire,
-    game_over,
-    round_over,
-    wait_for_records,
-)
+from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
+from tests.support.clicks import Player, game_over, round_over
+from tests.support.live_server import WAIT, LiveServer, StartServer, wait_for_records
 from tichu.records.record import replay
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

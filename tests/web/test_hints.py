@@ -12,19 +12,9 @@ from functools import partial
 
 import pytest
 
-from tests.web.conftest import (
-    DESKTOP,
-    PHONE,
-    POLL,
-    ROUND_WAIT,
-    Message,
-    OpenPage,
-    Player,
-    Shots,
-    StartServer,
-    Tab,
-    card_label,
-)
+from tests.support.browser import DESKTOP, PHONE, ROUND_WAIT, OpenPage, Shots, Tab
+from tests.support.clicks import Player, card_label
+from tests.support.live_server import POLL, Message, StartServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
