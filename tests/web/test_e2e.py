@@ -92,6 +92,7 @@ async def _differs(tab: Tab, selector: str, texts: list[str], *, equal: bool = F
     return (await tab.texts(selector) == texts) is equal
 
 
+@pytest.mark.slow
 async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, open_page: OpenPage,
                                                    shots: Shots) -> None:
     """One person plays a complete round against three agents with clicks only: log in, start
@@ -146,6 +147,7 @@ async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, op
     shots.assert_layout()
 
 
+@pytest.mark.slow
 async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
     """Two people at one table: both lobbies show both names, the own seat and the host; only
     the host may start; the host swaps the guest's seat with an agent's by clicking one seat
@@ -292,6 +294,7 @@ async def _hidden(tab: Tab, selector: str) -> bool:
     return not await tab.visible(selector)
 
 
+@pytest.mark.slow
 async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server: StartServer,
                                                                    open_page: OpenPage, shots: Shots) -> None:
     """A game played through the browser is indistinguishable in its rules from the Arena: one
