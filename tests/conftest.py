@@ -52,3 +52,14 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if names:
         terminalreporter.write_sep("-", f"web screenshots: {len(names)} files in {SCREENSHOTS}")
         terminalreporter.write_line(" ".join(names))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the files that hold slow tests first (otherwise in the usual order).
+
+    In parallel runs (``bin/test``: one file per worker at a time) a long file that starts last
+    keeps one worker busy while the others are idle; started first, the short files fill in
+    around it.
+    """
+    slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow_files)
