@@ -399,7 +399,7 @@ def test_redeal_keeps_the_seat_view_and_moves_hidden_cards(points: list[Point]) 
 # -- R8 for each kind of agent ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["random", "rule", "heuristic"])
+@pytest.mark.parametrize("kind", ["random", "rule", pytest.param("heuristic", marks=pytest.mark.slow)])
 def test_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str) -> None:
     """R8: with the hidden cards dealt anew, a fresh agent with the same seed decides the same at
     every point (Grand Tichu R6.2, push R2.3, play R4, wish R5.1, Dragon R4.5, Tichu R6.1, bomb R4.3)."""
@@ -409,6 +409,7 @@ def test_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str)
     assert r8_violations(lambda: make_agent(kind, seed=AGENT_SEED), chosen, seed=3) == []
 
 
+@pytest.mark.slow
 def test_montecarlo_decisions_do_not_depend_on_hidden_cards(points: list[Point]) -> None:
     """R8 for the Monte Carlo agent with a fixed sample count (``montecarlo:n3``, no time limit):
     its searched plays (sampled deals played out on resumed rounds) and its other decisions

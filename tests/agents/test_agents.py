@@ -319,6 +319,7 @@ def test_heuristic_fights_when_a_double_victory_threatens_R7_1() -> None:
 # -- the Monte Carlo agent -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_montecarlo_with_a_fixed_sample_count() -> None:
     """With no time budget and ``min_samples == max_samples == n`` the search samples exactly n
     deals and returns one of the legal plays; the same seed gives the same play."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -166,6 +167,7 @@ def _check_all(round_: Round) -> None:
     assert_samples_agree(round_)
 
 
+@pytest.mark.slow
 @ROUNDS
 @given(seeds)
 def test_knowledge_never_contradicts_the_truth(seed: int) -> None:
@@ -174,6 +176,7 @@ def test_knowledge_never_contradicts_the_truth(seed: int) -> None:
     _play_through(seed, _check_all, side_bombs=False, dog_under_wish=False)
 
 
+@pytest.mark.slow
 @ROUNDS
 @given(seeds)
 def test_counts_musts_and_unseen_are_true_with_side_bombs_and_dogs(seed: int) -> None:

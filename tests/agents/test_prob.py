@@ -336,6 +336,7 @@ def test_sampler_is_uniform_with_must_cards() -> None:
     _assert_uniform(know, 20000, seed=2)
 
 
+@pytest.mark.slow
 def test_sampler_falls_back_to_rejection_and_stays_uniform() -> None:
     """More than EXACT_PLACEMENT_LIMIT constrained cards: rejection sampling, still uniform."""
     know = knowledge("G9 R9", "S2 B3 G4 R5 S6 B7 Ph Dr", [(3, "", "S2 B3 G4 R5"), (3, "", "S6 B7 Ph"),
@@ -420,6 +421,7 @@ def test_p_beats_agrees_with_brute_force(trick: Play, seats: tuple[int, ...], bo
     assert _within(estimated, exact, samples), (estimated, exact)
 
 
+@pytest.mark.slow
 def test_p_holds_bomb_agrees_with_brute_force() -> None:
     """R3.7: four of a kind or a straight flush, in any of the seats."""
     know = BOMBS

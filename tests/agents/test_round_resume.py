@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from tests.core.helpers import playing_round, run
 from tichu.agents.mc_agent import _resume
 from tichu.agents.support.knowledge import knowledge_of
@@ -172,6 +174,7 @@ def resume_points(seeds: Sequence[int], rate: float) -> list[tuple[Round, int]]:
 # -- resumed rounds play on like the real ones -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_resumed_round_plays_on_like_the_real_one() -> None:
     """R4, R5, R6, R7: resumed from the true hands at a play decision, a round offers the same
     plays, bombs, calls, wishes and Dragon recipients at every later step as the real round,

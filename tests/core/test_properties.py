@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -235,6 +236,7 @@ def _random_action(round_: Round, rng: random.Random) -> Action:
     return Action(kind, seat, value)
 
 
+@pytest.mark.slow
 @SLOW_ROUNDS
 @given(seeds)
 def test_refused_actions_change_nothing(seed: int) -> None:

@@ -52,6 +52,7 @@ def record(arena_records: list[Record]) -> Record:
 # -- the Arena's records ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_arena_records_replay_without_violation(arena_records: list[Record]) -> None:
     """Every one of 200 random games replays through the rules with no violation."""
     assert len(arena_records) == 200

@@ -8,7 +8,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.server.conftest import WAIT, StartServer, eventually, is_error, table_snapshot
+from tests.support.checks import table_snapshot
+from tests.support.live_server import WAIT, eventually
+from tests.support.raw_client import StartServer, is_error
 
 POLICY_VIOLATION = 1008
 

@@ -13,20 +13,10 @@ import asyncio
 import uuid
 from typing import Any
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    Card,
-    Client,
-    Message,
-    Server,
-    StartServer,
-    card_set,
-    expect_refused,
-    find_seed,
-    is_error,
-    is_event,
-    is_request,
-)
+from tests.support.cards import Card, card_set, find_seed
+from tests.support.checks import expect_refused
+from tests.support.live_server import Message
+from tests.support.raw_client import GAME_WAIT, Client, Server, StartServer, is_error, is_event, is_request
 
 DOG, MAHJONG, DRAGON, PHOENIX = (0, 0), (1, 0), (15, 0), (16, 0)
 SPECIALS = {DOG, MAHJONG, DRAGON, PHOENIX}

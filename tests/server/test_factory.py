@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import GAME_WAIT, WAIT, Message, StartServer, eventually, is_error, read_table_records
+from tests.support.live_server import WAIT, Message, eventually, read_table_records
+from tests.support.raw_client import GAME_WAIT, StartServer, is_error
 from tichu.records.record import replay
 
 

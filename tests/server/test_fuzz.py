@@ -20,18 +20,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    Client,
-    Message,
-    Server,
-    StartServer,
-    card_set,
-    collect_examples,
-    expect_refused,
-    is_error,
-    table_snapshot,
-)
+from tests.support.cards import card_set
+from tests.support.checks import expect_refused, table_snapshot
+from tests.support.fuzz import collect_examples
+from tests.support.live_server import Message
+from tests.support.raw_client import GAME_WAIT, Client, Server, StartServer, is_error
 
 ACTIONS = ["announce_grand_tichu", "schupf", "play", "wish", "give_dragon_away"]
 OPEN, STALE = "<open request id>", "<stale request id>"

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    Client,
-    Message,
-    StartServer,
-    check_combinations,
-    check_requests,
-    read_table_records,
-)
+from tests.support.checks import check_combinations, check_requests
+from tests.support.live_server import Message, read_table_records
+from tests.support.raw_client import GAME_WAIT, Client, StartServer
 from tichu.records.record import replay
 
 

@@ -6,23 +6,10 @@ from __future__ import annotations
 import asyncio
 import time
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    SKIP,
-    Card,
-    Client,
-    Message,
-    Skip,
-    StartServer,
-    card_set,
-    check_requests,
-    check_seat_messages,
-    find_seed,
-    is_event,
-    labels_set,
-    mask_from_json,
-    read_table_records,
-)
+from tests.support.cards import Card, card_set, find_seed, labels_set, mask_from_json
+from tests.support.checks import check_requests, check_seat_messages
+from tests.support.live_server import Message, read_table_records
+from tests.support.raw_client import GAME_WAIT, SKIP, Client, Skip, StartServer, is_event
 from tichu.core.cards import mask_of
 from tichu.core.combos import bombs_of
 from tichu.server.protocol import cards_json

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    WAIT,
-    StartServer,
-    expect_refused,
-    is_event,
-    read_table_records,
-)
+from tests.support.checks import expect_refused
+from tests.support.live_server import WAIT, read_table_records
+from tests.support.raw_client import GAME_WAIT, StartServer, is_event
 from tichu.records.record import replay
 
 

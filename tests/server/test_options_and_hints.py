@@ -15,19 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    WAIT,
-    Client,
-    Message,
-    StartServer,
-    card_set,
-    check_requests,
-    check_seat_messages,
-    expect_refused,
-    is_request,
-    read_table_records,
-)
+from tests.support.cards import card_set
+from tests.support.checks import check_requests, check_seat_messages, expect_refused
+from tests.support.live_server import WAIT, Message, read_table_records
+from tests.support.raw_client import GAME_WAIT, Client, StartServer, is_request
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT
 from tichu.records.record import replay
 from tichu.server.config import Settings

@@ -8,14 +8,9 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    StartServer,
-    check_combinations,
-    check_requests,
-    check_seat_messages,
-    read_table_records,
-)
+from tests.support.checks import check_combinations, check_requests, check_seat_messages
+from tests.support.live_server import read_table_records
+from tests.support.raw_client import GAME_WAIT, StartServer
 
 
 async def test_no_seat_receives_another_seats_cards(start_server: StartServer) -> None:

@@ -8,19 +8,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.server.conftest import (
-    GAME_WAIT,
-    WAIT,
-    Client,
-    Message,
-    StartServer,
-    card_set,
-    find_seed,
-    is_error,
-    is_event,
-    is_request,
-    read_table_records,
-)
+from tests.support.cards import card_set, find_seed
+from tests.support.live_server import WAIT, Message, read_table_records
+from tests.support.raw_client import GAME_WAIT, Client, StartServer, is_error, is_event, is_request
 from tichu.server.protocol import cards_json
 
 

@@ -15,23 +15,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.web.conftest import (
-    DESKTOP,
-    GAME_WAIT,
-    PHONE,
-    ROUND_WAIT,
-    WAIT,
-    LiveServer,
-    OpenPage,
-    Player,
-    Shots,
-    StartServer,
-    Tab,
-    Wire,
-    game_over,
-    round_over,
-    wait_for_records,
-)
+from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
+from tests.support.clicks import Player, game_over, round_over
+from tests.support.live_server import WAIT, LiveServer, StartServer, wait_for_records
 from tichu.records.record import replay
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -106,6 +92,7 @@ async def _differs(tab: Tab, selector: str, texts: list[str], *, equal: bool = F
     return (await tab.texts(selector) == texts) is equal
 
 
+@pytest.mark.slow
 async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, open_page: OpenPage,
                                                    shots: Shots) -> None:
     """One person plays a complete round against three agents with clicks only: log in, start
@@ -160,6 +147,7 @@ async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, op
     shots.assert_layout()
 
 
+@pytest.mark.slow
 async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
     """Two people at one table: both lobbies show both names, the own seat and the host; only
     the host may start; the host swaps the guest's seat with an agent's by clicking one seat
@@ -306,6 +294,7 @@ async def _hidden(tab: Tab, selector: str) -> bool:
     return not await tab.visible(selector)
 
 
+@pytest.mark.slow
 async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server: StartServer,
                                                                    open_page: OpenPage, shots: Shots) -> None:
     """A game played through the browser is indistinguishable in its rules from the Arena: one

@@ -12,19 +12,9 @@ from functools import partial
 
 import pytest
 
-from tests.web.conftest import (
-    DESKTOP,
-    PHONE,
-    POLL,
-    ROUND_WAIT,
-    Message,
-    OpenPage,
-    Player,
-    Shots,
-    StartServer,
-    Tab,
-    card_label,
-)
+from tests.support.browser import DESKTOP, PHONE, ROUND_WAIT, OpenPage, Shots, Tab
+from tests.support.clicks import Player, card_label
+from tests.support.live_server import POLL, Message, StartServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -59,6 +49,7 @@ def labels(play: list[list[int]]) -> list[str]:
     return sorted(card_label(card) for card in play)
 
 
+@pytest.mark.slow
 async def test_the_host_chooses_the_options_and_the_guest_sees_them(start_server: StartServer,
                                                                      open_page: OpenPage, shots: Shots) -> None:
     """In the lobby the host gets ``#lobby-agent`` (Random, Rule, Heuristic, Monte Carlo; German
@@ -105,6 +96,7 @@ async def _label_is(tab: Tab, label: str) -> bool:
     return str(await tab.page.locator("#lobby-agent option:checked").text_content()).strip() == label
 
 
+@pytest.mark.slow
 async def test_the_hint_button_selects_hinted_plays_that_play_accepts(start_server: StartServer,
                                                                        open_page: OpenPage, shots: Shots) -> None:
     """At the own turn ``#btn-hint`` ("Hint") is shown when the request carries a hint: a click

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from tests.web.conftest import DESKTOP, WAIT_MS, LiveServer, OpenPage
+from tests.support.browser import DESKTOP, WAIT_MS, OpenPage
+from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -1,0 +1,497 @@
+"""Playwright helpers of the browser tests: page sizes, what a page sends and receives, screenshots.
+
+Debian's Chromium (``/usr/bin/chromium``; Playwright cannot download browsers here) is driven
+by ``playwright.async_api``. A :class:`Tab` is one page in its own browser context; it collects
+console errors and uncaught exceptions and records every WebSocket frame the page sends and
+receives (:class:`Wire`), so that a test knows *when* to act; it acts only by clicks and
+typing. :class:`Shots` photographs each view at phone and desktop size into
+``data/screenshots/``, each checked by :func:`layout_problems` (every visible element of the
+active view inside the viewport, no two visible controls overlapping).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import os
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.support.live_server import POLL, WAIT, Message
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, WebSocket
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Debian's Chromium (``$TICHU_CHROMIUM`` overrides it).
+CHROMIUM = Path(os.environ.get("TICHU_CHROMIUM", "/usr/bin/chromium"))
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+#: Where the screenshots go (``data/`` is git-ignored).
+SCREENSHOTS = ROOT / "data" / "screenshots"
+#: Milliseconds any single wait for the page may take (:data:`~tests.support.live_server.WAIT`).
+WAIT_MS = int(WAIT * 1000)
+#: Seconds a whole round played by clicks may take.
+ROUND_WAIT = 60.0
+#: Seconds a whole game played by clicks may take.
+GAME_WAIT = 100.0
+
+
+@dataclass(frozen=True)
+class Size:
+    """A browser size: the viewport and whether it emulates a phone."""
+
+    name: str
+    width: int
+    height: int
+    mobile: bool
+
+    def context_options(self) -> dict[str, Any]:
+        """Options for ``browser.new_context``."""
+        options: dict[str, Any] = {"viewport": {"width": self.width, "height": self.height},
+                                   "locale": "en-US", "device_scale_factor": 1}
+        if self.mobile:
+            options.update(is_mobile=True, has_touch=True)
+        return options
+
+
+PHONE = Size("phone", 390, 844, mobile=True)
+DESKTOP = Size("desktop", 1366, 768, mobile=False)
+
+
+def other_size(size: Size) -> Size:
+    """The other of the two sizes."""
+    return DESKTOP if size is PHONE else PHONE
+
+
+# -- availability -------------------------------------------------------------------------------
+
+
+def _unavailable(reason: str) -> None:
+    """Skip, or fail under ``CI=true`` (the browser tests must run in CI)."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def find_chromium() -> Path:
+    """The Chromium executable, and Playwright importable; else skip (fail with ``CI=true``)."""
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        _unavailable("the Python package playwright is not installed (pip install -e .[dev])")
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        _unavailable(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set $TICHU_CHROMIUM)")
+    return CHROMIUM
+
+
+# -- what the page sends and receives -----------------------------------------------------------
+
+
+@dataclass
+class Frame:
+    """One WebSocket text frame: ``"in"`` (from the server) or ``"out"`` (from the page)."""
+
+    direction: str
+    message: Message
+    socket: int
+
+
+class Wire:
+    """Every WebSocket frame a page sent or received, in order, across reloads.
+
+    The tests read it only to know when to act (a request is open, the round is over); they
+    never send anything themselves.
+    """
+
+    def __init__(self) -> None:
+        self.frames: list[Frame] = []
+        self.urls: list[str] = []
+
+    def attach(self, page: Page) -> None:
+        """Record the frames of every WebSocket the page opens."""
+        page.on("websocket", self._socket)
+
+    def _socket(self, socket: WebSocket) -> None:
+        index = len(self.urls)
+        self.urls.append(socket.url)
+        socket.on("framereceived", lambda payload: self._frame("in", payload, index))
+        socket.on("framesent", lambda payload: self._frame("out", payload, index))
+
+    def _frame(self, direction: str, payload: str | bytes, index: int) -> None:
+        try:
+            message = json.loads(payload)
+        except (ValueError, TypeError):
+            message = {"type": "<not JSON>", "payload": repr(payload)[:200]}
+        if not isinstance(message, dict):
+            message = {"type": "<not an object>", "payload": message}
+        self.frames.append(Frame(direction, message, index))
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def received(self) -> Iterator[Message]:
+        """Every message from the server."""
+        return (frame.message for frame in self.frames if frame.direction == "in")
+
+    def sent(self) -> Iterator[Message]:
+        """Every message the page sent."""
+        return (frame.message for frame in self.frames if frame.direction == "out")
+
+    def events(self, event: str) -> list[Message]:
+        """The contexts of every notification ``event`` received."""
+        return [m["payload"]["context"] for m in self.received()
+                if m.get("type") == "notification" and m.get("payload", {}).get("event") == event]
+
+    def count(self, event: str) -> int:
+        """How many notifications ``event`` arrived."""
+        return len(self.events(event))
+
+    def joined(self) -> list[Message]:
+        """The own ``player_joined`` contexts (with ``session_id``), one per (re)connection."""
+        return [context for context in self.events("player_joined") if "session_id" in context]
+
+    @property
+    def seat(self) -> int | None:
+        """The own seat, from the last own ``player_joined`` and later ``players_swapped``."""
+        seat: int | None = None
+        for message in self.received():
+            if message.get("type") != "notification":
+                continue
+            event, context = message["payload"]["event"], message["payload"]["context"]
+            if event == "player_joined" and "session_id" in context:
+                seat = context["player_index"]
+            elif event == "players_swapped" and seat is not None:
+                pair = (context["player_index_1"], context["player_index_2"])
+                if seat in pair:
+                    seat = pair[1] if seat == pair[0] else pair[0]
+        return seat
+
+    def open_request(self) -> Message | None:
+        """The payload of the request the page must answer now, or ``None``.
+
+        A request is closed by the page's ``response`` with its id (unless the server refused
+        it), by ``request_cancelled``, by ``ACTION_TIMEOUT``, or by a newer request.
+        """
+        open_: Message | None = None
+        answered: str | None = None
+        for frame in self.frames:
+            message, kind = frame.message, frame.message.get("type")
+            payload = message.get("payload") or {}
+            if frame.direction == "out":
+                if kind == "response" and open_ is not None and payload.get("request_id") == open_["request_id"]:
+                    answered = open_["request_id"]
+                continue
+            if kind == "request":
+                open_, answered = payload, None
+            elif kind == "notification":
+                event, context = payload["event"], payload["context"]
+                if event == "player_joined" and "session_id" in context:
+                    open_, answered = context.get("pending_request"), None
+                elif event == "request_cancelled" and open_ is not None and \
+                        context.get("request_id") == open_["request_id"]:
+                    open_ = None
+            elif kind == "error":
+                if payload.get("code") == 309:
+                    open_ = None
+                elif answered is not None and payload.get("code") != 310:
+                    answered = None  # refused: the request stays open (protocol.md)
+        if open_ is None or open_["request_id"] == answered:
+            return None
+        return open_
+
+    def answered(self, request_id: str) -> bool:
+        """Whether the page sent a ``response`` to this request."""
+        return any(m.get("type") == "response" and (m.get("payload") or {}).get("request_id") == request_id
+                   for m in self.sent())
+
+    def errors(self) -> list[Message]:
+        """The payloads of every ``error`` the server sent the page."""
+        return [m.get("payload") or {} for m in self.received() if m.get("type") == "error"]
+
+    def unexplained_errors(self) -> list[Message]:
+        """Errors other than ``REQUEST_OBSOLETE`` for a request the server had cancelled meanwhile
+        (a bomb can cancel a request while the answer is on its way: a race, not a client bug)."""
+        cancelled = {context["request_id"] for context in self.events("request_cancelled")}
+        return [error for error in self.errors()
+                if not (error.get("code") == 310 and error.get("context", {}).get("request_id") in cancelled)]
+
+    def tail(self, count: int = 8) -> str:
+        """The last frames, for failure messages."""
+        return "\n".join(f"  {frame.direction} {json.dumps(frame.message)[:300]}" for frame in self.frames[-count:])
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tab:
+    """One browser page (own context, so own ``localStorage``) with what it logged and sent.
+
+    :ivar console_errors: Console messages of type ``error`` and uncaught exceptions.
+    """
+
+    label: str
+    size: Size
+    context: BrowserContext
+    page: Page
+    wire: Wire = field(default_factory=Wire)
+    console_errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    async def open(cls, browser: Browser, size: Size, label: str) -> Tab:
+        """A new page at ``size`` in its own browser context, collecting its console errors and frames."""
+        context = await browser.new_context(**size.context_options())
+        page = await context.new_page()
+        tab = cls(label, size, context, page)
+        page.on("console", tab._console)
+        page.on("pageerror", tab._page_error)
+        tab.wire.attach(page)
+        page.set_default_timeout(WAIT_MS)
+        return tab
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            where = message.location
+            self.console_errors.append(f"console.error: {message.text} "
+                                       f"({where.get('url', '')}:{where.get('lineNumber', '')})")
+
+    def _page_error(self, error: Exception) -> None:
+        self.console_errors.append(f"uncaught: {error}")
+
+    # -- small helpers ----------------------------------------------------------------------------
+
+    async def visible(self, selector: str) -> bool:
+        """Whether the first element matching ``selector`` is visible now."""
+        return await self.page.locator(selector).first.is_visible()
+
+    async def enabled(self, selector: str) -> bool:
+        """Whether the first element matching ``selector`` is visible and has no ``disabled``."""
+        element = self.page.locator(selector).first
+        return await element.is_visible() and await element.is_enabled()
+
+    async def count(self, selector: str) -> int:
+        """How many elements match ``selector``."""
+        return await self.page.locator(selector).count()
+
+    async def texts(self, selector: str) -> list[str]:
+        """The text of every element matching ``selector``."""
+        return [text.strip() for text in await self.page.locator(selector).all_text_contents()]
+
+    async def hand(self) -> list[str]:
+        """The ``data-card`` of every card in the own hand (``#hand .card``), sorted."""
+        cards = await self.page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+        return sorted(str(card) for card in cards)
+
+    async def active_view(self) -> str | None:
+        """The id of the visible view (``section.active``)."""
+        found = await self.page.evaluate("() => [...document.querySelectorAll('section.active')].map(s => s.id)")
+        return ",".join(found) or None
+
+    async def wait_view(self, view: str, timeout: float = WAIT) -> None:
+        """Wait until ``#view`` is the active view (and not hidden)."""
+        try:
+            await self.page.wait_for_selector(f"section#{view}.active:not([hidden])", timeout=timeout * 1000)
+        except Exception:
+            raise AssertionError(f"{self.label}: #{view} did not become the active view within {timeout} s "
+                                 f"(active: {await self.active_view()}); {await self.describe()}") from None
+
+    async def describe(self) -> str:
+        """The page as the tests see it, for failure messages: view, buttons, dialogs, hand, toast."""
+        try:
+            info = await self.page.evaluate("""() => {
+                const shown = el => !!el && el.checkVisibility({opacityProperty: true, visibilityProperty: true});
+                const button = id => { const b = document.getElementById(id);
+                    return b ? `${id}:${shown(b) ? 'shown' : 'hidden'}${b.disabled ? ',disabled' : ''}`
+                               + `"${(b.textContent || '').trim()}"` : `${id}:missing`; };
+                return {
+                    view: [...document.querySelectorAll('section.active')].map(s => s.id).join(','),
+                    buttons: ['btn-pass', 'btn-tichu', 'btn-play', 'btn-bomb', 'btn-hint', 'lobby-start'].map(button),
+                    dialogs: [...document.querySelectorAll('[id^="dialog-"]')].filter(
+                        d => shown(d) && !d.parentElement.closest('[id^="dialog-"]')).map(d => d.id),
+                    hand: [...document.querySelectorAll('#hand .card')].map(
+                        c => c.dataset.card + (c.classList.contains('selected') ? '*' : '')).join(' '),
+                    zones: [...document.querySelectorAll('.push-zone')].map(
+                        z => `${z.dataset.target}:${z.querySelectorAll('.card').length}`).join(' '),
+                    toast: shown(document.getElementById('toast')) ?
+                        document.getElementById('toast').textContent.trim() : '',
+                    result: shown(document.getElementById('round-result')),
+                    state: (() => { const S = window.Tichu && window.Tichu.State;  // looking only
+                        return S ? {phase: (S.public || {}).phase, seat: S.playerIndex,
+                                    request: S.request ? S.request.action : null} : null; })(),
+                };
+            }""")
+        except Exception as error:  # the page may be gone
+            return f"[page not readable: {error}]"
+        return (f"page {self.label}: {json.dumps(info)}\n wire seat {self.wire.seat}, "
+                f"open request {(self.wire.open_request() or {}).get('action')}; last frames:\n{self.wire.tail()}")
+
+    async def click(self, selector: str, timeout: float = WAIT) -> None:
+        """Click the first element matching ``selector`` once it is visible, enabled and not covered."""
+        try:
+            await self.page.locator(selector).first.click(timeout=timeout * 1000)
+        except Exception as error:
+            raise AssertionError(f"{self.label}: could not click {selector} within {timeout} s "
+                                 f"({_why(error)}); {await self.describe()}") from None
+
+    async def until(self, predicate: Callable[[], Awaitable[bool] | bool], what: str, timeout: float = WAIT) -> None:
+        """Poll ``predicate`` (plain or async) until it holds; fail with ``what`` and the page's description."""
+        deadline = time.monotonic() + timeout
+        while not await _holds(predicate):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.label}: {what} (not within {timeout} s); {await self.describe()}")
+            await asyncio.sleep(POLL)
+
+    async def login(self, url: str, name: str, table: str) -> None:
+        """Open the page, type the name and the table, click ``#login-submit``."""
+        await self.page.goto(url)
+        await self.wait_view("view-login")
+        await self.page.locator("#login-name").fill(name)
+        await self.page.locator("#login-table").fill(table)
+        await self.click("#login-submit")
+
+    async def next_frame(self) -> None:
+        """Wait two animation frames (the views render in ``requestAnimationFrame``)."""
+        await self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def _why(error: Exception) -> str:
+    """The gist of a Playwright error: its first line and the last distinct lines of its call log."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    log = list(dict.fromkeys(line for line in lines[1:] if "intercepts pointer events" in line or
+                             "not enabled" in line or "not visible" in line))
+    return "; ".join([lines[0], *log[-3:]])
+
+
+async def _holds(predicate: Callable[[], Awaitable[bool] | bool]) -> bool:
+    value = predicate()
+    return bool(await value) if inspect.isawaitable(value) else bool(value)
+
+
+OpenPage = Callable[[Size, str], Awaitable[Tab]]
+
+
+# -- screenshots and layout ---------------------------------------------------------------------
+
+_LAYOUT_JS = """(screen) => {
+    const vw = screen.width, vh = screen.height, slack = 1;
+    const shown = el => el.checkVisibility({opacityProperty: true, visibilityProperty: true}) &&
+        !el.closest('[hidden]') && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().height > 0;
+    const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        [...el.classList].map(c => '.' + c).join('') +
+        Object.entries(el.dataset).map(([k, v]) => `[data-${k}="${v}"]`).join('') +
+        ((el.textContent || '').trim() ? ` "${el.textContent.trim().slice(0, 20)}"` : '');
+    const box = r => `(${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)})`;
+    const outer = el => !el.parentElement || !el.parentElement.closest('[id^="dialog-"], dialog, .modal');
+    const dialogs = [...document.querySelectorAll('[id^="dialog-"], dialog[open], .modal')].filter(
+        el => outer(el) && shown(el));
+    const view = document.querySelector('section.active');
+    const globals = [...document.body.querySelectorAll('*')].filter(
+        el => !el.closest('section') && !el.closest('[id^="dialog-"], dialog, .modal'));
+    const roots = dialogs.length ? dialogs : [view].filter(Boolean);
+    const within = selector => {
+        const found = new Set();
+        for (const root of roots) {
+            if (root.matches(selector)) found.add(root);
+            root.querySelectorAll(selector).forEach(el => found.add(el));
+        }
+        if (!dialogs.length) globals.filter(el => el.matches(selector)).forEach(el => found.add(el));
+        return [...found].filter(shown);
+    };
+    const problems = [];
+    if (!view) problems.push('no active view (section.active)');
+    if (Math.abs(window.innerWidth - vw) > slack || Math.abs(window.innerHeight - vh) > slack)
+        problems.push(`the page's layout viewport is ${window.innerWidth}x${window.innerHeight}, not the ` +
+                      `${vw}x${vh} screen (content wider or taller than the screen; window.innerWidth is wrong)`);
+    const items = within('button, input, select, textarea, a[href], [role="button"], .card, .seat, ' +
+                         '.lobby-seat, .push-zone, [id^="dialog-"], dialog, #toast, #round-result, ' +
+                         '#trick, #hand, #wish, table');
+    for (const el of items) {
+        const r = el.getBoundingClientRect();
+        if (r.left < -slack || r.top < -slack || r.right > vw + slack || r.bottom > vh + slack)
+            problems.push(`off-screen: ${name(el)} ${box(r)} in a ${vw}x${vh} viewport`);
+    }
+    const controls = within('button, input, select, textarea, a[href], [role="button"], .push-zone, ' +
+                            '.lobby-seat, .seat, .card');
+    const isCard = el => el.matches('.card');
+    for (let i = 0; i < controls.length; i++) {
+        for (let j = i + 1; j < controls.length; j++) {
+            const a = controls[i], b = controls[j];
+            if (a.contains(b) || b.contains(a) || (isCard(a) && isCard(b))) continue;
+            const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+            const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+            const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+            if (w > slack && h > slack)
+                problems.push(`overlap: ${name(a)} ${box(p)} and ${name(b)} ${box(q)}`);
+        }
+    }
+    return problems;
+}"""
+
+
+async def layout_problems(page: Page) -> list[str]:
+    """Visible elements of the active view (or of the open dialog) that leave the screen (the
+    page's viewport size), and visible controls (buttons, inputs, push zones, seats, cards)
+    that overlap each other.
+
+    Elements outside every ``section`` (``#lang-switch``, ``#mute``, ``#leave``, ``#toast``)
+    count with the active view. Cards may overlap each other (a fanned hand, a trick), but
+    not other controls.
+    """
+    size = page.viewport_size
+    assert size is not None
+    problems: list[str] = await page.evaluate(_LAYOUT_JS, size)
+    return problems
+
+
+@dataclass
+class Shots:
+    """Screenshots of the views at both sizes, and the layout problems found in them."""
+
+    folder: Path
+    problems: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+    async def take(self, tab: Tab, view: str, *, both: bool = True) -> None:
+        """Write ``<view>-<size>.png`` for the page's size and (``both``) the other size, checking the
+        layout at each; the page gets its own size back."""
+        sizes = [tab.size, other_size(tab.size)] if both else [tab.size]
+        for size in sizes:
+            if size is not tab.size:
+                await tab.page.set_viewport_size({"width": size.width, "height": size.height})
+            await tab.next_frame()
+            path = self.folder / f"{view}-{size.name}.png"
+            write_whole(path, await tab.page.screenshot(animations="disabled"))
+            self.files.append(path)
+            self.problems.extend(f"{view} at {size.name} {size.width}x{size.height}: {problem}"
+                                 for problem in await layout_problems(tab.page))
+        if len(sizes) > 1:
+            await tab.page.set_viewport_size({"width": tab.size.width, "height": tab.size.height})
+            await tab.next_frame()
+
+    def assert_layout(self) -> None:
+        """Fail with every layout problem found (off-screen elements, overlapping controls)."""
+        problems = list(dict.fromkeys(self.problems))
+        shown = problems[:40] + ([f"... and {len(problems) - 40} more"] if len(problems) > 40 else [])
+        assert not problems, f"{len(problems)} layout problems (screenshots in {self.folder}):\n" + "\n".join(shown)
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Write a file in one step (a temporary file, then a rename): test runs in parallel may
+    photograph the same view at once, and no one must see a half-written file."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def screenshots_since(start: float) -> list[str]:
+    """The names of the screenshots written since ``start`` (``time.time()``), by any process."""
+    if not SCREENSHOTS.is_dir():
+        return []
+    return sorted(path.name for path in SCREENSHOTS.glob("*.png") if path.stat().st_mtime >= start)
