@@ -60,11 +60,11 @@ def _positions(count: int, seed: int) -> list[Round]:
     found: list[Round] = []
     while len(found) < count:
         round_ = Round(rng=rng)
-        for seat in range(4):
-            round_.decide_grand_tichu(seat, False)
-        for seat in range(4):
-            cards = rng.sample([1 << index for index in range(56) if round_.hands[seat] >> index & 1], 3)
-            round_.schupf(seat, cards)
+        for giver in range(4):
+            round_.decide_grand_tichu(giver, False)
+        for giver in range(4):
+            cards = rng.sample([1 << index for index in range(56) if round_.hands[giver] >> index & 1], 3)
+            round_.schupf(giver, cards)
         while not round_.is_over and len(found) < count:
             seat = round_.decision_seat
             assert seat is not None

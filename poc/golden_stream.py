@@ -30,6 +30,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tichu.agents.agent import Agent
+from tichu.agents.registry import make_agent
 from tichu.server.app import create_app
 from tichu.server.config import Settings
 
@@ -66,14 +68,9 @@ def _answer(request: dict[str, Any]) -> dict[str, Any]:
     return {"dragon_recipient": context["opponent_indexes"][0]}
 
 
-def _seed_server_agents() -> None:
-    """Give the server's agents seeds from their names (the server seeds only its shuffles)."""
-    try:
-        from tichu.agents import registry  # the layout after the "clean edges" refactoring
-    except ImportError:
-        from tichu.players import registry  # type: ignore[no-redef]  # the layout before it
-    heuristic = registry.AGENTS["heuristic"]
-    registry.AGENTS["heuristic"] = lambda name, seed: heuristic(name, sum(map(ord, name)))
+def _name_seeded_agent(kind: str, name: str) -> Agent:
+    """The server's agents, seeded by their names (the server itself seeds only its shuffles)."""
+    return make_agent(kind, name=name, seed=sum(map(ord, name)))
 
 
 def _refused_messages(request: dict[str, Any], plays: int) -> list[dict[str, Any]]:
@@ -96,10 +93,9 @@ def _refused_messages(request: dict[str, Any], plays: int) -> list[dict[str, Any
 
 async def table_stream(data_dir: Path) -> list[str]:
     """The frames one client receives during a whole game, then the game's record."""
-    _seed_server_agents()
     settings = Settings(host="127.0.0.1", port=0, seed=SEED, agent="heuristic", hints=True, bomb_window=0.0,
                         agent_delay=0.0, data_dir=data_dir, target_score=1000)
-    runner = web.AppRunner(create_app(settings))
+    runner = web.AppRunner(create_app(settings, agents=_name_seeded_agent))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
