@@ -94,7 +94,7 @@ class Probe(AgentPlayer):
 
     def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         self._record("play", view)
-        return super().play(view, legal)
+        return self.agent.decide_play(view, legal)
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> int:
         self._record("wish", view)

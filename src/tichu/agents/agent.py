@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from tichu.core.combos import Play
-from tichu.engine.player import Player
+from tichu.engine.player import Player, Reply
 from tichu.engine.views import SeatView
 
 
@@ -64,7 +64,8 @@ class Agent(ABC):
 
 
 class AgentPlayer(Player):
-    """An agent at a seat of the engine: every answer comes at once.
+    """An agent at a seat of the engine: every answer comes at once (a server's
+    :class:`~tichu.server.agent_seat.ServerAgent` lets its plays come later).
 
     :ivar agent: The agent that decides.
     """
@@ -83,7 +84,7 @@ class AgentPlayer(Player):
     def schupf(self, view: SeatView) -> tuple[int, int, int]:
         return self.agent.decide_schupf(view)
 
-    def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+    def play(self, view: SeatView, legal: Sequence[Play]) -> Reply[Play]:
         return self.agent.decide_play(view, legal)
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> int:

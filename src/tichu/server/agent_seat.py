@@ -14,20 +14,18 @@ import asyncio
 import threading
 from collections.abc import Callable, Sequence
 
-from tichu.agents.agent import Agent
+from tichu.agents.agent import Agent, AgentPlayer
 from tichu.core.combos import Play
-from tichu.engine.player import Later, Player
+from tichu.engine.player import Later
 from tichu.engine.views import SeatView
 
 
-class ServerAgent(Player):
-    """An agent seated at a server's table.
+class ServerAgent(AgentPlayer):
+    """An agent seated at a server's table: it answers like any agent, but plays later.
 
     :ivar agent: The agent that decides.
     :ivar delay: Seconds a play takes at least while people are seated.
     """
-
-    listens = False
 
     def __init__(self, agent: Agent, delay: float, people_seated: Callable[[], bool]) -> None:
         """Seat an agent.
@@ -36,34 +34,13 @@ class ServerAgent(Player):
         :param delay: Seconds a play takes at least while people are seated.
         :param people_seated: Tells whether a client sits at the table now.
         """
-        super().__init__(agent.name)
-        self.agent = agent
-        self.kind = agent.kind
-        self.reads_table = agent.reads_table
+        super().__init__(agent)
         self.delay = delay
         self._people_seated = people_seated
         self._thinking = threading.Lock()  # a stale search may still run: one search at a time
 
-    def grand_tichu(self, view: SeatView) -> bool:
-        return self.agent.decide_grand_tichu(view)
-
-    def schupf(self, view: SeatView) -> tuple[int, int, int]:
-        return self.agent.decide_schupf(view)
-
     def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:
         return Later(self._play(view, legal))
-
-    def wish(self, view: SeatView, choices: Sequence[int]) -> int:
-        return self.agent.decide_wish(view, choices)
-
-    def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
-        return self.agent.decide_dragon(view, recipients)
-
-    def offer_tichu(self, view: SeatView) -> bool:
-        return self.agent.decide_tichu(view)
-
-    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
-        return self.agent.decide_bomb(view, bombs)
 
     async def _play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         """Pause (at least a turn of the event loop), deciding meanwhile in a worker thread
