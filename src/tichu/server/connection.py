@@ -54,17 +54,23 @@ class Connection:
         self._outbox.put_nowait(message if isinstance(message, str) else encode(message))
 
     async def _write(self) -> None:
-        while True:
-            message = await self._outbox.get()
-            if message is None:
-                break
-            try:
-                await self.ws.send_str(message)
-            except (ConnectionError, RuntimeError):
-                self.closed = True
-                break
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            await self.ws.close(code=self._close_code, message=self._close_reason)
+        try:
+            while True:
+                message = await self._outbox.get()
+                if message is None:
+                    break
+                try:
+                    await self.ws.send_str(message)
+                except (ConnectionError, RuntimeError):
+                    self.closed = True
+                    break
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.close(code=self._close_code, message=self._close_reason)
+        except asyncio.CancelledError:
+            # The writer is this connection's own task, cancelled when the socket is gone. It
+            # ends quietly: a stored CancelledError's traceback would hold this frame, and with
+            # it the connection, in a cycle with the task that only a full collection frees.
+            return
 
     async def close(self, code: int = WSCloseCode.GOING_AWAY, reason: str = "") -> None:
         """Send what is queued, then close the socket."""
