@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Replay game records (JSON Lines) through the rules and report every record that breaks one.
 
-Example: ``bin/replay_records.py data/records/arena.jsonl``. Exit status 1 if any record
-has a violation or a round whose card points do not add up to 100 (double victories aside).
+Example: ``bin/replay_records.py data/records/arena.jsonl``. A line that is no record (one
+torn by a power cut, say) is reported and skipped. Exit status 1 if any line was skipped, or
+any record has a violation or a round whose card points do not add up to 100 (double
+victories aside).
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = rounds = problems = 0
     for path in args.files:
-        for number, record in enumerate(read_records(path), start=1):
+
+        def unreadable(number: int, why: str, path: Path = path) -> None:
+            nonlocal problems
+            problems += 1
+            print(f"{path}:{number}: skipped, {why}")
+
+        for number, record in enumerate(read_records(path, unreadable), start=1):
             games += 1
             violation = replay(record)
             if violation is not None:

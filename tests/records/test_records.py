@@ -4,6 +4,7 @@ tampered records are reported at the right round, event and rule (:func:`tichu.r
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -27,6 +28,8 @@ from tichu.records.record import (
     replay,
     write_records,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 Record = dict[str, Any]
 
@@ -499,3 +502,36 @@ def test_game_record_from_a_round() -> None:
     if built["score"][0] != built["score"][1]:
         assert replay(built) is None
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", now_iso())
+
+
+def test_a_torn_line_is_reported_and_skipped(tmp_path: Path, arena_records: list[Record]) -> None:
+    """A power cut can tear the last line of a JSON Lines file: a reader told of unreadable lines
+    reports it (with its number) and reads every whole record; one that is not told stops
+    with an error naming the line."""
+    path = tmp_path / "torn.jsonl"
+    write_records(path, arena_records[:2])
+    with open(path, "a", encoding="utf-8") as file:
+        file.write('[1, 2]\n{"format": "tichu-rec')
+    skipped: list[tuple[int, str]] = []
+    assert list(read_records(path, lambda number, why: skipped.append((number, why)))) == arena_records[:2]
+    assert [number for number, _ in skipped] == [3, 4]
+    assert skipped[0][1] == "not a record object" and skipped[1][1].startswith("not JSON")
+    with pytest.raises(ValueError, match=":3: not a record object"):
+        list(read_records(path))
+
+
+def test_replay_command_goes_on_after_a_torn_line(tmp_path: Path, arena_records: list[Record],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``bin/replay_records.py`` replays the whole records of a file with a torn last line,
+    reports the line and exits with 1."""
+    spec = importlib.util.spec_from_file_location("replay_records", ROOT / "bin" / "replay_records.py")
+    assert spec is not None and spec.loader is not None
+    command = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(command)
+    path = tmp_path / "torn.jsonl"
+    write_records(path, arena_records[:3])
+    with open(path, "a", encoding="utf-8") as file:
+        file.write('{"format": "tichu-rec')
+    assert command.main([str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:4: skipped, not JSON" in out and "3 games" in out and "1 problems" in out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -130,18 +130,32 @@ def write_records(path: str | Path, records: Iterable[dict[str, Any]], *, append
     return writer.count
 
 
-def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
+def read_records(path: str | Path, on_unreadable: Callable[[int, str], None] | None = None
+                 ) -> Iterator[dict[str, Any]]:
     """Read records from a JSON Lines file (blank lines are skipped).
 
-    :raises ValueError: For a line that is not a JSON object.
+    :param path: The file.
+    :param on_unreadable: (Optional) Told of each line that is no record, with its number and
+        why (a line torn by a power cut, say), which is then skipped; without it such a line
+        stops the reading with an error.
+    :raises ValueError: For a line that is not a JSON object, unless ``on_unreadable`` is given.
     """
-    with open(path, encoding="utf-8") as file:
+    with open(path, encoding="utf-8", errors="replace") as file:
         for number, line in enumerate(file, start=1):
             if not line.strip():
                 continue
-            record = json.loads(line)
+            try:
+                record = json.loads(line)
+            except ValueError as error:
+                if on_unreadable is None:
+                    raise ValueError(f"{path}:{number}: not JSON ({error})") from error
+                on_unreadable(number, f"not JSON ({error})")
+                continue
             if not isinstance(record, dict):
-                raise ValueError(f"{path}:{number}: not a record object")
+                if on_unreadable is None:
+                    raise ValueError(f"{path}:{number}: not a record object")
+                on_unreadable(number, "not a record object")
+                continue
             yield record
 
 
