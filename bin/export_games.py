@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Export every game of the server's database to a JSON Lines file of records (records.md).
+
+Example: ``bin/export_games.py --db data/tichu.sqlite3 --out games.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tichu.records.store import GameStore  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the store's records to the file; print how many."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=Path("data/tichu.sqlite3"), help="the database file")
+    parser.add_argument("--out", type=Path, required=True, help="the JSON Lines file to write")
+    args = parser.parse_args(argv)
+    if not args.db.is_file():
+        print(f"no database at {args.db}", file=sys.stderr)
+        return 1
+    store = GameStore(args.db)
+    try:
+        count = store.export_jsonl(args.out)
+    finally:
+        store.close()
+    print(f"{count} games written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""Finished games in an embedded SQLite database: the server's memory of every game played.
+
+One file (``data/tichu.sqlite3`` at a server), no other service. The database runs in WAL
+mode with ``synchronous=NORMAL``: a commit is a sequential append to the write-ahead log
+(kind to an SD card), and a power cut loses at most the last commits, never the file. The
+schema is versioned with ``PRAGMA user_version`` and brought up to date by the migrations in
+:data:`MIGRATIONS` when a store is opened. A record is stored whole as its JSON
+(records.md); the columns beside it are for finding games. Adding a record whose id is
+stored already adds nothing, so an import can be repeated.
+
+A store is used from one thread at a time (the server gives it a writer thread of its own,
+so that the event loop never waits on the disk).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from tichu.records.record import read_records, write_records
+
+#: Records added per transaction by an import: few commits (each one a write to the card),
+#: and a bounded memory whatever the file's size.
+IMPORT_BATCH = 500
+#: The schema, one script per version: ``MIGRATIONS[n]`` brings version ``n`` to ``n + 1``.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        started_at TEXT NOT NULL,
+        table_name TEXT,
+        winner INTEGER,
+        aborted INTEGER NOT NULL DEFAULT 0,
+        record TEXT NOT NULL
+    );
+    CREATE INDEX games_started_at ON games (started_at);
+    """,
+)
+
+
+class GameStore:
+    """Game records in a SQLite file.
+
+    :ivar path: The database file.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        """Open (or create) the store and bring its schema up to date.
+
+        :param path: The database file; its folder is created if missing.
+        :raises ValueError: For a database written by a newer version of this program.
+        """
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate()
+
+    @property
+    def version(self) -> int:
+        """The schema version of the file."""
+        row = self._db.execute("PRAGMA user_version").fetchone()
+        return int(row[0])
+
+    def _migrate(self) -> None:
+        version = self.version
+        if version > len(MIGRATIONS):
+            raise ValueError(f"{self.path}: schema version {version} is newer than this program's "
+                             f"({len(MIGRATIONS)})")
+        for target in range(version, len(MIGRATIONS)):
+            try:  # one transaction per step: a failed step leaves the file as it was
+                self._db.executescript(f"BEGIN IMMEDIATE; {MIGRATIONS[target]} "
+                                       f"PRAGMA user_version = {target + 1}; COMMIT;")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def add(self, record: dict[str, Any]) -> bool:
+        """Store a game's record (records.md) unless a record with its id is stored.
+
+        :param record: The record; it needs an ``id`` and a ``started_at``.
+        :returns: Whether it was added.
+        :raises ValueError: For a record without an id or start time.
+        """
+        return self.add_all([record]) == 1
+
+    def add_all(self, records: Iterable[dict[str, Any]]) -> int:
+        """Store records in one transaction (one commit, however many), skipping stored ids.
+
+        :param records: The records.
+        :returns: How many were added.
+        :raises ValueError: For a record without an id or start time; nothing is added then.
+        """
+        rows = [_row(record) for record in records]
+        self._db.execute("BEGIN")
+        try:
+            before = self._db.total_changes
+            self._db.executemany("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
+                                 "VALUES (?, ?, ?, ?, ?, ?)", rows)
+            added = self._db.total_changes - before
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return added
+
+    def get(self, record_id: str) -> dict[str, Any] | None:
+        """The record with this id, or ``None``."""
+        row = self._db.execute("SELECT record FROM games WHERE id = ?", (record_id,)).fetchone()
+        return None if row is None else _loads(row[0])
+
+    def __len__(self) -> int:
+        row = self._db.execute("SELECT COUNT(*) FROM games").fetchone()
+        return int(row[0])
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every stored record, in the order they were stored."""
+        for (text,) in self._db.execute("SELECT record FROM games ORDER BY seq"):
+            yield _loads(text)
+
+    def export_jsonl(self, path: str | Path) -> int:
+        """Write every record to a JSON Lines file (replacing it).
+
+        :returns: How many were written.
+        """
+        return write_records(path, self.records())
+
+    def import_jsonl(self, path: str | Path, on_unreadable: Callable[[int, str], None] | None = None
+                     ) -> tuple[int, int]:
+        """Add the records of a JSON Lines file, :data:`IMPORT_BATCH` to a transaction; stored
+        ids are skipped, so importing a file twice adds nothing the second time.
+
+        :param path: The file.
+        :param on_unreadable: (Optional) Told of each line that is no record (then skipped).
+        :returns: How many records were added, and how many were stored already.
+        """
+        added = read = 0
+        batch: list[dict[str, Any]] = []
+        for record in read_records(path, on_unreadable):
+            batch.append(record)
+            if len(batch) == IMPORT_BATCH:
+                added += self.add_all(batch)
+                read += len(batch)
+                batch = []
+        added += self.add_all(batch)
+        read += len(batch)
+        return added, read - added
+
+    def close(self) -> None:
+        """Close the database file."""
+        self._db.close()
+
+
+def _row(record: dict[str, Any]) -> tuple[str, str, str | None, int | None, int, str]:
+    record_id, started_at = record.get("id"), record.get("started_at")
+    if not isinstance(record_id, str) or not record_id or not isinstance(started_at, str):
+        raise ValueError("a stored record needs an id and a start time (records.md)")
+    table = record.get("table")
+    winner = record.get("winner")
+    return (record_id, started_at, table if isinstance(table, str) else None,
+            winner if isinstance(winner, int) else None, 1 if record.get("aborted") else 0,
+            json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+
+
+def _loads(text: str) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(text)
+    return record

@@ -1,0 +1,166 @@
+"""The game store: finished games in an embedded SQLite file (WAL, versioned schema), idempotent
+import and export as JSON Lines (records.md), durable across a killed process."""
+
+from __future__ import annotations
+
+import importlib.util
+import signal
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tichu.arena.arena import Arena
+from tichu.records.record import read_records, replay, write_records
+from tichu.records.store import MIGRATIONS, GameStore
+
+ROOT = Path(__file__).resolve().parents[2]
+Record = dict[str, Any]
+
+
+def game(number: int, **extra: Any) -> Record:
+    """A small record: what the store reads of it is its id, start, table, winner and abort flag."""
+    return {"format": "tichu-record/1", "id": f"g{number}", "started_at": f"2026-11-24T10:{number:02d}:00+00:00",
+            "table": "home", "winner": 20, "rounds": [], **extra}
+
+
+@pytest.fixture(scope="module")
+def arena_games() -> list[Record]:
+    """Whole records of real games (the Arena's, seed 5)."""
+    records: list[Record] = []
+    Arena(["random"] * 4, games=3, seed=5, workers=1, records=True, target_score=300).run(on_record=records.append)
+    return records
+
+
+def command(name: str) -> Any:
+    """A ``bin/`` script as a module (its ``main``)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bin" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_new_store_is_in_wal_mode_at_the_newest_schema(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "sub" / "tichu.sqlite3")
+    try:
+        assert store.version == len(MIGRATIONS) and len(store) == 0
+        with closing(sqlite3.connect(store.path)) as connection:
+            assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        store.close()
+
+
+def test_records_are_stored_once_and_read_back_in_order(tmp_path: Path, arena_games: list[Record]) -> None:
+    """A record is stored whole; one with a stored id is not added again; the order of storing
+    is kept; a reopened store has them all."""
+    path = tmp_path / "tichu.sqlite3"
+    store = GameStore(path)
+    assert [store.add(record) for record in arena_games] == [True, True, True]
+    assert store.add(arena_games[1]) is False
+    assert len(store) == 3 and list(store.records()) == arena_games
+    assert store.get(arena_games[2]["id"]) == arena_games[2] and store.get("nope") is None
+    store.close()
+    again = GameStore(path)
+    assert list(again.records()) == arena_games
+    assert all(replay(record) is None for record in again.records())
+    again.close()
+
+
+def test_a_batch_with_a_record_without_id_adds_nothing(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "tichu.sqlite3")
+    with pytest.raises(ValueError, match="id and a start time"):
+        store.add_all([game(1), {"format": "tichu-record/1"}])
+    assert len(store) == 0
+    assert store.add_all([game(1), game(2), game(1)]) == 2
+    store.close()
+
+
+def test_export_then_import_round_trips_and_importing_twice_adds_nothing(tmp_path: Path,
+                                                                         arena_games: list[Record]) -> None:
+    first = GameStore(tmp_path / "a.sqlite3")
+    first.add_all([*arena_games, game(7, aborted=True, winner=None)])
+    assert first.export_jsonl(tmp_path / "all.jsonl") == 4
+    first.close()
+    assert list(read_records(tmp_path / "all.jsonl"))[:3] == arena_games
+    second = GameStore(tmp_path / "b.sqlite3")
+    assert second.import_jsonl(tmp_path / "all.jsonl") == (4, 0)
+    assert second.import_jsonl(tmp_path / "all.jsonl") == (0, 4)
+    assert list(second.records())[:3] == arena_games and len(second) == 4
+    second.close()
+
+
+def test_an_import_reports_a_torn_line_and_takes_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "torn.jsonl"
+    write_records(path, [game(1), game(2)])
+    with open(path, "a", encoding="utf-8") as file:
+        file.write('{"format": "tichu-rec')
+    store = GameStore(tmp_path / "tichu.sqlite3")
+    skipped: list[int] = []
+    assert store.import_jsonl(path, lambda number, why: skipped.append(number)) == (2, 0)
+    assert skipped == [3]
+    store.close()
+
+
+def test_an_old_schema_is_migrated_and_a_newer_one_refused(tmp_path: Path) -> None:
+    """A file of schema 0 (empty) gets every migration; a file from a newer program is not touched."""
+    old = tmp_path / "old.sqlite3"
+    sqlite3.connect(old).close()  # an empty file: schema version 0
+    store = GameStore(old)
+    assert store.version == len(MIGRATIONS) and store.add(game(1))
+    store.close()
+    newer = tmp_path / "newer.sqlite3"
+    with closing(sqlite3.connect(newer)) as connection:
+        connection.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(ValueError, match="newer"):
+        GameStore(newer)
+
+
+def test_the_export_and_import_commands(tmp_path: Path, arena_games: list[Record],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    write_records(tmp_path / "in.jsonl", arena_games)
+    importer, exporter = command("import_games"), command("export_games")
+    db = tmp_path / "tichu.sqlite3"
+    assert importer.main(["--db", str(db), str(tmp_path / "in.jsonl")]) == 0
+    assert importer.main(["--db", str(db), str(tmp_path / "in.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "3 games added, 0 already stored" in out and "0 games added, 3 already stored" in out
+    assert exporter.main(["--db", str(db), "--out", str(tmp_path / "out.jsonl")]) == 0
+    assert list(read_records(tmp_path / "out.jsonl")) == arena_games
+    assert exporter.main(["--db", str(tmp_path / "missing.sqlite3"), "--out", str(tmp_path / "x.jsonl")]) == 1
+
+
+def test_a_killed_writer_loses_no_committed_game(tmp_path: Path) -> None:
+    """``kill -9`` while games are being stored: every game whose commit returned is there after
+    a restart, and the file is intact (WAL)."""
+    db = tmp_path / "tichu.sqlite3"
+    script = (
+        "import sys\n"
+        "from tichu.records.store import GameStore\n"
+        "store = GameStore(sys.argv[1])\n"
+        "for number in range(100000):\n"
+        "    store.add({'id': f'g{number}', 'started_at': '2026-11-24', 'record': 'x' * 2000})\n"
+        "    print(number, flush=True)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script, str(db)], stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    committed = -1
+    for line in child.stdout:
+        committed = int(line)
+        if committed >= 200:
+            break
+    child.send_signal(signal.SIGKILL)
+    child.wait(10)
+    child.stdout.close()
+    store = GameStore(db)
+    try:
+        assert len(store) >= committed + 1
+        assert all(store.get(f"g{number}") is not None for number in range(committed + 1))
+        with closing(sqlite3.connect(db)) as connection:
+            assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        store.close()
