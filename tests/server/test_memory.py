@@ -12,10 +12,14 @@ import asyncio
 import gc
 from collections import Counter
 
+import pytest
+
 from tests.support.live_server import WAIT
 from tests.support.raw_client import StartServer
 from tichu.core.round import Round
 from tichu.engine.engine import GameEngine
+from tichu.server import factory as factory_module
+from tichu.server import memory
 from tichu.server.agent_seat import ServerAgent
 from tichu.server.connection import Connection
 from tichu.server.peer import Peer
@@ -56,3 +60,28 @@ async def test_closed_tables_leave_nothing_behind(start_server: StartServer) -> 
         assert not left, f"objects left after the tables closed: {dict(left)}"
     finally:
         gc.enable()
+
+
+async def test_an_idle_server_gives_memory_back(start_server: StartServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the last table has closed and no table opened for a while, the server collects its
+    garbage and returns free memory to the system; a table opened meanwhile puts that off."""
+    calls: list[float] = []
+    monkeypatch.setattr(factory_module, "IDLE_CLEANUP_SECONDS", 0.2)
+    monkeypatch.setattr(factory_module, "release_memory", lambda: calls.append(asyncio.get_running_loop().time()))
+    server = await start_server()
+    async with asyncio.timeout(WAIT):
+        first = await server.join("A", "one")
+        await first.send_type("leave")
+        while server.factory.tables:
+            await asyncio.sleep(0.02)
+        second = await server.join("B", "two")  # within the idle time: no clean-up yet
+        await asyncio.sleep(0.3)
+        assert calls == []
+        await second.send_type("leave")
+        while server.factory.tables:
+            await asyncio.sleep(0.02)
+        closed = asyncio.get_running_loop().time()
+        while not calls:
+            await asyncio.sleep(0.02)
+    assert len(calls) == 1 and calls[0] - closed >= 0.15
+    assert memory.release_memory() >= 0  # the real one runs here too

@@ -9,11 +9,15 @@ from collections.abc import Callable
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
+from tichu.server.memory import release_memory
 from tichu.server.peer import Peer
 from tichu.server.protocol import ProtocolError
 from tichu.server.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
 
 log = logging.getLogger(__name__)
+
+#: Seconds without any table after which the server gives memory back (:mod:`tichu.server.memory`).
+IDLE_CLEANUP_SECONDS = 5.0
 
 
 class GameFactory:
@@ -37,6 +41,7 @@ class GameFactory:
         self._sessions: dict[str, tuple[Table, Peer]] = {}
         self._closing: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._idle_cleanup: asyncio.TimerHandle | None = None
 
     def join(self, table_name: str, player_name: str, connection: Connection) -> tuple[Table, Peer]:
         """Seat a client at a table, opening the table if it does not exist.
@@ -70,6 +75,9 @@ class GameFactory:
         return table, peer
 
     def _keep_open(self, table: Table) -> None:
+        if self._idle_cleanup is not None:
+            self._idle_cleanup.cancel()
+            self._idle_cleanup = None
         timer = self._closing.pop(table.name, None)
         if timer is not None:
             timer.cancel()
@@ -95,11 +103,23 @@ class GameFactory:
             del self._sessions[session_id]
         await table.close(reason)
         log.info("table %r closed", table.name)
+        if not self.tables and self._idle_cleanup is None:
+            loop = asyncio.get_running_loop()
+            self._idle_cleanup = loop.call_later(IDLE_CLEANUP_SECONDS, self._clean_up_when_idle)
+
+    def _clean_up_when_idle(self) -> None:
+        """No table for a while: give memory back (a full collection, free heap to the system)."""
+        self._idle_cleanup = None
+        if not self.tables:
+            release_memory()
 
     async def shutdown(self) -> None:
         """Tell every client ``SERVER_DOWN``, write the open games' records, close all tables."""
         for timer in self._closing.values():
             timer.cancel()
         self._closing.clear()
+        if self._idle_cleanup is not None:
+            self._idle_cleanup.cancel()
+            self._idle_cleanup = None
         await asyncio.gather(*(self.close_table(table, ErrorCode.SERVER_DOWN) for table in list(self.tables.values())),
                              return_exceptions=True)
