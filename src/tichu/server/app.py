@@ -28,6 +28,7 @@ from tichu.server.protocol import (
     ProtocolError,
     cards_from_json,
     clean_name,
+    clean_player_name,
     error_message,
     optional,
     parse_message,
@@ -128,7 +129,7 @@ def _connect(factory: GameFactory, query: Any, connection: Connection) -> tuple[
     if session_id is not None:
         return factory.reconnect(session_id, connection)
     table_name = clean_name(query.get("table_name"), "table_name", 40)
-    player_name = clean_name(query.get("player_name"), "player_name", 20)
+    player_name = clean_player_name(query.get("player_name"))
     return factory.join(table_name, player_name, connection)
 
 
