@@ -78,6 +78,13 @@ async def test_default_origins_are_the_servers_own_addresses(start_server: Start
     assert await _upgrade_status(server, "null") == 403
 
 
+async def test_the_address_the_server_was_started_with_is_an_own_origin(start_server: StartServer) -> None:
+    """A concrete ``TICHU_HOST`` (with ``TICHU_PORT``) counts among the server's own addresses."""
+    server = await start_server(host="10.1.2.3", port=8080)
+    assert await _upgrade_status(server, "http://10.1.2.3:8080") == 101
+    assert await _upgrade_status(server, "http://10.1.2.4:8080") == 403
+
+
 async def test_allowed_origins_setting_replaces_the_default(start_server: StartServer) -> None:
     """With ``TICHU_ALLOWED_ORIGINS`` only its origins (and clients without ``Origin``) may connect;
     the refusal is 403 with the security headers."""

@@ -98,8 +98,7 @@ class OriginPolicy:
     def __init__(self, allowed: Iterable[str], host: str, port: int) -> None:
         self.allowed = frozenset(self._parse(entry) for entry in allowed if entry.strip())
         concrete = host.strip() not in _WILDCARD_HOSTS and port > 0
-        self.started = frozenset(f"{scheme}://{url_host(host.strip())}:{port}" for scheme in _DEFAULT_PORTS
-                                 if concrete)
+        self.started = frozenset(_origins([url_host(host.strip())], port) if concrete else ())
         self.hosts = machine_hosts()
 
     @staticmethod
@@ -131,8 +130,13 @@ class OriginPolicy:
         if not local:
             return set()
         address, port = str(local[0]), int(local[1])
-        hosts = self.hosts | {url_host(address)}
-        return {normalize_origin(f"{scheme}://{host}:{port}") or "" for scheme in _DEFAULT_PORTS for host in hosts}
+        return _origins(self.hosts | {url_host(address)}, port)
+
+
+def _origins(hosts: Iterable[str], port: int) -> set[str]:
+    """The http and https origins of these hosts on this port."""
+    origins = (normalize_origin(f"{scheme}://{host}:{port}") for scheme in _DEFAULT_PORTS for host in hosts)
+    return {origin for origin in origins if origin}
 
 
 async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
