@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.support.browser import DESKTOP, WAIT_MS, OpenPage
-from tests.support.live_server import LiveServer
+from tests.support.live_server import StartServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -17,11 +17,12 @@ AREAS = {"state updates": r"\bState\b", "the select hint": r"(?i)\bhint\b",
          "rendering helpers": r"CardBuilder|TableControls|render"}
 
 
-async def test_javascript_unit_tests_pass(server: LiveServer, open_page: OpenPage) -> None:
-    """``/tests.html``, served by the real server, runs the unit tests and publishes
-    ``window.TEST_RESULTS``: at least one test passed and none failed (the failures are
-    printed), with no console error; the report names tests of the state updates, the
-    "select" hint and the rendering helpers."""
+async def test_javascript_unit_tests_pass(start_server: StartServer, open_page: OpenPage) -> None:
+    """``/tests.html``, served by the real server in development mode, runs the unit tests and
+    publishes ``window.TEST_RESULTS``: at least one test passed and none failed (the failures are
+    printed), with no console error (a CSP violation is one); the report names tests of the state
+    updates, the "select" hint and the rendering helpers."""
+    server = await start_server(dev_mode=True)
     tab = await open_page(DESKTOP, "tests.html")
     response = await tab.page.goto(server.url + "tests.html")
     assert response is not None and response.ok, f"GET /tests.html: {response and response.status}"

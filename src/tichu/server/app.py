@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -29,11 +28,13 @@ from tichu.server.protocol import (
     ProtocolError,
     cards_from_json,
     clean_name,
+    clean_player_name,
     error_message,
     optional,
     parse_message,
     require,
 )
+from tichu.server.security import OriginPolicy, PathAccessLogger, add_security_headers, dev_only_files
 from tichu.server.table import AgentFactory, Table, registry_agent
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 SETTINGS = web.AppKey("settings", Settings)
 FACTORY = web.AppKey("factory", GameFactory)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
+ORIGINS = web.AppKey("origins", OriginPolicy)
 #: The folder served at ``/``.
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 
@@ -50,10 +52,15 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
 
     :param settings: (Optional) The settings; :meth:`Settings.load` if omitted.
     :param agents: (Optional) Makes the agents of empty seats (tests pass seeded ones).
+    :returns: The application.
+    :raises ValueError: For an entry of ``TICHU_ALLOWED_ORIGINS`` that is not an origin.
     """
-    app = web.Application()
-    app[SETTINGS] = settings or Settings.load()
+    settings = settings or Settings.load()
+    app = web.Application(middlewares=[dev_only_files(settings.dev_mode)])
+    app[SETTINGS] = settings
     app[AGENTS] = agents
+    app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
+    app.on_response_prepare.append(add_security_headers)
     app.cleanup_ctx.append(_factory_context)
     app.on_shutdown.append(_on_shutdown)
     app.router.add_get("/ws", websocket_handler)
@@ -80,17 +87,9 @@ async def _index(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(index)
 
 
-def _origin_allowed(request: web.Request) -> bool:
-    """Browsers send ``Origin``: it must be this server (bots and tools send none)."""
-    origin = request.headers.get("Origin")
-    if not origin:
-        return True
-    return urlsplit(origin).netloc.lower() == request.host.lower()
-
-
 async def websocket_handler(request: web.Request) -> web.StreamResponse:
     """Connect a client (new seat or reconnect), then route its messages until it goes."""
-    if not _origin_allowed(request):
+    if not request.app[ORIGINS].allows(request):
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
     ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
@@ -130,7 +129,7 @@ def _connect(factory: GameFactory, query: Any, connection: Connection) -> tuple[
     if session_id is not None:
         return factory.reconnect(session_id, connection)
     table_name = clean_name(query.get("table_name"), "table_name", 40)
-    player_name = clean_name(query.get("player_name"), "player_name", 20)
+    player_name = clean_player_name(query.get("player_name"))
     return factory.join(table_name, player_name, connection)
 
 
@@ -203,4 +202,4 @@ def run(settings: Settings) -> None:
     log.info("serving on http://%s:%d (agents: %s, hints: %s)", settings.host, settings.port, settings.agent,
              "on" if settings.hints else "off")
     web.run_app(create_app(settings), host=settings.host, port=settings.port, print=None,
-                shutdown_timeout=5.0)
+                shutdown_timeout=5.0, access_log_class=PathAccessLogger)

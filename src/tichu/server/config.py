@@ -37,6 +37,9 @@ class Settings:
     :ivar data_dir: Folder for logs and records.
     :ivar target_score: Points a game is played to.
     :ivar seed: Seed of the shuffles of every game (tests, demonstrations); ``None`` for random deals.
+    :ivar allowed_origins: Comma-separated origins (``http://192.168.1.20:8080``) whose pages may
+        open the WebSocket; empty: the server's own addresses on its port.
+    :ivar dev_mode: Whether ``/tests.html`` (the client's unit tests) and its scripts are served.
     """
 
     host: str = "0.0.0.0"
@@ -51,6 +54,8 @@ class Settings:
     data_dir: Path = Path("data")
     target_score: int = 1000
     seed: int | None = None
+    allowed_origins: str = ""
+    dev_mode: bool = False
 
     @classmethod
     def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:

@@ -89,6 +89,10 @@ VIOLATION_CODES = {
     Violation.ACTION_NOT_ALLOWED: ErrorCode.INVALID_ACTION,
 }
 _MARKUP = re.compile(r"[<>&\"'`]")
+#: Letters that look like those of the agents' names, after NFKC and case folding: Cyrillic,
+#: Greek and Armenian look-alikes of b, o and t, and what passes for the digit 1 or o.
+_CONFUSABLES = str.maketrans({"в": "b", "ь": "b", "β": "b", "о": "o", "ο": "o", "օ": "o", "0": "o", "т": "t",
+                              "τ": "t", "l": "1", "i": "1", "ı": "1", "|": "1"})
 
 
 class ProtocolError(Exception):
@@ -210,6 +214,38 @@ def clean_name(raw: str | None, what: str, longest: int) -> str:
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"{what} must not contain control characters")
     if _MARKUP.search(name):
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"{what} must not contain < > & \" ' `")
+    return name
+
+
+def agent_name(seat: int) -> str:
+    """The name an agent has at a seat (``Bot 1`` .. ``Bot 4``).
+
+    :param seat: The seat, 0..3.
+    :returns: The name.
+    """
+    return f"Bot {seat + 1}"
+
+
+def _skeleton(name: str) -> str:
+    """What a name looks like: NFKC, case-folded, confusable letters replaced, no whitespace."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_CONFUSABLES)
+    return "".join(folded.split())
+
+
+_AGENT_SKELETONS = frozenset(_skeleton(agent_name(seat)) for seat in range(4))
+
+
+def clean_player_name(raw: str | None) -> str:
+    """A person's name: :func:`clean_name` (1..20 characters), and not one of the agents' names or a look-alike.
+
+    :param raw: The ``player_name`` query parameter.
+    :returns: The cleaned name.
+    :raises ProtocolError: (``INVALID_MESSAGE``) naming the problem in ``context.reason``.
+    """
+    name = clean_name(raw, "player_name", 20)
+    if _skeleton(name) in _AGENT_SKELETONS:
+        agents = f"{agent_name(0)} to {agent_name(3)}"
+        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"player_name must not look like an agent's name ({agents})")
     return name
 
 

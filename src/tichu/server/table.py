@@ -40,6 +40,7 @@ from tichu.server.peer import Peer
 from tichu.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
+    agent_name,
     notification,
     private_state_json,
     public_state_json,
@@ -116,7 +117,7 @@ class Table:
         self._agents = agents
         self.options = TableOptions(agent=settings.agent, hints=settings.hints)
         self._hinter = hinter or heuristic_hinter(settings)
-        self.info = TableInfo(table_name=name, player_names=[self._agent_name(seat) for seat in range(4)])
+        self.info = TableInfo(table_name=name, player_names=[agent_name(seat) for seat in range(4)])
         self.peers: list[Peer | None] = [None] * 4
         self._joined: list[Peer] = []  # clients in the order they joined (for the host)
         self._away: dict[Peer, asyncio.TimerHandle] = {}  # dropped clients within the grace period
@@ -264,7 +265,7 @@ class Table:
             if moved is not None:
                 moved.seat = seat
             else:
-                names[seat] = self._agent_name(seat)
+                names[seat] = agent_name(seat)
         self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
 
     def set_options(self, peer: Peer, agent: str | None = None, hints: bool | None = None) -> None:
@@ -316,7 +317,7 @@ class Table:
             self.engine = None
             self.info.phase = TablePhase.LOBBY
             self.info.is_running = False
-            self.info.player_names = [peer.name if peer else self._agent_name(seat)
+            self.info.player_names = [peer.name if peer else agent_name(seat)
                                       for seat, peer in enumerate(self.peers)]
 
     # -- interrupts from clients -----------------------------------------------------------------
@@ -368,11 +369,8 @@ class Table:
         for peer in self.clients:
             peer.send_error(error)
 
-    def _agent_name(self, seat: int) -> str:
-        return f"Bot {seat + 1}"
-
     def _make_agent(self, seat: int) -> Agent:
-        return self._agents(self.options.agent, self._agent_name(seat))
+        return self._agents(self.options.agent, agent_name(seat))
 
     def _seat_agent(self, agent: Agent) -> ServerAgent:
         """An agent as a player of this table's engine, paced while clients are seated."""
