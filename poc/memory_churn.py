@@ -6,8 +6,9 @@ grace period of 1 s), then for ``--seconds`` keeps ``--parallel`` clients busy, 
 a new table, starting a game, waiting for its first request and dropping the connection.
 After the churn it waits until every table has closed (the grace period, then the close)
 and reads the server's resident memory (Linux ``/proc``): at the start, at the peak and at
-the end (after the server's clean-up when idle), with the number of joins. Point ``--server`` at another checkout to compare two
-versions side by side. Bounded in time; loopback only. Nothing here is a test.
+the end (after the server's clean-up when idle), with the number of joins. Point
+``--server`` at another checkout to compare two versions side by side. Bounded in time;
+loopback only. Nothing here is a test.
 
 Run: ``.venv/bin/python poc/memory_churn.py --seconds 30``.
 """
