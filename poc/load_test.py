@@ -107,7 +107,11 @@ def main() -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as data_dir:
         env = {**os.environ, "TICHU_BOMB_WINDOW": "0", "TICHU_AGENT_DELAY": "0", "TICHU_LOG_LEVEL": "WARNING",
-               "TICHU_DATA_DIR": data_dir, "TICHU_TARGET_SCORE": str(args.target)}
+               "TICHU_DATA_DIR": data_dir, "TICHU_TARGET_SCORE": str(args.target),
+               # more tables and connections than a Pi's defaults allow (docs/server.md, "Limits"),
+               # and no rate limit shaping the figures; per address, loopback is exempt
+               "TICHU_MAX_CONNECTIONS": str(8 * args.tables), "TICHU_MAX_TABLES": str(2 * args.tables),
+               "TICHU_MESSAGE_RATE": "1000", "TICHU_MESSAGE_BURST": "1000"}
         server = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
                                    "--port", str(port)], env=env, cwd=data_dir)
         try:

@@ -40,9 +40,11 @@ POLL = 0.02
 TEST_SETTINGS: Mapping[str, Any] = {"port": 0, "bomb_window": 0.0, "target_score": 200, "seed": 7,
                                     "agent": "random"}
 #: The server tests' defaults: also no agent delay, no hints (fast; the server's default is hints
-#: on, see test_options_and_hints.py) and a grace period of 0.3 s.
+#: on, see test_options_and_hints.py), a grace period of 0.3 s, and no practical message rate
+#: limit (these tests send hundreds of refused messages back to back on purpose; the limits are
+#: tested in tests/server/test_limits.py).
 SERVER_TEST_SETTINGS: Mapping[str, Any] = {**TEST_SETTINGS, "agent_delay": 0.0, "grace_period": 0.3,
-                                           "hints": False}
+                                           "hints": False, "message_rate": 1e6, "message_burst": 10**6}
 #: The browser tests' defaults: agents pause 0.05 s (so that the page can follow), a grace period
 #: of 3 s (longer than a page reload), hints on.
 BROWSER_TEST_SETTINGS: Mapping[str, Any] = {**TEST_SETTINGS, "agent_delay": 0.05, "grace_period": 3.0}

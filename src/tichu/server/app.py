@@ -7,7 +7,9 @@ and their peers, and answers every refused message with an ``error`` (protocol.m
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -22,6 +24,7 @@ from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.factory import GameFactory
+from tichu.server.limits import AcceptErrorFilter, ConnectionCounter, TokenBucket
 from tichu.server.peer import Peer
 from tichu.server.protocol import (
     MAX_FRAME_HARD,
@@ -41,6 +44,7 @@ log = logging.getLogger(__name__)
 
 SETTINGS = web.AppKey("settings", Settings)
 FACTORY = web.AppKey("factory", GameFactory)
+CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
 #: The folder served at ``/``.
@@ -61,6 +65,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app[AGENTS] = agents
     app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
     app.on_response_prepare.append(add_security_headers)
+    app[CONNECTIONS] = ConnectionCounter(app[SETTINGS].max_connections_per_address, app[SETTINGS].max_connections)
     app.cleanup_ctx.append(_factory_context)
     app.on_shutdown.append(_on_shutdown)
     app.router.add_get("/ws", websocket_handler)
@@ -91,21 +96,59 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     """Connect a client (new seat or reconnect), then route its messages until it goes."""
     if not request.app[ORIGINS].allows(request):
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
+    settings, counter = request.app[SETTINGS], request.app[CONNECTIONS]
+    address = _limited_address(request.remote or "", settings)
     ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
-    connection = Connection(ws)
-    factory = request.app[FACTORY]
-    try:
-        table, peer = _connect(factory, request.query, connection)
-    except ProtocolError as error:
-        connection.send(error_message(error.code, error.context, str(error)))
-        await connection.close(WSCloseCode.POLICY_VIOLATION, str(error))
+    connection = Connection(ws, request.transport, settings.outbox_bytes)
+    if not counter.acquire(address):
+        log.warning("connection from %s refused: %d open from there, %d in all", address, counter.held(address),
+                    counter.count)
+        await _refuse(connection, ProtocolError(ErrorCode.SERVER_BUSY, "too many connections"))
         return ws
-    left = False
+    try:
+        await _serve(request.app[FACTORY], settings, address, request.query, connection)
+    finally:
+        counter.release(address)
+    return ws
+
+
+def _limited_address(remote: str, settings: Settings) -> str | None:
+    """The address a client's limits per address count under; ``None`` for an exempt loopback client."""
+    with contextlib.suppress(ValueError):
+        if settings.loopback_exempt and ipaddress.ip_address(remote).is_loopback:
+            return None
+    return remote
+
+
+async def _refuse(connection: Connection, error: ProtocolError) -> None:
+    """Answer a client that gets no seat with the error, then close (1013 when busy, else 1008)."""
+    connection.send(error_message(error.code, error.context, str(error)))
+    code = WSCloseCode.TRY_AGAIN_LATER if error.code == ErrorCode.SERVER_BUSY else WSCloseCode.POLICY_VIOLATION
+    await connection.close(code, str(error))
+
+
+async def _serve(factory: GameFactory, settings: Settings, address: str | None, query: Any,
+                 connection: Connection) -> None:
+    """Seat a client, then route its messages (at most ``message_rate`` a second) until it goes."""
+    try:
+        table, peer = _connect(factory, query, connection, address)
+    except ProtocolError as error:
+        await _refuse(connection, error)
+        return
+    bucket = TokenBucket(settings.message_rate, settings.message_burst)
+    ws, left, flooded = connection.ws, False, False
     try:
         async for message in ws:
             if peer.connection is not connection:
                 break  # the client connected anew; this socket is being closed
+            if not bucket.take():
+                peer.send(error_message(ErrorCode.SERVER_BUSY, {"reason": "too many messages"}))
+                flooded = bucket.flooded_for() >= settings.flood_close
+                if flooded:
+                    log.warning("table %r: seat %d sends too fast; closing its connection", table.name, peer.seat)
+                    break
+                continue
             if message.type == WSMsgType.TEXT:
                 left = _handle(table, peer, message.data)
                 if left:
@@ -118,19 +161,21 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         if left:
             table.leave(peer)
             await connection.close(WSCloseCode.OK)
+        elif flooded:
+            table.drop(peer, connection)
+            await connection.close(WSCloseCode.POLICY_VIOLATION, "too many messages")
         else:
             table.drop(peer, connection)
             connection.abandon()
-    return ws
 
 
-def _connect(factory: GameFactory, query: Any, connection: Connection) -> tuple[Table, Peer]:
+def _connect(factory: GameFactory, query: Any, connection: Connection, address: str | None) -> tuple[Table, Peer]:
     session_id = query.get("session_id")
     if session_id is not None:
         return factory.reconnect(session_id, connection)
     table_name = clean_name(query.get("table_name"), "table_name", 40)
     player_name = clean_player_name(query.get("player_name"))
-    return factory.join(table_name, player_name, connection)
+    return factory.join(table_name, player_name, connection, address)
 
 
 def _handle(table: Table, peer: Peer, text: str) -> bool:
@@ -180,7 +225,10 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(settings: Settings) -> None:
-    """Log to the console and as JSON lines to ``data/logs/server.log`` (rotated at 1 MiB, 5 kept)."""
+    """Log to the console and as JSON lines to ``data/logs/server.log`` (rotated at 1 MiB, 5 kept).
+
+    asyncio's accept errors (``EMFILE``...) are logged once per ``accept_error_interval``.
+    """
     folder = settings.data_dir / "logs"
     folder.mkdir(parents=True, exist_ok=True)
     file_handler = RotatingFileHandler(folder / "server.log", maxBytes=1 << 20, backupCount=5, encoding="utf-8")
@@ -190,6 +238,10 @@ def configure_logging(settings: Settings) -> None:
     root = logging.getLogger()
     root.handlers[:] = [file_handler, console]
     root.setLevel(settings.log_level.upper())
+    asyncio_log = logging.getLogger("asyncio")
+    for old in [found for found in asyncio_log.filters if isinstance(found, AcceptErrorFilter)]:
+        asyncio_log.removeFilter(old)
+    asyncio_log.addFilter(AcceptErrorFilter(settings.accept_error_interval))
 
 
 def run(settings: Settings) -> None:

@@ -40,6 +40,19 @@ class Settings:
     :ivar allowed_origins: Comma-separated origins (``http://192.168.1.20:8080``) whose pages may
         open the WebSocket; empty: the server's own addresses on its port.
     :ivar dev_mode: Whether ``/tests.html`` (the client's unit tests) and its scripts are served.
+    :ivar max_connections: WebSockets open in all; one more gets ``SERVER_BUSY`` and is closed.
+    :ivar max_connections_per_address: WebSockets open from one client address.
+    :ivar max_tables: Tables open in all; opening one more gets ``SERVER_BUSY``.
+    :ivar tables_per_minute: Tables one client address may open per minute.
+    :ivar message_rate: Messages per second a connection may send on average (pings too).
+    :ivar message_burst: Messages a connection may send at once beyond the rate.
+    :ivar flood_close: Seconds a connection may go on sending beyond the rate (each such
+        message answered with ``SERVER_BUSY``) before it is closed.
+    :ivar outbox_bytes: Bytes of messages queued for one client before it counts as not
+        reading and its connection is cut.
+    :ivar accept_error_interval: Seconds between two logged accept errors (``EMFILE``...).
+    :ivar loopback_exempt: Whether clients on this machine (127.0.0.0/8, ::1: tests, the load
+        benchmark, a reverse proxy) are spared the limits per address (the others still hold).
     """
 
     host: str = "0.0.0.0"
@@ -56,6 +69,16 @@ class Settings:
     seed: int | None = None
     allowed_origins: str = ""
     dev_mode: bool = False
+    max_connections: int = 200
+    max_connections_per_address: int = 8
+    max_tables: int = 50
+    tables_per_minute: int = 10
+    message_rate: float = 20.0
+    message_burst: int = 40
+    flood_close: float = 2.0
+    outbox_bytes: int = 1 << 20
+    accept_error_interval: float = 60.0
+    loopback_exempt: bool = True
 
     @classmethod
     def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:

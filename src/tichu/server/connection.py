@@ -1,7 +1,9 @@
 """One client's WebSocket with an ordered, non-blocking outbox.
 
 The engine and the tables call :meth:`Connection.send` synchronously; a writer task
-sends the messages in order, so a slow client never stalls a table.
+sends the messages in order, so a slow client never stalls a table. The outbox is bounded
+in bytes: a client that does not read has its connection cut (the transport aborted, so
+that what is queued for it, here and in the socket's buffer, is released at once).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ log = logging.getLogger(__name__)
 
 _closing: set[asyncio.Task[bool]] = set()  # close tasks of replaced sockets, kept until done
 
-#: Messages queued for one client before it counts as unreachable and is closed.
-MAX_OUTBOX = 2000
+#: Seconds a polite close (the queued messages, then the close handshake) may take before the
+#: connection is cut.
+CLOSE_WAIT = 5.0
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -32,26 +35,41 @@ class Connection:
 
     :ivar ws: The WebSocket.
     :ivar closed: Whether the socket is closed or closing.
+    :ivar queued: Bytes of the messages in the outbox (JSON text is ASCII: one byte a character).
     """
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None,
+                 outbox_bytes: int = 1 << 20) -> None:
+        """Start the writer task.
+
+        :param ws: The prepared WebSocket.
+        :param transport: Its transport (``request.transport``), aborted when the client does not read.
+        :param outbox_bytes: Bytes that may wait in the outbox.
+        """
         self.ws = ws
         self.closed = False
+        self.queued = 0
+        self._transport = transport
+        self._outbox_bytes = outbox_bytes
         self._close_code: int = WSCloseCode.GOING_AWAY
         self._close_reason = b""
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
 
     def send(self, message: dict[str, Any] | str) -> None:
-        """Queue a message (a dict, or its JSON text); dropped silently once the connection is closed."""
+        """Queue a message (a dict, or its JSON text); dropped silently once the connection is closed.
+
+        :param message: The message.
+        """
         if self.closed:
             return
-        if self._outbox.qsize() >= MAX_OUTBOX:
-            log.warning("a client does not read its messages; closing its connection")
-            self.closed = True
-            self._outbox.put_nowait(None)
+        text = message if isinstance(message, str) else encode(message)
+        if self.queued + len(text) > self._outbox_bytes:
+            log.warning("a client does not read its messages; cutting its connection")
+            self.abort()
             return
-        self._outbox.put_nowait(message if isinstance(message, str) else encode(message))
+        self.queued += len(text)
+        self._outbox.put_nowait(text)
 
     async def _write(self) -> None:
         try:
@@ -59,6 +77,7 @@ class Connection:
                 message = await self._outbox.get()
                 if message is None:
                     break
+                self.queued -= len(message)
                 try:
                     await self.ws.send_str(message)
                 except (ConnectionError, RuntimeError):
@@ -73,14 +92,20 @@ class Connection:
             return
 
     async def close(self, code: int = WSCloseCode.GOING_AWAY, reason: str = "") -> None:
-        """Send what is queued, then close the socket."""
+        """Send what is queued, then close the socket; cut it if that takes over :data:`CLOSE_WAIT` seconds.
+
+        :param code: The close code.
+        :param reason: The close reason (cut to 120 bytes).
+        """
         if not self.closed:
             self.closed = True
             self._close_code = code
             self._close_reason = reason.encode()[:120]
             self._outbox.put_nowait(None)
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._writer
+        done, _ = await asyncio.wait({self._writer}, timeout=CLOSE_WAIT)
+        if not done:
+            log.warning("a client does not take the close; cutting its connection")
+            self.abort()
 
     def replace(self) -> None:
         """Close this socket because the client connected anew (its handler stops reading)."""
@@ -92,6 +117,18 @@ class Connection:
         task.add_done_callback(_closing.discard)
 
     def abandon(self) -> None:
-        """Stop writing at once (the socket is gone)."""
+        """Stop writing at once (the socket is gone), dropping what is queued; cut the socket
+        if it still holds unsent data (a peer that does not read would keep it forever)."""
+        self._stop(cut=self._transport is not None and self._transport.get_write_buffer_size() > 0)
+
+    def abort(self) -> None:
+        """Cut the connection without a close handshake, dropping everything queued for it."""
+        self._stop(cut=True)
+
+    def _stop(self, *, cut: bool) -> None:
         self.closed = True
         self._writer.cancel()
+        self._outbox = asyncio.Queue()
+        self.queued = 0
+        if cut and self._transport is not None:
+            self._transport.abort()

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
+from tichu.server.limits import OpeningWindow
 from tichu.server.memory import release_memory
 from tichu.server.peer import Peer
 from tichu.server.protocol import ProtocolError
@@ -42,14 +43,27 @@ class GameFactory:
         self._closing: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._idle_cleanup: asyncio.TimerHandle | None = None
+        self._openings = OpeningWindow(settings.tables_per_minute)
 
-    def join(self, table_name: str, player_name: str, connection: Connection) -> tuple[Table, Peer]:
+    def join(self, table_name: str, player_name: str, connection: Connection,
+             address: str | None = None) -> tuple[Table, Peer]:
         """Seat a client at a table, opening the table if it does not exist.
 
-        :raises ProtocolError: ``NAME_TAKEN`` or ``TABLE_FULL``.
+        :param table_name: The table's name.
+        :param player_name: The client's name.
+        :param connection: The client's connection.
+        :param address: The client's address (for the limit of tables it opens per minute); ``None``
+            for a client exempt from it.
+        :returns: The table and the client's seat.
+        :raises ProtocolError: ``NAME_TAKEN`` or ``TABLE_FULL``; ``SERVER_BUSY`` for a new table
+            beyond ``max_tables``, or beyond ``tables_per_minute`` for the address.
         """
         table = self.tables.get(table_name)
         if table is None:
+            if len(self.tables) >= self.settings.max_tables:
+                raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables are open")
+            if address is not None and not self._openings.allow(address):
+                raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables opened from this address")
             table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty,
                                                    agents=self._agents, hinter=self._hinters(self.settings))
             log.info("table %r opened", table_name)
@@ -67,7 +81,7 @@ class GameFactory:
         """
         found = self._sessions.get(session_id)
         if found is None or self.tables.get(found[0].name) is not found[0]:
-            raise ProtocolError(ErrorCode.SESSION_NOT_FOUND, session_id=session_id[:64])
+            raise ProtocolError(ErrorCode.SESSION_NOT_FOUND, session_id=session_id)
         table, peer = found
         self._keep_open(table)
         table.reconnect(peer, connection)

@@ -49,6 +49,12 @@ MAX_FRAME = 64 * 1024
 #: Frames over this size close the connection (1009), as aiohttp's limit.
 MAX_FRAME_HARD = 1024 * 1024
 #: Message types a client may send (``set_options`` is the project's extension, docs/server.md).
+#: Characters of a client's string that an error repeats (:func:`clip`).
+ECHO_LIMIT = 64
+#: Characters of JSON text of a client's other values that an error repeats (:func:`echo`).
+ECHO_JSON_LIMIT = 256
+#: Characters of an error's reason.
+REASON_LIMIT = 256
 CLIENT_TYPES = frozenset({"leave", "swap_players", "start_game", "set_options", "announce", "bomb", "response",
                           "ping"})
 
@@ -57,6 +63,7 @@ _MESSAGES = {
     ErrorCode.INVALID_MESSAGE: "Invalid message.",
     ErrorCode.UNKNOWN_CARD: "At least one card does not exist.",
     ErrorCode.NOT_HAND_CARD: "At least one card is not in your hand.",
+    ErrorCode.SERVER_BUSY: "The server is busy; try again later.",
     ErrorCode.SERVER_DOWN: "The server is shutting down.",
     ErrorCode.SESSION_NOT_FOUND: "Session not found.",
     ErrorCode.TABLE_FULL: "The table is full.",
@@ -95,17 +102,52 @@ _CONFUSABLES = str.maketrans({"в": "b", "ь": "b", "β": "b", "о": "o", "ο": 
                               "τ": "t", "l": "1", "i": "1", "ı": "1", "|": "1"})
 
 
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """A client's string as an error may repeat it: at most ``limit`` characters, cut with an ellipsis.
+
+    :param text: The string.
+    :param limit: Its longest length.
+    :returns: The string, or its start and ``…``.
+    """
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def echo(value: Any) -> Any:
+    """A client's value as an error may repeat it: a string clipped (:func:`clip`), any other
+    value as it is unless its JSON text is longer than :data:`ECHO_JSON_LIMIT`, then that text clipped.
+
+    :param value: A JSON value.
+    :returns: The value to put into the error's context.
+    """
+    if isinstance(value, str):
+        return clip(value)
+    if isinstance(value, bool | float | None) or (isinstance(value, int) and -10**18 < value < 10**18):
+        return value
+    text = json.dumps(value, separators=(",", ":"))
+    return value if len(text) <= ECHO_JSON_LIMIT else clip(text, ECHO_JSON_LIMIT)
+
+
 class ProtocolError(Exception):
     """A refused client message: answered with ``error`` and otherwise ignored.
+
+    Every context value goes through :func:`echo` and the reason through :func:`clip`, so an
+    error stays small whatever the client sent.
 
     :ivar code: The protocol error code.
     :ivar context: Details for the client (always a dict).
     """
 
     def __init__(self, code: ErrorCode, reason: str = "", **context: Any) -> None:
+        """Build the error.
+
+        :param code: The protocol error code.
+        :param reason: (Optional) What was wrong, for ``context.reason`` and the message.
+        :param context: Details for the client, client input included.
+        """
+        reason = clip(reason, REASON_LIMIT)
         super().__init__(reason or _MESSAGES.get(code, code.name))
         self.code = code
-        self.context = dict(context)
+        self.context = {key: echo(value) for key, value in context.items()}
         if reason:
             self.context.setdefault("reason", reason)
 
@@ -142,7 +184,7 @@ def parse_message(text: str) -> tuple[str, dict[str, Any]]:
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, "a message is a JSON object")
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"unknown message type {str(kind)[:40]!r}")
+        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"unknown message type {clip(str(kind))!r}")
     payload = message.get("payload", {})
     if payload is None:
         payload = {}

@@ -41,6 +41,7 @@ from tichu.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     agent_name,
+    clip,
     notification,
     private_state_json,
     public_state_json,
@@ -277,7 +278,7 @@ class Table:
         """
         self._check_host(peer, "set_options")
         if agent is not None and agent not in AGENTS:
-            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {agent[:40]!r}; known: {', '.join(AGENTS)}",
+            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {clip(agent)!r}; known: {', '.join(AGENTS)}",
                                 agents=list(AGENTS))
         if agent is not None and agent != self.options.agent:
             self.options.agent = agent

@@ -1,0 +1,185 @@
+"""The server's limits on what one client, and all of them, may take (docs/server.md, "Limits").
+
+Each limit is a setting (:class:`~tichu.server.config.Settings`); what goes beyond one is
+answered with ``SERVER_BUSY`` (105). Every count here is bounded: by the limits themselves,
+or by forgetting what is older than its window.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+
+#: Seconds over which tables opened per address are counted.
+TABLE_WINDOW = 60.0
+#: The start of the message asyncio logs when ``accept()`` fails for lack of resources (EMFILE...).
+ACCEPT_ERROR = "socket.accept() out of system resource"
+
+
+class ConnectionCounter:
+    """Open WebSockets, in all and per client address."""
+
+    def __init__(self, per_address: int, total: int) -> None:
+        """Start with no connection.
+
+        :param per_address: Most connections from one address.
+        :param total: Most connections in all.
+        """
+        self.per_address = per_address
+        self.total = total
+        self.count = 0
+        self._by_address: dict[str, int] = {}
+
+    def acquire(self, address: str | None) -> bool:
+        """Count a new connection from ``address``.
+
+        :param address: The client's address; ``None`` for one exempt from the limit per address.
+        :returns: Whether it is within the limits (if not, nothing is counted).
+        """
+        if self.count >= self.total:
+            return False
+        if address is not None:
+            held = self._by_address.get(address, 0)
+            if held >= self.per_address:
+                return False
+            self._by_address[address] = held + 1
+        self.count += 1
+        return True
+
+    def release(self, address: str | None) -> None:
+        """Forget a connection counted by :meth:`acquire`.
+
+        :param address: The address it was counted under.
+        """
+        if address is not None:
+            held = self._by_address.pop(address) - 1
+            if held:
+                self._by_address[address] = held
+        self.count -= 1
+
+    def held(self, address: str | None) -> int:
+        """Connections open from ``address`` (0 for ``None``).
+
+        :param address: The address.
+        :returns: The count.
+        """
+        return 0 if address is None else self._by_address.get(address, 0)
+
+
+class OpeningWindow:
+    """When each address opened its latest tables, within the last :data:`TABLE_WINDOW` seconds."""
+
+    def __init__(self, per_window: int, clock: Callable[[], float] = time.monotonic) -> None:
+        """Start with no table opened.
+
+        :param per_window: Most tables one address may open per window.
+        :param clock: Gives the time in seconds.
+        """
+        self.per_window = per_window
+        self._clock = clock
+        self._opened: dict[str, deque[float]] = {}
+
+    def allow(self, address: str) -> bool:
+        """Count a table that ``address`` opens now.
+
+        :returns: Whether it is within the limit (if not, nothing is counted).
+        """
+        now = self._clock()
+        self._opened = {key: times for key, times in self._opened.items() if now - times[-1] < TABLE_WINDOW}
+        times = self._opened.setdefault(address, deque(maxlen=max(self.per_window, 1)))
+        while times and now - times[0] >= TABLE_WINDOW:
+            times.popleft()
+        if len(times) >= self.per_window:
+            if not times:
+                del self._opened[address]
+            return False
+        times.append(now)
+        return True
+
+    def addresses(self) -> int:
+        """Addresses remembered (those that opened a table within the window)."""
+        return len(self._opened)
+
+
+class TokenBucket:
+    """A rate limit with bursts: ``rate`` tokens per second, at most ``burst`` saved up.
+
+    :ivar flooding_since: When the bucket ran dry and has not been half full since (``None`` if not).
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        """Start with a full bucket.
+
+        :param rate: Tokens added per second.
+        :param burst: Tokens the bucket holds.
+        :param clock: Gives the time in seconds.
+        """
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+        self.flooding_since: float | None = None
+
+    def take(self) -> bool:
+        """Take a token for one message.
+
+        :returns: Whether there was one. Once the bucket is half full again the client is
+            within the rate again (:attr:`flooding_since` is cleared); a client that keeps
+            sending faster than the rate, in bursts or not, never gets there.
+        """
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            if self._tokens >= self.burst / 2:
+                self.flooding_since = None
+            return True
+        if self.flooding_since is None:
+            self.flooding_since = now
+        return False
+
+    def flooded_for(self) -> float:
+        """Seconds since the bucket ran dry without getting half full again (0 if it did not)."""
+        return 0.0 if self.flooding_since is None else self._clock() - self.flooding_since
+
+
+class AcceptErrorFilter(logging.Filter):
+    """Lets through one accept error (``EMFILE``...) per interval and counts the ones it drops.
+
+    asyncio logs a failed ``accept()`` through the ``asyncio`` logger each time it retries,
+    which under a file-descriptor exhaustion is many times a second.
+    """
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        """Let the next accept error through.
+
+        :param interval: Seconds between two accept errors let through.
+        :param clock: Gives the time in seconds.
+        """
+        super().__init__()
+        self.interval = interval
+        self._clock = clock
+        self._last: float | None = None
+        self.suppressed = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether to log ``record``: anything but an accept error, or the first one per interval.
+
+        :param record: The record.
+        :returns: Whether it is logged; a logged accept error tells how many were dropped before it.
+        """
+        if not str(record.msg).startswith(ACCEPT_ERROR):
+            return True
+        now = self._clock()
+        if self._last is not None and now - self._last < self.interval:
+            self.suppressed += 1
+            return False
+        self._last = now
+        if self.suppressed:
+            record.msg = f"{record.msg}\n({self.suppressed} more accept errors were not logged)"
+            self.suppressed = 0
+        return True

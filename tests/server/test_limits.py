@@ -1,0 +1,257 @@
+"""The server's limits (docs/server.md, "Limits"): connections, tables, message rate, outbox
+bytes, echoed input and the log of accept errors. Each limit is hit and answered as specified,
+and a client under the limits is unaffected. Real servers and sockets on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import urlencode
+
+import aiohttp
+
+from tests.support.live_server import WAIT, eventually
+from tests.support.raw_client import Client, Server, StartServer, is_error
+from tichu.server.app import CONNECTIONS
+from tichu.server.config import Settings
+from tichu.server.limits import (
+    ACCEPT_ERROR,
+    TABLE_WINDOW,
+    AcceptErrorFilter,
+    ConnectionCounter,
+    OpeningWindow,
+    TokenBucket,
+)
+
+SERVER_BUSY = 105
+TRY_AGAIN_LATER = 1013
+POLICY_VIOLATION = 1008
+#: The real defaults of the rate limit (the other server tests lift it).
+DEFAULT_RATE = {"message_rate": Settings().message_rate, "message_burst": Settings().message_burst,
+                "flood_close": Settings().flood_close}
+#: The tests' clients are on loopback: these tests limit it like any other address.
+LIMIT_LOOPBACK = {"loopback_exempt": False}
+
+
+async def refused_busy(server: Server, query: str) -> Client:
+    """Connect with ``query``: the server must answer ``SERVER_BUSY`` and close with 1013."""
+    client = await server.raw(query)
+    await client.wait_error(SERVER_BUSY)
+    assert await client.wait_closed() == TRY_AGAIN_LATER
+    assert [message["type"] for message in client.messages] == ["error"]
+    return client
+
+
+def query(player: str, table: str) -> str:
+    """A join query."""
+    return urlencode({"player_name": player, "table_name": table})
+
+
+async def test_connections_per_address_are_limited_before_a_seat_is_taken(start_server: StartServer) -> None:
+    """One address beyond ``max_connections_per_address``: 105 and close 1013, no seat taken;
+    once one of its connections closes, it may connect again."""
+    server = await start_server(max_connections_per_address=2, **LIMIT_LOOPBACK)
+    first = await server.join("Anna", "t")
+    await server.join("Bob", "t")
+    await refused_busy(server, query("Cleo", "t"))
+    assert [peer.name for peer in server.table("t").clients] == ["Anna", "Bob"]
+    await first.drop()
+    await eventually(lambda: server.app[CONNECTIONS].count == 1)
+    await server.join("Cleo", "t")
+
+
+async def test_connections_in_all_are_limited(start_server: StartServer) -> None:
+    """Beyond ``max_connections`` in all: 105 and close 1013, whatever the address."""
+    server = await start_server(max_connections=2)
+    await server.join("Anna", "t")
+    await server.join("Bob", "u")
+    await refused_busy(server, query("Cleo", "v"))
+    assert sorted(server.factory.tables) == ["t", "u"]
+
+
+async def test_tables_in_all_are_limited_and_open_tables_stay_joinable(start_server: StartServer) -> None:
+    """Opening a table beyond ``max_tables``: 105 and close 1013; joining an open table works."""
+    server = await start_server(max_tables=2)
+    await server.join("Anna", "t")
+    await server.join("Bob", "u")
+    await refused_busy(server, query("Cleo", "v"))
+    await server.join("Cleo", "t")
+    assert sorted(server.factory.tables) == ["t", "u"]
+
+
+async def test_tables_opened_per_address_per_minute_are_limited(start_server: StartServer) -> None:
+    """Opening more than ``tables_per_minute`` tables from one address: 105 and close 1013."""
+    server = await start_server(tables_per_minute=2, **LIMIT_LOOPBACK)
+    for table in ("t", "u"):
+        client = await server.join("Anna", table)
+        await client.drop()
+    await refused_busy(server, query("Anna", "v"))
+
+
+def test_the_table_window_forgets_old_openings_and_old_addresses() -> None:
+    """An opening counts for :data:`TABLE_WINDOW` seconds; addresses without one are forgotten."""
+    now = [0.0]
+    window = OpeningWindow(2, clock=lambda: now[0])
+    assert window.allow("a") and window.allow("a") and not window.allow("a")
+    assert window.allow("b")
+    now[0] = TABLE_WINDOW
+    assert window.allow("c") and window.addresses() == 1
+    assert window.allow("a") and window.allow("a") and not window.allow("a")
+    assert not OpeningWindow(0).allow("a")
+
+
+async def test_loopback_is_exempt_from_the_limits_per_address_by_default(start_server: StartServer) -> None:
+    """With ``loopback_exempt`` (the default) clients on this machine are not limited per address,
+    but the limits in all still hold."""
+    server = await start_server(max_connections_per_address=1, tables_per_minute=1, max_connections=3)
+    await server.join("Anna", "t")
+    await server.join("Bob", "u")
+    await server.join("Cleo", "u")
+    await refused_busy(server, query("Dora", "u"))
+
+
+def test_the_connection_counter_counts_back_down() -> None:
+    """Released connections free their address (no entry stays for an address without one)."""
+    counter = ConnectionCounter(per_address=1, total=2)
+    assert counter.acquire("a") and not counter.acquire("a") and counter.acquire("b") and not counter.acquire("c")
+    counter.release("a")
+    counter.release("b")
+    assert counter.count == 0 and counter.held("a") == 0 and not counter._by_address
+    assert counter.acquire(None) and counter.acquire(None) and not counter.acquire(None)
+    counter.release(None)
+    assert counter.count == 1 and counter.held(None) == 0
+
+
+async def test_a_burst_within_the_bucket_is_all_answered(start_server: StartServer) -> None:
+    """30 messages at once (under the burst of 40) are all answered."""
+    server = await start_server(**DEFAULT_RATE)
+    client = await server.join("Anna", "t")
+    start = len(client.messages)
+    for _ in range(30):
+        await client.send_type("ping")
+    await client.wait_for(lambda m: len(client.messages) >= start + 30, start=start)
+    assert [m["type"] for m in client.messages[start:]] == ["pong"] * 30
+
+
+async def test_a_flooding_client_gets_105_then_close_1008_and_others_are_unaffected(
+        start_server: StartServer) -> None:
+    """100 pings a second: past the burst some are answered with 105 (and not processed), and
+    after ``flood_close`` seconds of flooding the connection is closed (1008); a client at
+    another table gets every pong meanwhile."""
+    server = await start_server(**DEFAULT_RATE)
+    flooder = await server.join("Anna", "t")
+    other = await server.join("Bob", "u")
+    pongs = 0
+    started = time.monotonic()
+    async with asyncio.timeout(WAIT):
+        while not flooder.closed.is_set():
+            for _ in range(10):
+                if not flooder.closed.is_set():
+                    await flooder.send_type("ping")
+            answers = await other.roundtrip({"type": "ping"})
+            assert answers == []
+            pongs += 1
+            await asyncio.sleep(0.1)
+    elapsed = time.monotonic() - started
+    assert flooder.close_code == POLICY_VIOLATION
+    assert DEFAULT_RATE["flood_close"] <= elapsed < DEFAULT_RATE["flood_close"] + 3
+    busy = [message for message in flooder.messages if is_error(message, SERVER_BUSY)]
+    answered = [message for message in flooder.messages if message["type"] == "pong"]
+    assert busy and answered
+    assert len(busy) + len(answered) < 10 * pongs + 1
+    assert pongs >= 20
+
+
+async def test_a_client_that_does_not_read_is_cut_and_its_outbox_released(start_server: StartServer) -> None:
+    """The server queues at most ``outbox_bytes`` for a client; beyond, it aborts the transport
+    (no close handshake the client would have to read) and drops what was queued."""
+    server = await start_server(outbox_bytes=64 * 1024, message_rate=1e6, message_burst=10**6)
+    await server.join("Anna", "t")
+    ws = await server.session.ws_connect(f"http://127.0.0.1:{server.port}/ws?{query('Bob', 't')}")
+    await eventually(lambda: len(server.table("t").clients) == 2)
+    peer = server.table("t").clients[1]
+    connection = peer.connection
+    assert connection is not None
+    big = json.dumps({"type": "set_options", "payload": {"agent": "x" * 64}})  # each answered with an error
+    async with asyncio.timeout(WAIT * 2):
+        while not connection.closed:
+            for _ in range(200):
+                await ws.send_str(big)
+            await asyncio.sleep(0)
+    await eventually(lambda: peer.connection is None and server.app[CONNECTIONS].count == 1)
+    assert connection.queued == 0 and connection._outbox.empty()
+    assert connection.ws.closed or ws.closed
+    await ws.close()
+
+
+async def test_echoed_input_is_clipped_in_errors(start_server: StartServer) -> None:
+    """A response whose ``action`` holds 16,000 emoji gets an error under 4 KiB that repeats at
+    most 64 characters of it; so do huge cards and an unknown session."""
+    server = await start_server()
+    client = await server.join("Anna", "t")
+    emoji = "\U0001F600" * 16_000
+    start = len(client.messages)
+    frame = json.dumps({"type": "response", "payload": {"request_id": "r", "action": emoji}}, ensure_ascii=False)
+    assert len(frame.encode()) <= 64 * 1024  # under the frame limit: the server reads it
+    await client.send(frame)
+    await client.wait_for(lambda m: is_error(m), start=start)
+    await client.send_type("bomb", cards=[[10**4000, 1]] * 14)
+    await client.wait_for(lambda m: is_error(m), start=start + 1)
+    for message in client.messages[start:]:
+        assert len(json.dumps(message).encode()) < 4096, message
+    context = client.messages[start]["payload"]["context"]
+    assert context["action"] == "\U0001F600" * 63 + "…"
+    refused = await server.raw(urlencode({"session_id": emoji[:500]}))  # the URL stays under 8 KiB
+    _, error = await refused.wait_for(lambda m: is_error(m))
+    assert len(json.dumps(error).encode()) < 4096
+    assert len(error["payload"]["context"]["session_id"]) == 64
+
+
+def test_accept_errors_are_logged_once_per_interval() -> None:
+    """Of many accept errors within an interval one is logged; the next one after the interval
+    says how many were dropped; other records pass."""
+    now = [0.0]
+    log_filter = AcceptErrorFilter(60.0, clock=lambda: now[0])
+
+    def record(message: str) -> logging.LogRecord:
+        return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, message, None, None)
+
+    accept = f"{ACCEPT_ERROR}\nexception: OSError(24, 'Too many open files')"
+    passed = [log_filter.filter(record(accept)) for _ in range(10_000)]
+    assert passed.count(True) == 1 and passed[0]
+    assert log_filter.filter(record("another error"))
+    now[0] = 60.0
+    later = record(accept)
+    assert log_filter.filter(later) and "9999 more accept errors" in later.getMessage()
+    assert log_filter.suppressed == 0
+
+
+def test_the_token_bucket_refills_at_its_rate_up_to_its_burst() -> None:
+    """A full bucket gives ``burst`` tokens, then one per ``1 / rate`` seconds; it never holds
+    more than ``burst``; a client back within the rate is no longer flooding."""
+    now = [0.0]
+    bucket = TokenBucket(10.0, 3, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] = 0.5
+    assert bucket.flooded_for() == 0.5
+    now[0] = 100.0
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] = 100.15
+    assert bucket.take() and bucket.flooding_since is not None
+    now[0] = 101.0
+    assert bucket.take() and bucket.flooding_since is None
+
+
+async def test_a_client_from_another_address_is_not_limited_by_the_first(start_server: StartServer) -> None:
+    """The per-address limit counts each address alone (127.0.0.2 next to 127.0.0.1)."""
+    server = await start_server(max_connections_per_address=1, **LIMIT_LOOPBACK)
+    await server.join("Anna", "t")
+    await refused_busy(server, query("Bob", "t"))
+    connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+    async with aiohttp.ClientSession(connector=connector) as session:
+        ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws?{query('Cleo', 't')}")
+        message = await ws.receive_json(timeout=WAIT)
+        assert message["payload"]["event"] == "player_joined"
+        await ws.close()
