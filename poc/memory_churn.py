@@ -96,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as data:
         environ = {**os.environ, "TICHU_AGENT": "random", "TICHU_HINTS": "off", "TICHU_AGENT_DELAY": "0",
                    "TICHU_BOMB_WINDOW": "0", "TICHU_GRACE_PERIOD": "1", "TICHU_DATA_DIR": data,
-                   "TICHU_LOG_LEVEL": "WARNING"}
+                   "TICHU_LOG_LEVEL": "WARNING",
+                   # the churn opens tables far faster than people do: the limits in all are raised
+                   "TICHU_MAX_TABLES": "100000", "TICHU_MAX_CONNECTIONS": "100000"}
         server = subprocess.Popen([str(python), str(args.server / "bin" / "serve.py"), "--host", "127.0.0.1",
                                    "--port", str(port)], env=environ, cwd=data)
         try:
