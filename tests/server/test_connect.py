@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from urllib.parse import urlencode
 
+import aiohttp
 import pytest
 
 from tests.support.checks import table_snapshot
@@ -148,3 +149,18 @@ async def test_a_dropped_clients_seat_is_kept_for_the_grace_period(start_server:
         assert (await seated[0].wait_event("player_left"))["player_index"] == 2
         late = await server.join("E", "t")
         assert late.seat == 2
+
+
+async def test_healthz_answers_with_the_load(start_server: StartServer) -> None:
+    """``/healthz`` (for systemd or a proxy): 200 with the open tables and connections, and the
+    security headers like every response."""
+    server = await start_server()
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{server.port}/healthz") as response:
+            assert response.status == 200 and await response.json() == {"status": "ok", "tables": 0,
+                                                                        "connections": 0}
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+        client = await server.join("Ann", "t")
+        async with session.get(f"http://127.0.0.1:{server.port}/healthz") as response:
+            assert await response.json() == {"status": "ok", "tables": 1, "connections": 1}
+        await client.close()

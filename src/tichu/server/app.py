@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.on_shutdown.append(_on_shutdown)
     app.router.add_get("/ws", websocket_handler)
     app.router.add_get("/", _index)
+    app.router.add_get("/healthz", _health)
     if WEB_DIR.is_dir():
         app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
     return app
@@ -83,6 +84,15 @@ async def _factory_context(app: web.Application) -> AsyncIterator[None]:
 
 async def _on_shutdown(app: web.Application) -> None:
     await app[FACTORY].shutdown()
+
+
+async def _health(request: web.Request) -> web.StreamResponse:
+    """``/healthz`` for a service manager or a proxy: the server answers, with its load.
+
+    :returns: ``{"status": "ok", "tables": n, "connections": m}`` as JSON.
+    """
+    return web.json_response({"status": "ok", "tables": len(request.app[FACTORY].tables),
+                              "connections": request.app[CONNECTIONS].count})
 
 
 async def _index(request: web.Request) -> web.StreamResponse:
