@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.players import AsyncPlayer, notice_of
+from tests.support.players import AsyncPlayer, Listening
 from tests.support.players import Notice as Event
 from tests.support.scripted import ScriptedPlayer
 from tichu.agents.agent import AgentPlayer
@@ -33,7 +33,6 @@ from tichu.core.errors import RuleViolation, Violation
 from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.events import Event as EngineEvent
 from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView
 from tichu.records.record import game_record, replay
@@ -144,7 +143,7 @@ def _choose(legal: Sequence[Play], labels: str) -> Play:
 BLOCK = object()  # script entry: never answer (until the engine cancels the request)
 
 
-class Client(AsyncPlayer):
+class Client(Listening, AsyncPlayer):
     """An async player like a connected client: yields to the loop before every answer.
 
     Plays follow ``script`` (labels, an :class:`asyncio.Future` whose result is labels,
@@ -160,19 +159,11 @@ class Client(AsyncPlayer):
         self.push = push
         self.script: deque[Any] = deque(script)
         self.dragon_script: deque[Any] = deque(dragon)
-        self.events: list[Event] = []
         self.requests: list[str] = []
         self.cancelled = 0
         self.aborted = 0  # requests whose coroutine the engine cancelled
         self.asked = asyncio.Event()
         self.blocked = asyncio.Event()  # set while a BLOCK entry holds a request open
-        self.on_notify: Callable[[Event], None] | None = None
-
-    def notify(self, event: EngineEvent) -> None:
-        notice = notice_of(event)
-        self.events.append(notice)
-        if self.on_notify:
-            self.on_notify(notice)
 
     def request_cancelled(self) -> None:
         self.cancelled += 1
@@ -223,21 +214,11 @@ class Client(AsyncPlayer):
             raise
 
 
-class ListeningRandom(AgentPlayer):
+class ListeningRandom(Listening, AgentPlayer):
     """A :class:`RandomAgent` at a seat that listens and records its events (a hook may check each)."""
-
-    listens = True
 
     def __init__(self, name: str, seed: int | None = None) -> None:
         super().__init__(RandomAgent(name, seed))
-        self.events: list[Event] = []
-        self.on_notify: Callable[[Event], None] | None = None
-
-    def notify(self, event: EngineEvent) -> None:
-        notice = notice_of(event)
-        self.events.append(notice)
-        if self.on_notify:
-            self.on_notify(notice)
 
 
 async def _until(condition: Callable[[], bool], timeout: float = 5.0) -> None:

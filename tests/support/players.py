@@ -9,7 +9,7 @@ answers are coroutines, like a client's over the network.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from tichu.core.combos import Play
@@ -29,6 +29,27 @@ class Notice(NamedTuple):
 def notice_of(event: Event) -> Notice:
     """The notice of an event (its public part; no seat's private part is added)."""
     return Notice(*event_json(event))
+
+
+class Listening(Player):
+    """A player that records every event as a :class:`Notice`; a hook may check each as it comes.
+
+    :ivar events: The notices, in order.
+    :ivar on_notify: (Optional) Called with each notice.
+    """
+
+    listens = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.events: list[Notice] = []
+        self.on_notify: Callable[[Notice], None] | None = None
+
+    def notify(self, event: Event) -> None:
+        notice = notice_of(event)
+        self.events.append(notice)
+        if self.on_notify:
+            self.on_notify(notice)
 
 
 class AsyncPlayer(Player):
