@@ -1172,3 +1172,22 @@ async def test_a_call_while_an_agent_decides_later_is_seen_R6_1() -> None:
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_offers_go_only_to_players_that_cannot_act_unprompted_R6_1_R4_3() -> None:
+    """Tichu (R6.1) and bombs out of turn (R4.3) are offered to agents, which cannot act by
+    themselves; a client calls and bombs unprompted (``announce``, ``bomb``), so it is never
+    offered one (no view is built for an answer that is always no)."""
+
+    class Unprompted(ScriptedPlayer):
+        acts_unprompted = True
+
+    hands, pushes = build_deal(["Ma", "", "S5 B5 G5 R5", "S7 B7 G7 R7"], ["", "", "S5 B5 G5 R5", "S7 B7 G7 R7"],
+                               seed=3)
+    seats: list[ScriptedPlayer] = [Unprompted("U0", schupf=pushes[0]), ScriptedPlayer("S1", schupf=pushes[1]),
+                                   Unprompted("U2", schupf=pushes[2]), ScriptedPlayer("S3", schupf=pushes[3])]
+    engine = GameEngine(list(seats), RuleSet(target_score=1), rng=RiggedRandom(hands))
+    await asyncio.wait_for(engine.run(), 20)
+    assert seats[0].offers == seats[2].offers == {"tichu": 0, "bomb": 0}
+    assert seats[1].offers["tichu"] > 0 and seats[3].offers["tichu"] > 0
+    assert seats[3].offers["bomb"] > 0  # it holds the sevens

@@ -302,20 +302,24 @@ class GameEngine:
                 player.notify(event)  # R8.3: only to seats that are out
 
     def _offer_tichu(self, round_: Round) -> None:
-        """Offer a Tichu call (R6.1) to each seat that has neither called nor played yet."""
+        """Offer a Tichu call (R6.1) to each seat that has neither called nor played yet; a
+        player that acts unprompted (a client) calls by itself and is not asked."""
         announcements, has_played = round_.announcements, round_.has_played
         for seat in list(self._may_call):
             if announcements[seat] or has_played[seat]:
                 self._may_call.remove(seat)
                 continue
             player = self.players[seat]
+            if player.acts_unprompted:
+                continue
             if round_.can_announce(seat) and player.offer_tichu(self._view(seat, player)):
                 round_.announce(seat)
                 if self._listeners:
                     self._emit(PlayerAnnounced(seat, False))
 
     async def _offer_bombs(self, round_: Round, *, closing: bool) -> bool:
-        """Offer a bomb (R4.3), nearest seat after the trick's owner first.
+        """Offer a bomb (R4.3), nearest seat after the trick's owner first (not to a player
+        that acts unprompted: it throws its bombs by itself).
 
         :param closing: The trick is about to be taken: every seat may bomb, and clients
             get :attr:`bomb_window` seconds for it.
@@ -332,9 +336,11 @@ class GameEngine:
             if not round_.holds_bomb(seat):
                 holders.remove(seat)  # cards only leave a hand while playing
                 continue
+            player = self.players[seat]
+            if player.acts_unprompted:
+                continue  # a client bombs by itself (interrupt), within the bomb window
             bombs = round_.bombs_for(seat)
             if bombs:
-                player = self.players[seat]
                 choice = player.offer_bomb(self._view(seat, player), bombs)
                 if choice is not None and choice in bombs:
                     self._throw_bomb(round_, seat, bombs[bombs.index(choice)])

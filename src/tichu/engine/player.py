@@ -86,13 +86,13 @@ class Player(ABC):
         """Choose the opponent who receives the Dragon trick (R4.5)."""
 
     def offer_tichu(self, view: SeatView) -> bool:
-        """Whether to call Tichu now (R6.1); answered at once. A client declines: it calls
-        unprompted instead."""
+        """Whether to call Tichu now (R6.1); answered at once. Not asked of a player that acts
+        unprompted: it calls by itself."""
         return False
 
     def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
         """A bomb of ``bombs`` to throw out of turn now, or ``None`` (R4.3); answered at once.
-        A client declines: it bombs unprompted instead."""
+        Not asked of a player that acts unprompted: it bombs by itself."""
         return None
 
     def notify(self, event: Event) -> None:
