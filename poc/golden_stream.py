@@ -3,7 +3,7 @@
 Plays one whole game at a live server (in this process, on loopback): one client that
 answers every request by a fixed rule (the first hinted play, the three lowest cards for
 the push, no Grand Tichu), three heuristic agents, seed 7. Every text frame the client
-receives is kept as sent, and the game's record as written to ``games.jsonl``. Then an
+receives is kept as sent, and the game's record as stored (one JSON line). Then an
 Arena run with records (seed 3, heuristic against rule). Only what is random by design is
 replaced by a stable counter: session ids, request ids, record ids and start times.
 
@@ -32,7 +32,8 @@ from aiohttp import web
 
 from tichu.agents.agent import Agent
 from tichu.agents.registry import make_agent
-from tichu.server.app import create_app
+from tichu.records.store import GameStore
+from tichu.server.app import STORE_FILE, create_app
 from tichu.server.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,7 +128,11 @@ async def table_stream(data_dir: Path) -> list[str]:
             await ws.send_str(json.dumps({"type": "leave"}))
     finally:
         await runner.cleanup()
-    record = (data_dir / "records" / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    store = GameStore(data_dir / STORE_FILE)
+    try:
+        record = [json.dumps(stored, ensure_ascii=False, separators=(",", ":")) for stored in store.records()]
+    finally:
+        store.close()
     return frames + record
 
 

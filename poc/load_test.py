@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from tichu.client.bots import RandomBrain  # noqa: E402
 from tichu.client.connection import TableClient, run_bot  # noqa: E402
+from tichu.records.store import GameStore  # noqa: E402
+from tichu.server.app import STORE_FILE  # noqa: E402
 
 
 def free_port() -> int:
@@ -126,8 +128,9 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(timeout=30)
-        records = (Path(data_dir) / "records" / "games.jsonl")
-        games = sum(1 for _ in records.open()) if records.exists() else 0
+        store = GameStore(Path(data_dir) / STORE_FILE)
+        games = sum(1 for record in store.records() if not record.get("aborted"))
+        store.close()
     waits = sorted(wait for clients in finished for wait in latencies(clients))
     p99 = waits[min(len(waits) - 1, int(0.99 * len(waits)))] if waits else float("nan")
     print(f"tables {args.tables} x 4 bots, think {args.think} s, target {args.target}: "

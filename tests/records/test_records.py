@@ -21,7 +21,7 @@ from tichu.core.ruleset import RuleSet
 from tichu.records.record import (
     FORMAT,
     ReplayFault,
-    _action,
+    event_action,
     game_record,
     now_iso,
     read_records,
@@ -114,7 +114,7 @@ def _states(record: Record) -> Iterator[tuple[int, int, Round, dict[str, Any]]]:
             round_.schupf(seat, [parse_mask(label) for label in labels])
         for event_index, event in enumerate(data["events"]):
             yield index, event_index, round_.clone(), event
-            round_.apply(_action(event))
+            round_.apply(event_action(event))
 
 
 def _find(records: list[Record], test: Callable[[int, int, Round, dict[str, Any]], Any]

@@ -89,7 +89,7 @@ async def test_host_handover_when_the_host_leaves(start_server: StartServer) -> 
 async def test_after_game_over_the_table_returns_to_the_lobby(start_server: StartServer) -> None:
     """After ``game_over`` the table is a lobby again: a joining client sees ``phase: lobby``, the
     host may swap and ``start_game`` again, and each game's record is written to
-    ``data_dir/records/games.jsonl`` and replays without a rule violation (records.md)."""
+    the server's store and replays without a rule violation (records.md)."""
     async with asyncio.timeout(GAME_WAIT):
         server = await start_server()
         host = await server.join("Host", "t", seed=1)
@@ -146,7 +146,7 @@ async def test_game_messages_in_the_lobby_are_refused(start_server: StartServer)
 async def test_shutdown_sends_106_and_writes_an_aborted_record(start_server: StartServer) -> None:
     """On server shutdown (``runner.cleanup()``) every client, in a game or in a lobby, gets
     ``error`` 106 SERVER_DOWN and its socket is closed; the running game's record is written
-    as aborted (``data_dir/records/aborted.jsonl``, ``aborted: true``, no winner)."""
+    as aborted (stored with ``aborted: true``, no winner)."""
     async with asyncio.timeout(GAME_WAIT):
         server = await start_server(target_score=10000)
         player = await server.join("Player", "game", seed=1)
@@ -158,6 +158,6 @@ async def test_shutdown_sends_106_and_writes_an_aborted_record(start_server: Sta
         for client in (player, idle):
             await client.wait_closed()
             assert client.messages[-1]["type"] == "error" and client.messages[-1]["payload"]["code"] == 106
-        [record] = read_table_records(server, "game", "aborted.jsonl")
+        [record] = read_table_records(server, "game", aborted=True)
         assert record["aborted"] is True and record["winner"] is None and len(record["rounds"]) == 1
         assert read_table_records(server, "game") == []

@@ -22,8 +22,8 @@ from typing import Any, Generic, Self, TypeVar
 from aiohttp import web
 
 from tests.support.agents import seeded_agents
-from tichu.records.record import read_records
-from tichu.server.app import FACTORY, create_app
+from tichu.records.store import GameStore
+from tichu.server.app import FACTORY, STORE, STORE_FILE, create_app
 from tichu.server.config import Settings
 from tichu.server.factory import GameFactory
 from tichu.server.table import AgentFactory, Table
@@ -87,12 +87,20 @@ class LiveServer:
         """An open table by name."""
         return self.factory.tables[name]
 
-    def records(self, table: str, file: str = "games.jsonl") -> list[Message]:
-        """The game records written for a table (``data_dir/records/<file>``)."""
-        path = self.settings.data_dir / "records" / file
+    def records(self, table: str, *, aborted: bool = False) -> list[Message]:
+        """The game records stored for a table (finished games, or games ended early), read from
+        the server's SQLite file after its writer has written everything queued."""
+        if not self.stopped:
+            self.app[STORE].flush()
+        path = self.settings.data_dir / STORE_FILE
         if not path.is_file():
             return []
-        return [record for record in read_records(path) if record.get("table") == table]
+        store = GameStore(path)
+        try:
+            return [record for record in store.records()
+                    if record.get("table") == table and bool(record.get("aborted")) == aborted]
+        finally:
+            store.close()
 
     async def stop(self) -> None:
         """Shut the server down (``runner.cleanup()``)."""
@@ -146,9 +154,9 @@ async def eventually(predicate: Callable[[], bool], timeout: float = WAIT) -> No
         raise AssertionError(f"still not true after {timeout} s") from None
 
 
-def read_table_records(server: LiveServer, table: str, file: str = "games.jsonl") -> list[Message]:
-    """The game records the server wrote for a table (:meth:`LiveServer.records`)."""
-    return server.records(table, file)
+def read_table_records(server: LiveServer, table: str, *, aborted: bool = False) -> list[Message]:
+    """The game records the server stored for a table (:meth:`LiveServer.records`)."""
+    return server.records(table, aborted=aborted)
 
 
 async def wait_for_records(server: LiveServer, table: str, count: int = 1) -> list[Message]:

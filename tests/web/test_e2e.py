@@ -300,7 +300,7 @@ async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server:
     """A game played through the browser is indistinguishable in its rules from the Arena: one
     person plays a whole game (target 100) by clicks; the score view lists every round
     (``tr.score-round``) and ``#scores-back`` returns to the lobby; the record the server
-    wrote (``data_dir/records/games.jsonl``) names the player and replays without violation."""
+    stored names the player and replays without violation."""
     server = await start_server(target_score=100, seed=GAME_SEED)
     tab = await open_page(PHONE, "game")
     await start_alone(tab, server, "Gio", "game")

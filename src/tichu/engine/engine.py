@@ -8,6 +8,10 @@ Arena's hot path fast; an answer that comes :class:`~tichu.engine.player.Later` 
 and clients may interrupt meanwhile with a Tichu call or a bomb
 (:meth:`GameEngine.interrupt`): a bomb makes the awaited answer stale, and so does a call
 while an agent decides (it must see the call).
+
+A game can also go on from a point it reached before (:meth:`GameEngine.resume`): a server
+that restarts after a crash rebuilds its rounds by replaying them through the rules, and the
+engine then asks only the decisions still open.
 """
 
 from __future__ import annotations
@@ -17,13 +21,13 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Sequence
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from tichu.core.cards import indices_of, points_of
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.game import Game
-from tichu.core.round import ActionKind, Decision, Round
+from tichu.core.round import ActionKind, Decision, Phase, Round, RoundResult
 from tichu.core.ruleset import RuleSet
 from tichu.engine.events import (
     Event,
@@ -57,6 +61,13 @@ class _Stale:
 
 
 _STALE = _Stale()
+
+
+class Observer(Protocol):
+    """Hears every event of the table without sitting at it (a server's journal of the game)."""
+
+    def notify(self, event: Event) -> None:
+        """Receive an event (the public part: no seat's hand)."""
 
 
 class GameEngine:
@@ -99,13 +110,22 @@ class GameEngine:
         self._interrupted = asyncio.Event()
         self._may_call: list[int] = []  # seats that may still call Tichu this round (R6.1)
         self._bomb_holders: list[int] = []  # seats that may still hold a bomb
+        self._observers: list[Observer] = []
+        self._resuming = False  # run() goes on with the game of resume()
+        self._resumed: Round | None = None  # the unfinished round it goes on with
         self._refresh_players()
 
     # -- seats ----------------------------------------------------------------------------
 
     def _refresh_players(self) -> None:
-        self._listeners = [player for player in self.players if player.listens]
+        self._listeners: list[Player | Observer] = [player for player in self.players if player.listens]
+        self._listeners += self._observers
         self._waits_for_bombs = any(player.acts_unprompted for player in self.players)
+
+    def observe(self, observer: Observer) -> None:
+        """Tell ``observer`` every event from now on, after the players."""
+        self._observers.append(observer)
+        self._refresh_players()
 
     def replace_player(self, seat: int, player: Player) -> Player:
         """Put another player on a seat (an agent for a client that left, or back).
@@ -133,16 +153,41 @@ class GameEngine:
 
     # -- the game -------------------------------------------------------------------------
 
-    async def run(self) -> Game:
-        """Play one game to its end (R7.4) and return it."""
+    def resume(self, finished: Sequence[Round], unfinished: Round | None) -> None:
+        """Go on with a game from where it was: the next :meth:`run` books the finished rounds
+        (R7.3) and plays the unfinished one on from its state, asking only the decisions still
+        open, instead of starting a new game.
+
+        :param finished: The game's finished rounds, in order.
+        :param unfinished: The round being played, or ``None`` (the next is dealt).
+        :raises ValueError: If a finished round is not over, or the unfinished one is.
+        """
+        if any(not round_.is_over for round_ in finished) or (unfinished is not None and unfinished.is_over):
+            raise ValueError("finished rounds must be over and the unfinished one not")
         self.game = Game(self.rules, self._rng)
         self.rounds = []
-        self.info.is_running = True
         self.info.round_scores = []
         self.info.total = (0, 0)
+        for round_ in finished:
+            self._book(round_)
+        self._resumed = unfinished
+        self._resuming = True
+
+    async def run(self) -> Game:
+        """Play one game to its end (R7.4) and return it (from where :meth:`resume` left it)."""
+        resumed, self._resumed = self._resumed, None
+        if not self._resuming:
+            self.game = Game(self.rules, self._rng)
+            self.rounds = []
+            self.info.round_scores = []
+            self.info.total = (0, 0)
+        self._resuming = False
+        self.info.is_running = True
         if self._listeners:
             self._emit(GameStarted())
         try:
+            if resumed is not None:
+                await self._play_round(resumed)
             while not self.game.is_over:
                 await self._play_round()
         finally:
@@ -153,42 +198,53 @@ class GameEngine:
                                 self.game.winner))
         return self.game
 
-    async def _play_round(self) -> None:
-        round_ = self.game.new_round()
+    async def _play_round(self, resumed: Round | None = None) -> None:
+        """Play a new round, or the resumed one on from the phase it is in."""
+        round_ = resumed or self.game.new_round()
         self.round = round_
         self.info.round_index = len(self.game.results)
-        self.info.phase = TablePhase.GRAND_TICHU
         self._may_call = [0, 1, 2, 3]
-        if self._listeners:
-            self._emit(RoundStarted(self.info.round_index))
-            self._emit(HandCardsDealt(8))
-        await self._grand_tichu(round_)
-        self.info.phase = TablePhase.SCHUPF
-        if self._listeners:
-            self._emit(HandCardsDealt(6))
-        await self._schupf(round_)
+        if round_.phase == Phase.GRAND_TICHU:
+            self.info.phase = TablePhase.GRAND_TICHU
+            if self._listeners:
+                self._emit(RoundStarted(self.info.round_index))
+                self._emit(HandCardsDealt(8))
+            await self._grand_tichu(round_)
+            self.info.phase = TablePhase.SCHUPF
+            if self._listeners:
+                self._emit(HandCardsDealt(6))
+        if round_.phase == Phase.SCHUPF:
+            self.info.phase = TablePhase.SCHUPF
+            await self._schupf(round_)
+            self.info.phase = TablePhase.PLAYING
+            if self._listeners:
+                assert round_.turn is not None
+                self._emit(StartPlaying(round_.turn))
         self.info.phase = TablePhase.PLAYING
-        if self._listeners:
-            assert round_.turn is not None
-            self._emit(StartPlaying(round_.turn))
         self._bomb_holders = [0, 1, 2, 3]
         await self._play(round_)
+        result = self._book(round_)
+        self.info.phase = TablePhase.ROUND_OVER
+        if self._listeners:
+            self._emit(RoundOver(result.card_points, result.bonus, result.points, self.info.total,
+                                 result.out_order, result.double_victory))
+
+    def _book(self, round_: Round) -> RoundResult:
+        """Book a finished round's result (R7.3) in the game and the table's facts."""
         result = round_.result()
         self.game.add_result(result)
         if self.keep_rounds:
             self.rounds.append(round_)
         self.info.round_scores = self.info.round_scores + [result.points]
         self.info.total = (self.game.total[0], self.game.total[1])
-        self.info.phase = TablePhase.ROUND_OVER
-        if self._listeners:
-            self._emit(RoundOver(result.card_points, result.bonus, result.points, self.info.total,
-                                 result.out_order, result.double_victory))
+        return result
 
     async def _grand_tichu(self, round_: Round) -> None:
-        replies: list[Reply[bool]] = [player.grand_tichu(self._view(seat, player))
-                                      for seat, player in enumerate(self.players)]
+        seats = [seat for seat in range(4) if not round_.grand_decided[seat]]
+        replies: list[Reply[bool]] = [self.players[seat].grand_tichu(self._view(seat, self.players[seat]))
+                                      for seat in seats]
         answers: list[bool | None] = await self._all_answers(replies)
-        for seat, answer in enumerate(answers):
+        for seat, answer in zip(seats, answers):
             announced = answer is True
             round_.decide_grand_tichu(seat, announced)
             if announced and self._listeners:
@@ -197,10 +253,11 @@ class GameEngine:
     async def _schupf(self, round_: Round) -> None:
         if self.rules.tichu_before_schupf:
             self._offer_tichu(round_)
-        replies: list[Reply[tuple[int, int, int]]] = [player.schupf(self._view(seat, player))
-                                                      for seat, player in enumerate(self.players)]
+        seats = [seat for seat in range(4) if round_.given[seat] is None]
+        replies: list[Reply[tuple[int, int, int]]] = [self.players[seat].schupf(self._view(seat, self.players[seat]))
+                                                      for seat in seats]
         answers: list[tuple[int, int, int] | None] = await self._all_answers(replies)
-        for seat, answer in enumerate(answers):
+        for seat, answer in zip(seats, answers):
             try:
                 round_.schupf(seat, answer)  # type: ignore[arg-type]  # checked there: never trusted
             except (RuleViolation, TypeError, ValueError) as error:
@@ -210,20 +267,20 @@ class GameEngine:
                 self._emit(PlayerSchupfed(seat))
 
     async def _all_answers(self, replies: list[Reply[T]]) -> list[T | None]:
-        """The four seats' answers to questions asked at once (hidden from each other); a
-        failed answer is ``None``."""
+        """The seats' answers to questions asked at once (hidden from each other), in the order
+        of ``replies``; a failed answer is ``None``."""
         answers: list[T | None] = []
         waiting: list[tuple[int, Awaitable[T]]] = []
-        for seat, reply in enumerate(replies):
+        for index, reply in enumerate(replies):
             if isinstance(reply, Later):
-                waiting.append((seat, reply.answer))
+                waiting.append((index, reply.answer))
                 answers.append(None)
             else:
                 answers.append(reply)
         if waiting:
             results = await asyncio.gather(*(answer for _, answer in waiting), return_exceptions=True)
-            for (seat, _), result in zip(waiting, results):
-                answers[seat] = None if isinstance(result, BaseException) else result
+            for (index, _), result in zip(waiting, results):
+                answers[index] = None if isinstance(result, BaseException) else result
         return answers
 
     # -- playing --------------------------------------------------------------------------

@@ -224,7 +224,7 @@ def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> ReplayFau
         return ReplayFault(index, None, error.rule, error.reason)
     for event_index, event in enumerate(data["events"]):
         try:
-            round_.apply(_action(event))
+            round_.apply(event_action(event))
         except RuleViolation as error:
             return ReplayFault(index, event_index, error.rule, error.reason)
     if not round_.is_over:
@@ -239,7 +239,11 @@ def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> ReplayFau
     return result.points
 
 
-def _action(event: dict[str, Any]) -> Action:
+def event_action(event: dict[str, Any]) -> Action:
+    """The round's action of one record event (the inverse of :func:`event_json`).
+
+    :raises RuleViolation: For an event without exactly one known key (rule ``"records"``).
+    """
     seat = event["seat"]
     keys = [key for key in event if key != "seat"]
     if len(keys) != 1 or keys[0] not in _EVENT_KEYS:

@@ -1,6 +1,11 @@
-"""Finished games in an embedded SQLite database: the server's memory of every game played.
+"""Games in an embedded SQLite database: the server's memory of every game played and running.
 
-One file (``data/tichu.sqlite3`` at a server), no other service. The database runs in WAL
+One file (``data/tichu.sqlite3`` at a server), no other service. Finished games (and games
+ended early, ``aborted``) are stored as their records. A running game is stored as its
+journal (:mod:`tichu.records.journal`: the deals and the actions accepted so far, one row
+each, appended as they happen) with the people at its seats, whose session ids are kept only
+as hashes (a session id is a bearer token); when the game ends, its record replaces all that
+in one transaction. The database runs in WAL
 mode with ``synchronous=NORMAL``: a commit is a sequential append to the write-ahead log
 (kind to an SD card), and a power cut loses at most the last commits, never the file. The
 schema is versioned with ``PRAGMA user_version`` and brought up to date by the migrations in
@@ -14,12 +19,15 @@ so that the event loop never waits on the disk).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tichu.records.journal import Entry
 from tichu.records.record import read_records, write_records
 
 #: Records added per transaction by an import: few commits (each one a write to the card),
@@ -39,7 +47,51 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX games_started_at ON games (started_at);
     """,
+    """
+    CREATE TABLE running_games (
+        id TEXT PRIMARY KEY,
+        table_name TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        seed INTEGER,
+        rules TEXT NOT NULL
+    );
+    CREATE TABLE running_actions (
+        game_id TEXT NOT NULL REFERENCES running_games (id),
+        seq INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE running_seats (
+        game_id TEXT NOT NULL REFERENCES running_games (id),
+        seat INTEGER NOT NULL,
+        player_name TEXT NOT NULL,
+        session_hash TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    """,
 )
+
+
+@dataclass(frozen=True)
+class RunningGame:
+    """A game that was running when the server stopped, as stored.
+
+    :ivar id: The game's (and its future record's) id.
+    :ivar table_name: The table it is played at.
+    :ivar started_at: When it started (records.md).
+    :ivar seed: The seed of its shuffles, or ``None``.
+    :ivar rules: The record's ``rules`` object.
+    :ivar entries: Its journal, in order.
+    :ivar seats: Per seat held by a person: ``(name, session hash)``.
+    """
+
+    id: str
+    table_name: str
+    started_at: str
+    seed: int | None
+    rules: dict[str, Any]
+    entries: list[Entry]
+    seats: dict[int, tuple[str, str]]
 
 
 class GameStore:
@@ -98,16 +150,11 @@ class GameStore:
         :raises ValueError: For a record without an id or start time; nothing is added then.
         """
         rows = [_row(record) for record in records]
-        self._db.execute("BEGIN")
-        try:
+        with self._transaction():
             before = self._db.total_changes
             self._db.executemany("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
                                  "VALUES (?, ?, ?, ?, ?, ?)", rows)
             added = self._db.total_changes - before
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
         return added
 
     def get(self, record_id: str) -> dict[str, Any] | None:
@@ -152,9 +199,72 @@ class GameStore:
         read += len(batch)
         return added, read - added
 
+    # -- running games ------------------------------------------------------------------------
+
+    def begin_game(self, game_id: str, table_name: str, started_at: str, seed: int | None,
+                   rules: dict[str, Any]) -> None:
+        """Store a game that starts (its journal is empty)."""
+        self._db.execute("INSERT INTO running_games (id, table_name, started_at, seed, rules) VALUES (?, ?, ?, ?, ?)",
+                         (game_id, table_name, started_at, seed, _dumps(rules)))
+
+    def append_entries(self, game_id: str, first: int, entries: Iterable[Entry]) -> None:
+        """Append journal entries of a running game; ``first`` is the number of the first one
+        (entries are numbered from 0 in the order they happened)."""
+        rows = [(game_id, first + offset, _dumps(entry)) for offset, entry in enumerate(entries)]
+        with self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO running_actions (game_id, seq, entry) VALUES (?, ?, ?)", rows)
+
+    def seat_person(self, game_id: str, seat: int, player_name: str, session_hash: str) -> None:
+        """A person sits at a seat of a running game (with the hash of their session id)."""
+        self._db.execute("INSERT OR REPLACE INTO running_seats (game_id, seat, player_name, session_hash) "
+                         "VALUES (?, ?, ?, ?)", (game_id, seat, player_name, session_hash))
+
+    def unseat_person(self, game_id: str, seat: int) -> None:
+        """An agent took a seat of a running game."""
+        self._db.execute("DELETE FROM running_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    def end_game(self, game_id: str, record: dict[str, Any] | None) -> None:
+        """A running game ended: store its record (if any) and forget its journal and seats,
+        in one transaction."""
+        with self._transaction():
+            if record is not None:
+                self._db.execute("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
+                                 "VALUES (?, ?, ?, ?, ?, ?)", _row(record))
+            self._db.execute("DELETE FROM running_actions WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM running_seats WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM running_games WHERE id = ?", (game_id,))
+
+    def running_games(self) -> list[RunningGame]:
+        """Every game stored as running (a server that stopped without ending them), oldest first."""
+        games = []
+        for game_id, table_name, started_at, seed, rules in self._db.execute(
+                "SELECT id, table_name, started_at, seed, rules FROM running_games ORDER BY started_at, id").fetchall():
+            entries = [_loads(text) for (text,) in self._db.execute(
+                "SELECT entry FROM running_actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+            seats = {int(seat): (str(name), str(session_hash)) for seat, name, session_hash in self._db.execute(
+                "SELECT seat, player_name, session_hash FROM running_seats WHERE game_id = ?", (game_id,))}
+            games.append(RunningGame(game_id, table_name, started_at, seed, _loads(rules), entries, seats))
+        return games
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
     def close(self) -> None:
         """Close the database file."""
         self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def _row(record: dict[str, Any]) -> tuple[str, str, str | None, int | None, int, str]:
@@ -165,7 +275,11 @@ def _row(record: dict[str, Any]) -> tuple[str, str, str | None, int | None, int,
     winner = record.get("winner")
     return (record_id, started_at, table if isinstance(table, str) else None,
             winner if isinstance(winner, int) else None, 1 if record.get("aborted") else 0,
-            json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+            _dumps(record))
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _loads(text: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ and their peers, and answers every refused message with an ``error`` (protocol.m
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import ipaddress
@@ -38,12 +39,16 @@ from tichu.server.protocol import (
     require,
 )
 from tichu.server.security import OriginPolicy, PathAccessLogger, add_security_headers, dev_only_files
+from tichu.server.storage import StoreWriter
 from tichu.server.table import AgentFactory, Table, registry_agent
 
 log = logging.getLogger(__name__)
 
 SETTINGS = web.AppKey("settings", Settings)
 FACTORY = web.AppKey("factory", GameFactory)
+STORE = web.AppKey("store", StoreWriter)
+#: The game store's file in the data folder (:mod:`tichu.records.store`).
+STORE_FILE = "tichu.sqlite3"
 CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
@@ -77,9 +82,16 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
 
 
 async def _factory_context(app: web.Application) -> AsyncIterator[None]:
-    app[FACTORY] = GameFactory(app[SETTINGS], agents=app[AGENTS])
-    yield
-    await app[FACTORY].shutdown()
+    """Open the game store (in its writer thread), rebuild the games a crash left running, and
+    at the end close every table (their records written) and then the store."""
+    store = app[STORE] = await asyncio.to_thread(StoreWriter, app[SETTINGS].data_dir / STORE_FILE)
+    try:
+        app[FACTORY] = GameFactory(app[SETTINGS], store, agents=app[AGENTS])
+        app[FACTORY].restore(await store.read(lambda games: games.running_games()))
+        yield
+        await app[FACTORY].shutdown()
+    finally:
+        await asyncio.to_thread(store.close)
 
 
 async def _on_shutdown(app: web.Application) -> None:

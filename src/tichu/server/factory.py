@@ -1,4 +1,5 @@
-"""The :class:`GameFactory`: opens tables on first join, finds sessions, closes empty tables."""
+"""The :class:`GameFactory`: opens tables on first join, finds sessions, closes empty tables,
+and rebuilds the tables whose games were running when the server stopped."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from tichu.records.journal import JournalFault
+from tichu.records.store import RunningGame
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
@@ -13,6 +16,7 @@ from tichu.server.limits import OpeningWindow
 from tichu.server.memory import release_memory
 from tichu.server.peer import Peer
 from tichu.server.protocol import ProtocolError
+from tichu.server.storage import StoreWriter, session_hash
 from tichu.server.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
 
 log = logging.getLogger(__name__)
@@ -22,20 +26,22 @@ IDLE_CLEANUP_SECONDS = 5.0
 
 
 class GameFactory:
-    """All tables of the server, by name, and the clients' sessions.
+    """All tables of the server, by name, and the clients' sessions (by the hashes of their ids).
 
     :ivar tables: Open tables by name.
     """
 
-    def __init__(self, settings: Settings, *, agents: AgentFactory = registry_agent,
+    def __init__(self, settings: Settings, store: StoreWriter, *, agents: AgentFactory = registry_agent,
                  hinters: Callable[[Settings], HintRanker] = heuristic_hinter) -> None:
         """Start without tables.
 
         :param settings: The server's settings.
+        :param store: Writes the tables' games to the server's store.
         :param agents: Makes the agents of empty seats, for every table.
         :param hinters: Makes each table's hint ranker.
         """
         self.settings = settings
+        self._store = store
         self._agents = agents
         self._hinters = hinters
         self.tables: dict[str, Table] = {}
@@ -64,12 +70,12 @@ class GameFactory:
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables are open")
             if address is not None and not self._openings.allow(address):
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables opened from this address")
-            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty,
+            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty, self._store,
                                                    agents=self._agents, hinter=self._hinters(self.settings))
             log.info("table %r opened", table_name)
         self._keep_open(table)
         peer = table.join(player_name, connection)
-        self._sessions[peer.session_id] = (table, peer)
+        self._sessions[peer.session_hash] = (table, peer)
         log.info("table %r: %r joined at seat %d", table_name, player_name, peer.seat)
         return table, peer
 
@@ -79,14 +85,44 @@ class GameFactory:
         :raises ProtocolError: ``SESSION_NOT_FOUND`` for an unknown or expired session,
             ``SESSION_EXPIRED`` if another client took the seat.
         """
-        found = self._sessions.get(session_id)
+        found = self._sessions.get(session_hash(session_id))
         if found is None or self.tables.get(found[0].name) is not found[0]:
             raise ProtocolError(ErrorCode.SESSION_NOT_FOUND, session_id=session_id)
         table, peer = found
+        peer.session_id = session_id  # a seat rebuilt after a restart knew only the hash
         self._keep_open(table)
         table.reconnect(peer, connection)
         log.info("table %r: %r reconnected at seat %d", table.name, peer.name, peer.seat)
         return table, peer
+
+    def restore(self, games: list[RunningGame]) -> None:
+        """Rebuild the tables of games that were running when the server stopped
+        (:meth:`Table.restore`); their people have the grace period to come back. A game whose
+        journal the rules refuse is logged and ended as aborted."""
+        for running in games:
+            if running.table_name in self.tables:
+                log.error("table %r: two running games stored; game %s ended", running.table_name, running.id)
+                self._forget(running.id)
+                continue
+            try:
+                table = Table.restore(running, self.settings, self._table_empty, self._store,
+                                      agents=self._agents, hinter=self._hinters(self.settings))
+            except JournalFault as error:
+                log.error("table %r: game %s cannot be rebuilt (%s); it is dropped", running.table_name, running.id,
+                          error)
+                self._forget(running.id)
+                continue
+            self.tables[table.name] = table
+            for peer in table.clients:
+                self._sessions[peer.session_hash] = (table, peer)
+            if not table.clients:
+                self._table_empty(table)
+            log.info("table %r: game %s goes on after a restart (%d people away)", table.name, running.id,
+                     len(table.clients))
+
+    def _forget(self, game_id: str) -> None:
+        """Drop a stored running game that cannot go on."""
+        self._store.submit(lambda store: store.end_game(game_id, None))
 
     def _keep_open(self, table: Table) -> None:
         if self._idle_cleanup is not None:
@@ -113,8 +149,8 @@ class GameFactory:
         """Close a table: stop its game (writing its record) and forget its sessions."""
         if self.tables.get(table.name) is table:
             del self.tables[table.name]
-        for session_id in [key for key, (owner, _) in self._sessions.items() if owner is table]:
-            del self._sessions[session_id]
+        for key in [key for key, (owner, _) in self._sessions.items() if owner is table]:
+            del self._sessions[key]
         await table.close(reason)
         log.info("table %r closed", table.name)
         if not self.tables and self._idle_cleanup is None:

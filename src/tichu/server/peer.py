@@ -37,6 +37,7 @@ from tichu.server.protocol import (
     notification,
     require,
 )
+from tichu.server.storage import session_hash
 
 T = TypeVar("T")
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.
@@ -61,7 +62,8 @@ class Peer(Player):
     """A client at a seat; it survives its connection so that the client can reconnect.
 
     :ivar seat: The seat (changes when the host swaps seats).
-    :ivar session_id: The id a client reconnects with.
+    :ivar session_id: The id a client reconnects with (a bearer token: never logged or stored).
+    :ivar session_hash: Its hash, by which the server finds and stores the session.
     :ivar connection: The current connection, or ``None`` while disconnected.
     :ivar table: The table it sits at (for its private state in notifications).
     :ivar stand_in: The agent that decides on a timeout (and for an abandoned request).
@@ -78,6 +80,7 @@ class Peer(Player):
         super().__init__(name)
         self.seat = seat
         self.session_id = str(uuid.uuid4())
+        self.session_hash = session_hash(self.session_id)
         self.connection: Connection | None = None
         self.table = table
         self.stand_in = stand_in

@@ -8,6 +8,11 @@ then an agent takes over, and the client can still come back if nobody took the 
 Each table has options that start from the server's settings and that the host may change
 in the lobby (``set_options``, docs/server.md): the agent kind of the empty seats and
 whether ``play`` requests carry a hint, ranked by a :class:`HeuristicAgent` of the table.
+
+A game is written to the server's store while it is played (:mod:`tichu.server.storage`):
+its journal, and who sits where by the hash of their session id; at its end its record
+replaces both. A server that restarts after a crash rebuilds such a game
+(:meth:`Table.restore`) and keeps the people's seats for the grace period.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -31,7 +37,9 @@ from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
-from tichu.records.record import RecordWriter, game_record, now_iso, round_json
+from tichu.records.journal import rebuild
+from tichu.records.record import game_record, now_iso, round_json
+from tichu.records.store import RunningGame
 from tichu.server.agent_seat import ServerAgent
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
@@ -46,6 +54,7 @@ from tichu.server.protocol import (
     private_state_json,
     public_state_json,
 )
+from tichu.server.storage import GameJournal, StoreWriter
 
 log = logging.getLogger(__name__)
 
@@ -102,19 +111,22 @@ class Table:
     :ivar options: The agent kind of empty seats and whether hints are given.
     """
 
-    def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], *,
+    def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter, *,
                  agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> None:
         """Open a table.
 
         :param name: The table's name.
         :param settings: The server's settings (the options start from them).
         :param on_empty: Called when the last client has left.
+        :param store: Writes the games to the server's store.
         :param agents: Makes the agents of empty seats (tests seed them).
         :param hinter: Ranks the legal plays of a ``play`` request (default: :func:`heuristic_hinter`).
         """
         self.name = name
         self.settings = settings
         self._on_empty = on_empty
+        self._store = store
+        self._journal: GameJournal | None = None
         self._agents = agents
         self.options = TableOptions(agent=settings.agent, hints=settings.hints)
         self._hinter = hinter or heuristic_hinter(settings)
@@ -188,6 +200,13 @@ class Table:
         self.info.player_names[peer.seat] = peer.name
         if self.engine is not None:
             self.engine.replace_player(peer.seat, peer)
+            self._store_seat(peer)
+
+    def _store_seat(self, peer: Peer) -> None:
+        """Store who sits at a seat of the running game (by the hash of the session id)."""
+        if self._journal is not None:
+            game_id, seat, name, hashed = self._journal.game_id, peer.seat, peer.name, peer.session_hash
+            self._store.submit(lambda store: store.seat_person(game_id, seat, name, hashed))
 
     def _connect(self, peer: Peer, connection: Connection) -> None:
         peer.connection = connection
@@ -234,6 +253,9 @@ class Table:
         self.info.player_names[seat] = agent.name
         if self.engine is not None:
             self.engine.replace_player(seat, self._seat_agent(agent))
+            if self._journal is not None:
+                game_id = self._journal.game_id
+                self._store.submit(lambda store: store.unseat_person(game_id, seat))
         peer.release()
         self._broadcast("player_left", player_index=seat, player_name=peer.name,
                         host_index=self.info.host_index, replaced_by_agent=True)
@@ -299,10 +321,56 @@ class Table:
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
         rules = RuleSet(target_score=self.settings.target_score, seed=self.settings.seed)
-        self.engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
-                                 keep_rounds=True)
-        self._started_at = now_iso()
-        self._task = asyncio.create_task(self._run_game(self.engine), name=f"table {self.name}")
+        game_id, started_at, name = str(uuid.uuid4()), now_iso(), self.name
+        self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json()))
+        self._run(GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
+                             keep_rounds=True), GameJournal(self._store, game_id, self), started_at)
+
+    def _run(self, engine: GameEngine, journal: GameJournal, started_at: str) -> None:
+        """Run a game (new or resumed) with its journal, storing the people's seats first."""
+        self.engine = engine
+        self._journal = journal
+        engine.observe(journal)
+        self._started_at = started_at
+        for peer in self.clients:
+            self._store_seat(peer)
+        self._task = asyncio.create_task(self._run_game(engine), name=f"table {self.name}")
+
+    @classmethod
+    def restore(cls, running: RunningGame, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter,
+                *, agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> Table:
+        """Rebuild a table whose game was running when the server stopped, and go on with it.
+
+        The game's journal is replayed through the rules; its people get their seats back as
+        clients that have dropped (they reconnect with their session ids within the grace
+        period, or agents take over); the next deals are shuffled afresh.
+
+        :param running: The stored game.
+        :raises JournalFault: If the rules do not replay the journal (nothing is started then).
+        """
+        rules = RuleSet.from_json(running.rules, running.seed)
+        finished, unfinished = rebuild(rules, running.entries)
+        table = cls(running.table_name, settings, on_empty, store, agents=agents, hinter=hinter)
+        for seat, (name, hashed) in sorted(running.seats.items()):
+            peer = Peer(name, seat, table, table._make_agent(seat), settings.turn_timeout, hinter=table._hint)
+            peer.session_hash = hashed
+            table.peers[seat] = peer
+            table.info.player_names[seat] = name
+            table._joined.append(peer)
+        table.info.host_index = table._joined[0].seat if table._joined else None
+        players: list[Player] = [client if client is not None else table._seat_agent(table._make_agent(seat))
+                                 for seat, client in enumerate(table.peers)]
+        table.info.player_names = [player.name for player in players]
+        engine = GameEngine(players, rules, rng=random.Random(), info=table.info,
+                            bomb_window=settings.bomb_window, keep_rounds=True)
+        engine.resume(finished, unfinished)
+        journal = GameJournal(store, running.id, table, written=len(running.entries))
+        journal.cursor.follow(finished, unfinished)
+        table._run(engine, journal, running.started_at)
+        loop = asyncio.get_running_loop()
+        for peer in table.clients:
+            table._away[peer] = loop.call_later(settings.grace_period, table._grace_over, peer)
+        return table
 
     async def _run_game(self, engine: GameEngine) -> None:
         try:
@@ -404,10 +472,13 @@ class Table:
         return hint
 
     def _write_record(self, engine: GameEngine, *, aborted: bool) -> None:
-        """Append the game's record to ``games.jsonl``, or an aborted game's to ``aborted.jsonl``
-        (its finished rounds, the unfinished one as far as it went, and ``winner`` null)."""
+        """Store the game's record in place of its journal; an aborted game's record has its
+        finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``."""
+        journal, self._journal = self._journal, None
+        if journal is None:
+            return  # written already
         players = [(player.name, player.kind) for player in engine.players]
-        record = game_record(engine.rounds, engine.rules, players, record_id=str(uuid.uuid4()),
+        record = game_record(engine.rounds, engine.rules, players, record_id=journal.game_id,
                              started_at=self._started_at)
         record["table"] = self.name
         if aborted:
@@ -415,9 +486,5 @@ class Table:
             record["aborted"] = True
             if engine.round is not None and not engine.round.is_over:
                 record["unfinished_round"] = round_json(engine.round)
-        folder = self.settings.data_dir / "records"
-        try:
-            with RecordWriter(folder / ("aborted.jsonl" if aborted else "games.jsonl"), append=True) as writer:
-                writer.write(record)
-        except OSError:
-            log.exception("table %r: the game record could not be written", self.name)
+        game_id = journal.game_id
+        self._store.submit(lambda store: store.end_game(game_id, record))

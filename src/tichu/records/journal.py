@@ -1,0 +1,128 @@
+"""A running game as its deals and the actions accepted so far, and the game rebuilt from them.
+
+A server writes down each game while it is played, so that a crash loses nothing: the
+journal is a list of entries in the order they happened, each a small JSON object in the
+vocabulary of records.md:
+
+- ``{"deal": [8 labels per seat], "deal_rest": [6 labels per seat]}`` starts a round;
+- ``{"seat": s, "grand_tichu": bool}`` is a seat's Grand Tichu decision (R2.1);
+- ``{"seat": s, "push": [3 labels]}`` is a seat's push: to the right, partner, left (R2.3);
+- every other entry is a record event (``play``, ``pass``, ``bomb``, ``tichu``, ``wish``,
+  ``dragon_to``).
+
+:class:`JournalCursor` turns the rounds' state into the entries not yet written (it compares
+with what it wrote, so it never needs to know which event happened); :func:`rebuild` replays
+entries through the rules (:class:`~tichu.core.round.Round`) into the finished rounds and the
+one being played. Taking a closed trick is no entry: the next lead takes it (R4.2), and a
+rebuilt round whose trick is closed has it taken when the game goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tichu.core.cards import format_mask, parse_mask
+from tichu.core.errors import RuleViolation
+from tichu.core.round import Round
+from tichu.core.ruleset import RuleSet
+from tichu.records.record import event_action, event_json
+
+#: One journal entry (a JSON object).
+Entry = dict[str, Any]
+
+
+@dataclass
+class JournalCursor:
+    """What of a game has been written to its journal; gives the entries that are new.
+
+    It follows one round at a time (by identity: a new round object is a new deal) and
+    remembers which seats' Grand Tichu decisions and pushes, and how many events, it wrote.
+    """
+
+    _round: Round | None = None
+    _grand: list[bool] = field(default_factory=lambda: [False] * 4)
+    _pushed: list[bool] = field(default_factory=lambda: [False] * 4)
+    _events: int = 0
+
+    def new_entries(self, round_: Round | None) -> list[Entry]:
+        """The entries of ``round_`` not written yet (its deal too, for a round not seen before).
+
+        :param round_: The round being played (or just finished), or ``None`` between games.
+        :returns: The new entries, in the order they happened.
+        """
+        if round_ is None:
+            return []
+        entries: list[Entry] = []
+        if round_ is not self._round:
+            self._round = round_
+            self._grand = [False] * 4
+            self._pushed = [False] * 4
+            self._events = 0
+            entries.append({"deal": [format_mask(mask) for mask in round_.first_deal],
+                            "deal_rest": [format_mask(mask) for mask in round_.second_deal]})
+        for seat in range(4):
+            if round_.grand_decided[seat] and not self._grand[seat]:
+                self._grand[seat] = True
+                entries.append({"seat": seat, "grand_tichu": round_.announcements[seat] == 2})
+        for seat, triple in enumerate(round_.given):
+            if triple is not None and not self._pushed[seat]:
+                self._pushed[seat] = True
+                entries.append({"seat": seat, "push": [format_mask(card) for card in triple]})
+        events = round_.events
+        entries.extend(event_json(action) for action in events[self._events:])
+        self._events = len(events)
+        return entries
+
+    def follow(self, rounds: Sequence[Round], unfinished: Round | None) -> None:
+        """Take rebuilt rounds as written (a game that goes on after a restart)."""
+        last = unfinished or (rounds[-1] if rounds else None)
+        if last is not None:
+            self._round = last
+            self._grand = list(last.grand_decided)
+            self._pushed = [triple is not None for triple in last.given]
+            self._events = len(last.events)
+
+
+class JournalFault(ValueError):
+    """A journal that the rules do not replay (a bug, or a file edited by hand)."""
+
+
+def rebuild(rules: RuleSet, entries: Iterable[Entry]) -> tuple[list[Round], Round | None]:
+    """Replay a game's journal through the rules.
+
+    :param rules: The game's rules (the rounds get them without the seed, R8).
+    :param entries: The journal's entries, in order.
+    :returns: The finished rounds, and the round being played (``None`` if the last round
+        is over or no round was dealt).
+    :raises JournalFault: For an entry the rules refuse or that is malformed, with its index.
+    """
+    finished: list[Round] = []
+    current: Round | None = None
+    round_rules = RuleSet.from_json(rules.to_json())
+    for index, entry in enumerate(entries):
+        try:
+            if "deal" in entry:
+                if current is not None:
+                    raise JournalFault(f"entry {index}: a deal before the round {len(finished)} ended")
+                deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(entry["deal"], entry["deal_rest"])]
+                current = Round(round_rules, deal=deal)
+            elif current is None:
+                raise JournalFault(f"entry {index}: an action before a deal")
+            elif "grand_tichu" in entry:
+                current.decide_grand_tichu(entry["seat"], entry["grand_tichu"] is True)
+            elif "push" in entry:
+                current.schupf(entry["seat"], [parse_mask(label) for label in entry["push"]])
+            else:
+                current.apply(event_action(entry))
+        except RuleViolation as error:
+            raise JournalFault(f"entry {index}: {error.rule}: {error.reason}") from error
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            if isinstance(error, JournalFault):
+                raise
+            raise JournalFault(f"entry {index}: malformed entry {entry!r} ({error!r})") from error
+        if current is not None and current.is_over:
+            finished.append(current)
+            current = None
+    return finished, current

@@ -1,0 +1,139 @@
+"""A power cut or ``kill -9`` loses no game: the server stores each running game as it is
+played (its deals and accepted actions, the people's seats by session hash) and, when it
+starts again, rebuilds it through the rules and keeps the seats for the grace period.
+
+These tests run the real server as a process (:mod:`tests.support.process_server`) with a
+real SQLite file, and kill it with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.live_server import WAIT
+from tests.support.process_server import ProcessServer
+from tests.support.raw_client import is_error, is_request
+from tichu.records.record import replay
+from tichu.records.store import GameStore
+from tichu.server.app import STORE_FILE
+from tichu.server.storage import session_hash
+
+pytestmark = pytest.mark.slow
+
+#: A quick game with random agents, a grace period long enough for a restart.
+GRACE = 4.0
+SETTINGS = {"seed": 7, "agent": "random", "agent_delay": 0, "bomb_window": 0, "grace_period": GRACE,
+            "hints": "off", "target_score": 200, "message_rate": 1000000, "message_burst": 1000000}
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[ProcessServer]:
+    """A server process with its data folder in ``tmp_path``."""
+    started = ProcessServer(tmp_path / "data", SETTINGS)
+    await started.start()
+    yield started
+    await started.close()
+
+
+def _stored(server: ProcessServer) -> GameStore:
+    return GameStore(server.data_dir / STORE_FILE)
+
+
+async def _ended_games(server: ProcessServer, timeout: float = WAIT) -> list[dict[str, Any]]:
+    """The stored records once no game is stored as running (the writer thread has written the end)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            with _stored(server) as store:
+                if not store.running_games():
+                    return list(store.records())
+            await asyncio.sleep(0.05)
+
+
+async def _journal_settled(server: ProcessServer) -> None:
+    """Wait until the store's journal stops growing (the writer thread has caught up)."""
+    path = server.data_dir / STORE_FILE
+    last = -1
+    for _ in range(int(WAIT / 0.1)):
+        with sqlite3.connect(path) as db:
+            count = db.execute("SELECT COUNT(*) FROM running_actions").fetchone()[0]
+        if count == last and count > 0:
+            return
+        last = count
+        await asyncio.sleep(0.1)
+    raise AssertionError("the journal did not settle")
+
+
+async def test_sigkill_in_the_middle_of_a_trick_loses_nothing(server: ProcessServer) -> None:
+    """Killed (SIGKILL) while a person must answer within a trick, the server comes back: the
+    client reconnects with its session id, finds its hand and the same open request, and
+    finishes the game, whose record replays cleanly through the rules (R1..R7)."""
+    ann = await server.connect({"player_name": "Ann", "table_name": "durable"}, "Ann")
+    await ann.send_type("start_game")
+    held = await ann.play(hold=lambda request: request["action"] == "play"
+                          and request["context"]["trick_combination"] is not None)
+    before = held["payload"]
+    assert ann.session_id is not None
+    await _journal_settled(server)
+
+    with _stored(server) as store:
+        [running] = store.running_games()
+    assert running.seats == {ann.seat: ("Ann", session_hash(ann.session_id))}
+    assert ann.session_id.encode() not in (server.data_dir / STORE_FILE).read_bytes()
+
+    server.kill()
+    await ann.close()
+    await server.start()
+
+    back = await server.connect({"session_id": ann.session_id}, "Ann", seed=2)
+    joined = back.events("player_joined")[-1]
+    assert joined["session_id"] == ann.session_id
+    assert sorted(map(tuple, joined["private_state"]["hand_cards"])) == \
+        sorted(map(tuple, before["context"]["hand_cards"]))
+    pending = joined["pending_request"]
+    assert pending is not None and pending["action"] == "play"
+    for key in ("hand_cards", "trick_combination", "trick_owner_index", "wish_value", "legal_plays"):
+        assert pending["context"][key] == before["context"][key], key
+    public = joined["public_state"]
+    assert public["is_running"] and public["current_turn_index"] == back.seat
+
+    over = await back.play("game_over")
+    assert over["payload"]["context"]["winner"] in (20, 31)
+    back.assert_clean()
+    [record] = await _ended_games(server)
+    assert not record.get("aborted") and record["players"][back.seat] == {"name": "Ann", "kind": "human"}
+    assert replay(record) is None
+    assert record["id"] == running.id
+
+
+async def test_a_session_not_back_within_the_grace_period_leaves_the_game_to_agents(server: ProcessServer) -> None:
+    """After a restart, a person who does not come back within the grace period is replaced by
+    an agent, like any dropped client; the table, then without people, is closed a grace period
+    later (its game stored as aborted, or finished if the agents were quicker)."""
+    ann = await server.connect({"player_name": "Ann", "table_name": "gone"}, "Ann")
+    await ann.send_type("start_game")
+    await ann.play(hold=lambda request: request["action"] == "play")
+    await _journal_settled(server)
+    server.kill()
+    await ann.close()
+    await server.start()
+    [record] = await _ended_games(server, timeout=2 * GRACE + WAIT)
+    assert record["players"][ann.seat or 0]["kind"].startswith("agent")
+    assert record.get("aborted") or replay(record) is None
+
+
+async def test_sigterm_still_ends_running_games_as_aborted(server: ProcessServer) -> None:
+    """SIGTERM (a service manager's stop) is an orderly end: clients are told SERVER_DOWN and
+    the running game is stored as aborted, not left to be rebuilt."""
+    ann = await server.connect({"player_name": "Ann", "table_name": "stop"}, "Ann")
+    await ann.send_type("start_game")
+    await ann.wait_for(lambda m: is_request(m))
+    assert server.terminate() == 0
+    await ann.wait_for(lambda m: is_error(m, 106), or_closed=True)
+    [record] = await _ended_games(server)
+    assert record["aborted"] is True
