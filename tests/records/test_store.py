@@ -164,3 +164,40 @@ def test_a_killed_writer_loses_no_committed_game(tmp_path: Path) -> None:
             assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         store.close()
+
+
+def test_a_running_game_is_stored_as_its_journal_and_ended_by_its_record(tmp_path: Path) -> None:
+    """A running game keeps its journal (in order, entries numbered from 0; a repeated number
+    replaces, so a retried write does not duplicate) and its people's seats by session hash;
+    ending it stores the record and forgets the rest in one transaction."""
+    with GameStore(tmp_path / "tichu.sqlite3") as store:
+        store.begin_game("run1", "home", "2026-11-24T10:00:00Z", 7, {"target_score": 1000})
+        store.append_entries("run1", 0, [{"deal": [], "deal_rest": []}, {"seat": 0, "grand_tichu": False}])
+        store.append_entries("run1", 1, [{"seat": 0, "grand_tichu": True}, {"seat": 1, "grand_tichu": False}])
+        store.seat_person("run1", 2, "Ann", "ab" * 32)
+        store.seat_person("run1", 3, "Ben", "cd" * 32)
+        store.unseat_person("run1", 3)
+        [running] = store.running_games()
+        assert (running.id, running.table_name, running.seed, running.rules) == ("run1", "home", 7,
+                                                                                {"target_score": 1000})
+        assert running.entries == [{"deal": [], "deal_rest": []}, {"seat": 0, "grand_tichu": True},
+                                   {"seat": 1, "grand_tichu": False}]
+        assert running.seats == {2: ("Ann", "ab" * 32)}
+        store.end_game("run1", game(1, id="run1", aborted=True, winner=None))
+        assert store.running_games() == []
+        assert store.get("run1") == game(1, id="run1", aborted=True, winner=None)
+        store.begin_game("run2", "home", "2026-11-24T11:00:00Z", None, {})
+        store.end_game("run2", None)
+        assert store.running_games() == [] and len(store) == 1
+
+
+def test_a_version_1_store_gains_the_running_games_and_keeps_its_records(tmp_path: Path) -> None:
+    """A store written before running games were kept (schema 1) is migrated in place."""
+    path = tmp_path / "old.sqlite3"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+        db.execute("INSERT INTO games (id, started_at, record) VALUES ('g1', 'then', '{\"id\": \"g1\"}')")
+        db.commit()
+    with GameStore(path) as store:
+        assert store.version == len(MIGRATIONS) == 2
+        assert store.get("g1") == {"id": "g1"} and store.running_games() == []

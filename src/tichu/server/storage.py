@@ -104,7 +104,8 @@ class StoreWriter:
         return True
 
     async def read(self, query: Callable[[GameStore], T]) -> T:
-        """Run a read in the writer thread, after the writes queued before it.
+        """Run a read in the writer thread, after the writes queued before it (waiting, off the
+        event loop, for room in the queue).
 
         :returns: What ``query`` returns.
         """
@@ -116,8 +117,7 @@ class StoreWriter:
             except Exception as error:
                 answer.set_exception(error)
 
-        if not self.submit(run):
-            raise RuntimeError("the game store is busy")
+        await asyncio.to_thread(self._queue.put, run)
         return await asyncio.wrap_future(answer)
 
     def flush(self) -> None:
