@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Latency benchmark: does one table stay responsive while the server is under agent load?
+
+Starts ``bin/serve.py`` as its own process on loopback, then measures from a probe process,
+for ``--seconds`` each, while one of these loads runs in another process:
+
+- ``idle``: nothing else (the reference);
+- ``abandon``: one client opens tables as fast as the server lets it, starts a game at each
+  with agents in the empty seats and drops its connection (the careless user or the
+  attacker of the issue: the server's table limits refuse the rest, abandoned games end
+  after the grace period);
+- ``montecarlo``: ``--mc-tables`` tables (20) where one bot client plays with three Monte
+  Carlo agents (``TICHU_AGENT=montecarlo``, no agent delay: the agents think back to back).
+
+The probe sits alone at a table of its own and sends a ``ping`` every 100 ms (time to its
+``pong``), and fetches ``GET /`` every 200 ms (time to the whole page). It reports the
+median, the 99th percentile and the maximum of each.
+
+Run: ``.venv/bin/python poc/latency.py`` (all three loads, about a minute and a half).
+Bounded in time; loopback only; the server is stopped at the end. Nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from tichu.client.bots import RandomBrain  # noqa: E402
+from tichu.client.connection import TableClient  # noqa: E402
+
+#: Seconds between two pings of the probe (within the message rate limit of 20 per second).
+PING_EVERY = 0.1
+#: Seconds between two page loads of the probe.
+PAGE_EVERY = 0.2
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+@dataclass
+class Probe:
+    """What the probe measured, in seconds."""
+
+    pings: list[float]
+    pages: list[float]
+    lost_pings: int
+
+
+async def probe(port: int, seconds: float) -> Probe:
+    """Sit at a table of one's own; ping and load the page for ``seconds``."""
+    pings: list[float] = []
+    pages: list[float] = []
+    lost = 0
+    base = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as session, session.ws_connect(
+            f"{base}/ws?player_name=Probe&table_name=probe-{os.getpid()}") as ws:
+        pong = asyncio.Queue[float]()
+
+        async def read() -> None:
+            async for frame in ws:
+                if frame.type == aiohttp.WSMsgType.TEXT and '"pong"' in frame.data:
+                    pong.put_nowait(time.perf_counter())
+
+        async def load_pages() -> None:
+            while True:
+                began = time.perf_counter()
+                async with session.get(f"{base}/") as response:
+                    await response.read()
+                pages.append(time.perf_counter() - began)
+                await asyncio.sleep(PAGE_EVERY)
+
+        reader = asyncio.create_task(read())
+        pager = asyncio.create_task(load_pages())
+        ends = time.perf_counter() + seconds
+        while time.perf_counter() < ends:
+            began = time.perf_counter()
+            await ws.send_str('{"type": "ping"}')
+            try:
+                answered = await asyncio.wait_for(pong.get(), 5.0)
+                pings.append(answered - began)
+            except TimeoutError:
+                lost += 1
+            await asyncio.sleep(PING_EVERY)
+        for task in (reader, pager):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, aiohttp.ClientError):
+                await task
+    return Probe(pings, pages, lost)
+
+
+async def abandon_tables(port: int, seconds: float) -> tuple[int, int]:
+    """Open tables as fast as allowed, start each game and drop; returns (opened, refused)."""
+    opened = refused = 0
+    ends = time.perf_counter() + seconds
+    async with aiohttp.ClientSession() as session:
+        index = 0
+        while time.perf_counter() < ends:
+            index += 1
+            async with session.ws_connect(
+                    f"http://127.0.0.1:{port}/ws?player_name=Gone&table_name=abandoned-{index}") as ws:
+                first = await ws.receive_json(timeout=10)
+                if first.get("type") == "error":
+                    refused += 1
+                    await asyncio.sleep(0.05)
+                    continue
+                await ws.send_str('{"type": "start_game"}')
+                opened += 1
+    return opened, refused
+
+
+async def monte_carlo_tables(port: int, tables: int, seconds: float) -> int:
+    """``tables`` tables, each one bot with three Monte Carlo agents, for ``seconds``; returns
+    the requests the bots answered."""
+    clients = [TableClient(RandomBrain(seed=index)) for index in range(tables)]
+    for index, client in enumerate(clients):
+        await client.connect("127.0.0.1", port, player_name=f"Player{index}", table_name=f"mc-{index}")
+    runs = [asyncio.create_task(client.run(games=None, start_when=1)) for client in clients]
+    await asyncio.sleep(seconds)
+    for run in runs:
+        run.cancel()
+    await asyncio.gather(*runs, return_exceptions=True)
+    answered = sum(1 for client in clients for logged in client.sent if logged.message.get("type") == "response")
+    for client in clients:
+        with contextlib.suppress(Exception):
+            await client.finish()
+    return answered
+
+
+def run_load(kind: str, port: int, seconds: float, tables: int) -> None:
+    """The load of one scenario, in its own process (so that the probe's loop is not the load's)."""
+    if kind == "abandon":
+        opened, refused = asyncio.run(abandon_tables(port, seconds))
+        print(f"  load: {opened} tables opened, started and abandoned; {refused} refused (SERVER_BUSY)")
+    elif kind == "montecarlo":
+        answered = asyncio.run(monte_carlo_tables(port, tables, seconds))
+        print(f"  load: {tables} tables of a bot and three Monte Carlo agents; the bots answered {answered} requests")
+
+
+def start_server(port: int, data_dir: str, agent: str) -> subprocess.Popen[bytes]:
+    """``bin/serve.py`` on loopback with the server's defaults but the agent kind and no agent delay."""
+    env = {**os.environ, "TICHU_DATA_DIR": data_dir, "TICHU_AGENT": agent, "TICHU_AGENT_DELAY": "0",
+           "TICHU_LOG_LEVEL": "WARNING"}
+    server = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
+                               "--port", str(port)], env=env, cwd=data_dir)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return server
+        time.sleep(0.05)
+    server.kill()
+    raise RuntimeError("the server did not come up")
+
+
+def scenario(kind: str, seconds: float, tables: int) -> Probe:
+    """Start a server, run the load in a child process and the probe here; stop the server."""
+    with tempfile.TemporaryDirectory() as data_dir:
+        port = free_port()
+        server = start_server(port, data_dir, "montecarlo" if kind == "montecarlo" else "random")
+        try:
+            load = multiprocessing.get_context("spawn").Process(target=run_load, args=(kind, port, seconds + 2, tables))
+            load.start()
+            time.sleep(2.0)  # let the load build up
+            measured = asyncio.run(probe(port, seconds))
+            load.join(timeout=seconds + 60)
+            if load.is_alive():
+                load.kill()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    return measured
+
+
+def main() -> int:
+    """Run the scenarios and print the probe's figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds the probe measures per load")
+    parser.add_argument("--mc-tables", type=int, default=20, help="tables of Monte Carlo agents (default 20)")
+    parser.add_argument("loads", nargs="*", default=["idle", "abandon", "montecarlo"],
+                        choices=["idle", "abandon", "montecarlo"])
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores; probe: a ping every {PING_EVERY * 1000:.0f} ms, GET / every "
+          f"{PAGE_EVERY * 1000:.0f} ms, {args.seconds:.0f} s per load")
+    failed = False
+    for kind in args.loads:
+        print(f"{kind}:")
+        result = scenario(kind, args.seconds, args.mc_tables)
+        ping_p99, page_p99 = percentile(result.pings, 0.99), percentile(result.pages, 0.99)
+        print(f"  ping  n={len(result.pings)} median {statistics.median(result.pings) * 1000:.1f} ms, "
+              f"p99 {ping_p99 * 1000:.1f} ms, max {max(result.pings) * 1000:.1f} ms, lost {result.lost_pings}")
+        print(f"  page  n={len(result.pages)} median {statistics.median(result.pages) * 1000:.1f} ms, "
+              f"p99 {page_p99 * 1000:.1f} ms, max {max(result.pages) * 1000:.1f} ms")
+        failed |= ping_p99 > 0.05 or page_p99 > 0.2 or result.lost_pings > 0
+    print("targets (ping p99 < 50 ms, page p99 < 200 ms):", "missed" if failed else "met")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
