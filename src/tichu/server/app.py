@@ -52,6 +52,9 @@ STORE_FILE = "tichu.sqlite3"
 CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
+#: Seconds between the WebSocket pings aiohttp sends; a client that has not answered one with a
+#: pong half this time later counts as gone (its socket is closed, see :func:`_serve`).
+HEARTBEAT = 30.0
 #: The folder served at ``/``.
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 
@@ -120,7 +123,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
     settings, counter = request.app[SETTINGS], request.app[CONNECTIONS]
     address = _limited_address(request.remote or "", settings)
-    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME_HARD)
+    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
     connection = Connection(ws, request.transport, settings.outbox_bytes)
     if not counter.acquire(address):
