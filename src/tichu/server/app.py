@@ -250,18 +250,22 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(settings: Settings) -> None:
-    """Log to the console and as JSON lines to ``data/logs/server.log`` (rotated at 1 MiB, 5 kept).
+    """Log to the console and, unless ``log_file`` is off, as JSON lines to
+    ``data/logs/server.log`` (rotated at 1 MiB, 5 kept).
 
     asyncio's accept errors (``EMFILE``...) are logged once per ``accept_error_interval``.
     """
-    folder = settings.data_dir / "logs"
-    folder.mkdir(parents=True, exist_ok=True)
-    file_handler = RotatingFileHandler(folder / "server.log", maxBytes=1 << 20, backupCount=5, encoding="utf-8")
-    file_handler.setFormatter(JsonFormatter())
     console = logging.StreamHandler()
     console.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handlers: list[logging.Handler] = [console]
+    if settings.log_file:
+        folder = settings.data_dir / "logs"
+        folder.mkdir(parents=True, exist_ok=True)
+        file_handler = RotatingFileHandler(folder / "server.log", maxBytes=1 << 20, backupCount=5, encoding="utf-8")
+        file_handler.setFormatter(JsonFormatter())
+        handlers.append(file_handler)
     root = logging.getLogger()
-    root.handlers[:] = [file_handler, console]
+    root.handlers[:] = handlers
     root.setLevel(settings.log_level.upper())
     asyncio_log = logging.getLogger("asyncio")
     for old in [found for found in asyncio_log.filters if isinstance(found, AcceptErrorFilter)]:

@@ -34,6 +34,8 @@ class Settings:
     :ivar bomb_window: Seconds to wait for bombs before a trick is taken, with a client seated.
     :ivar agent_delay: Seconds agents pause before acting, with a client seated.
     :ivar log_level: Logging level name.
+    :ivar log_file: Whether the log is also written to ``data/logs/server.log`` (off under a
+        service manager that keeps the console's log, e.g. journald on a Pi's SD card).
     :ivar data_dir: Folder for logs and records.
     :ivar target_score: Points a game is played to.
     :ivar seed: Seed of the shuffles of every game (tests, demonstrations); ``None`` for random deals.
@@ -64,6 +66,7 @@ class Settings:
     bomb_window: float = 1.5
     agent_delay: float = 0.8
     log_level: str = "INFO"
+    log_file: bool = True
     data_dir: Path = Path("data")
     target_score: int = 1000
     seed: int | None = None
