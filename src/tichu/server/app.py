@@ -20,6 +20,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from tichu.core.round import ActionKind
+from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 SETTINGS = web.AppKey("settings", Settings)
 FACTORY = web.AppKey("factory", GameFactory)
+POOL = web.AppKey("pool", AgentPool)
 CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
@@ -66,6 +68,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
     app.on_response_prepare.append(add_security_headers)
     app[CONNECTIONS] = ConnectionCounter(app[SETTINGS].max_connections_per_address, app[SETTINGS].max_connections)
+    app.cleanup_ctx.append(_pool_context)
     app.cleanup_ctx.append(_factory_context)
     app.on_shutdown.append(_on_shutdown)
     app.router.add_get("/ws", websocket_handler)
@@ -76,8 +79,16 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     return app
 
 
+async def _pool_context(app: web.Application) -> AsyncIterator[None]:
+    """The agent pool lives as long as the app (its processes start with the first decision);
+    it stops after the tables, without waiting for decisions still running."""
+    app[POOL] = AgentPool(worker_count(app[SETTINGS].agent_workers))
+    yield
+    app[POOL].shutdown()
+
+
 async def _factory_context(app: web.Application) -> AsyncIterator[None]:
-    app[FACTORY] = GameFactory(app[SETTINGS], agents=app[AGENTS])
+    app[FACTORY] = GameFactory(app[SETTINGS], app[POOL], agents=app[AGENTS])
     yield
     await app[FACTORY].shutdown()
 

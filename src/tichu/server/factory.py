@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from tichu.server.agent_pool import AgentPool
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
@@ -27,16 +28,18 @@ class GameFactory:
     :ivar tables: Open tables by name.
     """
 
-    def __init__(self, settings: Settings, *, agents: AgentFactory = registry_agent,
+    def __init__(self, settings: Settings, pool: AgentPool, *, agents: AgentFactory = registry_agent,
                  hinters: Callable[[Settings], HintRanker] = heuristic_hinter) -> None:
         """Start without tables.
 
         :param settings: The server's settings.
+        :param pool: Where the agents' decisions are computed, for every table.
         :param agents: Makes the agents of empty seats, for every table.
         :param hinters: Makes each table's hint ranker.
         """
         self.settings = settings
         self._agents = agents
+        self._pool = pool
         self._hinters = hinters
         self.tables: dict[str, Table] = {}
         self._sessions: dict[str, tuple[Table, Peer]] = {}
@@ -64,7 +67,7 @@ class GameFactory:
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables are open")
             if address is not None and not self._openings.allow(address):
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables opened from this address")
-            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty,
+            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty, pool=self._pool,
                                                    agents=self._agents, hinter=self._hinters(self.settings))
             log.info("table %r opened", table_name)
         self._keep_open(table)

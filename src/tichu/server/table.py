@@ -8,6 +8,8 @@ then an agent takes over, and the client can still come back if nobody took the 
 Each table has options that start from the server's settings and that the host may change
 in the lobby (``set_options``, docs/server.md): the agent kind of the empty seats and
 whether ``play`` requests carry a hint, ranked by a :class:`HeuristicAgent` of the table.
+The agents' decisions and the hints are computed in the server's
+:class:`~tichu.server.agent_pool.AgentPool`, off the event loop.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
 from tichu.records.record import RecordWriter, game_record, now_iso, round_json
+from tichu.server.agent_pool import AgentPool
 from tichu.server.agent_seat import ServerAgent
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
@@ -58,7 +61,8 @@ AgentFactory = Callable[[str, str], Agent]
 
 
 class HintRanker(Protocol):
-    """Ranks a seat's legal plays, best first, from that seat's view only (R8)."""
+    """Ranks a seat's legal plays, best first, from that seat's view only (R8); it pickles (it
+    ranks in the agent pool)."""
 
     def hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play]:
         """The plays of ``legal`` best first (it may leave some out)."""
@@ -102,13 +106,14 @@ class Table:
     :ivar options: The agent kind of empty seats and whether hints are given.
     """
 
-    def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], *,
+    def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], *, pool: AgentPool,
                  agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> None:
         """Open a table.
 
         :param name: The table's name.
         :param settings: The server's settings (the options start from them).
         :param on_empty: Called when the last client has left.
+        :param pool: Where the agents' decisions and the hints are computed.
         :param agents: Makes the agents of empty seats (tests seed them).
         :param hinter: Ranks the legal plays of a ``play`` request (default: :func:`heuristic_hinter`).
         """
@@ -116,6 +121,7 @@ class Table:
         self.settings = settings
         self._on_empty = on_empty
         self._agents = agents
+        self._pool = pool
         self.options = TableOptions(agent=settings.agent, hints=settings.hints)
         self._hinter = hinter or heuristic_hinter(settings)
         self.info = TableInfo(table_name=name, player_names=[agent_name(seat) for seat in range(4)])
@@ -156,7 +162,8 @@ class Table:
         if not free:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
         seat = free[0]
-        peer = Peer(player_name, seat, self, self._make_agent(seat), self.settings.turn_timeout, hinter=self._hint)
+        peer = Peer(player_name, seat, self, self._make_agent(seat), self._pool, self.settings.turn_timeout,
+                    hinter=self._hint)
         self._seat(peer)
         self._joined.append(peer)
         if self.info.host_index is None:
@@ -375,19 +382,20 @@ class Table:
 
     def _seat_agent(self, agent: Agent) -> ServerAgent:
         """An agent as a player of this table's engine, paced while clients are seated."""
-        return ServerAgent(agent, self.settings.agent_delay, lambda: bool(self.clients))
+        return ServerAgent(agent, self._pool, self.settings.agent_delay, lambda: bool(self.clients))
 
-    def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
+    async def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
         """The legal plays best first for a ``play`` request, or ``None`` when hints are off.
 
         Only legal plays, each once, and all of them (what the agent leaves out is appended);
-        a failing agent gives no hint rather than failing the request.
+        a failing agent gives no hint rather than failing the request. The ranking is
+        computed in the agent pool.
         """
         if not self.options.hints or not legal:
             return None
         began = time.perf_counter()
         try:
-            ranked = self._hinter.hint(view, legal)
+            ranked = await self._pool.decide(self._hinter.hint, view, legal)
         except Exception:  # a hint is a courtesy: it must never break a game
             log.exception("table %r: the hint for seat %d failed", self.name, view.seat)
             return None
