@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import os
+import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -135,6 +136,22 @@ async def test_a_failing_decision_raises_and_adopts_nothing(pool: AgentPool) -> 
     with pytest.raises(TypeError):
         await pool.decide(agent.doze, "not seconds")
     assert agent.decisions == []
+
+
+async def test_a_worker_that_dies_is_replaced_and_its_decision_run_again(pool: AgentPool) -> None:
+    """A worker killed during a decision (out of memory, an operator) breaks the processes: new
+    workers start and the decision is made again, adopted once."""
+    agent = SleepyAgent("S", 1)
+    deciding = asyncio.create_task(pool.decide(agent.doze, 1.0))
+    await eventually(lambda: bool(pool.processes()))
+    await asyncio.sleep(0.3)  # the worker is asleep in the decision
+    victims = pool.processes()
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+    pid = await asyncio.wait_for(deciding, 30)
+    assert pid not in victims and os.getpid() != pid
+    assert [kind for kind, _ in agent.decisions] == ["doze"]
+    assert await pool.decide(agent.doze, 0.0) not in victims  # the new workers go on
 
 
 def test_workers_setting() -> None:

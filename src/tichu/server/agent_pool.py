@@ -14,7 +14,9 @@ process), from a fork server that has the agents imported (or by ``spawn`` where
 no fork server; never by forking the running event loop). Each worker is replaced after
 :data:`TASKS_PER_WORKER` decisions, so a server that runs for weeks does not keep a
 worker's grown heap. At most the workers' count plus :data:`QUEUED_DECISIONS` decisions are
-handed to the processes at a time; further callers wait their turn on the event loop.
+handed to the processes at a time; further callers wait their turn on the event loop. A
+worker that dies (killed, out of memory) breaks the executor: it is replaced, and the
+decisions it took are run once more on the new one.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -113,20 +116,47 @@ class AgentPool:
         agent = method.__self__  # type: ignore[attr-defined]  # checked by the worker anyway
         loop = asyncio.get_running_loop()
         started = loop.time()
-        await self._slots.acquire()
         try:
-            future = self._start().submit(_decide, method, args)
-        except BaseException:
-            self._slots.release()
-            raise
-        self.submitted += 1
-        future.add_done_callback(lambda _: self._release(loop))
-        answer, after = await asyncio.wrap_future(future)
+            answer, after = await self._run(loop, method, args)
+        except BrokenProcessPool:
+            log.warning("agent pool: a worker died; starting new workers")
+            answer, after = await self._run(loop, method, args)  # nothing was adopted: run it again
         left = pause - (loop.time() - started)
         if left > 0:
             await asyncio.sleep(left)
         vars(agent).update(vars(after))
         return answer
+
+    async def _run(self, loop: asyncio.AbstractEventLoop, method: Callable[..., T],
+                   args: tuple[Any, ...]) -> tuple[T, object]:
+        """Hand a decision to the processes once a slot is free and await its answer and agent.
+
+        :raises BrokenProcessPool: When a worker died (killed, out of memory); the broken
+            executor is dropped first, so that the next decision starts new workers.
+        """
+        await self._slots.acquire()
+        executor = None
+        try:
+            executor = self._start()
+            future = executor.submit(_decide, method, args)
+        except BaseException as error:
+            self._slots.release()
+            if isinstance(error, BrokenProcessPool) and executor is not None:
+                self._drop(executor)
+            raise
+        self.submitted += 1
+        future.add_done_callback(lambda _: self._release(loop))
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            self._drop(executor)
+            raise
+
+    def _drop(self, executor: ProcessPoolExecutor) -> None:
+        """Let a broken executor go (its decisions fail); the next decision starts a new one."""
+        if self._executor is executor:
+            self._executor = None
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         """A decision left the processes (done, failed or cancelled): free its slot."""
