@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import os
+import pickle
 import signal
 import time
 from collections.abc import AsyncIterator, Callable
@@ -20,10 +21,12 @@ from tests.support.live_server import SERVER_TEST_SETTINGS, eventually
 from tests.support.pool_agents import PidAgent, PidHinter, SleepyAgent
 from tests.support.raw_client import Server, is_request
 from tichu.agents.agent import Agent
+from tichu.agents.registry import AGENTS, make_agent
 from tichu.engine.views import SeatView, TableInfo
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.app import POOL
 from tichu.server.config import Settings
+from tichu.server.table import heuristic_hinter
 
 
 class _Lobby:
@@ -152,6 +155,17 @@ async def test_a_worker_that_dies_is_replaced_and_its_decision_run_again(pool: A
     assert pid not in victims and os.getpid() != pid
     assert [kind for kind, _ in agent.decisions] == ["doze"]
     assert await pool.decide(agent.doze, 0.0) not in victims  # the new workers go on
+
+
+def test_every_agent_kind_and_the_hint_ranker_pickle() -> None:
+    """What the pool sends to a worker: every kind of the registry, with its state, and the
+    table's hint ranker (docs/server.md, "Agents")."""
+    methods: list[Callable[..., Any]] = [make_agent(kind, seed=3).decide_play
+                                         for kind in [*AGENTS, "montecarlo:n4", "montecarlo:0.1"]]
+    methods.append(heuristic_hinter(Settings()).hint)
+    for method in methods:
+        owner, copied = method.__self__, pickle.loads(pickle.dumps(method)).__self__  # type: ignore[attr-defined]
+        assert type(copied) is type(owner) and vars(copied).keys() == vars(owner).keys()
 
 
 def test_workers_setting() -> None:
