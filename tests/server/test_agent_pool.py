@@ -143,18 +143,22 @@ async def test_a_failing_decision_raises_and_adopts_nothing(pool: AgentPool) -> 
 
 async def test_a_worker_that_dies_is_replaced_and_its_decision_run_again(pool: AgentPool) -> None:
     """A worker killed during a decision (out of memory, an operator) breaks the processes: new
-    workers start and the decision is made again, adopted once."""
-    agent = SleepyAgent("S", 1)
+    workers start and the decision is made again, adopted once; a decision given up while it was
+    queued is not adopted, and the pool goes on."""
+    agent, stale = SleepyAgent("S", 1), SleepyAgent("T", 2)
     deciding = asyncio.create_task(pool.decide(agent.doze, 1.0))
     await eventually(lambda: bool(pool.processes()))
     await asyncio.sleep(0.3)  # the worker is asleep in the decision
+    given_up = asyncio.create_task(pool.decide(stale.doze, 0.0))
+    await eventually(lambda: pool.submitted == 2)  # queued behind it, then given up
+    given_up.cancel()
     victims = pool.processes()
     for pid in victims:
         os.kill(pid, signal.SIGKILL)
     pid = await asyncio.wait_for(deciding, 30)
     assert pid not in victims and os.getpid() != pid
-    assert [kind for kind, _ in agent.decisions] == ["doze"]
-    assert await pool.decide(agent.doze, 0.0) not in victims  # the new workers go on
+    assert [kind for kind, _ in agent.decisions] == ["doze"] and stale.decisions == []
+    assert await asyncio.wait_for(pool.decide(agent.doze, 0.0), 30) not in victims  # the new workers go on
 
 
 def test_every_agent_kind_and_the_hint_ranker_pickle() -> None:

@@ -101,8 +101,10 @@ class AgentPool:
     async def decide(self, method: Callable[..., T], *args: Any, pause: float = 0.0) -> T:
         """Run an agent's decision in a worker and adopt the agent's state after it.
 
-        If the caller is cancelled first, the answer and the state are dropped (a decision
-        not yet running is not run at all).
+        If the caller is cancelled first, the answer and the state are dropped. A caller
+        still waiting for a slot never reaches the processes; a decision already handed to
+        them runs to its end there, unused (cancelling it could leave Python 3.11's process
+        pool hanging should a worker die next: it then fails the cancelled decision).
 
         :param method: A bound decision method of an agent (``agent.decide_play``); the agent
             and ``args`` must pickle.
@@ -147,7 +149,7 @@ class AgentPool:
         self.submitted += 1
         future.add_done_callback(lambda _: self._release(loop))
         try:
-            return await asyncio.wrap_future(future)
+            return await asyncio.shield(asyncio.wrap_future(future))  # see decide(): never cancel it
         except BrokenProcessPool:
             self._drop(executor)
             raise
