@@ -8,6 +8,8 @@ leave the whole round unchanged (``helpers.assert_refused``). Where a test uses
 
 from __future__ import annotations
 
+import copy
+import pickle
 from functools import partial
 
 from tests.core.helpers import (
@@ -21,7 +23,7 @@ from tests.core.helpers import (
     run,
 )
 from tichu.core.cards import DOG, DRAGON, MAHJONG, PHOENIX, indices_of
-from tichu.core.combos import BOMB, FULLHOUSE, PAIR, PASS_PLAY, SINGLE, STAIR, STREET
+from tichu.core.combos import BOMB, FULLHOUSE, PAIR, PASS_PLAY, SINGLE, STAIR, STREET, Play
 from tichu.core.errors import Violation
 from tichu.core.round import Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
@@ -692,3 +694,11 @@ def test_r7_actions_after_the_end_are_refused() -> None:
     assert_refused(round_, Violation.BOMB_NOT_ALLOWED, lambda: round_.bomb(3, cards("BZ")))
     assert_refused(round_, Violation.CALL_NOT_ALLOWED, lambda: round_.announce(3))
     assert round_.legal_actions() == []
+
+
+def test_plays_pickle_and_the_pass_comes_back_as_itself() -> None:
+    """A play copied to another process (an agent deciding in a worker) equals the original, and the
+    pass is :data:`PASS_PLAY` itself: the rules and the agents tell it by identity."""
+    legal = [Play(3, PAIR, 2, 5), PASS_PLAY]
+    for copied in (pickle.loads(pickle.dumps(legal)), copy.deepcopy(legal)):
+        assert copied == legal and type(copied[0]) is Play and copied[-1] is PASS_PLAY

@@ -1191,3 +1191,134 @@ async def test_offers_go_only_to_players_that_cannot_act_unprompted_R6_1_R4_3() 
     assert seats[0].offers == seats[2].offers == {"tichu": 0, "bomb": 0}
     assert seats[1].offers["tichu"] > 0 and seats[3].offers["tichu"] > 0
     assert seats[3].offers["bomb"] > 0  # it holds the sevens
+
+
+# -- offers answered later (a server's agents decide in worker processes) -------------------
+
+
+class LaterOffers(AgentPlayer):
+    """An agent whose Tichu and bomb offers come :class:`Later`, each decided after a turn of the
+    loop (as a server's agent decides in a worker process)."""
+
+    async def _later(self, decide: Callable[..., Any], *args: Any) -> Any:
+        await asyncio.sleep(0)
+        return decide(*args)
+
+    def offer_tichu(self, view: SeatView) -> Later[bool]:  # type: ignore[override]  # an agent answering later
+        return Later(self._later(self.agent.decide_tichu, view))
+
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Later[Play | None]:  # type: ignore[override]
+        return Later(self._later(self.agent.decide_bomb, view, bombs))
+
+
+@pytest.mark.parametrize("before_schupf", [False, True])
+async def test_offers_answered_later_play_the_same_game_R6_1_R4_3(before_schupf: bool) -> None:
+    """Offers answered later are asked in the same order and applied alike: seeded agents play the
+    same games as when they answer at once (each seat sees the calls of the seats before it), and
+    declined offers are not asked again and again (the games end)."""
+    calls = bombs = 0
+    for seed in (1, 2, 3):
+        games = []
+        for seat_agent in (AgentPlayer, LaterOffers):
+            agents = [RandomAgent(f"R{seat}", seed * 10 + seat) for seat in range(4)]
+            for agent in agents:
+                agent.TICHU_RATE = 0.05
+            engine = GameEngine([seat_agent(agent) for agent in agents],
+                                RuleSet(seed=seed, target_score=300, tichu_before_schupf=before_schupf),
+                                keep_rounds=True)
+            await asyncio.wait_for(engine.run(), 30)
+            games.append([round_.events for round_ in engine.rounds])
+        assert games[0] == games[1]
+        events = [event for round_events in games[1] for event in round_events]
+        calls += sum(event[0] == ActionKind.TICHU for event in events)
+        bombs += sum(event[0] == ActionKind.BOMB for event in events)
+    assert calls and bombs
+
+
+class HeldOffers(ScriptedPlayer):
+    """A scripted agent whose offers come later; its first offer of the kind ``hold`` waits for
+    the test's :attr:`release` (the engine may cancel it meanwhile).
+
+    :ivar views: The views of its offers, by kind.
+    :ivar held: Set once the held offer waits.
+    :ivar cancelled: Offers the engine cancelled while they waited.
+    """
+
+    def __init__(self, name: str, hold: str, **kwargs: Any) -> None:
+        super().__init__(name, **kwargs)
+        self.hold: str | None = hold
+        self.views: dict[str, list[SeatView]] = {"tichu": [], "bomb": []}
+        self.held = asyncio.Event()
+        self.release: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.cancelled = 0
+
+    async def _later(self, kind: str, answer: Any) -> Any:
+        if self.hold == kind:
+            self.hold = None
+            self.held.set()
+            try:
+                return await self.release
+            except asyncio.CancelledError:
+                self.cancelled += 1
+                raise
+        await asyncio.sleep(0)
+        return answer
+
+    def offer_tichu(self, view: SeatView) -> Later[bool]:  # type: ignore[override]
+        self.views["tichu"].append(view)
+        return Later(self._later("tichu", super().offer_tichu(view)))
+
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Later[Play | None]:  # type: ignore[override]
+        self.views["bomb"].append(view)
+        return Later(self._later("bomb", super().offer_bomb(view, bombs)))
+
+
+class ScriptedClient(ScriptedPlayer):
+    """A scripted player that acts unprompted, like a client (it is offered nothing)."""
+
+    acts_unprompted = True
+
+
+async def test_a_client_bomb_while_a_bomb_offer_is_awaited_makes_it_stale_R4_3() -> None:
+    """Seat 2 is offered a bomb on seat 0's nine and answers later; meanwhile client seat 3 bombs.
+    Seat 2's answer, a bomb, is dropped (not thrown over the new bomb unasked), and seat 2 is
+    offered again, now on seat 3's bomb."""
+    hands, pushes = build_deal(["Ma S9", "", "SB BB GB RB", "S7 B7 G7 R7"],
+                               ["", "", "SB BB GB RB", "S7 B7 G7 R7"], seed=3)
+    jacks, sevens = parse_mask("SB BB GB RB"), parse_mask("S7 B7 G7 R7")
+    seat2 = HeldOffers("S2", "bomb", schupf=pushes[2])
+    players = [ScriptedPlayer("S0", schupf=pushes[0], plays=["S9"]), ScriptedPlayer("S1", schupf=pushes[1]),
+               seat2, ScriptedClient("S3", schupf=pushes[3])]
+    engine = GameEngine(players, RuleSet(target_score=1), rng=RiggedRandom(hands), keep_rounds=True)
+    task = asyncio.create_task(asyncio.wait_for(engine.run(), 20))
+    await asyncio.wait_for(seat2.held.wait(), 5)
+    assert _rnd(engine).trick is not None and _rnd(engine).trick_owner == 0
+    engine.interrupt(3, ActionKind.BOMB, sevens)
+    # The answer arrives at once, before the engine sees the bomb: it is dropped all the same.
+    seat2.release.set_result(next(bomb for bomb in _rnd(engine).bombs_for(2) if bomb.cards == jacks))
+    await task
+    events = engine.rounds[0].events
+    assert events[0] == (ActionKind.PLAY, 0, parse_mask("S9"))
+    assert events[1] == (ActionKind.BOMB, 3, sevens)
+    assert (ActionKind.BOMB, 2, jacks) not in events  # its script declines every later offer
+    second = seat2.views["bomb"][1]
+    assert second.trick is not None and second.trick.cards == sevens
+
+
+async def test_a_client_call_while_a_tichu_offer_is_awaited_asks_again_seeing_it_R6_1() -> None:
+    """Seat 1 is offered Tichu and answers later; meanwhile client seat 0 calls Tichu. The pending
+    answer is dropped and seat 1 is asked again, seeing the call (R6.1)."""
+    hands, pushes = build_deal(["Ma", "", "", ""], ["", "", "", ""], seed=2)
+    seat1 = HeldOffers("S1", "tichu", schupf=pushes[1])
+    players = [ScriptedClient("S0", schupf=pushes[0]), seat1, ScriptedPlayer("S2", schupf=pushes[2]),
+               ScriptedPlayer("S3", schupf=pushes[3])]
+    engine = GameEngine(players, RuleSet(target_score=1), rng=RiggedRandom(hands), keep_rounds=True)
+    task = asyncio.create_task(asyncio.wait_for(engine.run(), 20))
+    await asyncio.wait_for(seat1.held.wait(), 5)
+    engine.interrupt(0, ActionKind.TICHU)
+    await asyncio.sleep(0.01)
+    assert seat1.cancelled == 1  # the engine gave up the overtaken offer
+    await task
+    first, second = seat1.views["tichu"][:2]
+    assert first.public_state().announcements[0] == 0 and second.public_state().announcements[0] == 1
+    assert engine.rounds[0].announcements == [1, 0, 0, 0]

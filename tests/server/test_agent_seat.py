@@ -1,93 +1,110 @@
-"""Agents at a server's table (:class:`ServerAgent`): searching agents decide in a worker thread
-on their frozen view, stale answers are dropped (R4.3, R8)."""
+"""Agents at a server's table (:class:`ServerAgent`): every decision is computed in a worker
+process of the agent pool on the frozen view; stale answers are dropped (R4.3, R8)."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Sequence
+import os
+import time
+from collections.abc import AsyncIterator
 
+import pytest
+
+from tests.support.pool_agents import PidAgent, SleepyAgent
 from tichu.agents.agent import Agent, AgentPlayer
 from tichu.agents.random_agent import RandomAgent
-from tichu.core.combos import Play
+from tichu.core.round import Decision
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.views import SeatView
+from tichu.server.agent_pool import AgentPool
 from tichu.server.agent_seat import ServerAgent
 
 
-def at_server(agent: Agent) -> ServerAgent:
-    """An agent seated as a server seats it, with nobody to wait for."""
-    return ServerAgent(agent, 0.0, lambda: False)
+@pytest.fixture
+async def pool() -> AsyncIterator[AgentPool]:
+    """A pool of two workers, shut down after the test."""
+    made = AgentPool(2)
+    yield made
+    made.shutdown()
 
 
-class SlowThinker(RandomAgent):
-    """A random agent that reports the threads of its play decisions and can be held at its
-    first one until the test releases it."""
-
-    thinks_long = True
-
-    def __init__(self, name: str, seed: int, hold_first: bool = False) -> None:
-        super().__init__(name, seed)
-        self.threads: list[str] = []
-        self.asked: list[tuple[int, int]] = []
-        self.thinking = threading.Event()
-        self.release = threading.Event()
-        if not hold_first:
-            self.release.set()
-
-    def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        self.threads.append(threading.current_thread().name)
-        self.asked.append((view.seat, view.hand))
-        self.thinking.set()
-        assert self.release.wait(5), "the test never released the decision"
-        return super().decide_play(view, legal)
+def _asked_to_play_again(engine: GameEngine) -> bool:
+    """Whether seat 0, which played before this round, is being asked for a play (no offer)."""
+    round_ = engine.round
+    return (round_ is not None and round_.has_played[0] and round_.decision == Decision.PLAY
+            and round_.decision_seat == 0 and not round_.trick_closed and engine._awaiting == 0)
 
 
-async def _wait_for(event: threading.Event) -> None:
-    for _ in range(500):
-        if event.is_set():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the agent never started thinking")
+def at_server(agent: Agent, pool: AgentPool, delay: float = 0.0) -> ServerAgent:
+    """An agent seated as a server seats it; people are seated when there is a delay."""
+    return ServerAgent(agent, pool, delay, lambda: delay > 0)
 
 
-def test_a_searching_agent_decides_off_the_event_loop() -> None:
-    """At a server every play decision of a long-thinking agent runs in a worker thread, and
-    the game still ends normally (R7.4)."""
-    thinker = SlowThinker("T", 1)
-    players = [at_server(agent) for agent in (thinker, RandomAgent("B", 2), RandomAgent("C", 3), RandomAgent("D", 4))]
-    engine = GameEngine(players, RuleSet(target_score=200, seed=7))
-    game = asyncio.run(engine.run())
+async def test_every_decision_of_a_server_agent_runs_in_a_worker_process(pool: AgentPool) -> None:
+    """At a server every decision (Grand Tichu, push, plays, offers...) is made in another process,
+    and the game still ends normally (R7.4)."""
+    agents = [PidAgent(f"P{seat}", seat) for seat in range(4)]
+    engine = GameEngine([at_server(agent, pool) for agent in agents], RuleSet(target_score=200, seed=7))
+    game = await asyncio.wait_for(engine.run(), 60)
     assert game.is_over
-    main = threading.main_thread().name
-    assert thinker.threads and all(name != main for name in thinker.threads)
+    made = [decision for agent in agents for decision in agent.decisions]
+    assert {"grand_tichu", "schupf", "play", "tichu"} <= {kind for kind, _ in made}
+    assert all(pid != os.getpid() for _, pid in made)
 
 
-def test_the_arena_engine_calls_it_directly() -> None:
-    """In the Arena (:class:`AgentPlayer`) the decision is a plain call on the running thread."""
-    thinker = SlowThinker("T", 1)
-    players = [AgentPlayer(agent) for agent in (thinker, RandomAgent("B", 2), RandomAgent("C", 3),
-                                                RandomAgent("D", 4))]
-    asyncio.run(GameEngine(players, RuleSet(target_score=200, seed=7)).run())
-    assert set(thinker.threads) == {threading.main_thread().name}
+async def test_the_arena_engine_calls_it_directly() -> None:
+    """In the Arena (:class:`AgentPlayer`) every decision is a plain call in this process."""
+    agents = [PidAgent(f"P{seat}", seat) for seat in range(4)]
+    await GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(target_score=200, seed=7)).run()
+    assert {pid for agent in agents for _, pid in agent.decisions} == {os.getpid()}
 
 
-def test_a_change_during_the_search_makes_its_answer_stale() -> None:
-    """When the seat's open decision is overtaken while the agent searches (here: the seat
-    is handed to a player again), the answer is dropped and the decision asked again."""
-    async def scenario() -> SlowThinker:
-        thinker = SlowThinker("T", 1, hold_first=True)
-        seated = at_server(thinker)
-        engine = GameEngine([seated] * 4, RuleSet(target_score=200, seed=7))
-        task = asyncio.create_task(engine.run())
-        await _wait_for(thinker.thinking)
-        seat = engine.round.decision_seat if engine.round else None
-        assert seat is not None
-        engine.replace_player(seat, seated)
-        thinker.release.set()
-        await asyncio.wait_for(task, 30)
-        return thinker
+async def test_a_server_game_is_the_arena_game(pool: AgentPool) -> None:
+    """The agents' state comes back from the workers after each decision, so seeded agents play
+    the same game at a server as in the Arena."""
+    games = []
+    for seat_agent in (AgentPlayer, lambda agent: at_server(agent, pool)):
+        agents = [RandomAgent(f"R{seat}", seat) for seat in range(4)]
+        engine = GameEngine([seat_agent(agent) for agent in agents], RuleSet(target_score=200, seed=3),
+                            keep_rounds=True)
+        await asyncio.wait_for(engine.run(), 60)
+        games.append([round_.events for round_ in engine.rounds])
+    assert games[0] == games[1]
 
-    thinker = asyncio.run(scenario())
-    assert thinker.asked[0] == thinker.asked[1]  # the same seat and hand: the decision was asked again
+
+async def test_a_play_takes_the_delay_while_people_are_seated(pool: AgentPool) -> None:
+    """With people seated every play takes at least the delay (the thinking counts towards it)."""
+    delay = 0.01
+    agents = [PidAgent(f"P{seat}", seat) for seat in range(4)]
+    engine = GameEngine([at_server(agent, pool, delay) for agent in agents], RuleSet(target_score=1, seed=7))
+    began = time.monotonic()
+    await asyncio.wait_for(engine.run(), 60)
+    took = time.monotonic() - began
+    plays = sum(kind == "play" for agent in agents for kind, _ in agent.decisions)
+    assert plays > 20 and took >= plays * delay
+
+
+async def test_a_change_during_the_decision_makes_its_answer_stale(pool: AgentPool) -> None:
+    """When the seat's open decision is overtaken while the agent thinks (here: the seat is handed
+    to a player again), the answer is dropped, the agent keeps no trace of it, and the decision is
+    asked again."""
+    sleepy = SleepyAgent("S", 1, nap=0.5)
+    seated = at_server(sleepy, pool)
+    others = [at_server(PidAgent(f"P{seat}", seat), pool) for seat in (1, 2, 3)]
+    engine = GameEngine([seated, *others], RuleSet(target_score=1, seed=7))
+    task = asyncio.create_task(asyncio.wait_for(engine.run(), 60))
+    try:
+        while not _asked_to_play_again(engine):
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(0.1)  # its play decision is running in a worker now
+        plays_before = [kind for kind, _ in sleepy.decisions].count("play")
+        state = sleepy.rng.getstate()
+        engine.replace_player(0, seated)  # the open decision is asked again
+        await asyncio.sleep(0.05)
+        assert sleepy.rng.getstate() == state  # the stale decision is not adopted
+        while [kind for kind, _ in sleepy.decisions].count("play") == plays_before:
+            await asyncio.sleep(0.01)  # the decision asked again is made and adopted
+        assert [kind for kind, _ in sleepy.decisions].count("play") == plays_before + 1
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

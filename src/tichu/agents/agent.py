@@ -3,7 +3,7 @@
 An :class:`Agent` answers every question at once and is offered a Tichu call and a bomb
 wherever the rules allow one (it cannot act unprompted). :class:`AgentPlayer` adapts an
 agent to the engine's one :class:`~tichu.engine.player.Player` port; the server wraps
-agents its own way (pauses, worker threads) on the same port.
+agents its own way (worker processes, pauses) on the same port.
 """
 
 from __future__ import annotations
@@ -12,24 +12,24 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from tichu.core.combos import Play
-from tichu.engine.player import Player, Reply
+from tichu.engine.player import Player
 from tichu.engine.views import SeatView
 
 
 class Agent(ABC):
     """Decides for a seat from a :class:`SeatView` snapshot: the same answers in any thread or process.
 
+    An agent pickles (a server decides on a copy in a worker process and takes the copy's
+    state back), so its state is plain data: no locks, files or open generators.
+
     :ivar name: The name shown at the table.
     :cvar kind: ``"agent:<name>"`` (records.md ``players[].kind``).
     :cvar reads_table: Whether it reads the view's public and private state (a view without
         them is cheaper to make; :class:`~tichu.agents.random_agent.RandomAgent` needs none).
-    :cvar thinks_long: Whether its play decisions search for long (up to a second); a server
-        then lets it think in a worker thread.
     """
 
     kind = "agent"
     reads_table = True
-    thinks_long = False
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -64,8 +64,8 @@ class Agent(ABC):
 
 
 class AgentPlayer(Player):
-    """An agent at a seat of the engine: every answer comes at once (a server's
-    :class:`~tichu.server.agent_seat.ServerAgent` lets its plays come later).
+    """An agent at a seat of the engine: every answer comes at once (a server seats agents as
+    :class:`~tichu.server.agent_seat.ServerAgent`, whose answers come later, from a worker process).
 
     :ivar agent: The agent that decides.
     """
@@ -84,7 +84,7 @@ class AgentPlayer(Player):
     def schupf(self, view: SeatView) -> tuple[int, int, int]:
         return self.agent.decide_schupf(view)
 
-    def play(self, view: SeatView, legal: Sequence[Play]) -> Reply[Play]:
+    def play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         return self.agent.decide_play(view, legal)
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> int:

@@ -69,7 +69,6 @@ class MonteCarloAgent(HeuristicAgent):
     """
 
     kind = "agent:montecarlo"
-    thinks_long = True
 
     def __init__(self, name: str = "MonteCarlo", seed: int | None = None, *, budget: float | None = DEFAULT_BUDGET,
                  max_samples: int = 400, min_samples: int = 8, z: float = 2.5, max_candidates: int = 8) -> None:

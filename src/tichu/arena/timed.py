@@ -25,7 +25,6 @@ class TimedAgent(Agent):
         self.agent = agent
         self.kind = agent.kind
         self.reads_table = agent.reads_table
-        self.thinks_long = agent.thinks_long
         self.times = times
 
     def decide_grand_tichu(self, view: SeatView) -> bool:

@@ -60,6 +60,16 @@ class Play(NamedTuple):
     length: int
     rank: int
 
+    def __reduce__(self) -> tuple[object, tuple[int, int, int, int]]:
+        """Pickle so that the pass comes back as :data:`PASS_PLAY` itself: the rules and the
+        agents tell it by identity (``legal[-1] is PASS_PLAY``), also in another process."""
+        return _unpickled_play, (self.cards, self.kind, self.length, self.rank)
+
+
+def _unpickled_play(cards: int, kind: int, length: int, rank: int) -> Play:
+    """A pickled :class:`Play` back: the pass as :data:`PASS_PLAY`, any other as a new play."""
+    return PASS_PLAY if not cards else _new_play(Play, (cards, kind, length, rank))
+
 
 #: Builds a :class:`Play` from a 4-tuple without the named tuple's Python-level ``__new__``
 #: (a third of the cost where hands are split into their combinations).

@@ -136,8 +136,8 @@ class GameEngine:
         self.players[seat] = player
         self.info.player_names[seat] = player.name
         self._refresh_players()
-        if self.round is not None and self.round.decision_seat == seat:
-            self._version += 1  # the seat's open decision is asked again of the new player
+        if self.round is not None and seat in (self.round.decision_seat, self._awaiting):
+            self._version += 1  # the seat's open decision (or offer) is asked again of the new player
             self._wake()
         return old
 
@@ -252,7 +252,9 @@ class GameEngine:
 
     async def _schupf(self, round_: Round) -> None:
         if self.rules.tichu_before_schupf:
-            self._offer_tichu(round_)
+            offer = self._offer_tichu(round_)
+            if offer is not None:
+                await self._tichu_later(round_, offer)
         seats = [seat for seat in range(4) if round_.given[seat] is None]
         replies: list[Reply[tuple[int, int, int]]] = [self.players[seat].schupf(self._view(seat, self.players[seat]))
                                                       for seat in seats]
@@ -295,7 +297,12 @@ class GameEngine:
                         self._take_trick(round_, None)
                     continue
                 if self._may_call:
-                    self._offer_tichu(round_)
+                    offer = self._offer_tichu(round_)
+                    if offer is not None:
+                        version = self._version
+                        await self._tichu_later(round_, offer)
+                        if self._version != version:
+                            continue  # a client bombed or called meanwhile: look again
                 if round_.trick is not None and self._bomb_holders \
                         and await self._offer_bombs(round_, closing=False):
                     continue
@@ -358,21 +365,51 @@ class GameEngine:
             if player.listens:
                 player.notify(event)  # R8.3: only to seats that are out
 
-    def _offer_tichu(self, round_: Round) -> None:
-        """Offer a Tichu call (R6.1) to each seat that has neither called nor played yet; a
-        player that acts unprompted (a client) calls by itself and is not asked."""
+    def _offer_tichu(self, round_: Round, after: int = -1) -> tuple[int, Later[bool]] | None:
+        """Offer a Tichu call (R6.1) to each seat after ``after`` that has neither called nor
+        played yet, in seat order, so that each sees the calls before it; a player that acts
+        unprompted (a client) calls by itself and is not asked.
+
+        :param after: The last seat already asked in this round of offers.
+        :returns: The first seat whose answer comes later, with that answer (the seats after
+            it are asked by :meth:`_tichu_later` once it is there), or ``None``.
+        """
         announcements, has_played = round_.announcements, round_.has_played
         for seat in list(self._may_call):
             if announcements[seat] or has_played[seat]:
                 self._may_call.remove(seat)
                 continue
             player = self.players[seat]
-            if player.acts_unprompted:
+            if player.acts_unprompted or seat <= after:
                 continue
-            if round_.can_announce(seat) and player.offer_tichu(self._view(seat, player)):
+            if round_.can_announce(seat):
+                answer = player.offer_tichu(self._view(seat, player))
+                if isinstance(answer, Later):
+                    return seat, answer
+                if answer:
+                    round_.announce(seat)
+                    if self._listeners:
+                        self._emit(PlayerAnnounced(seat, False))
+        return None
+
+    async def _tichu_later(self, round_: Round, offer: tuple[int, Later[bool]]) -> None:
+        """Await a Tichu offer answered later, then offer the seats after it (R6.1). A call is
+        applied only if the seat may still call; an answer made stale by an interrupt is
+        dropped, and the caller offers again.
+
+        :param offer: The seat and its answer, from :meth:`_offer_tichu`.
+        """
+        pending: tuple[int, Later[bool]] | None = offer
+        while pending is not None:
+            seat, later = pending
+            answer = await self._await_decision(seat, later.answer)
+            if isinstance(answer, _Stale):
+                return
+            if answer is True and round_.can_announce(seat):
                 round_.announce(seat)
                 if self._listeners:
                     self._emit(PlayerAnnounced(seat, False))
+            pending = self._offer_tichu(round_, seat)
 
     async def _offer_bombs(self, round_: Round, *, closing: bool) -> bool:
         """Offer a bomb (R4.3), nearest seat after the trick's owner first (not to a player
@@ -399,6 +436,11 @@ class GameEngine:
             bombs = round_.bombs_for(seat)
             if bombs:
                 choice = player.offer_bomb(self._view(seat, player), bombs)
+                if isinstance(choice, Later):
+                    later = await self._await_decision(seat, choice.answer)
+                    if isinstance(later, _Stale):
+                        return True  # an interrupt changed the table meanwhile: look again
+                    choice, bombs = later, round_.bombs_for(seat)
                 if choice is not None and choice in bombs:
                     self._throw_bomb(round_, seat, bombs[bombs.index(choice)])
                     return True

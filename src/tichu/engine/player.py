@@ -7,10 +7,11 @@ out of turn (R4.3). Each question comes with a frozen :class:`~tichu.engine.view
 of the asking moment.
 
 A player answers at once with the value, or with :class:`Later` holding an awaitable of it
-(a client over the network, an agent thinking in a worker). The engine awaits only a
-:class:`Later`, so agents that answer at once cost no await per decision (the Arena's hot
-path). While it waits, a bomb thrown out of turn (and, for a player that does not act
-unprompted, a Tichu call) makes the answer stale, and the question is asked again.
+(a client over the network, an agent thinking in a worker process), the offers included.
+The engine awaits only a :class:`Later`, so agents that answer at once cost no await per
+decision (the Arena's hot path). While it waits, a bomb thrown out of turn (and, for a
+player that does not act unprompted, a Tichu call) makes the answer stale, and the
+question is asked again.
 Every answer is checked by the engine against what the round allows.
 """
 
@@ -85,14 +86,15 @@ class Player(ABC):
     def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Reply[int]:
         """Choose the opponent who receives the Dragon trick (R4.5)."""
 
-    def offer_tichu(self, view: SeatView) -> bool:
-        """Whether to call Tichu now (R6.1); answered at once. Not asked of a player that acts
-        unprompted: it calls by itself."""
+    def offer_tichu(self, view: SeatView) -> Reply[bool]:
+        """Whether to call Tichu now (R6.1). Not asked of a player that acts unprompted: it
+        calls by itself. An answer that comes later is applied only if the seat may still call."""
         return False
 
-    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
-        """A bomb of ``bombs`` to throw out of turn now, or ``None`` (R4.3); answered at once.
-        Not asked of a player that acts unprompted: it bombs by itself."""
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Reply[Play | None]:
+        """A bomb of ``bombs`` to throw out of turn now, or ``None`` (R4.3). Not asked of a
+        player that acts unprompted: it bombs by itself. An answer that comes later is thrown
+        only if nothing happened at the table meanwhile."""
         return None
 
     def notify(self, event: Event) -> None:

@@ -1,65 +1,70 @@
-"""An agent at a server's table: the engine's player port, paced for people and the event loop.
+"""An agent at a server's table: the engine's player port, computed off the event loop.
 
 In the Arena an agent answers at once (:class:`~tichu.agents.agent.AgentPlayer`). At a
-server the same agent plays :class:`~tichu.engine.player.Later`: it pauses before a play
-while people sit at the table, so they can follow it, and lets the server's other tables
-run first; an agent that searches (:attr:`~tichu.agents.agent.Agent.thinks_long`) thinks in a
-worker thread meanwhile, on its frozen view, and its thinking counts towards the pause. An
-interrupt during the pause or the search makes the answer stale: the engine asks again.
+server every decision of the same agent comes :class:`~tichu.engine.player.Later`: it is
+computed in the server's :class:`~tichu.server.agent_pool.AgentPool` (a worker process, on
+the frozen view), so that neither a Monte Carlo search nor the many small decisions of
+many tables hold up the event loop. A play takes at least the table's delay while people
+sit at the table, so they can follow it (the thinking counts towards it). An interrupt
+before the answer is there makes it stale: the engine asks again, and the stale decision
+leaves the agent as it was (its random generator included).
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Callable, Sequence
 
-from tichu.agents.agent import Agent, AgentPlayer
+from tichu.agents.agent import Agent
 from tichu.core.combos import Play
-from tichu.engine.player import Later
+from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView
+from tichu.server.agent_pool import AgentPool
 
 
-class ServerAgent(AgentPlayer):
-    """An agent seated at a server's table: it answers like any agent, but plays later.
+class ServerAgent(Player):
+    """An agent seated at a server's table: it decides like any agent, in the agent pool.
 
-    :ivar agent: The agent that decides.
+    :ivar agent: The agent that decides (a copy of it decides in a worker; its state comes back).
+    :ivar pool: Where its decisions are computed.
     :ivar delay: Seconds a play takes at least while people are seated.
     """
 
-    def __init__(self, agent: Agent, delay: float, people_seated: Callable[[], bool]) -> None:
+    listens = False
+
+    def __init__(self, agent: Agent, pool: AgentPool, delay: float, people_seated: Callable[[], bool]) -> None:
         """Seat an agent.
 
         :param agent: The agent.
+        :param pool: The server's agent pool.
         :param delay: Seconds a play takes at least while people are seated.
         :param people_seated: Tells whether a client sits at the table now.
         """
-        super().__init__(agent)
+        super().__init__(agent.name)
+        self.agent = agent
+        self.kind = agent.kind
+        self.reads_table = agent.reads_table
+        self.pool = pool
         self.delay = delay
         self._people_seated = people_seated
-        self._thinking = threading.Lock()  # a stale search may still run: one search at a time
+
+    def grand_tichu(self, view: SeatView) -> Later[bool]:
+        return Later(self.pool.decide(self.agent.decide_grand_tichu, view))
+
+    def schupf(self, view: SeatView) -> Later[tuple[int, int, int]]:
+        return Later(self.pool.decide(self.agent.decide_schupf, view))
 
     def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:
-        return Later(self._play(view, legal))
-
-    async def _play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        """Pause (at least a turn of the event loop), deciding meanwhile in a worker thread
-        if the agent searches.
-
-        :returns: The agent's play.
-        """
         pause = self.delay if self._people_seated() else 0.0
-        if not self.agent.thinks_long:
-            await asyncio.sleep(pause)
-            return self.agent.decide_play(view, legal)
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        play = await asyncio.to_thread(self._search, view, legal)
-        left = pause - (loop.time() - started)
-        if left > 0:
-            await asyncio.sleep(left)
-        return play
+        return Later(self.pool.decide(self.agent.decide_play, view, legal, pause=pause))
 
-    def _search(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        with self._thinking:
-            return self.agent.decide_play(view, legal)
+    def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:
+        return Later(self.pool.decide(self.agent.decide_wish, view, choices))
+
+    def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Later[int]:
+        return Later(self.pool.decide(self.agent.decide_dragon, view, recipients))
+
+    def offer_tichu(self, view: SeatView) -> Later[bool]:
+        return Later(self.pool.decide(self.agent.decide_tichu, view))
+
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Later[Play | None]:
+        return Later(self.pool.decide(self.agent.decide_bomb, view, bombs))

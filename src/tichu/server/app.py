@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from tichu.core.round import ActionKind
+from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
@@ -49,6 +50,7 @@ FACTORY = web.AppKey("factory", GameFactory)
 STORE = web.AppKey("store", StoreWriter)
 #: The game store's file in the data folder (:mod:`tichu.records.store`).
 STORE_FILE = "tichu.sqlite3"
+POOL = web.AppKey("pool", AgentPool)
 CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
@@ -74,6 +76,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
     app.on_response_prepare.append(add_security_headers)
     app[CONNECTIONS] = ConnectionCounter(app[SETTINGS].max_connections_per_address, app[SETTINGS].max_connections)
+    app.cleanup_ctx.append(_pool_context)
     app.cleanup_ctx.append(_factory_context)
     app.on_shutdown.append(_on_shutdown)
     app.router.add_get("/ws", websocket_handler)
@@ -84,12 +87,20 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     return app
 
 
+async def _pool_context(app: web.Application) -> AsyncIterator[None]:
+    """The agent pool lives as long as the app (its processes start with the first decision);
+    it stops after the tables, without waiting for decisions still running."""
+    app[POOL] = AgentPool(worker_count(app[SETTINGS].agent_workers))
+    yield
+    app[POOL].shutdown()
+
+
 async def _factory_context(app: web.Application) -> AsyncIterator[None]:
     """Open the game store (in its writer thread), rebuild the games a crash left running, and
     at the end close every table (their records written) and then the store."""
     store = app[STORE] = await asyncio.to_thread(StoreWriter, app[SETTINGS].data_dir / STORE_FILE)
     try:
-        app[FACTORY] = GameFactory(app[SETTINGS], store, agents=app[AGENTS])
+        app[FACTORY] = GameFactory(app[SETTINGS], store, app[POOL], agents=app[AGENTS])
         app[FACTORY].restore(await store.read(lambda games: games.running_games()))
         yield
         await app[FACTORY].shutdown()

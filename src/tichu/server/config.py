@@ -33,6 +33,8 @@ class Settings:
         tables start with it, and a table's host may switch it in the lobby.
     :ivar bomb_window: Seconds to wait for bombs before a trick is taken, with a client seated.
     :ivar agent_delay: Seconds agents pause before acting, with a client seated.
+    :ivar agent_workers: Worker processes that compute the agents' decisions (0: one per core
+        but one, at least one; :mod:`tichu.server.agent_pool`).
     :ivar log_level: Logging level name.
     :ivar log_file: Whether the log is also written to ``data/logs/server.log`` (off under a
         service manager that keeps the console's log, e.g. journald on a Pi's SD card).
@@ -65,6 +67,7 @@ class Settings:
     hints: bool = True
     bomb_window: float = 1.5
     agent_delay: float = 0.8
+    agent_workers: int = 0
     log_level: str = "INFO"
     log_file: bool = True
     data_dir: Path = Path("data")
@@ -100,6 +103,8 @@ class Settings:
             changes[field.name] = _convert(field.name, str(field.type), raw)
         settings = replace(cls(), **changes)
         check_agent(settings.agent, "TICHU_AGENT")
+        if settings.agent_workers < 0:
+            raise ValueError(f"TICHU_AGENT_WORKERS={settings.agent_workers} is not 0 (one per core but one) or more")
         return settings
 
 

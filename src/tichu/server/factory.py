@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from tichu.records.journal import JournalFault
 from tichu.records.store import RunningGame
+from tichu.server.agent_pool import AgentPool
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
@@ -31,18 +32,21 @@ class GameFactory:
     :ivar tables: Open tables by name.
     """
 
-    def __init__(self, settings: Settings, store: StoreWriter, *, agents: AgentFactory = registry_agent,
+    def __init__(self, settings: Settings, store: StoreWriter, pool: AgentPool, *,
+                 agents: AgentFactory = registry_agent,
                  hinters: Callable[[Settings], HintRanker] = heuristic_hinter) -> None:
         """Start without tables.
 
         :param settings: The server's settings.
         :param store: Writes the tables' games to the server's store.
+        :param pool: Where the agents' decisions are computed, for every table.
         :param agents: Makes the agents of empty seats, for every table.
         :param hinters: Makes each table's hint ranker.
         """
         self.settings = settings
         self._store = store
         self._agents = agents
+        self._pool = pool
         self._hinters = hinters
         self.tables: dict[str, Table] = {}
         self._sessions: dict[str, tuple[Table, Peer]] = {}
@@ -71,6 +75,7 @@ class GameFactory:
             if address is not None and not self._openings.allow(address):
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables opened from this address")
             table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty, self._store,
+                                                   pool=self._pool,
                                                    agents=self._agents, hinter=self._hinters(self.settings))
             log.info("table %r opened", table_name)
         self._keep_open(table)
@@ -105,7 +110,7 @@ class GameFactory:
                 self._forget(running.id)
                 continue
             try:
-                table = Table.restore(running, self.settings, self._table_empty, self._store,
+                table = Table.restore(running, self.settings, self._table_empty, self._store, pool=self._pool,
                                       agents=self._agents, hinter=self._hinters(self.settings))
             except JournalFault as error:
                 log.error("table %r: game %s cannot be rebuilt (%s); it is dropped", running.table_name, running.id,

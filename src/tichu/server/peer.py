@@ -7,6 +7,11 @@ the request open. Notifications are forwarded with the seat's private part (R8.2
 by :func:`~tichu.server.protocol.event_text`: its own hand and received cards, never
 another seat's. A ``play`` request carries the table's ``hint`` (the legal plays ranked
 from this seat's view only) when the table gives hints.
+
+The seat's stand-in agent answers for the client when its turn times out and when the seat
+goes to an agent with a request open; like the hint, its decisions are computed in the
+server's :class:`~tichu.server.agent_pool.AgentPool` (a worker process, on the seat's frozen
+view), never on the event loop.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -25,6 +30,7 @@ from tichu.core.round import find_legal_play
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView, TableSource, build_private_state
+from tichu.server.agent_pool import AgentPool
 from tichu.server.codes import ErrorCode
 from tichu.server.connection import Connection
 from tichu.server.protocol import (
@@ -43,17 +49,18 @@ T = TypeVar("T")
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.
 _RECENT_IDS = 16
 #: Ranks the legal plays of a ``play`` request (best first) from a seat's view, or gives ``None``.
-Hinter = Callable[[SeatView, Sequence[Play]], list[Play] | None]
+Hinter = Callable[[SeatView, Sequence[Play]], Awaitable[list[Play] | None]]
 
 
 @dataclass
 class PendingRequest:
-    """An open request: its payload as sent, how to check an answer, the answer's future,
-    and the loop time its timeout ends (``None``: no limit)."""
+    """An open request: its payload as sent, how to check an answer, the stand-in's answer
+    (computed in the agent pool), the answer's future, and the loop time its timeout ends
+    (``None``: no limit)."""
 
     payload: dict[str, Any]
     check: Callable[[dict[str, Any]], Any]
-    decide_for_client: Callable[[], Any]
+    decide_for_client: Callable[[], Awaitable[Any]]
     future: asyncio.Future[Any]
     deadline: float | None
 
@@ -67,6 +74,7 @@ class Peer(Player):
     :ivar connection: The current connection, or ``None`` while disconnected.
     :ivar table: The table it sits at (for its private state in notifications).
     :ivar stand_in: The agent that decides on a timeout (and for an abandoned request).
+    :ivar pool: Where the stand-in's decisions are computed.
     :ivar turn_timeout: Seconds per decision, or 0 for no limit.
     :ivar hinter: Gives the ``hint`` of a ``play`` request (``None``: no hint).
     """
@@ -75,8 +83,8 @@ class Peer(Player):
     listens = True
     acts_unprompted = True
 
-    def __init__(self, name: str, seat: int, table: TableSource, stand_in: Agent, turn_timeout: float = 0.0,
-                 hinter: Hinter | None = None) -> None:
+    def __init__(self, name: str, seat: int, table: TableSource, stand_in: Agent, pool: AgentPool,
+                 turn_timeout: float = 0.0, hinter: Hinter | None = None) -> None:
         super().__init__(name)
         self.seat = seat
         self.session_id = str(uuid.uuid4())
@@ -84,10 +92,12 @@ class Peer(Player):
         self.connection: Connection | None = None
         self.table = table
         self.stand_in = stand_in
+        self.pool = pool
         self.turn_timeout = turn_timeout
         self.hinter = hinter
         self.pending: PendingRequest | None = None
         self._recent_ids: deque[str] = deque(maxlen=_RECENT_IDS)
+        self._standing_in: set[asyncio.Task[None]] = set()  # the stand-in answering after release()
 
     # -- sending --------------------------------------------------------------------------
 
@@ -118,13 +128,13 @@ class Peer(Player):
     # -- requests ---------------------------------------------------------------------------
 
     async def _ask(self, action: str, context: dict[str, Any], check: Callable[[dict[str, Any]], T],
-                   decide_for_client: Callable[[], T]) -> T:
+                   decide_for_client: Callable[[], Awaitable[T]]) -> T:
         """Send a request and wait for its valid answer (or the stand-in's on a timeout).
 
         :param action: The request's action.
         :param context: What the client needs to decide.
         :param check: Turns a response's data into the answer, or raises :class:`ProtocolError`.
-        :param decide_for_client: The stand-in's answer.
+        :param decide_for_client: Computes the stand-in's answer.
         :returns: The answer.
         """
         request_id = uuid.uuid4().hex
@@ -142,7 +152,7 @@ class Peer(Player):
                 return await asyncio.wait_for(asyncio.shield(future), self.turn_timeout)
             except TimeoutError:
                 self.send(error_message(ErrorCode.ACTION_TIMEOUT, {"timeout": self.turn_timeout, "action": action}))
-                return decide_for_client()
+                return await decide_for_client()
         finally:
             self._close_request(request_id)
 
@@ -189,24 +199,45 @@ class Peer(Player):
         return SeatView.of(self.table, self.seat)
 
     def release(self) -> None:
-        """The seat goes to an agent: an open request is answered by the stand-in at once."""
+        """The seat goes to an agent: an open request is answered by the stand-in, as soon as
+        the agent pool has its decision (unless the request closes first)."""
         pending = self.pending
         if pending is not None and not pending.future.done():
-            pending.future.set_result(pending.decide_for_client())
+            task = asyncio.create_task(self._stand_in_answers(pending))
+            self._standing_in.add(task)
+            task.add_done_callback(self._standing_in.discard)
+            pending.future.add_done_callback(lambda _: task.cancel())  # closed first: the decision is stale
+
+    @staticmethod
+    async def _stand_in_answers(pending: PendingRequest) -> None:
+        """Answer an open request with the stand-in's decision; a failed decision fails the
+        answer (the engine then falls back as for any failed client answer)."""
+        try:
+            answer = await pending.decide_for_client()
+        except Exception as error:  # an agent's bug: the table goes on
+            if not pending.future.done():
+                pending.future.set_exception(error)
+            return
+        if not pending.future.done():
+            pending.future.set_result(answer)
 
     # -- the engine's questions --------------------------------------------------------------
 
     def grand_tichu(self, view: SeatView) -> Later[bool]:
         context = {"hand_cards": cards_json(view.hand)}
         return Later(self._ask("announce_grand_tichu", context, _check_grand_tichu,
-                               lambda: self.stand_in.decide_grand_tichu(self._now())))
+                               lambda: self.pool.decide(self.stand_in.decide_grand_tichu, self._now())))
 
     def schupf(self, view: SeatView) -> Later[tuple[int, int, int]]:
         context = {"hand_cards": cards_json(view.hand)}
         return Later(self._ask("schupf", context, lambda data: _check_schupf(data, view.hand),
-                               lambda: self.stand_in.decide_schupf(self._now())))
+                               lambda: self.pool.decide(self.stand_in.decide_schupf, self._now())))
 
     def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:
+        return Later(self._play(view, legal))
+
+    async def _play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        """Rank the hint, then ask for the play."""
         trick = view.trick
         context = {
             "hand_cards": cards_json(view.hand),
@@ -214,26 +245,26 @@ class Peer(Player):
             "trick_owner_index": view.trick_owner,
             "wish_value": view.wish,
             "legal_plays": [cards_json(play.cards) for play in legal],
-            "hint": self._hint(view, legal),
+            "hint": await self._hint(view, legal),
         }
-        return Later(self._ask("play", context, lambda data: _check_play(data, view, legal),
-                               lambda: self.stand_in.decide_play(self._now(), legal)))
+        return await self._ask("play", context, lambda data: _check_play(data, view, legal),
+                               lambda: self.pool.decide(self.stand_in.decide_play, self._now(), legal))
 
-    def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[list[list[int]]] | None:
+    async def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[list[list[int]]] | None:
         """The ``hint`` of a ``play`` request: card lists as in ``legal_plays``, best first, or null."""
-        ranked = self.hinter(view, legal) if self.hinter is not None else None
+        ranked = await self.hinter(view, legal) if self.hinter is not None else None
         return None if ranked is None else [cards_json(play.cards) for play in ranked]
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:
         return Later(self._ask("wish", {}, lambda data: _check_choice(data, "wish_value", choices,
                                                                      ErrorCode.INVALID_WISH),
-                               lambda: self.stand_in.decide_wish(self._now(), choices)))
+                               lambda: self.pool.decide(self.stand_in.decide_wish, self._now(), choices)))
 
     def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Later[int]:
         return Later(self._ask(
             "give_dragon_away", {"opponent_indexes": list(recipients)},
             lambda data: _check_choice(data, "dragon_recipient", recipients, ErrorCode.INVALID_DRAGON_RECIPIENT),
-            lambda: self.stand_in.decide_dragon(self._now(), recipients)))
+            lambda: self.pool.decide(self.stand_in.decide_dragon, self._now(), recipients)))
 
 
 def _check_grand_tichu(data: dict[str, Any]) -> bool:

@@ -9,6 +9,9 @@ Each table has options that start from the server's settings and that the host m
 in the lobby (``set_options``, docs/server.md): the agent kind of the empty seats and
 whether ``play`` requests carry a hint, ranked by a :class:`HeuristicAgent` of the table.
 
+The agents' decisions and the hints are computed in the server's
+:class:`~tichu.server.agent_pool.AgentPool`, off the event loop.
+
 A game is written to the server's store while it is played (:mod:`tichu.server.storage`):
 its journal, and who sits where by the hash of their session id; at its end its record
 replaces both. A server that restarts after a crash rebuilds such a game
@@ -40,6 +43,7 @@ from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_st
 from tichu.records.journal import rebuild
 from tichu.records.record import game_record, now_iso, round_json
 from tichu.records.store import RunningGame
+from tichu.server.agent_pool import AgentPool
 from tichu.server.agent_seat import ServerAgent
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
@@ -67,7 +71,8 @@ AgentFactory = Callable[[str, str], Agent]
 
 
 class HintRanker(Protocol):
-    """Ranks a seat's legal plays, best first, from that seat's view only (R8)."""
+    """Ranks a seat's legal plays, best first, from that seat's view only (R8); it pickles (it
+    ranks in the agent pool)."""
 
     def hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play]:
         """The plays of ``legal`` best first (it may leave some out)."""
@@ -112,6 +117,7 @@ class Table:
     """
 
     def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter, *,
+                 pool: AgentPool,
                  agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> None:
         """Open a table.
 
@@ -119,6 +125,7 @@ class Table:
         :param settings: The server's settings (the options start from them).
         :param on_empty: Called when the last client has left.
         :param store: Writes the games to the server's store.
+        :param pool: Where the agents' decisions and the hints are computed.
         :param agents: Makes the agents of empty seats (tests seed them).
         :param hinter: Ranks the legal plays of a ``play`` request (default: :func:`heuristic_hinter`).
         """
@@ -128,6 +135,7 @@ class Table:
         self._store = store
         self._journal: GameJournal | None = None
         self._agents = agents
+        self._pool = pool
         self.options = TableOptions(agent=settings.agent, hints=settings.hints)
         self._hinter = hinter or heuristic_hinter(settings)
         self.info = TableInfo(table_name=name, player_names=[agent_name(seat) for seat in range(4)])
@@ -168,7 +176,8 @@ class Table:
         if not free:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
         seat = free[0]
-        peer = Peer(player_name, seat, self, self._make_agent(seat), self.settings.turn_timeout, hinter=self._hint)
+        peer = Peer(player_name, seat, self, self._make_agent(seat), self._pool, self.settings.turn_timeout,
+                    hinter=self._hint)
         self._seat(peer)
         self._joined.append(peer)
         if self.info.host_index is None:
@@ -338,7 +347,7 @@ class Table:
 
     @classmethod
     def restore(cls, running: RunningGame, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter,
-                *, agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> Table:
+                *, pool: AgentPool, agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> Table:
         """Rebuild a table whose game was running when the server stopped, and go on with it.
 
         The game's journal is replayed through the rules; its people get their seats back as
@@ -350,9 +359,9 @@ class Table:
         """
         rules = RuleSet.from_json(running.rules, running.seed)
         finished, unfinished = rebuild(rules, running.entries)
-        table = cls(running.table_name, settings, on_empty, store, agents=agents, hinter=hinter)
+        table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
         for seat, (name, hashed) in sorted(running.seats.items()):
-            peer = Peer(name, seat, table, table._make_agent(seat), settings.turn_timeout, hinter=table._hint)
+            peer = Peer(name, seat, table, table._make_agent(seat), pool, settings.turn_timeout, hinter=table._hint)
             peer.session_hash = hashed
             table.peers[seat] = peer
             table.info.player_names[seat] = name
@@ -443,19 +452,20 @@ class Table:
 
     def _seat_agent(self, agent: Agent) -> ServerAgent:
         """An agent as a player of this table's engine, paced while clients are seated."""
-        return ServerAgent(agent, self.settings.agent_delay, lambda: bool(self.clients))
+        return ServerAgent(agent, self._pool, self.settings.agent_delay, lambda: bool(self.clients))
 
-    def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
+    async def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
         """The legal plays best first for a ``play`` request, or ``None`` when hints are off.
 
         Only legal plays, each once, and all of them (what the agent leaves out is appended);
-        a failing agent gives no hint rather than failing the request.
+        a failing agent gives no hint rather than failing the request. The ranking is
+        computed in the agent pool.
         """
         if not self.options.hints or not legal:
             return None
         began = time.perf_counter()
         try:
-            ranked = self._hinter.hint(view, legal)
+            ranked = await self._pool.decide(self._hinter.hint, view, legal)
         except Exception:  # a hint is a courtesy: it must never break a game
             log.exception("table %r: the hint for seat %d failed", self.name, view.seat)
             return None

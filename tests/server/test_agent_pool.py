@@ -1,0 +1,280 @@
+"""The agent pool (docs/server.md, "Agents"): every agent decision of a server, the hints and the
+stand-ins' answers included, is computed in worker processes, so the event loop keeps serving;
+submissions are bounded, stale decisions leave the agent as it was, and the workers end with
+the server."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import os
+import pickle
+import signal
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.live_server import SERVER_TEST_SETTINGS, eventually
+from tests.support.pool_agents import PidAgent, PidHinter, SleepyAgent
+from tests.support.raw_client import Server, is_request
+from tichu.agents.agent import Agent
+from tichu.agents.registry import AGENTS, make_agent
+from tichu.engine.views import SeatView, TableInfo
+from tichu.server.agent_pool import AgentPool, worker_count
+from tichu.server.app import POOL
+from tichu.server.config import Settings
+from tichu.server.table import heuristic_hinter
+
+
+class _Lobby:
+    """A table without a round: enough for views of Grand Tichu-like decisions."""
+
+    info = TableInfo()
+    round = None
+
+
+def _view() -> SeatView:
+    return SeatView.of(_Lobby(), 0, reads_table=False)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def agents_of(kind: type[PidAgent], made: list[PidAgent], **kwargs: Any) -> Callable[[str, str], Agent]:
+    """An agent factory for a server: agents of ``kind``, seeded 1, 2... and kept in ``made``."""
+    def make(_: str, name: str) -> Agent:
+        agent = kind(name, len(made) + 1, **kwargs)
+        made.append(agent)
+        return agent
+    return make
+
+
+@pytest.fixture
+async def start(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
+    """Start a real server with an agent factory: ``await start(factory, **settings)``."""
+    servers: list[Server] = []
+
+    async def start_server(agents: Callable[[str, str], Agent], **settings: Any) -> Server:
+        values = {**SERVER_TEST_SETTINGS, "data_dir": tmp_path / f"data{len(servers)}", **settings}
+        server = await Server.start(Settings(**values), agents)
+        servers.append(server)
+        return server
+
+    yield start_server
+    for server in servers:
+        await server.close()
+
+
+# -- the pool itself ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[AgentPool]:
+    """One worker, one decision queued beyond it."""
+    made = AgentPool(1, queued=1)
+    yield made
+    made.shutdown()
+
+
+async def test_decisions_run_in_another_process_and_the_state_comes_back(pool: AgentPool) -> None:
+    """A decision runs on a copy of the agent in a worker; its state after the decision (its random
+    generator too) is adopted, exactly as if it had decided here."""
+    agent = PidAgent("P", 5)
+    twin = copy.deepcopy(agent)
+    for _ in range(20):
+        assert await pool.decide(agent.decide_grand_tichu, _view()) == twin.decide_grand_tichu(_view())
+    assert agent.rng.getstate() == twin.rng.getstate()
+    assert {pid for _, pid in agent.decisions} != {os.getpid()}
+    assert all(pid != os.getpid() for _, pid in agent.decisions)
+
+
+async def test_submissions_are_bounded_and_waiting_callers_wait(pool: AgentPool) -> None:
+    """With one worker and one queued decision, a third and fourth caller wait on the event loop
+    until a slot is free; a waiting caller that gives up is never run."""
+    agents = [SleepyAgent(f"S{index}", index) for index in range(4)]
+    calls = [asyncio.create_task(pool.decide(agent.doze, 0.4)) for agent in agents]
+    await eventually(lambda: pool.submitted == 2)
+    await asyncio.sleep(0.2)
+    assert pool.submitted == 2 and not any(call.done() for call in calls)
+    calls[3].cancel()  # still waiting for a slot: it never reaches a worker
+    pids = await asyncio.gather(*calls[:3])
+    assert os.getpid() not in pids
+    await eventually(lambda: pool.submitted == 0)
+    assert [len(agent.decisions) for agent in agents] == [1, 1, 1, 0]
+
+
+async def test_a_stale_decision_leaves_the_agent_as_it_was(pool: AgentPool) -> None:
+    """A caller cancelled while the decision runs, or during the pause after it, adopts nothing:
+    the agent's random generator does not advance."""
+    agent = PidAgent("P", 9)
+    state = agent.rng.getstate()
+    running = asyncio.create_task(pool.decide(agent.decide_grand_tichu, _view(), pause=0.5))
+    await asyncio.sleep(0.3)  # the decision is made; the pause runs
+    running.cancel()
+    await asyncio.gather(running, return_exceptions=True)
+    assert agent.rng.getstate() == state and agent.decisions == []
+    await pool.decide(agent.decide_grand_tichu, _view())
+    assert agent.rng.getstate() != state and len(agent.decisions) == 1
+
+
+async def test_a_decision_takes_at_least_its_pause(pool: AgentPool) -> None:
+    """The pause is a minimum: the thinking counts towards it."""
+    agent = SleepyAgent("S", 1)
+    began = time.monotonic()
+    await pool.decide(agent.doze, 0.1, pause=0.3)
+    assert time.monotonic() - began >= 0.3
+
+
+async def test_a_failing_decision_raises_and_adopts_nothing(pool: AgentPool) -> None:
+    """An agent's error reaches the caller; the agent keeps its state."""
+    agent = SleepyAgent("S", 1)
+    with pytest.raises(TypeError):
+        await pool.decide(agent.doze, "not seconds")
+    assert agent.decisions == []
+
+
+async def test_a_worker_that_dies_is_replaced_and_its_decision_run_again(pool: AgentPool) -> None:
+    """A worker killed during a decision (out of memory, an operator) breaks the processes: new
+    workers start and the decision is made again, adopted once; a decision given up while it was
+    queued is not adopted, and the pool goes on."""
+    agent, stale = SleepyAgent("S", 1), SleepyAgent("T", 2)
+    deciding = asyncio.create_task(pool.decide(agent.doze, 1.0))
+    await eventually(lambda: bool(pool.processes()))
+    await asyncio.sleep(0.3)  # the worker is asleep in the decision
+    given_up = asyncio.create_task(pool.decide(stale.doze, 0.0))
+    await eventually(lambda: pool.submitted == 2)  # queued behind it, then given up
+    given_up.cancel()
+    victims = pool.processes()
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+    pid = await asyncio.wait_for(deciding, 30)
+    assert pid not in victims and os.getpid() != pid
+    assert [kind for kind, _ in agent.decisions] == ["doze"] and stale.decisions == []
+    assert await asyncio.wait_for(pool.decide(agent.doze, 0.0), 30) not in victims  # the new workers go on
+
+
+def test_every_agent_kind_and_the_hint_ranker_pickle() -> None:
+    """What the pool sends to a worker: every kind of the registry, with its state, and the
+    table's hint ranker (docs/server.md, "Agents")."""
+    methods: list[Callable[..., Any]] = [make_agent(kind, seed=3).decide_play
+                                         for kind in [*AGENTS, "montecarlo:n4", "montecarlo:0.1"]]
+    methods.append(heuristic_hinter(Settings()).hint)
+    for method in methods:
+        owner, copied = method.__self__, pickle.loads(pickle.dumps(method)).__self__  # type: ignore[attr-defined]
+        assert type(copied) is type(owner) and vars(copied).keys() == vars(owner).keys()
+
+
+def test_workers_setting() -> None:
+    """``TICHU_AGENT_WORKERS``: 0 means one worker per core but one, at least one; a negative
+    count is refused at load."""
+    assert worker_count(3) == 3
+    assert worker_count(0) == max(1, (os.cpu_count() or 1) - 1)
+    assert Settings.load({"TICHU_AGENT_WORKERS": "2"}, env_file=None).agent_workers == 2
+    assert Settings().agent_workers == 0
+    with pytest.raises(ValueError, match="TICHU_AGENT_WORKERS"):
+        Settings.load({"TICHU_AGENT_WORKERS": "-1"}, env_file=None)
+
+
+# -- at a live server ---------------------------------------------------------------------------
+
+
+async def test_every_agent_decision_at_a_server_runs_in_a_worker(start: Callable[..., Any]) -> None:
+    """A whole game at a live server: the agents' decisions and the hints are all made in worker
+    processes, never in the server's process."""
+    made: list[PidAgent] = []
+    server = await start(agents_of(PidAgent, made), hints=True, agent_workers=2)
+    client = await server.join("Ann", "t")
+    hinter = server.table("t")._hinter = PidHinter()
+    await client.send_type("start_game")
+    await client.play()
+    client.assert_clean()
+    decisions = [decision for agent in made for decision in agent.decisions]
+    assert {"grand_tichu", "schupf", "play", "tichu"} <= {kind for kind, _ in decisions}
+    assert all(pid != os.getpid() for _, pid in decisions)
+    assert hinter.hinted_in and os.getpid() not in hinter.hinted_in
+
+
+async def test_the_event_loop_keeps_serving_while_agents_think(start: Callable[..., Any]) -> None:
+    """Agents whose every play blocks for a second do not block the server: a ticker on the event
+    loop keeps ticking and a ping is answered at once, while they think."""
+    made: list[PidAgent] = []
+    server = await start(agents_of(SleepyAgent, made), agent_workers=2)
+    client = await server.join("Ann", "t")
+    await client.send_type("start_game")
+    playing = asyncio.create_task(client.play())
+    try:
+        await eventually(lambda: any(kind == "play" for agent in made for kind, _ in agent.decisions))
+        gaps: list[float] = []
+        last = time.monotonic()
+        for _ in range(150):  # 1.5 s or more, while plays of a second are being decided
+            await asyncio.sleep(0.01)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+        began = time.monotonic()
+        await client.roundtrip({"type": "ping"})
+        ping = time.monotonic() - began
+    finally:
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+    assert max(gaps) < 0.5, max(gaps)  # a play decided on the loop would stall it for a second
+    assert ping < 0.5, ping
+
+
+async def test_the_stand_in_decides_in_a_worker(start: Callable[..., Any]) -> None:
+    """A client's stand-in decides in the pool: on a turn timeout, and when the client leaves with
+    a request open (``release``); the game goes on and no stand-in task is left behind."""
+    server = await start(agents_of(PidAgent, []), turn_timeout=0.2)
+    client = await server.join("Ann", "t")
+    peer = server.table("t").peers[0]
+    assert peer is not None and isinstance(peer.stand_in, PidAgent)
+    stand_in = peer.stand_in
+    await client.send_type("start_game")
+    await client.wait_for(lambda message: is_request(message, "announce_grand_tichu"))
+    await eventually(lambda: bool(stand_in.decisions))  # the timeout: the stand-in decided
+    assert all(pid != os.getpid() for _, pid in stand_in.decisions)
+
+    server = await start(agents_of(PidAgent, []))  # no timeout
+    client = await server.join("Bob", "u")
+    bob = server.table("u").peers[0]
+    assert bob is not None and isinstance(bob.stand_in, PidAgent)
+    stand_in = bob.stand_in
+    await client.send_type("start_game")
+    await client.wait_for(lambda message: is_request(message, "announce_grand_tichu"))
+    await client.send_type("leave")  # the open request goes to Bob's stand-in
+    await eventually(lambda: bool(stand_in.decisions))
+    assert [kind for kind, _ in stand_in.decisions] == ["grand_tichu"]
+    assert all(pid != os.getpid() for _, pid in stand_in.decisions)
+    await eventually(lambda: not bob._standing_in)
+    await eventually(lambda: server.table("u").round is not None and server.table("u").round.phase == 2)
+
+
+async def test_no_worker_starts_without_agents_and_none_is_left_after_shutdown(start: Callable[..., Any]) -> None:
+    """A server that never seats an agent starts no process; a server's workers end with it."""
+    idle = await start(agents_of(PidAgent, []))
+    assert not idle.app[POOL].started
+    await idle.stop()
+    made: list[PidAgent] = []
+    server = await start(agents_of(SleepyAgent, made, nap=0.3), agent_workers=2)
+    client = await server.join("Ann", "t")
+    await client.send_type("start_game")
+    pool = server.app[POOL]
+    playing = asyncio.create_task(client.play())
+    try:
+        await eventually(lambda: any(kind == "play" for agent in made for kind, _ in agent.decisions))
+        workers = pool.processes()
+        assert workers and os.getpid() not in workers
+        await server.stop()  # while a play is being decided
+    finally:
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+    assert not pool.started
+    await eventually(lambda: not any(_alive(pid) for pid in workers))
