@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +47,8 @@ from tichu.client.connection import TableClient  # noqa: E402
 
 #: Seconds between two pings of the probe (within the message rate limit of 20 per second).
 PING_EVERY = 0.1
+#: The loads, in the order they run.
+LOADS = ("idle", "abandon", "montecarlo")
 #: Seconds between two page loads of the probe.
 PAGE_EVERY = 0.2
 
@@ -72,8 +75,9 @@ class Probe:
     lost_pings: int
 
 
-async def probe(port: int, seconds: float) -> Probe:
-    """Sit at a table of one's own; ping and load the page for ``seconds``."""
+async def probe(port: int, seconds: float, start_load: Callable[[], None]) -> Probe:
+    """Sit at a table of one's own (before the load fills the server's tables), start the load,
+    let it build up, then ping and load the page for ``seconds``."""
     pings: list[float] = []
     pages: list[float] = []
     lost = 0
@@ -95,6 +99,8 @@ async def probe(port: int, seconds: float) -> Probe:
                 pages.append(time.perf_counter() - began)
                 await asyncio.sleep(PAGE_EVERY)
 
+        start_load()
+        await asyncio.sleep(2.0)
         reader = asyncio.create_task(read())
         pager = asyncio.create_task(load_pages())
         ends = time.perf_counter() + seconds
@@ -184,9 +190,7 @@ def scenario(kind: str, seconds: float, tables: int) -> Probe:
         server = start_server(port, data_dir, "montecarlo" if kind == "montecarlo" else "random")
         try:
             load = multiprocessing.get_context("spawn").Process(target=run_load, args=(kind, port, seconds + 2, tables))
-            load.start()
-            time.sleep(2.0)  # let the load build up
-            measured = asyncio.run(probe(port, seconds))
+            measured = asyncio.run(probe(port, seconds, load.start))
             load.join(timeout=seconds + 60)
             if load.is_alive():
                 load.kill()
@@ -201,13 +205,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds the probe measures per load")
     parser.add_argument("--mc-tables", type=int, default=20, help="tables of Monte Carlo agents (default 20)")
-    parser.add_argument("loads", nargs="*", default=["idle", "abandon", "montecarlo"],
-                        choices=["idle", "abandon", "montecarlo"])
+    parser.add_argument("loads", nargs="*", metavar="LOAD", help="idle, abandon, montecarlo (default: all three)")
     args = parser.parse_args()
+    loads = args.loads or list(LOADS)
+    unknown = set(loads) - set(LOADS)
+    if unknown:
+        parser.error(f"unknown load {sorted(unknown)}; known: {', '.join(LOADS)}")
     print(f"{os.cpu_count()} cores; probe: a ping every {PING_EVERY * 1000:.0f} ms, GET / every "
           f"{PAGE_EVERY * 1000:.0f} ms, {args.seconds:.0f} s per load")
     failed = False
-    for kind in args.loads:
+    for kind in loads:
         print(f"{kind}:")
         result = scenario(kind, args.seconds, args.mc_tables)
         ping_p99, page_p99 = percentile(result.pings, 0.99), percentile(result.pages, 0.99)

@@ -37,16 +37,30 @@ async def test_the_queue_is_bounded_and_a_write_beyond_it_is_dropped_and_logged(
     writer.close()
 
 
-async def test_a_failed_write_is_logged_and_the_next_ones_run(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def test_writes_queued_together_commit_together_and_a_failed_one_alone_is_undone(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """What the writer finds queued is one transaction; a write that fails inside it is rolled
+    back to its savepoint and logged, and the others of the batch are stored."""
     writer = StoreWriter(tmp_path / "tichu.sqlite3")
+    stuck, running = threading.Event(), threading.Event()
 
-    def broken(store: GameStore) -> None:
+    def slow_disk(store: GameStore) -> None:
+        running.set()
+        stuck.wait()
+
+    def half_then_broken(store: GameStore) -> None:
+        store.begin_game("half", "t", "now", None, {})
         raise OSError("disk full")
 
+    writer.submit(slow_disk)
+    running.wait()
     with caplog.at_level(logging.ERROR, "tichu.server.storage"):
-        writer.submit(broken)
+        writer.submit(lambda store: store.begin_game("before", "t", "now", None, {}))
+        writer.submit(half_then_broken)
         writer.submit(lambda store: store.begin_game("after", "t", "now", None, {}))
-        assert [game.id for game in await writer.read(lambda store: store.running_games())] == ["after"]
+        stuck.set()
+        stored = [game.id for game in await writer.read(lambda store: store.running_games())]
+    assert sorted(stored) == ["after", "before"]
     assert "a write to the game store failed" in caplog.text
     writer.close()
     writer.close()  # closing twice is harmless

@@ -247,7 +247,29 @@ class GameStore:
         return games
 
     @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction (one commit) around several writes, e.g. whatever a writer thread
+        found queued; the writes' own transactions join it."""
+        with self._transaction():
+            yield
+
+    @contextlib.contextmanager
+    def attempt(self) -> Iterator[None]:
+        """A write inside a :meth:`batch` that is undone alone if it fails (a savepoint)."""
+        self._db.execute("SAVEPOINT attempt")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK TO attempt")
+            self._db.execute("RELEASE attempt")
+            raise
+        self._db.execute("RELEASE attempt")
+
+    @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
+        if self._db.in_transaction:  # within a batch: its commit is the one
+            yield
+            return
         self._db.execute("BEGIN")
         try:
             yield

@@ -2,10 +2,11 @@
 
 The event loop never waits on the disk: every write to the
 :class:`~tichu.records.store.GameStore` is queued to :class:`StoreWriter`, whose thread
-owns the database connection and runs the writes in order, one commit each (SQLite's WAL
-with ``synchronous=NORMAL``: a commit is an append to the log in the page cache, which the
-system writes out in batches, kind to an SD card; a crashed process loses nothing
-committed). A write of a game's actions is queued the moment the engine has applied them,
+owns the database connection and runs the writes in order, everything it finds queued in
+one commit (one write when the server is quiet; under load, batches keep up with many
+tables). With SQLite's WAL and ``synchronous=NORMAL`` a commit is an append to the log in
+the page cache, which the system writes out in batches, kind to an SD card; a crashed
+process loses nothing committed. A write of a game's actions is queued the moment the engine has applied them,
 so ``kill -9`` loses at most what was still in the queue: the action in flight.
 
 The queue is bounded (:data:`MAX_PENDING_WRITES`): a disk that stops answering must not
@@ -39,6 +40,8 @@ T = TypeVar("T")
 #: Writes that may wait for the writer thread (a game writes one per action; 50 tables at
 #: people's pace queue a handful).
 MAX_PENDING_WRITES = 10_000
+#: Writes committed together at most (a bounded transaction however far behind the writer is).
+MAX_BATCH = 500
 #: A write to the store, run in the writer thread.
 Write = Callable[[GameStore], None]
 
@@ -64,6 +67,7 @@ class StoreWriter:
         """
         self.path = Path(path)
         self.dropped = 0
+        self._stopping = False
         self._queue: queue.Queue[Write | None] = queue.Queue(max_pending)
         opened: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._thread = threading.Thread(target=self._run, args=(opened,), name="game store", daemon=True)
@@ -78,16 +82,43 @@ class StoreWriter:
             return
         opened.set_result(None)
         try:
-            while (write := self._queue.get()) is not None:
+            while (batch := self._next_batch()) is not None:
                 try:
-                    write(store)
-                except Exception:  # one failed write must not stop the others
-                    log.exception("a write to the game store failed")
+                    with store.batch():
+                        for write in batch:
+                            try:
+                                with store.attempt():
+                                    write(store)
+                            except Exception:  # one failed write must not stop the others
+                                log.exception("a write to the game store failed")
+                except Exception:
+                    log.exception("a batch of %d writes to the game store failed", len(batch))
                 finally:
-                    self._queue.task_done()
+                    for _ in batch:
+                        self._queue.task_done()
         finally:
             store.close()
             self._queue.task_done()
+
+    def _next_batch(self) -> list[Write] | None:
+        """The writes queued now (waiting for one), up to :data:`MAX_BATCH`; ``None`` to stop
+        (the close marker, which comes after every write queued before it)."""
+        if self._stopping:
+            return None
+        first = self._queue.get()
+        if first is None:
+            return None
+        batch = [first]
+        while len(batch) < MAX_BATCH:
+            try:
+                write = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if write is None:
+                self._stopping = True  # stop after this batch
+                break
+            batch.append(write)
+        return batch
 
     def submit(self, write: Write) -> bool:
         """Queue a write (never waits).
