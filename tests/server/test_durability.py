@@ -26,9 +26,11 @@ from tichu.server.storage import session_hash
 
 pytestmark = pytest.mark.slow
 
-#: A quick game with random agents, a grace period long enough for a restart.
+#: A quick game, a grace period long enough for a restart. The agents are rule agents, which
+#: decide from the view alone (no random draws): offered a Tichu call or a bomb again after
+#: the restart, on the same view, they answer as before, so the person's request is the same.
 GRACE = 4.0
-SETTINGS = {"seed": 7, "agent": "random", "agent_delay": 0, "bomb_window": 0, "grace_period": GRACE,
+SETTINGS = {"seed": 7, "agent": "rule", "agent_delay": 0, "bomb_window": 0, "grace_period": GRACE,
             "hints": "off", "target_score": 200, "message_rate": 1000000, "message_burst": 1000000}
 
 
