@@ -391,7 +391,7 @@ class Chaos:
 
     async def _flood(self, session: aiohttp.ClientSession, number: int) -> None:
         """A connection that sends hundreds of pings a second: SERVER_BUSY, then close 1008."""
-        end = "still open"
+        end, epoch = "still open", self.kill_epoch
         try:
             async with session.ws_connect(f"http://127.0.0.1:{self.server.port}/ws?player_name=Flood{number}"
                                           f"&table_name=flood-{number}") as ws:
@@ -408,6 +408,8 @@ class Chaos:
                 end = f"close {ws.close_code}" if ws.close_code is not None else "still open"
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             end = type(error).__name__
+        if self.kill_epoch != epoch or not self.server_up.is_set():
+            end = f"{end} (server killed meanwhile)"
         self.figures.flood_ends[end] += 1
 
     async def _count_busy(self, ws: aiohttp.ClientWebSocketResponse) -> None:
