@@ -207,6 +207,8 @@ class Figures:
     reconnects_ok: int = 0
     reconnects_refused: Counter[str] = field(default_factory=Counter)
     rejoins_by_name: int = 0
+    sessions_forgotten: int = 0
+    name_refusals: Counter[str] = field(default_factory=Counter)
     gave_up: int = 0
     kill_reconnects_ok: int = 0
     kill_reconnects_refused: Counter[str] = field(default_factory=Counter)
@@ -476,6 +478,9 @@ class Seat:
                 chaos.figures.drop_pauses_within_grace += int(within)
                 await asyncio.sleep(pause)
                 self._reconnect_kind = "drop"
+                if not within and chaos.rng.random() < 0.3:  # a closed tab: the session is lost
+                    self.session_id = None
+                    chaos.figures.sessions_forgotten += 1
             elif chaos.kill_epoch != epoch or not chaos.server_up.is_set():
                 attempt_after_kill = epoch
                 self._reconnect_kind = "kill"
@@ -541,7 +546,9 @@ class Seat:
                     self.gone = True
                     return False
                 continue  # rejoin by name
-            if refusal == str(ErrorCode.SERVER_BUSY.value):
+            busy_or_taken = (str(ErrorCode.SERVER_BUSY.value), str(ErrorCode.NAME_TAKEN.value))
+            if refusal in busy_or_taken and time.monotonic() - started < RECONNECT_LIMIT:
+                figures.name_refusals[refusal] += 1  # the old seat may still be held: try again
                 await asyncio.sleep(1.0)
                 continue
             figures.gave_up += 1
@@ -670,7 +677,9 @@ async def run(args: argparse.Namespace, data_dir: Path) -> int:
         print(f"  REPLAY FAILURE {failure}")
     print(f"drops: {figures.drops} ({figures.drop_pauses_within_grace} back within the grace period); "
           f"reconnects by session {figures.reconnects_ok} ok / {sum(figures.reconnects_refused.values())} refused "
-          f"{dict(figures.reconnects_refused)}; rejoined by name {figures.rejoins_by_name}, gave up {figures.gave_up}")
+          f"{dict(figures.reconnects_refused)}; {figures.sessions_forgotten} came back without their session; "
+          f"rejoined by name {figures.rejoins_by_name} (refused first {dict(figures.name_refusals) or 0}), "
+          f"gave up {figures.gave_up}")
     print(f"after SIGKILLs: {figures.kill_reconnects_ok} reconnects by session ok / "
           f"{sum(figures.kill_reconnects_refused.values())} refused {dict(figures.kill_reconnects_refused)}; "
           f"{figures.connect_retries} connection attempts retried; "
