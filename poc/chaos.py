@@ -437,6 +437,7 @@ class Seat:
         self._drop: tuple[float, bool] | None = None  # (pause, within grace) when told to drop
         self._dropped = asyncio.Event()
         self._garbage: list[str] = []  # frames to send from the seat (the driver's)
+        self._reconnect_kind = "first"  # why the bot connects: first, drop, kill, other
 
     @property
     def connected(self) -> bool:
@@ -459,15 +460,13 @@ class Seat:
         """Connect, play until the end, reconnect whenever the connection is lost."""
         chaos = self.chaos
         await asyncio.sleep(self.index * 0.1 + random.Random(self.brain_seed).uniform(0, 2.0))
-        attempt_after_kill: int | None = None
         while not self.gone and not chaos.leaving:
-            joined = await self._connect(after_kill=attempt_after_kill is not None)
-            attempt_after_kill = None
-            if not joined:
+            if not await self._connect():
                 continue
-            assert self.client is not None
+            client = self.client
+            assert client is not None
             epoch = chaos.kill_epoch
-            how = await self._play(self.client)
+            how = await self._play(client)
             if how == "left":
                 return
             if how == "dropped":
@@ -482,15 +481,12 @@ class Seat:
                     self.session_id = None
                     chaos.figures.sessions_forgotten += 1
             elif chaos.kill_epoch != epoch or not chaos.server_up.is_set():
-                attempt_after_kill = epoch
                 self._reconnect_kind = "kill"
             else:
-                chaos.figures.unexpected_closes[str(self.client.close_code)] += 1
+                chaos.figures.unexpected_closes[str(client.close_code)] += 1
                 self._reconnect_kind = "other"
 
-    _reconnect_kind = "first"
-
-    async def _connect(self, *, after_kill: bool) -> bool:
+    async def _connect(self) -> bool:
         """One way into the table: the session if there is one, else by name (with backoff
         while the server is away). Returns whether the bot sits at its table now."""
         chaos, figures = self.chaos, self.chaos.figures
