@@ -152,15 +152,19 @@ async def test_a_dropped_clients_seat_is_kept_for_the_grace_period(start_server:
 
 
 async def test_healthz_answers_with_the_load(start_server: StartServer) -> None:
-    """``/healthz`` (for systemd or a proxy): 200 with the open tables and connections, and the
-    security headers like every response."""
+    """``/healthz`` (for systemd or a proxy): 200 with the open tables and connections and the
+    asyncio tasks alive, and the security headers like every response."""
     server = await start_server()
     async with aiohttp.ClientSession() as session:
         async with session.get(f"http://127.0.0.1:{server.port}/healthz") as response:
-            assert response.status == 200 and await response.json() == {"status": "ok", "tables": 0,
-                                                                        "connections": 0}
+            assert response.status == 200
+            idle = await response.json()
+            assert idle == {"status": "ok", "tables": 0, "connections": 0, "tasks": idle["tasks"]}
+            assert isinstance(idle["tasks"], int) and idle["tasks"] >= 1
             assert response.headers["X-Content-Type-Options"] == "nosniff"
         client = await server.join("Ann", "t")
         async with session.get(f"http://127.0.0.1:{server.port}/healthz") as response:
-            assert await response.json() == {"status": "ok", "tables": 1, "connections": 1}
+            busy = await response.json()
+            assert busy == {"status": "ok", "tables": 1, "connections": 1, "tasks": busy["tasks"]}
+            assert busy["tasks"] > idle["tasks"]  # the client's connection handler at least
         await client.close()

@@ -115,10 +115,11 @@ async def _on_shutdown(app: web.Application) -> None:
 async def _health(request: web.Request) -> web.StreamResponse:
     """``/healthz`` for a service manager or a proxy: the server answers, with its load.
 
-    :returns: ``{"status": "ok", "tables": n, "connections": m}`` as JSON.
+    :returns: ``{"status": "ok", "tables": n, "connections": m, "tasks": t}`` as JSON (``tasks``:
+        the asyncio tasks alive, this request's included; a count that keeps growing is a leak).
     """
     return web.json_response({"status": "ok", "tables": len(request.app[FACTORY].tables),
-                              "connections": request.app[CONNECTIONS].count})
+                              "connections": request.app[CONNECTIONS].count, "tasks": len(asyncio.all_tasks())})
 
 
 async def _index(request: web.Request) -> web.StreamResponse:
