@@ -167,21 +167,24 @@ def test_a_killed_writer_loses_no_committed_game(tmp_path: Path) -> None:
 
 
 def test_a_running_game_is_stored_as_its_journal_and_ended_by_its_record(tmp_path: Path) -> None:
-    """A running game keeps its journal (in order, entries numbered from 0; a repeated number
-    replaces, so a retried write does not duplicate) and its people's seats by session hash;
-    ending it stores the record and forgets the rest in one transaction."""
+    """A running game keeps its journal (in order, entries numbered from 0; a number stored
+    already is refused, nothing is overwritten), its table's options and its people's seats by
+    session hash; ending it stores the record and forgets the rest in one transaction."""
     with GameStore(tmp_path / "tichu.sqlite3") as store:
-        store.begin_game("run1", "home", "2026-11-24T10:00:00Z", 7, {"target_score": 1000})
+        store.begin_game("run1", "home", "2026-11-24T10:00:00Z", 7, {"target_score": 1000}, {"agent": "rule"})
         store.append_entries("run1", 0, [{"deal": [], "deal_rest": []}, {"seat": 0, "grand_tichu": False}])
-        store.append_entries("run1", 1, [{"seat": 0, "grand_tichu": True}, {"seat": 1, "grand_tichu": False}])
+        with pytest.raises(sqlite3.IntegrityError):
+            store.append_entries("run1", 1, [{"seat": 0, "grand_tichu": True}])
+        store.append_entries("run1", 2, [{"seat": 1, "grand_tichu": False}])
         store.seat_person("run1", 2, "Ann", "ab" * 32)
         store.seat_person("run1", 3, "Ben", "cd" * 32)
         store.unseat_person("run1", 3)
         [running] = store.running_games()
-        assert (running.id, running.table_name, running.seed, running.rules) == ("run1", "home", 7,
-                                                                                {"target_score": 1000})
-        assert running.entries == [{"deal": [], "deal_rest": []}, {"seat": 0, "grand_tichu": True},
-                                   {"seat": 1, "grand_tichu": False}]
+        assert (running.id, running.table_name, running.seed, running.rules, running.options) == (
+            "run1", "home", 7, {"target_score": 1000}, {"agent": "rule"})
+        assert running.complete and running.entries == [{"deal": [], "deal_rest": []},
+                                                         {"seat": 0, "grand_tichu": False},
+                                                         {"seat": 1, "grand_tichu": False}]
         assert running.seats == {2: ("Ann", "ab" * 32)}
         store.end_game("run1", game(1, id="run1", aborted=True, winner=None))
         assert store.running_games() == []
@@ -201,3 +204,16 @@ def test_a_version_1_store_gains_the_running_games_and_keeps_its_records(tmp_pat
     with GameStore(path) as store:
         assert store.version == len(MIGRATIONS) == 2
         assert store.get("g1") == {"id": "g1"} and store.running_games() == []
+
+
+def test_a_journal_with_a_gap_is_read_up_to_it_and_marked_incomplete(tmp_path: Path) -> None:
+    """A lost write leaves a gap in the numbers: the entries after it are not read (they would
+    replay out of order), and the game says so; games come newest first."""
+    with GameStore(tmp_path / "tichu.sqlite3") as store:
+        store.begin_game("old", "a", "2026-11-24T09:00:00Z", None, {})
+        store.begin_game("new", "b", "2026-11-24T10:00:00Z", None, {})
+        store.append_entries("old", 0, [{"n": 0}, {"n": 1}])
+        store.append_entries("old", 3, [{"n": 3}])
+        new, old = store.running_games()
+        assert (new.id, new.complete, new.entries) == ("new", True, [])
+        assert (old.id, old.complete, old.entries) == ("old", False, [{"n": 0}, {"n": 1}])

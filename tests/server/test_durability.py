@@ -18,13 +18,17 @@ import pytest
 
 from tests.support.live_server import WAIT
 from tests.support.process_server import ProcessServer
-from tests.support.raw_client import is_error, is_request
+from tests.support.raw_client import StartServer, is_error, is_request
+from tichu.agents.agent import AgentPlayer
+from tichu.agents.random_agent import RandomAgent
+from tichu.core.ruleset import RuleSet
+from tichu.engine.engine import GameEngine
+from tichu.engine.events import Event
+from tichu.records.journal import Entry, JournalCursor
 from tichu.records.record import replay
 from tichu.records.store import GameStore
 from tichu.server.app import STORE_FILE
 from tichu.server.storage import session_hash
-
-pytestmark = pytest.mark.slow
 
 #: A quick game, a grace period long enough for a restart. The agents are rule agents, which
 #: decide from the view alone (no random draws): offered a Tichu call or a bomb again after
@@ -71,6 +75,7 @@ async def _journal_settled(server: ProcessServer) -> None:
     raise AssertionError("the journal did not settle")
 
 
+@pytest.mark.slow
 async def test_sigkill_in_the_middle_of_a_trick_loses_nothing(server: ProcessServer) -> None:
     """Killed (SIGKILL) while a person must answer within a trick, the server comes back: the
     client reconnects with its session id, finds its hand and the same open request, and
@@ -116,6 +121,7 @@ async def test_sigkill_in_the_middle_of_a_trick_loses_nothing(server: ProcessSer
     assert record["id"] == running.id
 
 
+@pytest.mark.slow
 async def test_a_session_not_back_within_the_grace_period_leaves_the_game_to_agents(server: ProcessServer) -> None:
     """After a restart, a person who does not come back within the grace period is replaced by
     an agent, like any dropped client; the table, then without people, is closed a grace period
@@ -132,6 +138,7 @@ async def test_a_session_not_back_within_the_grace_period_leaves_the_game_to_age
     assert record.get("aborted") or replay(record) is None
 
 
+@pytest.mark.slow
 async def test_sigterm_still_ends_running_games_as_aborted(server: ProcessServer) -> None:
     """SIGTERM (a service manager's stop) is an orderly end: clients are told SERVER_DOWN and
     the running game is stored as aborted, not left to be rebuilt."""
@@ -142,3 +149,52 @@ async def test_sigterm_still_ends_running_games_as_aborted(server: ProcessServer
     await ann.wait_for(lambda m: is_error(m, 106), or_closed=True)
     [record] = await _ended_games(server)
     assert record["aborted"] is True
+
+
+def _journal_of_a_game(seed: int) -> tuple[RuleSet, list[Entry]]:
+    """The whole journal of a game of random agents (target 200)."""
+    rules = RuleSet(target_score=200, seed=seed)
+    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seed + seat)) for seat in range(4)], rules)
+    cursor, entries = JournalCursor(), []
+
+    class Journal:
+        def notify(self, event: Event) -> None:
+            entries.extend(cursor.new_entries(engine.round))
+
+    engine.observe(Journal())
+    asyncio.run(engine.run())
+    return rules, entries
+
+
+async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_on(
+        tmp_path: Path, start_server: StartServer) -> None:
+    """At start, of two games stored as running at one table the newer goes on; a journal with
+    a gap (a lost write) and one the rules refuse (R4.1: a seat not at turn) are stored as
+    aborted records with their rounds as far as they replay; the server starts either way."""
+    rules, entries = await asyncio.to_thread(_journal_of_a_game, 3)
+    cut = next(index for index, entry in enumerate(entries) if "play" in entry) + 5
+    wrong = dict(entries[cut], seat=(entries[cut]["seat"] + 1) % 4)
+    data = tmp_path / "restored"
+    with GameStore(data / STORE_FILE) as store:
+        for game_id, table_name, started, journal in (
+                ("older", "t", "2026-11-24T09:00:00Z", entries[:cut]),
+                ("newer", "t", "2026-11-24T10:00:00Z", entries[:cut]),
+                ("gap", "g", "2026-11-24T10:00:00Z", entries[:cut]),
+                ("refused", "r", "2026-11-24T10:00:00Z", [*entries[:cut], wrong])):
+            store.begin_game(game_id, table_name, started, rules.seed, rules.to_json(), {"agent": "random", "hints": False})
+            store.append_entries(game_id, 0, journal)
+            store.seat_person(game_id, 0, "Ann", "ab" * 32)
+        store.append_entries("gap", cut + 1, [entries[cut + 1]])
+    server = await start_server(data_dir=data, grace_period=5.0)
+    assert set(server.factory.tables) == {"t"}
+    table = server.table("t")
+    assert table.is_running and [peer.name for peer in table.clients] == ["Ann"]
+    records = {record["id"]: record for record in server.all_records()}
+    assert set(records) == {"older", "gap", "refused"}
+    for record in records.values():
+        assert record["aborted"] is True and record["winner"] is None
+        assert record["players"][0] == {"name": "Ann", "kind": "human"}
+        assert record["unfinished_round"]["events"], "the rounds as far as they replay"
+    assert len(records["refused"]["unfinished_round"]["events"]) == len(records["gap"]["unfinished_round"]["events"])
+    with GameStore(data / STORE_FILE) as store:
+        assert [game.id for game in store.running_games()] == ["newer"]

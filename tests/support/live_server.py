@@ -87,20 +87,21 @@ class LiveServer:
         """An open table by name."""
         return self.factory.tables[name]
 
-    def records(self, table: str, *, aborted: bool = False) -> list[Message]:
-        """The game records stored for a table (finished games, or games ended early), read from
-        the server's SQLite file after its writer has written everything queued."""
+    def all_records(self) -> list[Message]:
+        """Every game record stored, after the server's writer has written everything queued."""
         if not self.stopped:
             self.app[STORE].flush()
         path = self.settings.data_dir / STORE_FILE
         if not path.is_file():
             return []
-        store = GameStore(path)
-        try:
-            return [record for record in store.records()
-                    if record.get("table") == table and bool(record.get("aborted")) == aborted]
-        finally:
-            store.close()
+        with GameStore(path) as store:
+            return list(store.records())
+
+    def records(self, table: str, *, aborted: bool = False) -> list[Message]:
+        """The game records stored for a table (finished games, or games ended early), read from
+        the server's SQLite file after its writer has written everything queued."""
+        return [record for record in self.all_records()
+                if record.get("table") == table and bool(record.get("aborted")) == aborted]
 
     async def stop(self) -> None:
         """Shut the server down (``runner.cleanup()``)."""

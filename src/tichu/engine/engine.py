@@ -253,8 +253,8 @@ class GameEngine:
     async def _schupf(self, round_: Round) -> None:
         if self.rules.tichu_before_schupf:
             offer = self._offer_tichu(round_)
-            if offer is not None:
-                await self._tichu_later(round_, offer)
+            while offer is not None and not await self._tichu_later(round_, offer):
+                offer = self._offer_tichu(round_)  # an answer went stale: ask again (R6.1)
         seats = [seat for seat in range(4) if round_.given[seat] is None]
         replies: list[Reply[tuple[int, int, int]]] = [self.players[seat].schupf(self._view(seat, self.players[seat]))
                                                       for seat in seats]
@@ -392,24 +392,26 @@ class GameEngine:
                         self._emit(PlayerAnnounced(seat, False))
         return None
 
-    async def _tichu_later(self, round_: Round, offer: tuple[int, Later[bool]]) -> None:
+    async def _tichu_later(self, round_: Round, offer: tuple[int, Later[bool]]) -> bool:
         """Await a Tichu offer answered later, then offer the seats after it (R6.1). A call is
         applied only if the seat may still call; an answer made stale by an interrupt is
         dropped, and the caller offers again.
 
         :param offer: The seat and its answer, from :meth:`_offer_tichu`.
+        :returns: Whether every seat was asked (``False``: an answer went stale).
         """
         pending: tuple[int, Later[bool]] | None = offer
         while pending is not None:
             seat, later = pending
             answer = await self._await_decision(seat, later.answer)
             if isinstance(answer, _Stale):
-                return
+                return False
             if answer is True and round_.can_announce(seat):
                 round_.announce(seat)
                 if self._listeners:
                     self._emit(PlayerAnnounced(seat, False))
             pending = self._offer_tichu(round_, seat)
+        return True
 
     async def _offer_bombs(self, round_: Round, *, closing: bool) -> bool:
         """Offer a bomb (R4.3), nearest seat after the trick's owner first (not to a player
@@ -546,6 +548,8 @@ class GameEngine:
                     return _STALE
         finally:
             waker.cancel()
+            if not task.done():
+                task.cancel()  # the engine itself was cancelled (its table closed): nobody waits any more
             self._awaiting = None
         if self._version != version:
             return _STALE

@@ -86,7 +86,29 @@ class JournalCursor:
 
 
 class JournalFault(ValueError):
-    """A journal that the rules do not replay (a bug, or a file edited by hand)."""
+    """A journal that the rules do not replay (a bug, a lost write, a file edited by hand).
+
+    :ivar index: The entry the rules refuse (the entries before it replay).
+    """
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(f"entry {index}: {reason}")
+        self.index = index
+
+
+@dataclass
+class Rebuilt:
+    """A game replayed from its journal as far as the rules allow.
+
+    :ivar finished: The finished rounds.
+    :ivar unfinished: The round being played (``None`` if the last round is over or no round
+        was dealt).
+    :ivar fault: The first entry the rules refuse, or ``None`` if all of them replay.
+    """
+
+    finished: list[Round]
+    unfinished: Round | None
+    fault: JournalFault | None
 
 
 def rebuild(rules: RuleSet, entries: Iterable[Entry]) -> tuple[list[Round], Round | None]:
@@ -98,6 +120,20 @@ def rebuild(rules: RuleSet, entries: Iterable[Entry]) -> tuple[list[Round], Roun
         is over or no round was dealt).
     :raises JournalFault: For an entry the rules refuse or that is malformed, with its index.
     """
+    rebuilt = replay_journal(rules, entries)
+    if rebuilt.fault is not None:
+        raise rebuilt.fault
+    return rebuilt.finished, rebuilt.unfinished
+
+
+def replay_journal(rules: RuleSet, entries: Iterable[Entry]) -> Rebuilt:
+    """Replay a game's journal through the rules up to its first fault (the entries after a
+    fault are not looked at): what a game that cannot go on is recorded with.
+
+    :param rules: The game's rules (the rounds get them without the seed, R8).
+    :param entries: The journal's entries, in order.
+    :returns: The rounds as far as they replay, and the fault if there is one.
+    """
     finished: list[Round] = []
     current: Round | None = None
     round_rules = RuleSet.from_json(rules.to_json())
@@ -105,11 +141,12 @@ def rebuild(rules: RuleSet, entries: Iterable[Entry]) -> tuple[list[Round], Roun
         try:
             if "deal" in entry:
                 if current is not None:
-                    raise JournalFault(f"entry {index}: a deal before the round {len(finished)} ended")
+                    return Rebuilt(finished, current,
+                                   JournalFault(index, f"a deal before the round {len(finished)} ended"))
                 deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(entry["deal"], entry["deal_rest"])]
                 current = Round(round_rules, deal=deal)
             elif current is None:
-                raise JournalFault(f"entry {index}: an action before a deal")
+                return Rebuilt(finished, current, JournalFault(index, "an action before a deal"))
             elif "grand_tichu" in entry:
                 current.decide_grand_tichu(entry["seat"], entry["grand_tichu"] is True)
             elif "push" in entry:
@@ -117,12 +154,10 @@ def rebuild(rules: RuleSet, entries: Iterable[Entry]) -> tuple[list[Round], Roun
             else:
                 current.apply(event_action(entry))
         except RuleViolation as error:
-            raise JournalFault(f"entry {index}: {error.rule}: {error.reason}") from error
+            return Rebuilt(finished, current, JournalFault(index, f"{error.rule}: {error.reason}"))
         except (KeyError, TypeError, ValueError, IndexError) as error:
-            if isinstance(error, JournalFault):
-                raise
-            raise JournalFault(f"entry {index}: malformed entry {entry!r} ({error!r})") from error
+            return Rebuilt(finished, current, JournalFault(index, f"malformed entry {entry!r} ({error!r})"))
         if current is not None and current.is_over:
             finished.append(current)
             current = None
-    return finished, current
+    return Rebuilt(finished, current, None)

@@ -92,6 +92,19 @@ def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple
     }
 
 
+def ended_early(record: dict[str, Any], unfinished: Round | None) -> dict[str, Any]:
+    """Mark a game's record as ended before the game (a server's extension, docs/server.md):
+    ``winner`` null, ``aborted`` true, and the unfinished round as far as it went.
+
+    :returns: The record, changed in place.
+    """
+    record["winner"] = None
+    record["aborted"] = True
+    if unfinished is not None and not unfinished.is_over:
+        record["unfinished_round"] = round_json(unfinished)
+    return record
+
+
 class RecordWriter:
     """Writes records to a JSON Lines file one at a time (a context manager).
 

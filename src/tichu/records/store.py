@@ -53,7 +53,8 @@ MIGRATIONS: tuple[str, ...] = (
         table_name TEXT NOT NULL,
         started_at TEXT NOT NULL,
         seed INTEGER,
-        rules TEXT NOT NULL
+        rules TEXT NOT NULL,
+        options TEXT NOT NULL
     );
     CREATE TABLE running_actions (
         game_id TEXT NOT NULL REFERENCES running_games (id),
@@ -81,7 +82,10 @@ class RunningGame:
     :ivar started_at: When it started (records.md).
     :ivar seed: The seed of its shuffles, or ``None``.
     :ivar rules: The record's ``rules`` object.
-    :ivar entries: Its journal, in order.
+    :ivar options: The table's options when the game started (agent kind, hints).
+    :ivar entries: Its journal, in order, up to the first missing entry.
+    :ivar complete: Whether no entry is missing (a write lost to a full queue or a failed
+        write leaves a gap; what follows a gap is not in :attr:`entries`).
     :ivar seats: Per seat held by a person: ``(name, session hash)``.
     """
 
@@ -90,7 +94,9 @@ class RunningGame:
     started_at: str
     seed: int | None
     rules: dict[str, Any]
+    options: dict[str, Any]
     entries: list[Entry]
+    complete: bool
     seats: dict[int, tuple[str, str]]
 
 
@@ -109,6 +115,7 @@ class GameStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._depth = 0  # open transactions of :meth:`_transaction` (a batch holds the others)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._migrate()
@@ -202,17 +209,21 @@ class GameStore:
     # -- running games ------------------------------------------------------------------------
 
     def begin_game(self, game_id: str, table_name: str, started_at: str, seed: int | None,
-                   rules: dict[str, Any]) -> None:
-        """Store a game that starts (its journal is empty)."""
-        self._db.execute("INSERT INTO running_games (id, table_name, started_at, seed, rules) VALUES (?, ?, ?, ?, ?)",
-                         (game_id, table_name, started_at, seed, _dumps(rules)))
+                   rules: dict[str, Any], options: dict[str, Any] | None = None) -> None:
+        """Store a game that starts (its journal is empty), with the table's options."""
+        self._db.execute("INSERT INTO running_games (id, table_name, started_at, seed, rules, options) "
+                         "VALUES (?, ?, ?, ?, ?, ?)",
+                         (game_id, table_name, started_at, seed, _dumps(rules), _dumps(options or {})))
 
     def append_entries(self, game_id: str, first: int, entries: Iterable[Entry]) -> None:
         """Append journal entries of a running game; ``first`` is the number of the first one
-        (entries are numbered from 0 in the order they happened)."""
+        (entries are numbered from 0 in the order they happened).
+
+        :raises sqlite3.IntegrityError: For a number stored already (nothing is overwritten).
+        """
         rows = [(game_id, first + offset, _dumps(entry)) for offset, entry in enumerate(entries)]
         with self._transaction():
-            self._db.executemany("INSERT OR REPLACE INTO running_actions (game_id, seq, entry) VALUES (?, ?, ?)", rows)
+            self._db.executemany("INSERT INTO running_actions (game_id, seq, entry) VALUES (?, ?, ?)", rows)
 
     def seat_person(self, game_id: str, seat: int, player_name: str, session_hash: str) -> None:
         """A person sits at a seat of a running game (with the hash of their session id)."""
@@ -235,15 +246,23 @@ class GameStore:
             self._db.execute("DELETE FROM running_games WHERE id = ?", (game_id,))
 
     def running_games(self) -> list[RunningGame]:
-        """Every game stored as running (a server that stopped without ending them), oldest first."""
+        """Every game stored as running (a server that stopped without ending them), newest first."""
         games = []
-        for game_id, table_name, started_at, seed, rules in self._db.execute(
-                "SELECT id, table_name, started_at, seed, rules FROM running_games ORDER BY started_at, id").fetchall():
-            entries = [_loads(text) for (text,) in self._db.execute(
-                "SELECT entry FROM running_actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+        for game_id, table_name, started_at, seed, rules, options in self._db.execute(
+                "SELECT id, table_name, started_at, seed, rules, options FROM running_games "
+                "ORDER BY started_at DESC, id DESC").fetchall():
+            entries: list[Entry] = []
+            complete = True
+            for seq, text in self._db.execute(
+                    "SELECT seq, entry FROM running_actions WHERE game_id = ? ORDER BY seq", (game_id,)):
+                if seq != len(entries):
+                    complete = False
+                    break
+                entries.append(_loads(text))
             seats = {int(seat): (str(name), str(session_hash)) for seat, name, session_hash in self._db.execute(
                 "SELECT seat, player_name, session_hash FROM running_seats WHERE game_id = ?", (game_id,))}
-            games.append(RunningGame(game_id, table_name, started_at, seed, _loads(rules), entries, seats))
+            games.append(RunningGame(game_id, table_name, started_at, seed, _loads(rules), _loads(options), entries,
+                                     complete, seats))
         return games
 
     @contextlib.contextmanager
@@ -267,16 +286,21 @@ class GameStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
-        if self._db.in_transaction:  # within a batch: its commit is the one
+        if self._depth:  # within a batch: its commit is the one
             yield
             return
-        self._db.execute("BEGIN")
+        self._depth += 1
         try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN")
+            try:
+                yield
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:  # also after a failed COMMIT: never stay inside
+                    self._db.execute("ROLLBACK")
+                raise
+        finally:
+            self._depth -= 1
 
     def close(self) -> None:
         """Close the database file."""

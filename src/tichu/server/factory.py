@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
-from tichu.records.journal import JournalFault
+from tichu.core.ruleset import RuleSet
+from tichu.records.journal import JournalFault, replay_journal
+from tichu.records.record import ended_early, game_record
 from tichu.records.store import RunningGame
 from tichu.server.agent_pool import AgentPool
 from tichu.server.codes import ErrorCode
@@ -16,7 +19,7 @@ from tichu.server.connection import Connection
 from tichu.server.limits import OpeningWindow
 from tichu.server.memory import release_memory
 from tichu.server.peer import Peer
-from tichu.server.protocol import ProtocolError
+from tichu.server.protocol import ProtocolError, agent_name
 from tichu.server.storage import StoreWriter, session_hash
 from tichu.server.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
 
@@ -102,20 +105,22 @@ class GameFactory:
 
     def restore(self, games: list[RunningGame]) -> None:
         """Rebuild the tables of games that were running when the server stopped
-        (:meth:`Table.restore`); their people have the grace period to come back. A game whose
-        journal the rules refuse is logged and ended as aborted."""
+        (:meth:`Table.restore`, newest game first); their people have the grace period to come
+        back. A game that cannot go on — a table taken by a newer game, a journal with a gap
+        or one the rules refuse, any failure — is stored as aborted, with its rounds as far as
+        they replay, and the others go on."""
         for running in games:
-            if running.table_name in self.tables:
-                log.error("table %r: two running games stored; game %s ended", running.table_name, running.id)
-                self._forget(running.id)
-                continue
             try:
+                if running.table_name in self.tables:
+                    self._abort_stored(running, "a newer game of its table goes on")
+                    continue
+                if not running.complete:
+                    self._abort_stored(running, f"entry {len(running.entries)} of its journal is missing")
+                    continue
                 table = Table.restore(running, self.settings, self._table_empty, self._store, pool=self._pool,
                                       agents=self._agents, hinter=self._hinters(self.settings))
-            except JournalFault as error:
-                log.error("table %r: game %s cannot be rebuilt (%s); it is dropped", running.table_name, running.id,
-                          error)
-                self._forget(running.id)
+            except Exception as error:  # one game's failure must not stop the server (nor the other games)
+                self._abort_stored(running, str(error) if isinstance(error, JournalFault) else repr(error))
                 continue
             self.tables[table.name] = table
             for peer in table.clients:
@@ -125,9 +130,27 @@ class GameFactory:
             log.info("table %r: game %s goes on after a restart (%d people away)", table.name, running.id,
                      len(table.clients))
 
-    def _forget(self, game_id: str) -> None:
-        """Drop a stored running game that cannot go on."""
-        self._store.submit(lambda store: store.end_game(game_id, None))
+    def _abort_stored(self, running: RunningGame, reason: str) -> None:
+        """Store a running game that cannot go on as aborted: its rounds as far as the rules
+        replay its journal (or, if even that fails, end it without a record)."""
+        log.error("table %r: game %s cannot go on after the restart (%s); stored as aborted", running.table_name,
+                  running.id, reason)
+        record: dict[str, Any] | None = None
+        try:
+            rules = RuleSet.from_json(running.rules, running.seed)
+            rebuilt = replay_journal(rules, running.entries)
+            kind = str(running.options.get("agent", self.settings.agent))
+            players = [(running.seats[seat][0], "human") if seat in running.seats
+                       else (agent_name(seat), self._agents(kind, agent_name(seat)).kind) for seat in range(4)]
+            record = game_record(rebuilt.finished, rules, players, record_id=running.id,
+                                 started_at=running.started_at)
+            record["table"] = running.table_name
+            ended_early(record, rebuilt.unfinished)
+        except Exception:
+            log.exception("table %r: game %s has no record", running.table_name, running.id)
+            record = None
+        stored = record
+        self._store.submit(lambda store: store.end_game(running.id, stored))
 
     def _keep_open(self, table: Table) -> None:
         if self._idle_cleanup is not None:

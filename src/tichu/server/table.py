@@ -41,7 +41,7 @@ from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
 from tichu.records.journal import rebuild
-from tichu.records.record import game_record, now_iso, round_json
+from tichu.records.record import ended_early, game_record, now_iso
 from tichu.records.store import RunningGame
 from tichu.server.agent_pool import AgentPool
 from tichu.server.agent_seat import ServerAgent
@@ -331,7 +331,9 @@ class Table:
         self.info.player_names = [player.name for player in players]
         rules = RuleSet(target_score=self.settings.target_score, seed=self.settings.seed)
         game_id, started_at, name = str(uuid.uuid4()), now_iso(), self.name
-        self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json()))
+        options = {"agent": self.options.agent, "hints": self.options.hints}
+        self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
+                                                          options))
         self._run(GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
                              keep_rounds=True), GameJournal(self._store, game_id, self), started_at)
 
@@ -360,6 +362,8 @@ class Table:
         rules = RuleSet.from_json(running.rules, running.seed)
         finished, unfinished = rebuild(rules, running.entries)
         table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
+        table.options.agent = str(running.options.get("agent", table.options.agent))
+        table.options.hints = bool(running.options.get("hints", table.options.hints))
         for seat, (name, hashed) in sorted(running.seats.items()):
             peer = Peer(name, seat, table, table._make_agent(seat), pool, settings.turn_timeout, hinter=table._hint)
             peer.session_hash = hashed
@@ -484,17 +488,17 @@ class Table:
     def _write_record(self, engine: GameEngine, *, aborted: bool) -> None:
         """Store the game's record in place of its journal; an aborted game's record has its
         finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``."""
-        journal, self._journal = self._journal, None
+        journal = self._journal
         if journal is None:
             return  # written already
-        players = [(player.name, player.kind) for player in engine.players]
-        record = game_record(engine.rounds, engine.rules, players, record_id=journal.game_id,
-                             started_at=self._started_at)
-        record["table"] = self.name
-        if aborted:
-            record["winner"] = None
-            record["aborted"] = True
-            if engine.round is not None and not engine.round.is_over:
-                record["unfinished_round"] = round_json(engine.round)
         game_id = journal.game_id
-        self._store.submit(lambda store: store.end_game(game_id, record))
+        record: dict[str, Any] | None = None
+        try:
+            players = [(player.name, player.kind) for player in engine.players]
+            record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
+            record["table"] = self.name
+            if aborted:
+                ended_early(record, engine.round)
+        finally:  # a record that cannot be built still ends the game's journal: it must not come back
+            self._journal = None
+            self._store.submit(lambda store: store.end_game(game_id, record))
