@@ -3,9 +3,10 @@
 
 For each agent kind (``--agents``, default ``random`` and ``heuristic``) the script starts the
 real server (``bin/serve.py``, its own process, ``127.0.0.1``, a free port, its own temporary
-data folder, ``TICHU_AGENT`` set to the kind) and reads its resident memory (``VmRSS`` of
-``/proc/<pid>/status``, summed over the server and all its descendant processes, since agents
-may run in worker processes):
+data folder, ``TICHU_AGENT`` set to the kind) and reads its resident memory (``Pss`` of
+``/proc/<pid>/smaps_rollup``, summed over the server and all its descendant processes: the
+agents think in the agent pool's worker processes, forked from a fork server, and the
+proportional size counts the pages they share once):
 
 1. idle, a moment after the start;
 2. with ``--tables`` active tables: each has one bot client (``tichu.client``, the library of
@@ -87,14 +88,16 @@ def descendants(pid: int) -> list[int]:
 
 
 def rss_kib(pid: int) -> int:
-    """Resident memory of one process (``VmRSS``) in KiB; 0 once it is gone.
+    """Proportional resident memory of one process (``Pss`` of ``/proc/<pid>/smaps_rollup``: a
+    page shared by n processes counts 1/n in each, so the sum over the server and the agent
+    pool's processes, forked from one another, counts every page once) in KiB; 0 once it is gone.
 
     :param pid: The process.
-    :returns: The resident set size in KiB.
+    :returns: The proportional set size in KiB.
     """
     with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
                 return int(line.split()[1])
     return 0
 
@@ -254,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
                for agent in args.agents.split(",")]
     command = shlex.join([".venv/bin/python", "poc/memory_budget.py", *(sys.argv[1:] if argv is None else argv)])
     print(f"command: {command}")
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; RSS = VmRSS of the server and its children")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; "
+          "memory = Pss of the server and its children (shared pages counted once)")
     print()
     print("| agents | tables | idle | with the tables (peak) | per active table | after close (tables open) "
           "| processes | requests answered |")

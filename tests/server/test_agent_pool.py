@@ -23,6 +23,7 @@ from tests.support.raw_client import Server, is_request
 from tichu.agents.agent import Agent
 from tichu.agents.registry import AGENTS, make_agent
 from tichu.engine.views import SeatView, TableInfo
+from tichu.server import factory as factory_module
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.app import POOL
 from tichu.server.config import Settings
@@ -278,3 +279,25 @@ async def test_no_worker_starts_without_agents_and_none_is_left_after_shutdown(s
         await asyncio.gather(playing, return_exceptions=True)
     assert not pool.started
     await eventually(lambda: not any(_alive(pid) for pid in workers))
+
+
+async def test_the_workers_exit_once_no_table_is_open_and_come_back_with_the_next(
+        start: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory comes back when the tables close: after the idle cleanup the pool's workers have
+    exited; the next table's agents start new ones."""
+    monkeypatch.setattr(factory_module, "IDLE_CLEANUP_SECONDS", 0.2)
+    made: list[PidAgent] = []
+    server = await start(agents_of(PidAgent, made), grace_period=0.1)
+    pool = server.app[POOL]
+    client = await server.join("Ann", "t")
+    await client.send_type("start_game")
+    await client.play(until=lambda message: is_request(message, "play"))
+    workers = pool.processes()
+    assert workers
+    await client.send_type("leave")
+    await eventually(lambda: not server.factory.tables and not pool.started)
+    await eventually(lambda: not any(_alive(pid) for pid in workers))
+    again = await server.join("Ben", "u")
+    await again.send_type("start_game")
+    await again.play(until=lambda message: is_request(message, "play"))
+    assert pool.started and set(pool.processes()).isdisjoint(workers)

@@ -181,7 +181,8 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
                 ("newer", "t", "2026-11-24T10:00:00Z", entries[:cut]),
                 ("gap", "g", "2026-11-24T10:00:00Z", entries[:cut]),
                 ("refused", "r", "2026-11-24T10:00:00Z", [*entries[:cut], wrong])):
-            store.begin_game(game_id, table_name, started, rules.seed, rules.to_json(), {"agent": "random", "hints": False})
+            store.begin_game(game_id, table_name, started, rules.seed, rules.to_json(),
+                             {"agent": "random", "hints": False})
             store.append_entries(game_id, 0, journal)
             store.seat_person(game_id, 0, "Ann", "ab" * 32)
         store.append_entries("gap", cut + 1, [entries[cut + 1]])

@@ -178,8 +178,22 @@ class AgentPool:
             executor.shutdown(wait=False, cancel_futures=True)
             log.info("agent pool shut down")
 
+    def release_workers(self) -> bool:
+        """Let the workers exit when no decision is out (a server without tables gives their
+        memory back); the next decision starts new ones.
+
+        :returns: Whether workers were let go.
+        """
+        executor = self._executor
+        if executor is None or self.submitted:
+            return False
+        self._executor = None
+        executor.shutdown(wait=False)
+        log.info("agent pool: workers released while no table plays")
+        return True
+
     def processes(self) -> list[int]:
-        """The process ids of the live workers (for checks and the health page)."""
+        """The process ids of the live workers (for checks)."""
         executor = self._executor
         found = getattr(executor, "_processes", None) or {}
         return [pid for pid, process in dict(found).items() if process.is_alive()]

@@ -186,9 +186,11 @@ class GameFactory:
             self._idle_cleanup = loop.call_later(IDLE_CLEANUP_SECONDS, self._clean_up_when_idle)
 
     def _clean_up_when_idle(self) -> None:
-        """No table for a while: give memory back (a full collection, free heap to the system)."""
+        """No table for a while: give memory back (the agent pool's workers exit, a full
+        collection, free heap to the system)."""
         self._idle_cleanup = None
         if not self.tables:
+            self._pool.release_workers()
             release_memory()
 
     async def shutdown(self) -> None:
