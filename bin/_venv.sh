@@ -9,8 +9,15 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
 fi
 VENV="$ROOT/.venv"
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+# The extras to install ("dev" for bin/test); a caller passes "" explicitly, or else `source`
+# would hand it the caller's own arguments (bin/start --host H read "--host" as extras).
 EXTRAS="${1:-}"
-STAMP="$VENV/.installed-$(cat "$ROOT/pyproject.toml" | sha256sum | cut -c1-16)${EXTRAS:+-$EXTRAS}"
+HASH="$(sha256sum < "$ROOT/pyproject.toml" | cut -c1-16)"
+STAMP="$VENV/.installed-$HASH${EXTRAS:+-$EXTRAS}"
+# An install with extras serves a caller that needs none (bin/start after bin/test).
+if [ -z "$EXTRAS" ] && compgen -G "$VENV/.installed-$HASH*" > /dev/null; then
+    STAMP="$(compgen -G "$VENV/.installed-$HASH*" | head -n 1)"
+fi
 if [ ! -f "$STAMP" ]; then
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
     "$VENV/bin/python" -m pip install --quiet -e "$ROOT${EXTRAS:+[$EXTRAS]}"
