@@ -385,3 +385,13 @@ async def test_no_view_tells_the_seed_of_the_shuffles_R8() -> None:
     assert seeds == {None}
     assert engine.rounds[0].rules == dataclasses.replace(rules, seed=None)
     assert engine.rules.seed == 7
+
+
+def test_a_fulfilled_wish_is_no_wish_on_the_wire() -> None:
+    """protocol.md: ``public_state.wish_value`` 0 means no open wish; once the wish is fulfilled
+    (R5.4) it is 0 again, and ``wish_open`` says the same."""
+    lobby = build_public_state(TableInfo(table_name="t"), None)
+    open_wish = public_state_json(dataclasses.replace(lobby, wish_value=8, wish_open=True))
+    fulfilled = public_state_json(dataclasses.replace(lobby, wish_value=8, wish_open=False))
+    assert (open_wish["wish_value"], open_wish["wish_open"]) == (8, True)
+    assert (fulfilled["wish_value"], fulfilled["wish_open"]) == (0, False)

@@ -281,7 +281,7 @@
       Object.assign(State.public, { wish_value: context.wish_value, wish_open: context.wish_value !== 0 });
     },
     wish_fulfilled: function () {
-      State.public.wish_open = false;
+      Object.assign(State.public, { wish_value: 0, wish_open: false });  // as public_state sends it
     },
     trick_taken: function (context) {
       const recipient = context.dragon_recipient;

@@ -387,6 +387,7 @@
       assert.ok(State.public.wish_open);
       State.apply('wish_fulfilled', {});
       assert.ok(!State.public.wish_open);
+      assert.equal(State.public.wish_value, 0);
       State.apply('player_out', { player_index: 0, place: 1 });
       assert.equal(State.placeOf(0), 1);
       assert.equal(State.placeOf(1), 0);

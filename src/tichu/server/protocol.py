@@ -315,13 +315,14 @@ def _triple_json(triple: tuple[int, int, int] | None) -> list[list[int]] | None:
 
 
 def public_state_json(state: PublicState) -> dict[str, Any]:
-    """The protocol's ``public_state`` object."""
+    """The protocol's ``public_state`` object. ``wish_value`` is 0 unless a wish is open
+    (protocol.md: 0 = no open wish; a fulfilled wish is none, R5.4); ``wish_open`` is kept."""
     return {
         "table_name": state.table_name, "player_names": list(state.player_names),
         "host_index": state.host_index, "is_running": state.is_running, "phase": state.phase.value,
         "round_index": state.round_index, "current_turn_index": state.current_turn_index,
         "count_hand_cards": list(state.count_hand_cards), "announcements": list(state.announcements),
-        "wish_value": state.wish_value, "wish_open": state.wish_open,
+        "wish_value": state.wish_value if state.wish_open else 0, "wish_open": state.wish_open,
         "trick_turns": [[seat, cards_json(play.cards), combination_json(play)] for seat, play in state.trick_turns],
         "trick_owner_index": state.trick_owner_index, "trick_points": state.trick_points,
         "points": list(state.points), "tricks_won": list(state.tricks_won),
