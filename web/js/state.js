@@ -54,6 +54,8 @@
    * @property {(RoundRecord|null)} lastRound The round that just ended, until the next push.
    * @property {(Object|null)} gameOver The `game_over` context of the last game.
    * @property {(TableOptions|null)} options The table's options, or null when the server sends none.
+   * @property {boolean} wishPending Whether the Mah Jong was just played and its wish is still
+   *   to be made (R5.1): no bomb may land meanwhile (R4.3).
    */
   const State = {
     playerIndex: null,
@@ -66,7 +68,8 @@
     rounds: [],
     lastRound: null,
     gameOver: null,
-    options: null
+    options: null,
+    wishPending: false
   };
 
   /** @type {string} How the server names agents: "Bot " and the seat number (server/table.py). */
@@ -90,6 +93,7 @@
     State.lastRound = null;
     State.gameOver = null;
     State.options = null;
+    State.wishPending = false;
     _answered = null;
   }
 
@@ -169,6 +173,7 @@
         State.rounds = _roundsFromScores(State.public.round_scores || []);
         State.lastRound = null;
         State.request = context.pending_request || null;
+        State.wishPending = Boolean(State.request && State.request.action === 'wish');
         State.options = _options(context.options);
         _answered = null;
         return;
@@ -259,6 +264,7 @@
         State.public.trick_turns = [];
       }
       State.public.trick_turns.push(turn);
+      State.wishPending = cards.some(function (card) { return card[0] === Lib.CardValue.MAHJONG; });
       State.public.played_cards = (State.public.played_cards || []).concat(cards);
       _seats('count_hand_cards')[seat] -= cards.length;
       State.public.trick_owner_index = context.trick_owner_index;
@@ -278,6 +284,7 @@
       State.public.out_order.push(context.player_index);
     },
     wish_made: function (context) {
+      State.wishPending = false;
       Object.assign(State.public, { wish_value: context.wish_value, wish_open: context.wish_value !== 0 });
     },
     wish_fulfilled: function () {
@@ -455,8 +462,9 @@
    */
   function playableBombs() {
     const cards = hand();
-    if (State.public.phase !== 'playing' || !cards.length || (State.public.out_order || []).length >= 3) {
-      return [];
+    if (State.public.phase !== 'playing' || !cards.length || (State.public.out_order || []).length >= 3
+        || State.wishPending) {
+      return [];  // R4.3: not while the Mah Jong's wish is being chosen (R5.1), nor after the round
     }
     if (requestAction() === 'play') {
       const legal = State.request.context.legal_plays || [];

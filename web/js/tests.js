@@ -444,6 +444,16 @@
       State.openRequest(playRequest([[[2, 2]], []]));
       assert.equal(State.playableBombs().length, 0, 'not among the legal plays');
     });
+    it('offers no bomb while the Mah Jong player chooses the wish (R5.1, R4.3)', function () {
+      State.reset();
+      State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]) }));
+      State.apply('player_played', { turn: [1, [[1, 0]], ['single', 1, 1]], trick_owner_index: 1, trick_points: 0 });
+      assert.ok(State.wishPending);
+      assert.equal(State.playableBombs().length, 0, 'the wish is being chosen');
+      State.apply('wish_made', { wish_value: 8 });
+      assert.ok(!State.wishPending);
+      assert.equal(State.playableBombs().length, 1, 'after the wish a bomb may land');
+    });
   });
 
   describe('TableControls (design 8.1.5)', function () {
