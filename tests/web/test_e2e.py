@@ -328,3 +328,24 @@ async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server:
 
 async def _score_rows_are(tab: Tab, rounds: int) -> bool:
     return await tab.count("#view-scores tr.score-round") == rounds
+
+
+async def test_a_name_with_markup_characters_is_shown_literally(server: LiveServer, open_page: OpenPage) -> None:
+    """``O'Brien & <b>Co</b>`` is a name like any other: accepted at login and shown as text in
+    the lobby, on the table and in the table name, never as markup (no ``<b>`` element)."""
+    for size in (PHONE, DESKTOP):
+        await _play_as_markup_name(server, await open_page(size, "markup-name"), size.name)
+
+
+async def _play_as_markup_name(server: LiveServer, tab: Tab, size: str) -> None:
+    name, table = "O'Brien & <b>Co</b>", f"Tom & Jerry's <i> {size}"
+    await tab.login(server.url, name, table)
+    await tab.wait_view("view-lobby")
+    seat = await own_seat(tab, ".lobby-seat.own")
+    assert seat is not None and await seat_name(tab, int(seat)) == name
+    await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
+    await tab.click("#lobby-start")
+    await tab.wait_view("view-table")
+    assert await seat_name(tab, int(seat), "seat") == name
+    assert await tab.count("body b, body i") == 0, "a name rendered as markup"
+    assert name in await tab.page.locator("body").inner_text()

@@ -346,14 +346,15 @@
 
   /**
    * Whether a player or table name is one the server accepts (protocol.md): 1 to `longest`
-   * characters after trimming, no control characters, none of `< > & " ' \``.
+   * characters after trimming, no control characters (any other character is the name's own,
+   * shown as text, never as markup).
    * @param {string} name The name as typed.
    * @param {number} longest The most characters allowed.
    * @returns {boolean} True if acceptable.
    */
   function isValidName(name, longest) {
     const trimmed = name.normalize('NFC').trim();
-    return trimmed.length >= 1 && trimmed.length <= longest && !/[\p{C}<>&"'`]/u.test(trimmed);
+    return trimmed.length >= 1 && trimmed.length <= longest && !/\p{C}/u.test(trimmed);
   }
 
   /**

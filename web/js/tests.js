@@ -83,7 +83,7 @@
       assert.ok(Lib.isValidName('Jürg', 4));
       assert.ok(!Lib.isValidName('   ', 20), 'empty');
       assert.ok(!Lib.isValidName('x'.repeat(21), 20), 'too long');
-      assert.ok(!Lib.isValidName('<b>', 20), 'markup');
+      assert.ok(Lib.isValidName("O'Brien & <b>Co</b>", 20), 'a name of its own, shown as text');
       assert.ok(!Lib.isValidName('tab\there', 20), 'control character');
     });
     it('formats signed points', function () {

@@ -12,7 +12,6 @@ and where a rule violation of the core becomes an error code (:data:`VIOLATION_C
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -95,7 +94,6 @@ VIOLATION_CODES = {
     Violation.DRAGON_RECIPIENT: ErrorCode.INVALID_DRAGON_RECIPIENT,
     Violation.ACTION_NOT_ALLOWED: ErrorCode.INVALID_ACTION,
 }
-_MARKUP = re.compile(r"[<>&\"'`]")
 #: Letters that look like those of the agents' names, after NFKC and case folding: Cyrillic,
 #: Greek and Armenian look-alikes of b, o and t, and what passes for the digit 1 or o.
 _CONFUSABLES = str.maketrans({"в": "b", "ь": "b", "β": "b", "о": "o", "ο": "o", "օ": "o", "0": "o", "т": "t",
@@ -243,7 +241,10 @@ def cards_from_json(value: Any, *, limit: int = 14) -> int:
 
 
 def clean_name(raw: str | None, what: str, longest: int) -> str:
-    """A player or table name: trimmed, 1..``longest`` characters, no control characters or markup.
+    """A player or table name: trimmed (NFC), 1..``longest`` characters, no control characters.
+
+    Any other character is a name's own (``O'Brien``, ``Tom & Jerry``): protocol.md echoes names
+    exactly, and clients show them as text, never as markup.
 
     :raises ProtocolError: (``INVALID_MESSAGE``) naming the problem in ``context.reason``.
     """
@@ -254,8 +255,6 @@ def clean_name(raw: str | None, what: str, longest: int) -> str:
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"{what} must have 1 to {longest} characters")
     if any(unicodedata.category(char).startswith("C") for char in name):
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"{what} must not contain control characters")
-    if _MARKUP.search(name):
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"{what} must not contain < > & \" ' `")
     return name
 
 
