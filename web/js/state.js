@@ -169,7 +169,7 @@
         State.private = JSON.parse(JSON.stringify(context.private_state || {}));
         State.clientSeats = new Set([seat]);
         State.revealedHands = null;
-        State.passed = [false, false, false, false];
+        State.passed = [0, 1, 2, 3].map(function (other) { return (State.public.passed || []).indexOf(other) >= 0; });
         State.rounds = _roundsFromScores(State.public.round_scores || []);
         State.lastRound = null;
         State.request = context.pending_request || null;

@@ -444,6 +444,12 @@
       State.openRequest(playRequest([[[2, 2]], []]));
       assert.equal(State.playableBombs().length, 0, 'not among the legal plays');
     });
+    it('shows the passes of the open trick again after a reconnect (public_state.passed)', function () {
+      State.reset();
+      State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1,
+        passed: [2, 3] }));
+      assert.deepEqual(State.passed, [false, false, true, true]);
+    });
     it('offers no bomb while the Mah Jong player chooses the wish (R5.1, R4.3)', function () {
       State.reset();
       State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]) }));
