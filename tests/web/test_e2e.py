@@ -248,12 +248,19 @@ async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page
     await tab.until(lambda: _hand_count_is(tab, len(hand_before)), f"#hand shows {len(hand_before)} cards again")
     assert await tab.hand() == hand_before, "the hand after the reload differs"
     await tab.until(partial(_own_is, tab, ".seat.own", seat_before), f"the own seat is {seat_before} again")
+    passed = {str(seat) for seat in public["passed"]}
+    await tab.until(partial(_passed_seats_are, tab, passed), f"the seats that passed ({sorted(passed)}) show it again")
     await shots.take(tab, "table-reloaded")
 
     await player.step()
     assert tab.wire.answered(request["request_id"]), "the restored turn was not played"
     assert not tab.wire.unexplained_errors()
     shots.assert_layout()
+
+
+async def _passed_seats_are(tab: Tab, seats: set[str]) -> bool:
+    shown = await tab.page.eval_on_selector_all(".seat.passed", "els => els.map(e => e.dataset.seat)")
+    return set(shown) == seats
 
 
 async def _hand_count_is(tab: Tab, count: int) -> bool:
