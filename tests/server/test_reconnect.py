@@ -298,3 +298,24 @@ async def test_reconnect_with_each_kind_of_open_request(start_server: StartServe
             assert joined["public_state"]["current_turn_index"] == anna.seat
         await again.play(strategy=prefer_specials)
         again.assert_clean()
+
+
+async def test_the_others_see_a_dropped_seat_with_the_seconds_until_an_agent_takes_it(
+        start_server: StartServer) -> None:
+    """A client whose socket drops is announced to the others (``player_disconnected`` with
+    ``seconds``: the grace period); a client that joins meanwhile finds it in
+    ``public_state.away`` with the seconds left; when it comes back the others get its
+    ``player_joined``, and ``away`` is empty again."""
+    async with asyncio.timeout(WAIT):
+        server = await start_server(grace_period=5.0)
+        ann = await server.join("Ann", "away")
+        ben = await server.join("Ben", "away")
+        await ben.drop()
+        dropped = await ann.wait_event("player_disconnected")
+        assert dropped == {"player_index": ben.seat, "player_name": "Ben", "seconds": 5.0}
+        cid = await server.join("Cid", "away")
+        [[seat, seconds]] = cid.events("player_joined")[0]["public_state"]["away"]
+        assert seat == ben.seat and 0 < seconds <= 5.0
+        back = await server.reconnect(ben)
+        assert back.events("player_joined")[0]["public_state"]["away"] == []
+        await ann.wait_event("player_joined", player_index=ben.seat)

@@ -152,7 +152,9 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
     """Two people at one table: both lobbies show both names, the own seat and the host; only
     the host may start; the host swaps the guest's seat with an agent's by clicking one seat
     and then the other (the first is marked ``picked``); both see the new seating; the host
-    starts and both reach the table, the guest at the seat it was moved to."""
+    starts and both reach the table, the guest at the seat it was moved to. When the guest's
+    page closes, the host sees its seat marked away with the seconds until an agent takes it,
+    then the agent's name."""
     host = await open_page(DESKTOP, "host")
     guest = await open_page(PHONE, "guest")
     await host.login(server.url, "Hana", "pair")
@@ -190,6 +192,14 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
     await host.until(partial(_seat_is, host, 2, "Gus", "seat"), "the host's table shows Gus at seat 2")
     await guest.until(partial(_seat_is, guest, 0, "Hana", "seat"), "the guest's table shows Hana at seat 0")
     assert guest.wire.seat == 2 and host.wire.seat == 0
+
+    await guest.page.close()  # the guest's connection drops: the host sees the seat counting down
+    await host.until(lambda: host.visible('.seat[data-seat="2"].away .seat-away'), "seat 2 is marked away")
+    countdown = (await host.texts('.seat[data-seat="2"] .seat-away'))[0]
+    assert any(char.isdigit() for char in countdown), f"no countdown in {countdown!r}"
+    await shots.take(host, "table-away")
+    await host.until(partial(_seat_is, host, 2, "Bot 3", "seat"), "after the grace period an agent holds seat 2")
+    assert await host.count(".seat.away") == 0, "the away marker stays after the agent took the seat"
     shots.assert_layout()
 
 

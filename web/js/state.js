@@ -54,6 +54,8 @@
    * @property {(RoundRecord|null)} lastRound The round that just ended, until the next push.
    * @property {(Object|null)} gameOver The `game_over` context of the last game.
    * @property {(TableOptions|null)} options The table's options, or null when the server sends none.
+   * @property {Object<number, number>} away The seats whose clients dropped, with the time
+   *   (`Date.now()` ms) an agent takes the seat unless they come back (`player_disconnected`).
    * @property {boolean} wishPending Whether the Mah Jong was just played and its wish is still
    *   to be made (R5.1): no bomb may land meanwhile (R4.3).
    */
@@ -69,6 +71,7 @@
     lastRound: null,
     gameOver: null,
     options: null,
+    away: {},
     wishPending: false
   };
 
@@ -93,6 +96,7 @@
     State.lastRound = null;
     State.gameOver = null;
     State.options = null;
+    State.away = {};
     State.wishPending = false;
     _answered = null;
   }
@@ -174,16 +178,25 @@
         State.lastRound = null;
         State.request = context.pending_request || null;
         State.wishPending = Boolean(State.request && State.request.action === 'wish');
+        State.away = {};
+        for (const entry of State.public.away || []) {
+          State.away[entry[0]] = Date.now() + entry[1] * 1000;
+        }
         State.options = _options(context.options);
         _answered = null;
         return;
       }
       _seats('player_names')[seat] = context.player_name;
       State.clientSeats.add(seat);
+      delete State.away[seat];  // back (or a new client on the seat)
+    },
+    player_disconnected: function (context) {
+      State.away[context.player_index] = Date.now() + context.seconds * 1000;
     },
     player_left: function (context) {
       State.public.host_index = context.host_index;
       State.clientSeats.delete(context.player_index);
+      delete State.away[context.player_index];
       if (context.replaced_by_agent) {
         _seats('player_names')[context.player_index] = '';
       }
@@ -474,6 +487,16 @@
   }
 
   /**
+   * Whole seconds until an agent takes a dropped client's seat, or null if its client is there.
+   * @param {number} seat 0..3.
+   * @returns {(number|null)} The seconds left (0 when due), or null.
+   */
+  function awaySeconds(seat) {
+    const until = State.away[seat];
+    return until === undefined ? null : Math.max(0, Math.ceil((until - Date.now()) / 1000));
+  }
+
+  /**
    * The seat's place if it is out (R4.4).
    * @param {number} seat 0..3.
    * @returns {number} 1..4, or 0 while it plays.
@@ -495,6 +518,7 @@
     displayName,
     canAnnounceTichu,
     playableBombs,
+    awaySeconds,
     placeOf
   });
 

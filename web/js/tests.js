@@ -450,6 +450,18 @@
         passed: [2, 3] }));
       assert.deepEqual(State.passed, [false, false, true, true]);
     });
+    it('counts down the seat of a dropped client until it is back or an agent takes it', function () {
+      State.reset();
+      State.apply('player_joined', joined({ away: [[1, 12.3]] }));
+      assert.equal(State.awaySeconds(1), 13);
+      assert.equal(State.awaySeconds(2), null);
+      State.apply('player_disconnected', { player_index: 2, player_name: 'Ben', seconds: 20 });
+      assert.equal(State.awaySeconds(2), 20);
+      State.apply('player_joined', { player_index: 2, player_name: 'Ben' });
+      assert.equal(State.awaySeconds(2), null, 'back');
+      State.apply('player_left', { player_index: 1, player_name: 'Bot 2', host_index: 0, replaced_by_agent: true });
+      assert.equal(State.awaySeconds(1), null, 'an agent took the seat');
+    });
     it('offers no bomb while the Mah Jong player chooses the wish (R5.1, R4.3)', function () {
       State.reset();
       State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]) }));

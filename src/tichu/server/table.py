@@ -225,7 +225,7 @@ class Table:
                 other.send(notification("player_joined", public))
         peer.send(notification("player_joined", {
             **public, "session_id": peer.session_id,
-            "public_state": public_state_json(build_public_state(self.info, self.round)),
+            "public_state": {**public_state_json(build_public_state(self.info, self.round)), "away": self._away_json()},
             "private_state": private_state_json(build_private_state(self.round, peer.seat)),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),
@@ -236,8 +236,21 @@ class Table:
         if peer.connection is not connection or self.peers[peer.seat] is not peer:
             return  # an old socket of a client that has reconnected, or already left
         peer.connection = None
+        self._hold_seat(peer)
+
+    def _hold_seat(self, peer: Peer) -> None:
+        """Keep a dropped client's seat for the grace period and tell the others
+        (``player_disconnected`` with the seconds until an agent takes the seat)."""
         loop = asyncio.get_running_loop()
         self._away[peer] = loop.call_later(self.settings.grace_period, self._grace_over, peer)
+        self._broadcast("player_disconnected", player_index=peer.seat, player_name=peer.name,
+                        seconds=self.settings.grace_period)
+
+    def _away_json(self) -> list[list[float]]:
+        """The seats whose clients are away, with the seconds left until an agent takes them:
+        ``[[seat, seconds], ...]`` (``public_state.away`` of ``player_joined``)."""
+        now = asyncio.get_running_loop().time()
+        return [[peer.seat, round(max(0.0, timer.when() - now), 1)] for peer, timer in self._away.items()]
 
     def _grace_over(self, peer: Peer) -> None:
         self._away.pop(peer, None)
@@ -380,9 +393,8 @@ class Table:
         journal = GameJournal(store, running.id, table, written=len(running.entries))
         journal.cursor.follow(finished, unfinished)
         table._run(engine, journal, running.started_at)
-        loop = asyncio.get_running_loop()
         for peer in table.clients:
-            table._away[peer] = loop.call_later(settings.grace_period, table._grace_over, peer)
+            table._hold_seat(peer)
         return table
 
     async def _run_game(self, engine: GameEngine) -> None:

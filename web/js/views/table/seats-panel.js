@@ -67,6 +67,9 @@
     countElement.title = I18n.t('seat.cards', { count: count });
     _setText(element.querySelector('.seat-place'), place ? I18n.t('place.' + place) : '');
     _setText(element.querySelector('.seat-pass'), State.passed[seat] ? I18n.t('seat.pass') : '');
+    const away = State.awaySeconds(seat);
+    element.classList.toggle('away', away !== null);
+    _setText(element.querySelector('.seat-away'), away === null ? '' : I18n.t('seat.away', { seconds: away }));
   }
 
   /**
@@ -95,6 +98,26 @@
     _seats.forEach(_renderSeat);
     _renderTeam(20);
     _renderTeam(31);
+    _tickWhileAway();
+  }
+
+  /** @type {(number|null)} The timer that redraws the seats each second while a client is away. */
+  let _ticker = null;
+
+  /**
+   * Keep the countdown of a dropped client's seat running (a redraw each second), and stop
+   * when nobody is away.
+   * @returns {void}
+   */
+  function _tickWhileAway() {
+    const anyAway = Object.keys(State.away).length > 0;
+    if (anyAway && _ticker === null) {
+      _ticker = window.setInterval(function () { _seats.forEach(_renderSeat); _tickWhileAway(); }, 1000);
+    }
+    else if (!anyAway && _ticker !== null) {
+      window.clearInterval(_ticker);
+      _ticker = null;
+    }
   }
 
   /**
