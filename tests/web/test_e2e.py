@@ -366,3 +366,31 @@ async def _play_as_markup_name(server: LiveServer, tab: Tab, size: str) -> None:
     assert await seat_name(tab, int(seat), "seat") == name
     assert await tab.count("body b, body i") == 0, "a name rendered as markup"
     assert name in await tab.page.locator("body").inner_text()
+
+
+async def test_a_turn_clock_counts_down_when_the_server_limits_the_time(start_server: StartServer,
+                                                                        open_page: OpenPage, shots: Shots) -> None:
+    """With ``TICHU_TURN_TIMEOUT`` set, the status line shows the seconds left for the own
+    decision and counts down (issue: a turn timeout was invisible until a toast said it was over)."""
+    server = await start_server(turn_timeout=30.0)
+    for size in (PHONE, DESKTOP):
+        tab = await open_page(size, "clock")
+        await start_alone(tab, server, "Cleo", f"clock-{size.name}")
+        await tab.until(partial(_clock_shows_seconds, tab), "#status shows the seconds left")
+        first = _seconds_in((await tab.texts("#status"))[0])
+        await tab.until(partial(_clock_below, tab, first), "the turn clock counts down", timeout=WAIT)
+        await shots.take(tab, "table-clock")
+
+
+def _seconds_in(status: str) -> int:
+    digits = "".join(char if char.isdigit() else " " for char in status).split()
+    return int(digits[-1]) if digits else -1
+
+
+async def _clock_shows_seconds(tab: Tab) -> bool:
+    status = (await tab.texts("#status") or [""])[0]
+    return " s left" in status and _seconds_in(status) > 0
+
+
+async def _clock_below(tab: Tab, seconds: int) -> bool:
+    return 0 <= _seconds_in((await tab.texts("#status") or [""])[0]) < seconds

@@ -79,6 +79,19 @@
   const _AGENT_PREFIX = 'Bot ';
   /** @type {(Request|null)} The request answered last, restored when the answer is refused. */
   let _answered = null;
+  /** @type {WeakMap<Object, number>} When each timed request runs out (`Date.now()` ms). */
+  const _deadlines = new WeakMap();
+
+  /**
+   * Note when a request with a `timeout` (seconds left, protocol.md) runs out.
+   * @param {(Request|null)} request The request.
+   * @returns {void}
+   */
+  function _startClock(request) {
+    if (request && typeof request.timeout === 'number' && request.timeout > 0 && !_deadlines.has(request)) {
+      _deadlines.set(request, Date.now() + request.timeout * 1000);
+    }
+  }
 
   /**
    * Forget everything (before a new login).
@@ -177,6 +190,7 @@
         State.rounds = _roundsFromScores(State.public.round_scores || []);
         State.lastRound = null;
         State.request = context.pending_request || null;
+        _startClock(State.request);
         State.wishPending = Boolean(State.request && State.request.action === 'wish');
         State.away = {};
         for (const entry of State.public.away || []) {
@@ -383,6 +397,7 @@
       State.private.hand_cards = context.hand_cards.slice();
     }
     State.request = request;
+    _startClock(request);
     _answered = null;
   }
 
@@ -433,6 +448,16 @@
    */
   function requestAction() {
     return State.request ? State.request.action : null;
+  }
+
+  /**
+   * Whole seconds left for the open request when the server set a turn timeout (after it an
+   * agent decides for this seat), or null without a limit or request.
+   * @returns {(number|null)} The seconds left.
+   */
+  function requestSecondsLeft() {
+    const deadline = State.request ? _deadlines.get(State.request) : undefined;
+    return deadline === undefined ? null : Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
   }
 
   /**
@@ -519,6 +544,7 @@
     canAnnounceTichu,
     playableBombs,
     awaySeconds,
+    requestSecondsLeft,
     placeOf
   });
 

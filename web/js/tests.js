@@ -462,6 +462,18 @@
       State.apply('player_left', { player_index: 1, player_name: 'Bot 2', host_index: 0, replaced_by_agent: true });
       assert.equal(State.awaySeconds(1), null, 'an agent took the seat');
     });
+    it('runs a turn clock only for a request with a timeout', function () {
+      State.reset();
+      State.apply('player_joined', joined());
+      const untimed = playRequest([[[2, 1]], []]);
+      State.openRequest(untimed);
+      assert.equal(State.requestSecondsLeft(), null, 'no limit');
+      const timed = Object.assign(playRequest([[[2, 1]], []]), { timeout: 12.4 });
+      State.openRequest(timed);
+      assert.equal(State.requestSecondsLeft(), 13);
+      State.answerRequest({ cards: [[2, 1]] });
+      assert.equal(State.requestSecondsLeft(), null, 'answered');
+    });
     it('offers no bomb while the Mah Jong player chooses the wish (R5.1, R4.3)', function () {
       State.reset();
       State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]) }));

@@ -408,7 +408,36 @@
       bombs: _ui.awaitingPickUp ? [] : State.playableBombs(),
       hintRunning: _ui.hintRunning,
       hints: State.hintPlays()
-    }), _statusText());
+    }), _withClock(_statusText()));
+    _tickWhileTimed();
+  }
+
+  /**
+   * The status line with the turn clock when the open request has a time limit.
+   * @param {string} text The status.
+   * @returns {string} The status, and the seconds left.
+   */
+  function _withClock(text) {
+    const left = State.requestSecondsLeft();
+    return left === null ? text : I18n.t('status.clock', { status: text, seconds: left });
+  }
+
+  /** @type {(number|null)} The timer that redraws each second while a timed request is open. */
+  let _clock = null;
+
+  /**
+   * Keep the turn clock running while a timed request is open, and stop it after.
+   * @returns {void}
+   */
+  function _tickWhileTimed() {
+    const timed = State.requestSecondsLeft() !== null;
+    if (timed && _clock === null) {
+      _clock = window.setInterval(render, 1000);
+    }
+    else if (!timed && _clock !== null) {
+      window.clearInterval(_clock);
+      _clock = null;
+    }
   }
 
   /**
