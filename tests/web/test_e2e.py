@@ -268,6 +268,10 @@ async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page
     shots.assert_layout()
 
 
+async def _has_own_seat(tab: Tab) -> bool:
+    return await own_seat(tab, ".lobby-seat.own") is not None
+
+
 async def _passed_seats_are(tab: Tab, seats: set[str]) -> bool:
     shown = await tab.page.eval_on_selector_all(".seat.passed", "els => els.map(e => e.dataset.seat)")
     return set(shown) == seats
@@ -358,8 +362,10 @@ async def _play_as_markup_name(server: LiveServer, tab: Tab, size: str) -> None:
     name, table = "O'Brien & <b>Co</b>", f"Tom & Jerry's <i> {size}"
     await tab.login(server.url, name, table)
     await tab.wait_view("view-lobby")
+    await tab.until(partial(_has_own_seat, tab), "the lobby marks the own seat")
     seat = await own_seat(tab, ".lobby-seat.own")
-    assert seat is not None and await seat_name(tab, int(seat)) == name
+    assert seat is not None
+    await tab.until(partial(_seat_is, tab, int(seat), name), f"the lobby shows {name!r} at the own seat")
     await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
     await tab.click("#lobby-start")
     await tab.wait_view("view-table")
