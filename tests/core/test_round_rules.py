@@ -702,3 +702,23 @@ def test_plays_pickle_and_the_pass_comes_back_as_itself() -> None:
     legal = [Play(3, PAIR, 2, 5), PASS_PLAY]
     for copied in (pickle.loads(pickle.dumps(legal)), copy.deepcopy(legal)):
         assert copied == legal and type(copied[0]) is Play and copied[-1] is PASS_PLAY
+
+
+def test_the_seats_that_passed_since_the_last_play_are_known_R4_1() -> None:
+    """R4.1: the seats that passed since the open trick's last play, in seat order (what a
+    reconnecting client is shown, ``public_state.passed``); a new play, a bomb (R4.3) or the
+    next lead clears them, and a Tichu call between passes (R6.1) does not."""
+    round_ = playing_round(["Ma S2", "S3 S9", "S4 B4 G4 R4", "S5 S8"], NO_WISH)
+    assert round_.passed_since_last_play() == []
+    run(round_, "0 Ma", "0 wish 0", "1 S3")
+    assert round_.passed_since_last_play() == []
+    run(round_, "2 pass", "3 tichu")
+    assert round_.passed_since_last_play() == [2]
+    run(round_, "3 pass", "0 pass")
+    assert round_.passed_since_last_play() == [0, 2, 3]
+    run(round_, "2 bomb S4 B4 G4 R4")
+    assert round_.passed_since_last_play() == []
+    run(round_, "3 pass", "0 pass", "1 pass")
+    assert round_.trick_closed and round_.passed_since_last_play() == [0, 1, 3]
+    run(round_, "collect")
+    assert round_.passed_since_last_play() == []

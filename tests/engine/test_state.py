@@ -44,7 +44,7 @@ def _cards(value: Any) -> set[tuple[int, int]]:
     if isinstance(value, dict):
         for key, item in value.items():
             if key not in {"round_scores", "total", "points", "count_hand_cards", "announcements", "tricks_won",
-                           "count_pushed", "out_order", "player_names", "passed"}:
+                           "count_pushed", "out_order", "player_names"}:
                 found |= _cards(item)
     elif isinstance(value, list):
         if len(value) == 2 and all(type(x) is int for x in value):

@@ -432,6 +432,19 @@ class Round:
         """Whether the seat at turn leads (a new trick, also after the Dog or a closed trick)."""
         return self.trick is None or self.trick_closed
 
+    def passed_since_last_play(self) -> list[int]:
+        """The seats that passed since the open trick's last play (R4.1), in seat order; none
+        without an open trick. Everyone saw them pass (R8.1)."""
+        if not self.trick_turns:
+            return []
+        passed = []
+        for kind, seat, _ in reversed(self.events):
+            if kind == ActionKind.PASS:
+                passed.append(seat)
+            elif kind in (ActionKind.PLAY, ActionKind.BOMB):
+                break
+        return sorted(passed)
+
     def legal_plays(self) -> list[Play]:
         """Every legal play of the seat at turn, :data:`~tichu.core.combos.PASS_PLAY` last if allowed.
 

@@ -15,7 +15,7 @@ from typing import NamedTuple, Protocol
 
 from tichu.core.cards import points_of
 from tichu.core.combos import Play
-from tichu.core.round import ActionKind, Phase, Round
+from tichu.core.round import Phase, Round
 from tichu.core.ruleset import RuleSet
 
 
@@ -56,11 +56,7 @@ class TableInfo:
 
 @dataclass(frozen=True, slots=True)
 class PublicState:
-    """Everything every seat at the table knows (R8.1); see protocol.md for the fields.
-
-    :ivar passed: Beyond protocol.md: the seats that passed since the open trick's last play
-        (R4.1; everyone saw them pass), so that a client that reconnects shows them again.
-    """
+    """Everything every seat at the table knows (R8.1); see protocol.md for the fields."""
 
     table_name: str
     player_names: tuple[str, ...]
@@ -83,7 +79,6 @@ class PublicState:
     count_pushed: tuple[int, ...]
     round_scores: tuple[tuple[int, int], ...]
     total: tuple[int, int]
-    passed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,20 +113,7 @@ def build_public_state(info: TableInfo, round_: Round | None) -> PublicState:
         if round_.trick_turns else None, points_of(round_.trick_cards),
         tuple(points_of(won) for won in round_.won), tuple(round_.tricks_won), tuple(round_.out_order),
         round_.played, tuple(3 if given else 0 for given in round_.given), tuple(info.round_scores),
-        info.total, _passed_since_last_play(round_))
-
-
-def _passed_since_last_play(round_: Round) -> tuple[int, ...]:
-    """The seats that passed since the open trick's last play (R4.1), in seat order."""
-    if not round_.trick_turns:
-        return ()
-    passed = []
-    for kind, seat, _ in reversed(round_.events):
-        if kind == ActionKind.PASS:
-            passed.append(seat)
-        elif kind in (ActionKind.PLAY, ActionKind.BOMB):
-            break
-    return tuple(sorted(passed))
+        info.total)
 
 
 def build_private_state(round_: Round | None, seat: int) -> PrivateState:

@@ -328,7 +328,6 @@ def public_state_json(state: PublicState) -> dict[str, Any]:
         "out_order": list(state.out_order), "played_cards": cards_json(state.played_cards),
         "count_pushed": list(state.count_pushed),
         "round_scores": [list(pair) for pair in state.round_scores], "total": list(state.total),
-        "passed": list(state.passed),
     }
 
 

@@ -225,7 +225,9 @@ class Table:
                 other.send(notification("player_joined", public))
         peer.send(notification("player_joined", {
             **public, "session_id": peer.session_id,
-            "public_state": {**public_state_json(build_public_state(self.info, self.round)), "away": self._away_json()},
+            "public_state": {**public_state_json(build_public_state(self.info, self.round)),
+                             "passed": self.round.passed_since_last_play() if self.round else [],
+                             "away": self._away_json()},
             "private_state": private_state_json(build_private_state(self.round, peer.seat)),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),
