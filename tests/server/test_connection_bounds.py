@@ -143,6 +143,26 @@ async def fill_server_buffer(client: BareClient, transport: asyncio.Transport) -
             await asyncio.sleep(0.01)
 
 
+async def stuck_behind(client: BareClient, server: Server, table: str) -> tuple[Connection, asyncio.Transport]:
+    """Seat the client and fill the server's buffer towards it (:func:`fill_server_buffer`).
+
+    :returns: The client's connection at the server and its transport.
+    """
+    connection = await seated(server, table)
+    transport = connection._transport
+    assert transport is not None
+    await fill_server_buffer(client, transport)
+    return connection, transport
+
+
+async def aborted_with_nothing_sent(connection: Connection, transport: asyncio.Transport) -> None:
+    """Check that the transport was aborted, dropping (never sending) what was stuck, and that
+    the connection's writer task ended (cancelled, it ends at its next turn of the loop)."""
+    assert transport.is_closing() and transport.get_write_buffer_size() == 0
+    assert connection.queued == 0
+    await eventually(connection._writer.done)
+
+
 async def test_a_close_the_client_never_completes_is_cut_after_close_wait(
         start_server: StartServer, monkeypatch: pytest.MonkeyPatch) -> None:
     """A client sends ``leave`` and then never reads nor answers the server's close frame: the
@@ -181,18 +201,13 @@ async def test_a_close_stuck_behind_unread_data_is_cut_with_the_transport_aborte
     server = await start_server(outbox_bytes=64 << 20)
     client = await BareClient.connect(server.port, "Anna", "t", receive_buffer=4096)
     try:
-        connection = await seated(server, "t")
-        transport = connection._transport
-        assert transport is not None
-        await fill_server_buffer(client, transport)
+        connection, transport = await stuck_behind(client, server, "t")
         started = time.monotonic()
         await client.send({"type": "leave"})
         await eventually(lambda: server.app[CONNECTIONS].count == 0)
         elapsed = time.monotonic() - started
         assert close_wait <= elapsed < close_wait + 2.0, elapsed
-        assert transport.is_closing() and transport.get_write_buffer_size() == 0  # dropped, never sent
-        assert connection.queued == 0
-        await eventually(connection._writer.done)  # cancelled; it ends at its next turn of the loop
+        await aborted_with_nothing_sent(connection, transport)
         await client.read_to_end()  # what the kernel had taken, then the end of the stream
     finally:
         client.close()
@@ -209,19 +224,14 @@ async def test_a_client_that_stops_answering_pings_is_aborted_after_the_heartbea
     server = await start_server(outbox_bytes=64 << 20)
     client = await BareClient.connect(server.port, "Anna", "t", receive_buffer=4096)
     try:
-        connection = await seated(server, "t")
-        transport = connection._transport
-        assert transport is not None
-        await fill_server_buffer(client, transport)
+        connection, transport = await stuck_behind(client, server, "t")
         quiet = time.monotonic()
         assert server.app[CONNECTIONS].count == 1
         await eventually(lambda: server.app[CONNECTIONS].count == 0)
         elapsed = time.monotonic() - quiet
         assert elapsed < heartbeat * 1.5 + 2.0, elapsed
         assert server.table("t").clients == [] or server.table("t").clients[0].connection is None
-        assert transport.is_closing() and transport.get_write_buffer_size() == 0  # dropped, never sent
-        assert connection.queued == 0
-        await eventually(connection._writer.done)  # cancelled; it ends at its next turn of the loop
+        await aborted_with_nothing_sent(connection, transport)
     finally:
         client.close()
 

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 import aiohttp
 
 from tests.support.live_server import WAIT
-from tests.support.raw_client import Client, is_event
+from tests.support.raw_client import Client
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,8 +97,7 @@ class ProcessServer:
         ws = await self.session.ws_connect(f"http://127.0.0.1:{self.port}/ws?{urlencode(query)}")
         client = Client(ws, name, seed)
         self.clients.append(client)
-        await client.wait_for(lambda m: is_event(m, "player_joined") and "session_id" in m["payload"]["context"])
-        client.process_until_joined()
+        await client.until_joined()
         return client
 
     async def close(self) -> None:

@@ -287,6 +287,11 @@ class Client:
             self.hand -= card_set(context["turn"][1])
             self.played_this_round = True
 
+    async def until_joined(self) -> None:
+        """Wait for the own ``player_joined`` (the one with the session id) and read up to it."""
+        await self.wait_for(lambda m: is_event(m, "player_joined") and "session_id" in m["payload"]["context"])
+        self.process_until_joined()
+
     def process_until_joined(self) -> None:
         """Read the messages up to the own ``player_joined`` (so that :attr:`seat` is known)."""
         while self.seat is None and self.cursor < len(self.messages):
@@ -404,16 +409,14 @@ class Server(LiveServer):
         """Connect as a new player and wait for the own ``player_joined``."""
         client = await self.raw(urlencode({"player_name": player_name, "table_name": table_name}),
                                 seed=seed, name=player_name)
-        await client.wait_for(lambda m: is_event(m, "player_joined") and "session_id" in m["payload"]["context"])
-        client.process_until_joined()
+        await client.until_joined()
         return client
 
     async def reconnect(self, old: Client, *, seed: int = 1) -> Client:
         """Connect with ``old``'s session id and wait for the own ``player_joined``."""
         assert old.session_id is not None
         client = await self.raw(urlencode({"session_id": old.session_id}), seed=seed, name=old.name)
-        await client.wait_for(lambda m: is_event(m, "player_joined") and "session_id" in m["payload"]["context"])
-        client.process_until_joined()
+        await client.until_joined()
         return client
 
     async def close(self) -> None:
