@@ -319,8 +319,9 @@ async def _hidden(tab: Tab, selector: str) -> bool:
 async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server: StartServer,
                                                                    open_page: OpenPage, shots: Shots) -> None:
     """A game played through the browser is indistinguishable in its rules from the Arena: one
-    person plays a whole game (target 100) by clicks; the score view lists every round
-    (``tr.score-round``) and ``#scores-back`` returns to the lobby; the record the server
+    person plays a whole game (target 100) by clicks; the last round's result stays on the
+    table (with the winner) until its button opens the score sheet; the score view lists every
+    round (``tr.score-round``) and ``#scores-back`` returns to the lobby; the record the server
     stored names the player and replays without violation."""
     server = await start_server(target_score=100, seed=GAME_SEED)
     tab = await open_page(PHONE, "game")
@@ -331,6 +332,13 @@ async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server:
     rounds = len(result["game_score"][0])
     print(f"\nbrowser game (seed {GAME_SEED}): {rounds} rounds, {len(player.actions)} requests answered by clicks, "
           f"total {result['total']}")
+    await tab.until(lambda: tab.visible("#round-result .result-winner"), "the last round's result with the winner "
+                    "on the table after game_over")
+    title = (await tab.texts("#round-result h3"))[0]
+    assert title.startswith(f"Round {rounds}"), f"the result shown is not the last round's: {title!r}"
+    assert await tab.active_view() == "view-table", "the score sheet must wait for the last round's result"
+    await shots.take(tab, "game-over-result")
+    await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")
     await tab.until(lambda: _score_rows_are(tab, rounds), f"#view-scores lists {rounds} tr.score-round")
     await shots.take(tab, "scores")

@@ -70,9 +70,6 @@
     else if (event === 'game_started') {
       ViewManager.show('table');
     }
-    else if (event === 'game_over') {
-      ViewManager.show('scores');
-    }
     else if (event === 'request_cancelled') {
       _toast(I18n.t('notice.requestCancelled'));
     }
@@ -258,6 +255,7 @@
       ViewManager.requestRender();
     });
     EventBus.on('intent:scores-back', function () { ViewManager.show('lobby'); });
+    EventBus.on('intent:show-scores', function () { ViewManager.show('scores'); });
     // No `leave` when the page goes away: a reload or a closed tab comes back with its
     // session within the grace period (only the Leave button gives the seat away).
   }

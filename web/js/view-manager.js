@@ -1,7 +1,7 @@
 /**
  * @file ViewManager: shows one view at a time, scales the stage into the browser window (a
- * 1080×1920 portrait stage, or 1920×1080 on landscape screens) and renders the active view
- * once per animation frame.
+ * 1080×1920 portrait stage, or 1920×1080 on landscape screens, grown to the window's shape)
+ * and renders the active view once per animation frame.
  */
 (function (Tichu) {
   'use strict';
@@ -40,7 +40,10 @@
   }
 
   /**
-   * Fit the stage into the window: the orientation with the larger scale wins.
+   * Fit the stage into the window without bands: the orientation with the larger scale wins,
+   * and the stage grows beyond its base size (1080×1920 or 1920×1080) along the axis the
+   * window has room to spare, so that it fills the window. The extra stage pixels are in the
+   * CSS variables `--extra-x` and `--extra-y` of `#wrapper`, for the layout to use.
    * @returns {void}
    */
   function _applyLayout() {
@@ -50,12 +53,15 @@
     const landscape = width > height;
     const stage = landscape ? Config.STAGE_LANDSCAPE : Config.STAGE_PORTRAIT;
     const scale = Math.min(width / stage.width, height / stage.height);
+    const stageWidth = Math.max(stage.width, Math.ceil(width / scale));
+    const stageHeight = Math.max(stage.height, Math.ceil(height / scale));
     wrapper.classList.toggle('layout-landscape', landscape);
     wrapper.classList.toggle('layout-portrait', !landscape);
-    wrapper.style.width = stage.width + 'px';
-    wrapper.style.height = stage.height + 'px';
-    wrapper.style.transform = 'translate(' + (width - stage.width * scale) / 2 + 'px, '
-      + (height - stage.height * scale) / 2 + 'px) scale(' + scale + ')';
+    wrapper.style.width = stageWidth + 'px';
+    wrapper.style.height = stageHeight + 'px';
+    wrapper.style.setProperty('--extra-x', (stageWidth - stage.width) + 'px');
+    wrapper.style.setProperty('--extra-y', (stageHeight - stage.height) + 'px');
+    wrapper.style.transform = 'scale(' + scale + ')';
   }
 
   /**

@@ -111,20 +111,21 @@
   }
 
   /**
-   * The push zones' contents and whether they take cards, or null when they are hidden.
-   * @returns {{zones: (Object<string, (number[]|null)>|null), active: boolean}} The zones.
+   * The push zones' contents and whether they take cards, or null when they are hidden; while
+   * received cards wait to be picked up, the zones show them beside the trick (`receiving`).
+   * @returns {{zones: (Object<string, (number[]|null)>|null), active: boolean, receiving: boolean}} The zones.
    */
   function _zoneModel() {
     const received = State.private.received_schupf_cards;
     if (_ui.awaitingPickUp && received) {
-      return { zones: _byTarget(received), active: false };
+      return { zones: _byTarget(received), active: false, receiving: true };
     }
     if (State.public.phase === 'schupf' && State.hand().length) {
       const given = State.private.given_schupf_cards;
-      return given ? { zones: _byTarget(given), active: false }
-        : { zones: _zoneCards(), active: State.requestAction() === 'schupf' };
+      return given ? { zones: _byTarget(given), active: false, receiving: false }
+        : { zones: _zoneCards(), active: State.requestAction() === 'schupf', receiving: false };
     }
-    return { zones: null, active: false };
+    return { zones: null, active: false, receiving: false };
   }
 
   /**
@@ -165,6 +166,9 @@
     if (state.phase === 'round_over') {
       return I18n.t('status.roundOver');
     }
+    if (state.phase === 'game_over') {
+      return I18n.t('status.gameOver');
+    }
     if (state.phase !== 'playing') {
       return '';
     }
@@ -179,7 +183,7 @@
   function _playingStatus(action) {
     const place = State.placeOf(State.playerIndex);
     if (_ui.awaitingPickUp) {
-      return I18n.t('status.pickUp');
+      return _pickUpStatus(action);
     }
     if (place) {
       return I18n.t('status.out', { place: I18n.t('place.' + place) });
@@ -192,6 +196,23 @@
     }
     const turn = State.public.current_turn_index;
     return turn === null || turn === undefined ? '' : I18n.t('status.turnOf', { name: State.displayName(turn) });
+  }
+
+  /**
+   * The status line while received cards wait to be picked up: the game goes on meanwhile, so
+   * it says whose turn it is, the own first.
+   * @param {(string|null)} action The open request's action.
+   * @returns {string} The text.
+   */
+  function _pickUpStatus(action) {
+    if (action === 'play') {
+      return I18n.t(State.request.context.trick_combination ? 'status.pickUpYourTurn' : 'status.pickUpYourLead');
+    }
+    const turn = State.public.current_turn_index;
+    if (turn === null || turn === undefined || turn === State.playerIndex) {
+      return I18n.t('status.pickUp');
+    }
+    return I18n.t('status.pickUpTurnOf', { name: State.displayName(turn) });
   }
 
   /**
@@ -327,6 +348,19 @@
   }
 
   /**
+   * Close the round's result; after the game's last round, go on to the score sheet.
+   * @returns {void}
+   */
+  function _closeResult() {
+    if (State.public.phase === 'game_over') {
+      EventBus.emit('intent:show-scores');
+      return;
+    }
+    _ui.resultDismissed = true;
+    _requestRender();
+  }
+
+  /**
    * Keep the screen-only state in step with the game.
    * @param {{event: string, context: Object}} change What changed.
    * @returns {void}
@@ -375,9 +409,15 @@
     for (const zone of root.querySelectorAll('.push-zone')) {
       zone.addEventListener('click', function () { _onZone(zone.dataset.target); });
     }
-    document.getElementById('round-result').addEventListener('click', function () {
-      _ui.resultDismissed = true;
-      _requestRender();
+    document.getElementById('round-result').addEventListener('click', function (event) {
+      if (event.target.closest('.result-close')) {
+        _closeResult();
+      }
+    });
+    document.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape' && !root.hidden && !document.getElementById('round-result').hidden) {
+        _closeResult();
+      }
     });
     EventBus.on('state:changed', _onStateChanged);
   }
@@ -390,10 +430,13 @@
     const phase = State.public.phase;
     const zones = _zoneModel();
     SeatsPanel.render();
+    const final = phase === 'game_over';
     CenterPanel.render({
       zones: zones.zones,
       zonesActive: zones.active,
-      showResult: !_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')
+      receiving: zones.receiving,
+      showResult: final || (!_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')),
+      final: final
     });
     HandPanel.render(_visibleHand(), _ui.selected);
     ActionBar.render(TableControls.compute({

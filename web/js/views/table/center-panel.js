@@ -17,7 +17,9 @@
    * @property {(Object<string, (number[]|null)>|null)} zones The card in each push zone
    *   (`right`, `partner`, `left`), or null to hide the zones.
    * @property {boolean} zonesActive Whether the zones take cards now.
+   * @property {boolean} [receiving] Whether the zones show received cards beside the trick.
    * @property {boolean} showResult Whether the round's result is shown.
+   * @property {boolean} [final] Whether the game is over (the result leads to the score sheet).
    */
 
   /** @type {Object<string, HTMLElement>} */
@@ -146,41 +148,62 @@
   }
 
   /**
-   * Draw the result of the round that just ended.
+   * The names of a team's two seats.
+   * @param {number} team 20 or 31.
+   * @returns {string} E.g. `Ada & Bot 3`.
+   */
+  function _teamNames(team) {
+    return team === 20 ? State.displayName(0) + ' & ' + State.displayName(2)
+      : State.displayName(1) + ' & ' + State.displayName(3);
+  }
+
+  /**
+   * Draw the result of the round that just ended; after the game's last round it also names
+   * the winner and its button leads to the score sheet.
    * @param {boolean} visible Whether it is shown.
+   * @param {boolean} final Whether the game is over.
    * @returns {void}
    */
-  function _renderResult(visible) {
+  function _renderResult(visible, final) {
     const element = _elements['round-result'];
     const record = State.lastRound;
     element.hidden = !visible || !record;
     if (element.hidden) {
       return;
     }
-    const key = record.roundIndex + '|' + I18n.getLanguage();
+    const key = record.roundIndex + '|' + final + '|' + I18n.getLanguage();
     if (element.dataset.key === key) {
       return;
     }
     element.dataset.key = key;
+    element.classList.toggle('final', final);
     const title = document.createElement('h3');
-    title.textContent = I18n.t('result.title', { n: record.roundIndex + 1 });
+    title.textContent = I18n.t(record.isDoubleVictory ? 'result.titleDoubleVictory' : 'result.title',
+      { n: record.roundIndex + 1 });
     const table = document.createElement('table');
-    _appendRow(table, '', [State.displayName(0) + ' & ' + State.displayName(2),
-      State.displayName(1) + ' & ' + State.displayName(3)], 'th');
-    _appendRow(table, I18n.t('result.cardPoints'), record.cardPoints, 'td');
-    _appendRow(table, I18n.t('result.bonus'), record.bonus, 'td');
+    _appendRow(table, '', [_teamNames(20), _teamNames(31)], 'th');
+    if (record.cardPoints) {
+      // R7.1: a double victory scores 200 instead of the card points
+      _appendRow(table, I18n.t(record.isDoubleVictory ? 'result.doubleVictory' : 'result.cardPoints'),
+        record.cardPoints, 'td');
+    }
+    if (record.bonus) {
+      _appendRow(table, I18n.t('result.bonus'), record.bonus, 'td');
+    }
     _appendRow(table, I18n.t('result.points'), record.points, 'td');
     _appendRow(table, I18n.t('result.total'), record.total, 'td');
     const parts = [title, table];
-    if (record.isDoubleVictory) {
-      const victory = document.createElement('p');
-      victory.className = 'result-victory';
-      victory.textContent = I18n.t('result.doubleVictory');
-      parts.push(victory);
+    const winner = final && State.gameOver ? State.gameOver.winner : null;
+    if (winner === 20 || winner === 31) {
+      const line = document.createElement('p');
+      line.className = 'result-winner';
+      line.textContent = I18n.t('result.winner', { names: _teamNames(winner) });
+      parts.push(line);
     }
-    const close = document.createElement('p');
-    close.className = 'result-close';
-    close.textContent = I18n.t('result.close');
+    const close = document.createElement('button');
+    close.type = 'button';
+    close.className = 'result-close big-button' + (final ? ' primary' : '');
+    close.textContent = I18n.t(final ? 'result.scoreSheet' : 'result.close');
     parts.push(close);
     element.replaceChildren(...parts);
   }
@@ -191,13 +214,16 @@
    * @returns {void}
    */
   function render(model) {
-    const trickHidden = Boolean(model.zones);
+    const resultShown = model.showResult && Boolean(State.lastRound);
+    const trickHidden = (Boolean(model.zones) && !model.receiving) || resultShown;
+    _elements['push-zones'].classList.toggle('receiving', Boolean(model.receiving));
+    _elements.trick.parentElement.classList.toggle('receiving', Boolean(model.receiving));
     _elements.trick.hidden = trickHidden;
     _elements['trick-info'].hidden = trickHidden;
     _renderTrick();
     _renderInfo();
     _renderZones(model);
-    _renderResult(model.showResult);
+    _renderResult(model.showResult, Boolean(model.final));
   }
 
   /**
