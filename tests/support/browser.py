@@ -62,6 +62,10 @@ class Size:
 
 PHONE = Size("phone", 390, 844, mobile=True)
 DESKTOP = Size("desktop", 1366, 768, mobile=False)
+#: A phone held sideways and a full-HD screen: every screenshot is checked at these too.
+PHONE_LANDSCAPE = Size("phone-landscape", 844, 390, mobile=True)
+FULL_HD = Size("full-hd", 1920, 1080, mobile=False)
+SHOT_SIZES = (PHONE, DESKTOP, PHONE_LANDSCAPE, FULL_HD)
 
 
 def other_size(size: Size) -> Size:
@@ -431,14 +435,46 @@ _LAYOUT_JS = """(screen) => {
                 problems.push(`overlap: ${name(a)} ${box(p)} and ${name(b)} ${box(q)}`);
         }
     }
+    const clips = value => value !== 'visible';
+    const ownText = el => [...el.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    const texts = within('*').filter(el => ownText(el) && !el.closest('.card, option, select'));
+    for (const el of texts) {
+        const style = getComputedStyle(el), r = el.getBoundingClientRect();
+        if (clips(style.overflowY) && el.scrollHeight > el.clientHeight + 2)
+            problems.push(`cut text (height): ${name(el)} ${box(r)} needs ${el.scrollHeight}px, has ${el.clientHeight}px`);
+        if (clips(style.overflowX) && style.textOverflow !== 'ellipsis' && el.scrollWidth > el.clientWidth + 2)
+            problems.push(`cut text (width): ${name(el)} ${box(r)} needs ${el.scrollWidth}px, has ${el.clientWidth}px`);
+        for (let box_ = el.parentElement; box_ && box_ !== document.body; box_ = box_.parentElement) {
+            const st = getComputedStyle(box_);
+            if (!clips(st.overflowX) && !clips(st.overflowY)) continue;
+            const q = box_.getBoundingClientRect();
+            if (r.left < q.left - slack || r.top < q.top - slack || r.right > q.right + slack || r.bottom > q.bottom + slack)
+                problems.push(`cut text (clipped by ${name(box_).split(' ')[0]}): ${name(el)} ${box(r)} in ${box(q)}`);
+            break;
+        }
+    }
+    for (let i = 0; i < texts.length; i++) {
+        for (let j = i + 1; j < texts.length; j++) {
+            const a = texts[i], b = texts[j];
+            if (a.contains(b) || b.contains(a)) continue;
+            const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+            const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+            const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+            if (w > 2 && h > 2)
+                problems.push(`text over text: ${name(a)} ${box(p)} and ${name(b)} ${box(q)}`);
+        }
+    }
     return problems;
 }"""
 
 
 async def layout_problems(page: Page) -> list[str]:
     """Visible elements of the active view (or of the open dialog) that leave the screen (the
-    page's viewport size), and visible controls (buttons, inputs, push zones, seats, cards)
-    that overlap each other.
+    page's viewport size), visible controls (buttons, inputs, push zones, seats, cards) that
+    overlap each other, and cut text: an element whose own text needs more room than it has
+    (cut off in height, or in width without an ellipsis), that its clipping container cuts,
+    or that lies over another element's text (a toast over a seat's name, a "Pass" marker over
+    the name).
 
     Elements outside every ``section`` (``#lang-switch``, ``#mute``, ``#leave``, ``#toast``)
     count with the active view. Cards may overlap each other (a fanned hand, a trick), but
@@ -459,9 +495,10 @@ class Shots:
     files: list[Path] = field(default_factory=list)
 
     async def take(self, tab: Tab, view: str, *, both: bool = True) -> None:
-        """Write ``<view>-<size>.png`` for the page's size and (``both``) the other size, checking the
-        layout at each; the page gets its own size back."""
-        sizes = [tab.size, other_size(tab.size)] if both else [tab.size]
+        """Write ``<view>-<size>.png`` for the page's size and (``both``) every other size of
+        :data:`SHOT_SIZES` (phone, laptop, phone held sideways, full HD), checking the layout at
+        each; the page gets its own size back."""
+        sizes = [tab.size, *(size for size in SHOT_SIZES if size is not tab.size)] if both else [tab.size]
         for size in sizes:
             if size is not tab.size:
                 await tab.page.set_viewport_size({"width": size.width, "height": size.height})

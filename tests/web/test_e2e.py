@@ -340,6 +340,7 @@ async def test_a_whole_game_by_clicks_leaves_a_record_that_replays(start_server:
     await shots.take(tab, "game-over-result")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")
+    assert not await tab.visible("#toast"), "a notice about the table must not stay over the score sheet"
     await tab.until(lambda: _score_rows_are(tab, rounds), f"#view-scores lists {rounds} tr.score-round")
     await shots.take(tab, "scores")
     await tab.click("#scores-back")

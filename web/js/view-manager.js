@@ -119,7 +119,8 @@
   }
 
   /**
-   * Show one view and hide the others.
+   * Show one view and hide the others; a change of view is announced (`ui:view-shown`), so
+   * that a notice about the old view does not stay over the new one.
    * @param {string} name The view's name.
    * @param {Object} [options] Passed to the view's `onShow`.
    * @returns {void}
@@ -130,6 +131,9 @@
       element.hidden = other !== name;
       element.classList.toggle('active', other === name);
     });
+    if (_active !== name) {
+      EventBus.emit('ui:view-shown', name);
+    }
     _active = name;
     if (_views[name].onShow) {
       _views[name].onShow(options);

@@ -42,6 +42,7 @@
     EventBus.on('ui:toast', function (text) {
       toast(text);
     });
+    EventBus.on('ui:view-shown', _hideToast);
     EventBus.on('ui:connection', function (status) {
       _connectionLost = Boolean(status.lost);
     });
@@ -67,7 +68,10 @@
    */
   function _hideToast() {
     _elements.toast.hidden = true;
-    _toastTimer = null;
+    if (_toastTimer !== null) {
+      window.clearTimeout(_toastTimer);
+      _toastTimer = null;
+    }
   }
 
   /**
