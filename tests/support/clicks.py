@@ -1,7 +1,7 @@
 """Playing a seat through the page by clicks, as a person would (the browser tests).
 
 :class:`Player` answers every open request of a :class:`~tests.support.browser.Tab` by
-clicking the page (the Grand Tichu step, the push zones, pick-up, "select" and play, the wish
+clicking the page (the Grand Tichu step, the push zones, pick-up, selecting cards and play, the wish
 and Dragon dialogs); the page's :class:`~tests.support.browser.Wire` only tells it *when* to
 act.
 """
@@ -147,37 +147,37 @@ class Player:
         await tab.until(lambda: self._hand_is(14), "#hand shows 14 cards after the pick-up")
 
     async def play(self, request: Message) -> None:
-        """A turn: ``#btn-play`` (select: the hint) then ``#btn-play`` (play); ``#btn-pass`` when the
-        request offers nothing but passing. A request the server cancels meanwhile (an agent's
-        bomb) ends the turn without a click."""
+        """A turn: click the cards of a play (:func:`chosen_play`) in the hand, then ``#btn-play``;
+        ``#btn-pass`` when the request offers nothing but passing. With nothing selected
+        ``#btn-play`` is disabled (no proposal). A request the server cancels meanwhile (an
+        agent's bomb) ends the turn without a click."""
         tab = self.tab
         context = request["context"]
         if not await self._wait(request, lambda: self._hand_is(len(context["hand_cards"])),
                                 f"#hand shows the {len(context['hand_cards'])} cards of the play request"):
             return
-        plays = [play for play in context["legal_plays"] if play]
-        if not plays:
+        play = chosen_play(context)
+        if play is None:
             if await self._wait(request, lambda: tab.enabled("#btn-pass"),
                                 "#btn-pass enabled when only passing is legal"):
                 assert not await tab.enabled("#btn-play"), \
                     f"#btn-play must be disabled ('no move') when only passing is legal; {await tab.describe()}"
                 await tab.click("#btn-pass")
             return
-        if not await self._wait(request, lambda: tab.enabled("#btn-play"),
-                                "#btn-play (select) enabled at the own turn"):
-            return
-        if await tab.count("#hand .card.selected") == 0:
-            await self.snap("play")
-            await tab.click("#btn-play")
-            if not await self._wait(request, self._selected_some, "#btn-play (select) selected hand cards"):
+        wanted = {card_label(card) for card in play}
+        for stale in await tab.page.eval_on_selector_all("#hand .card.selected", "els => els.map(e => e.dataset.card)"):
+            if stale not in wanted:
+                await tab.click(f'#hand .card.selected[data-card="{stale}"]')
+        await self.snap("play")
+        if not await tab.count("#hand .card.selected"):
+            assert not await tab.enabled("#btn-play"), f"#btn-play must wait for a selection; {await tab.describe()}"
+        for card in play:
+            if not self._is_open(request):
                 return
+            await tab.click(f'#hand .card[data-card="{card_label(card)}"]:not(.selected)')
         if not await self._wait(request, lambda: tab.enabled("#btn-play"),
-                                "#btn-play (play) enabled after the select"):
+                                f"#btn-play enabled once the cards of {play} are selected"):
             return
-        selected = sorted(card for card in await tab.page.eval_on_selector_all(
-            "#hand .card.selected", "els => els.map(e => e.dataset.card)"))
-        legal = [sorted(card_label(card) for card in play) for play in plays]
-        assert selected in legal, f"{tab.label}: the select hint chose {selected}, not a legal play {legal[:6]}..."
         await tab.click("#btn-play")
 
     def _is_open(self, request: Message) -> bool:
@@ -201,13 +201,27 @@ class Player:
     async def _zones_hold(self, count: int) -> bool:
         return await self.tab.count(".push-zone .card") == count
 
-    async def _selected_some(self) -> bool:
-        return await self.tab.count("#hand .card.selected") > 0
-
 
 def round_over(wire: Wire) -> bool:
     """Stop condition: a ``round_over`` arrived."""
     return wire.count("round_over") > 0
+
+
+def chosen_play(context: Message) -> list[list[int]] | None:
+    """The play a test player makes on a ``play`` request: the server's best hinted play that is
+    not a pass, else the longest, then lowest legal play; None when only passing is legal."""
+    plays = [play for play in context["legal_plays"] if play]
+    if not plays:
+        return None
+    legal = {_cards_key(play): play for play in plays}
+    for hinted in context.get("hint") or []:
+        if hinted and _cards_key(hinted) in legal:
+            return list(legal[_cards_key(hinted)])
+    return min(plays, key=lambda play: (-len(play), sum(card[0] for card in play)))
+
+
+def _cards_key(cards: list[list[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted((card[0], card[1]) for card in cards))
 
 
 def game_over(wire: Wire) -> bool:

@@ -12,7 +12,6 @@
    * @property {{width: number, height: number}} STAGE_LANDSCAPE The 16:9 stage, in stage pixels.
    * @property {number} RECONNECT_INTERVAL_MS Pause before each reconnect attempt.
    * @property {number} LONG_PRESS_MS How long the Tichu button is held to call Grand Tichu.
-   * @property {number} HINT_ANIMATION_MS How long the "select" button stays disabled while the hint is shown.
    * @property {number} TOAST_MS How long a message stays in the toast.
    * @property {number} MAX_NAME_LENGTH Longest player name (protocol.md).
    * @property {number} MAX_TABLE_LENGTH Longest table name (protocol.md).
@@ -29,7 +28,6 @@
     STAGE_LANDSCAPE: Object.freeze({ width: 1920, height: 1080 }),
     RECONNECT_INTERVAL_MS: 1000,
     LONG_PRESS_MS: 700,
-    HINT_ANIMATION_MS: 250,
     TOAST_MS: 3500,
     MAX_NAME_LENGTH: 20,
     MAX_TABLE_LENGTH: 40,

@@ -216,63 +216,6 @@
   }
 
   /**
-   * How low a play ranks, for the hint: the value the play is built on (the most frequent
-   * natural value, the higher one on a tie), so a full house counts by its triple and a
-   * street by its top. The Phoenix alone ranks above the Dragon.
-   * @param {Card[]} play A non-empty play.
-   * @returns {number} The rank.
-   */
-  function _playRank(play) {
-    const counts = {};
-    let rank = -1;
-    let best = 0;
-    for (const card of play) {
-      if (card[0] === CardValue.PHOENIX) {
-        continue;
-      }
-      counts[card[0]] = (counts[card[0]] || 0) + 1;
-      if (counts[card[0]] > best || (counts[card[0]] === best && card[0] > rank)) {
-        best = counts[card[0]];
-        rank = card[0];
-      }
-    }
-    return rank < 0 ? CardValue.PHOENIX : rank;
-  }
-
-  /**
-   * The "select" hint (design 8.1.5 C): the longest, then lowest legal play. What a player
-   * would not spend lightly is spared while another play is legal: bombs, then plays that
-   * break up a bomb of the hand, then the Phoenix.
-   * @param {Card[][]} legalPlays The request's `legal_plays` (a pass is `[]`).
-   * @param {Card[]} [hand] The hand, to spare its bombs.
-   * @returns {(Card[]|null)} The play to select, or null when only passing is legal.
-   */
-  function hintPlay(legalPlays, hand) {
-    const bombCards = new Set();
-    for (const bomb of findBombs(hand || [])) {
-      bomb.forEach(function (card) { bombCards.add(cardKey(card)); });
-    }
-    const breaksBomb = function (play) {
-      return play.some(function (card) { return bombCards.has(cardKey(card)); });
-    };
-    let candidates = legalPlays.filter(function (play) { return play.length > 0; });
-    for (const isSpared of [isBomb, breaksBomb, _hasPhoenix]) {
-      const others = candidates.filter(function (play) { return !isSpared(play); });
-      candidates = others.length ? others : candidates;
-    }
-    let best = null;
-    let bestKey = null;
-    for (const play of candidates) {
-      const key = [-play.length, _playRank(play), play.reduce(function (sum, card) { return sum + card[0]; }, 0)];
-      if (bestKey === null || _compareKeys(key, bestKey) < 0) {
-        best = play;
-        bestKey = key;
-      }
-    }
-    return best;
-  }
-
-  /**
    * The server's hint of a `play` request as the client uses it (protocol.md: `hint`, the legal
    * plays best first, or null): only plays that are legal now, each once, in the server's order;
    * a pass is `[]`.
@@ -316,30 +259,6 @@
     }
     if (lastIndex !== null && lastIndex >= 0 && lastIndex < hints.length && sameCards(hints[lastIndex], selection)) {
       return (lastIndex + 1) % hints.length;
-    }
-    return 0;
-  }
-
-  /**
-   * Whether a play holds the Phoenix.
-   * @param {Card[]} play The cards.
-   * @returns {boolean} True with the Phoenix.
-   */
-  function _hasPhoenix(play) {
-    return play.some(function (card) { return card[0] === CardValue.PHOENIX; });
-  }
-
-  /**
-   * Compare two number arrays lexicographically.
-   * @param {number[]} first An array.
-   * @param {number[]} second An array of the same length.
-   * @returns {number} Negative, zero or positive.
-   */
-  function _compareKeys(first, second) {
-    for (let index = 0; index < first.length; index++) {
-      if (first[index] !== second[index]) {
-        return first[index] - second[index];
-      }
     }
     return 0;
   }
@@ -418,7 +337,6 @@
     isBomb,
     findBombs,
     bombsAgainst,
-    hintPlay,
     hintPlays,
     nextHintIndex,
     formatSigned,

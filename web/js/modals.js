@@ -14,8 +14,8 @@
   const _elements = {};
   /** @type {(function(): void|null)} What "yes" in the confirmation dialog does. */
   let _onConfirm = null;
-  /** @type {string} The I18n key of the confirmation question. */
-  let _confirmKey = '';
+  /** @type {{question: string, yes: string, no: string}} The I18n keys of the confirmation dialog's texts. */
+  let _confirmKeys = { question: '', yes: 'confirm.yes', no: 'confirm.no' };
 
   /**
    * Build the wish buttons and wire the dialogs' buttons.
@@ -54,20 +54,41 @@
       }
     });
     _elements['confirm-no'].addEventListener('click', _closeConfirm);
+    _elements['dialog-confirm'].addEventListener('keydown', function (event) {
+      if (event.key === 'Escape') {
+        _closeConfirm();
+      }
+    });
   }
 
   /**
    * Ask a yes/no question.
    * @param {string} questionKey The I18n key of the question.
    * @param {function(): void} onConfirm Called when the user says yes.
+   * @param {{yes: string, no: string}} [answerKeys] The I18n keys of the two buttons (default:
+   *   `confirm.yes` and `confirm.no`, the leave question's "Leave" and "Stay").
    * @returns {void}
    */
-  function confirm(questionKey, onConfirm) {
-    _confirmKey = questionKey;
+  function confirm(questionKey, onConfirm, answerKeys) {
+    const answers = answerKeys || { yes: 'confirm.yes', no: 'confirm.no' };
+    _confirmKeys = { question: questionKey, yes: answers.yes, no: answers.no };
     _onConfirm = onConfirm;
-    _elements['confirm-text'].textContent = I18n.t(questionKey);
+    _writeConfirmTexts();
     _elements['dialog-confirm'].hidden = false;
     _elements['confirm-no'].focus();
+  }
+
+  /**
+   * Write the confirmation dialog's question and answers in the current language.
+   * @returns {void}
+   */
+  function _writeConfirmTexts() {
+    _elements['confirm-text'].textContent = I18n.t(_confirmKeys.question);
+    for (const answer of ['yes', 'no']) {
+      const button = _elements['confirm-' + answer];
+      button.dataset.i18n = _confirmKeys[answer];
+      button.textContent = I18n.t(_confirmKeys[answer]);
+    }
   }
 
   /**
@@ -143,7 +164,7 @@
       _renderDragonChoices(State.request.context.opponent_indexes || []);
     }
     if (!_elements['dialog-confirm'].hidden) {
-      _elements['confirm-text'].textContent = I18n.t(_confirmKey);
+      _writeConfirmTexts();
     }
   }
 

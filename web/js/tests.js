@@ -53,7 +53,7 @@
    */
   function situation(fields) {
     return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
-      hasPushed: false, awaitingPickUp: false, canAnnounce: false, bombs: [], hintRunning: false, hints: [] }, fields);
+      hasPushed: false, awaitingPickUp: false, canAnnounce: false, bombs: [], hints: [] }, fields);
   }
 
   describe('Lib: cards', function () {
@@ -129,37 +129,6 @@
       assert.equal(Lib.bombsAgainst(FOUR_SEVENS, fours).length, 0);
       const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
       assert.equal(Lib.bombsAgainst(flush, fours).length, 1, 'a straight flush beats four of a kind');
-    });
-  });
-
-  describe('Lib: the select hint', function () {
-    it('picks the longest play', function () {
-      const legal = [[[3, 1]], [[4, 2], [4, 3]], [[2, 1], [3, 1], [4, 2], [5, 1], [6, 3]], []];
-      assert.deepEqual(Lib.hintPlay(legal), [[2, 1], [3, 1], [4, 2], [5, 1], [6, 3]]);
-    });
-    it('picks the lowest of equally long plays', function () {
-      const legal = [[[9, 1], [9, 2]], [[4, 2], [4, 3]], [[12, 1], [12, 4]]];
-      assert.deepEqual(Lib.hintPlay(legal), [[4, 2], [4, 3]]);
-    });
-    it('ranks a full house by its triple', function () {
-      const legal = [[[3, 1], [3, 2], [9, 1], [9, 2], [9, 3]], [[5, 1], [5, 2], [5, 3], [2, 1], [2, 2]]];
-      assert.deepEqual(Lib.hintPlay(legal), [[5, 1], [5, 2], [5, 3], [2, 1], [2, 2]]);
-    });
-    it('spares bombs while anything else is legal', function () {
-      assert.deepEqual(Lib.hintPlay([FOUR_SEVENS, [[2, 1]], []]), [[2, 1]]);
-      assert.deepEqual(Lib.hintPlay([FOUR_SEVENS, []]), FOUR_SEVENS);
-    });
-    it('spares the cards of a bomb in the hand while it can', function () {
-      const hand = FOUR_SEVENS.concat([[9, 1]]);
-      assert.deepEqual(Lib.hintPlay([[[7, 1], [7, 2]], [[9, 1]], FOUR_SEVENS], hand), [[9, 1]]);
-      assert.deepEqual(Lib.hintPlay([[[7, 1], [7, 2]], FOUR_SEVENS], hand), [[7, 1], [7, 2]]);
-    });
-    it('spares the Phoenix while a play without it is legal', function () {
-      assert.deepEqual(Lib.hintPlay([[[5, 4], [16, 0]], [[7, 1]], [[16, 0]]]), [[7, 1]]);
-      assert.deepEqual(Lib.hintPlay([[[16, 0]], []]), [[16, 0]]);
-    });
-    it('gives nothing when only passing is legal', function () {
-      assert.equal(Lib.hintPlay([[]]), null);
     });
   });
 
@@ -511,10 +480,30 @@
       const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[]] }));
       assert.deepEqual([states.play.label, states.play.enabled, states.pass.enabled], ['button.noMove', false, true]);
     });
-    it('at turn, nothing selected: select; pass disabled on a lead', function () {
+    it('at turn, nothing selected: Play disabled (no proposal); pass disabled on a lead', function () {
       const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[[2, 1]]] }));
-      assert.deepEqual([states.play.label, states.play.job, states.play.enabled], ['button.select', 'hint', true]);
+      assert.deepEqual([states.play.label, states.play.job, states.play.enabled], ['button.play', 'play', false]);
       assert.ok(!states.pass.enabled);
+    });
+    it('an unplayable selection says why: the wish (R5), the trick to beat (R4), no combination', function () {
+      const problem = function (fields) {
+        return TableControls.selectionProblem(Object.assign({ selection: [], legalPlays: [],
+          trickCombination: null, wishValue: 0 }, fields));
+      };
+      const pairs = [[[9, 1], [9, 2]], [[7, 1], [7, 3]], []];
+      assert.equal(problem({ selection: [[9, 1], [9, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }), null);
+      assert.equal(problem({ legalPlays: pairs }), null, 'nothing selected');
+      assert.deepEqual(problem({ selection: [[4, 1], [4, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }),
+        { key: 'reason.beat', params: { combo: 'pair' } });
+      assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[4, 1]], [[9, 2]]] }),
+        { key: 'reason.combination', params: {} });
+      const wished = [[[7, 1]], [[7, 1], [7, 3]]];
+      assert.deepEqual(problem({ selection: [[9, 1]], legalPlays: wished, wishValue: 7 }),
+        { key: 'reason.wish', params: { value: 7 } });
+      assert.deepEqual(problem({ selection: [[9, 1]], legalPlays: [[[7, 1]], [[9, 1], [9, 2]]], wishValue: 7 }),
+        { key: 'reason.combination', params: {} }, 'the wish does not bind when a play without it is legal');
+      assert.equal(problem({ selection: [[2, 1]], legalPlays: [[]], trickCombination: ['single', 1, 14] }), null,
+        'only passing is legal: the status says so already');
     });
     it('at turn with a selection: play only for a legal one', function () {
       const legal = [[[2, 1]], [[5, 1], [5, 2]], []];

@@ -8,11 +8,11 @@
 
   const ActionBar = Tichu.ActionBar;
   const CenterPanel = Tichu.CenterPanel;
-  const Config = Tichu.Config;
   const EventBus = Tichu.EventBus;
   const HandPanel = Tichu.HandPanel;
   const I18n = Tichu.I18n;
   const Lib = Tichu.Lib;
+  const Modals = Tichu.Modals;
   const SeatsPanel = Tichu.SeatsPanel;
   const State = Tichu.State;
   const TableControls = Tichu.TableControls;
@@ -21,13 +21,12 @@
    * What is only on screen.
    * `nextHint` is the request and the index of the hinted play the Hint button selected last.
    * @type {{selected: Set<string>, push: Object<string, (string|null)>, awaitingPickUp: boolean,
-   *   hintRunning: boolean, resultDismissed: boolean, nextHint: {requestId: (string|null), index: (number|null)}}}
+   *   resultDismissed: boolean, nextHint: {requestId: (string|null), index: (number|null)}}}
    */
   const _ui = {
     selected: new Set(),
     push: { right: null, partner: null, left: null },
     awaitingPickUp: false,
-    hintRunning: false,
     resultDismissed: false,
     nextHint: { requestId: null, index: null }
   };
@@ -39,7 +38,6 @@
   function _resetCards() {
     _ui.selected = new Set();
     _ui.push = { right: null, partner: null, left: null };
-    _ui.hintRunning = false;
     _ui.nextHint = { requestId: null, index: null };
   }
 
@@ -192,10 +190,39 @@
       if (!_legalPlays().some(function (play) { return play.length > 0; })) {
         return I18n.t('status.noMove');
       }
+      const problem = _selectionProblem();
+      if (problem) {
+        return I18n.t(problem.key, problem.params);
+      }
       return I18n.t(State.request.context.trick_combination ? 'status.yourTurn' : 'status.yourLead');
     }
     const turn = State.public.current_turn_index;
-    return turn === null || turn === undefined ? '' : I18n.t('status.turnOf', { name: State.displayName(turn) });
+    if (turn === null || turn === undefined) {
+      return '';
+    }
+    // right after the own action the turn may still point here: never "Ada is playing" to Ada
+    return I18n.t(turn === State.playerIndex ? 'status.waiting' : 'status.turnOf', { name: State.displayName(turn) });
+  }
+
+  /**
+   * Why the selection cannot be played, in words for the status line.
+   * @returns {({key: string, params: Object}|null)} The I18n key and parameters, or null.
+   */
+  function _selectionProblem() {
+    const context = State.request.context;
+    const problem = TableControls.selectionProblem({
+      selection: _selection(),
+      legalPlays: _legalPlays(),
+      trickCombination: context.trick_combination || null,
+      wishValue: Number(context.wish_value) || 0
+    });
+    if (problem && problem.key === 'reason.wish') {
+      return { key: problem.key, params: { value: I18n.valueLabel(problem.params.value) } };
+    }
+    if (problem && problem.key === 'reason.beat') {
+      return { key: problem.key, params: { combo: I18n.t('combo.' + problem.params.combo) } };
+    }
+    return problem;
   }
 
   /**
@@ -213,23 +240,6 @@
       return I18n.t('status.pickUp');
     }
     return I18n.t('status.pickUpTurnOf', { name: State.displayName(turn) });
-  }
-
-  /**
-   * Select the "select" hint's play, and keep the button disabled while it rises.
-   * @returns {void}
-   */
-  function _showHint() {
-    const play = Lib.hintPlay(_legalPlays(), State.hand());
-    if (!play) {
-      return;
-    }
-    _ui.selected = new Set(play.map(Lib.cardKey));
-    _ui.hintRunning = true;
-    window.setTimeout(function () {
-      _ui.hintRunning = false;
-      _requestRender();
-    }, Config.HINT_ANIMATION_MS);
   }
 
   /**
@@ -268,10 +278,9 @@
       _respond('play', { cards: [] });
     }
     else if (job === 'announce') {
-      EventBus.emit('intent:announce');
-    }
-    else if (job === 'hint') {
-      _showHint();
+      // a Tichu call is worth 100 points either way: one tap next to Pass must not make it
+      Modals.confirm('confirm.tichu', function () { EventBus.emit('intent:announce'); },
+        { yes: 'confirm.tichuYes', no: 'confirm.cancel' });
     }
     else if (job === 'nextHint') {
       _selectNextHint();
@@ -449,7 +458,6 @@
       awaitingPickUp: _ui.awaitingPickUp,
       canAnnounce: State.canAnnounceTichu(),
       bombs: _ui.awaitingPickUp ? [] : State.playableBombs(),
-      hintRunning: _ui.hintRunning,
       hints: State.hintPlays()
     }), _withClock(_statusText()));
     _tickWhileTimed();

@@ -19,7 +19,6 @@
    * @property {boolean} awaitingPickUp Whether received cards wait to be picked up.
    * @property {boolean} canAnnounce Whether a plain Tichu may be called now.
    * @property {number[][][]} bombs The bombs that may be played now.
-   * @property {boolean} hintRunning Whether the "select" hint is being shown.
    * @property {number[][][]} [hints] The open `play` request's hinted plays (State.hintPlays; `[]` without).
    */
 
@@ -28,7 +27,7 @@
    * @typedef {Object} ButtonState
    * @property {string} label The I18n key of its label.
    * @property {boolean} enabled Whether it can be used now.
-   * @property {string} [job] What a click does (`play`, `hint`, `push`, `pickUp`, `none`;
+   * @property {string} [job] What a click does (`play`, `push`, `pickUp`, `none`;
    *   for the bomb `select` or `throw`; for Tichu `announce` or `grandTichu`; for the hint
    *   button `nextHint`).
    * @property {boolean} [visible] For the bomb and hint buttons: whether it is shown.
@@ -73,7 +72,7 @@
     if (chosen) {
       return { label: 'button.throwBomb', enabled: true, visible: true, job: 'throw', cards: chosen };
     }
-    return { label: 'button.bomb', enabled: !situation.hintRunning, visible: true, job: 'select',
+    return { label: 'button.bomb', enabled: true, visible: true, job: 'select',
       cards: _weakestBomb(situation.bombs) };
   }
 
@@ -87,11 +86,11 @@
     if (!(situation.hints || []).length) {
       return _NO_HINT;
     }
-    return { label: 'button.hint', enabled: !situation.hintRunning, visible: true, job: 'nextHint' };
+    return { label: 'button.hint', enabled: true, visible: true, job: 'nextHint' };
   }
 
   /**
-   * The play button at the own turn (8.1.5 B, C, D).
+   * The play button at the own turn (8.1.5 B, D): enabled when the selection is a legal play.
    * @param {ControlSituation} situation The situation.
    * @returns {ButtonState} The state.
    */
@@ -100,10 +99,33 @@
     if (!plays.length) {
       return { label: 'button.noMove', enabled: false, job: 'none' };
     }
-    if (!situation.selection.length || situation.hintRunning) {
-      return { label: 'button.select', enabled: !situation.hintRunning, job: 'hint' };
-    }
     return { label: 'button.play', enabled: Lib.findLegalPlay(situation.selection, plays) !== null, job: 'play' };
+  }
+
+  /**
+   * Why the selected cards cannot be played now, for the status line (the Play button only
+   * greys out): the open wish (R5) when every legal play must fulfil it, the trick's
+   * combination when there is one (R4: only a higher one of its kind, or a bomb), else not a
+   * combination at all. Each reason is true of any selection that is not a legal play.
+   * @param {{selection: number[][], legalPlays: number[][][], trickCombination: (Array|null),
+   *   wishValue: number}} situation The selection and the open `play` request's context.
+   * @returns {({key: string, params: Object}|null)} The I18n key and its parameters, or null
+   *   when nothing is selected or the selection is a legal play.
+   */
+  function selectionProblem(situation) {
+    const plays = situation.legalPlays.filter(function (play) { return play.length > 0; });
+    if (!situation.selection.length || !plays.length || Lib.findLegalPlay(situation.selection, plays)) {
+      return null;
+    }
+    const wish = situation.wishValue;
+    const hasWish = function (cards) { return cards.some(function (card) { return card[0] === wish; }); };
+    if (wish > 0 && plays.every(hasWish) && !hasWish(situation.selection)) {
+      return { key: 'reason.wish', params: { value: wish } };
+    }
+    if (situation.trickCombination) {
+      return { key: 'reason.beat', params: { combo: situation.trickCombination[0] } };
+    }
+    return { key: 'reason.combination', params: {} };
   }
 
   /**
@@ -162,5 +184,5 @@
    * @namespace TableControls
    * @type {Object}
    */
-  Tichu.TableControls = Object.freeze({ compute });
+  Tichu.TableControls = Object.freeze({ compute, selectionProblem });
 })(window.Tichu = window.Tichu || {});
