@@ -7,15 +7,18 @@
   'use strict';
 
   const ActionBar = Tichu.ActionBar;
+  const AutoPassBar = Tichu.AutoPassBar;
   const CenterPanel = Tichu.CenterPanel;
   const Config = Tichu.Config;
   const EventBus = Tichu.EventBus;
+  const HandArranger = Tichu.HandArranger;
   const HandPanel = Tichu.HandPanel;
   const I18n = Tichu.I18n;
   const Lib = Tichu.Lib;
   const SeatsPanel = Tichu.SeatsPanel;
   const State = Tichu.State;
   const TableControls = Tichu.TableControls;
+  const TrickReview = Tichu.TrickReview;
 
   /**
    * What is only on screen.
@@ -361,6 +364,9 @@
     SeatsPanel.init(root);
     CenterPanel.init(root);
     HandPanel.init();
+    HandArranger.init();
+    TrickReview.init();
+    AutoPassBar.init();
     ActionBar.init({
       onClick: _onButton,
       onLongPress: function () { _respond('announce_grand_tichu', { announced: true }); },
@@ -395,7 +401,10 @@
       zonesActive: zones.active,
       showResult: !_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')
     });
-    HandPanel.render(_visibleHand(), _ui.selected);
+    HandPanel.render(HandArranger.arrange(_visibleHand()), _ui.selected, { ordered: true });
+    HandArranger.render(_ui.selected);
+    TrickReview.render();
+    AutoPassBar.render();
     ActionBar.render(TableControls.compute({
       phase: phase,
       requestAction: State.requestAction(),
