@@ -9,13 +9,14 @@ new panels are photographed at phone and desktop size with the layout check.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
 
 from tests.support.browser import DESKTOP, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
 from tests.support.clicks import Player, card_label
-from tests.support.live_server import WAIT, LiveServer, Message, StartServer
+from tests.support.live_server import WAIT, LiveServer, Message
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -83,11 +84,11 @@ async def start_game(tab: Tab, server: LiveServer, name: str, table: str) -> Pla
     return Player(tab)
 
 
-async def play_until_turn(player: Player, wanted: object, what: str) -> Message:
+async def play_until_turn(player: Player, wanted: Callable[[Message, Wire], bool], what: str) -> Message:
     """Play by clicks until a ``play`` request for which ``wanted(request, wire)`` holds is open."""
     def stop(wire: Wire) -> bool:
         request = play_request(wire)
-        return bool(player.picked_up_rounds) and request is not None and bool(wanted(request, wire))  # type: ignore[operator]
+        return bool(player.picked_up_rounds) and request is not None and wanted(request, wire)
 
     try:
         await player.play_until(stop, ROUND_WAIT)
@@ -106,7 +107,8 @@ async def _hand_count(tab: Tab, count: int) -> bool:
 
 async def hand_order(tab: Tab) -> list[str]:
     """The ``data-card`` of the hand's cards in their order on screen."""
-    return [str(key) for key in await tab.page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")]
+    keys = await tab.page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    return [str(key) for key in keys]
 
 
 async def seat_names(tab: Tab) -> dict[int, str]:
@@ -153,12 +155,14 @@ async def test_each_play_of_the_trick_is_labelled_and_the_last_trick_reviewable(
     await tab.until(lambda: tab.visible("#dialog-review"), "#btn-last-trick opens #dialog-review")
     rows = await tab.page.eval_on_selector_all("#review-trick .review-play", """els => els.map(e => ({
         seat: Number(e.dataset.seat), name: e.querySelector('.review-name').textContent.trim(),
-        pass: e.classList.contains('pass'), cards: [...e.querySelectorAll('.card')].map(c => c.dataset.card).sort()}))""")
+        pass: e.classList.contains('pass'),
+        cards: [...e.querySelectorAll('.card')].map(c => c.dataset.card).sort()}))""")
     expected = [{"seat": seat, "name": names[seat], "pass": kind == "pass", "cards": cards}
                 for kind, seat, cards in taken.entries]
     assert rows == expected, f"the review shows {rows}, the wire said {expected}"
     winner = await tab.page.locator("#review-trick .review-taken").get_attribute("data-seat")
-    assert winner == str(taken.winner), f"the review says seat {winner} took the trick, the wire {taken.winner}"
+    assert taken.winner is not None and winner == str(taken.winner), \
+        f"the review says seat {winner} took the trick, the wire {taken.winner}"
     assert names[taken.winner] in (await tab.texts("#review-trick .review-taken"))[0]
     if taken.dragon_recipient is not None:
         assert names[taken.dragon_recipient] in (await tab.texts("#review-trick .review-dragon"))[0]

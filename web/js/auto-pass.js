@@ -34,14 +34,13 @@
   }
 
   /**
-   * Whether a notification ends the auto-pass (the trick was taken, or the round ended or
-   * began, or the page (re)joined).
+   * Whether a notification ends the auto-pass: the trick was taken, or the round ended or
+   * began (the page's own (re)joining ends it too; AutoPassBar sees that from the context).
    * @param {string} event The notification's event.
    * @returns {boolean} True to switch it off.
    */
   function endsWith(event) {
-    return event === 'trick_taken' || event === 'round_over' || event === 'round_started'
-      || event === 'game_over' || event === 'player_joined_self';
+    return event === 'trick_taken' || event === 'round_over' || event === 'round_started' || event === 'game_over';
   }
 
   /**
