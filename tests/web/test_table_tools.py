@@ -338,7 +338,8 @@ async def _count_is(tab: Tab, selector: str, count: int) -> bool:
 
 
 async def test_keyboard_selects_plays_and_passes(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
-    """With the keyboard only: on a lead, the focus on a hand card, Space selects it
+    """A touch tap on a hand card selects and unselects it. With the keyboard only: on a
+    lead, the focus on a hand card, Space selects it
     (``aria-pressed``) and Enter plays it (the wire carries that card); at a later turn where
     passing is legal, P passes."""
     tab = await open_page(PHONE, "keys")
@@ -347,6 +348,11 @@ async def test_keyboard_selects_plays_and_passes(server: LiveServer, open_page: 
                                     and [] not in request["context"]["legal_plays"], "an own lead")
     singles = {card_label(play[0]) for play in request["context"]["legal_plays"] if len(play) == 1}
     order = await hand_order(tab)
+    tapped = tab.page.locator(f'#hand .card[data-card="{order[-1]}"]')
+    await tapped.tap()  # a touch tap still selects (the hand cards take no touch scrolling: drag)
+    await tab.until(lambda: _count_is(tab, "#hand .card.selected", 1), "a tap selects a hand card")
+    await tapped.tap()
+    await tab.until(lambda: _count_is(tab, "#hand .card.selected", 0), "a second tap unselects it")
     index = next(i for i, key in enumerate(order) if key in singles and not key.startswith(("0-", "1-")))
     await tab.page.focus("#hand .card >> nth=0")
     for _ in range(index):

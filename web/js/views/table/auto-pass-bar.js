@@ -87,6 +87,10 @@
   function render() {
     const usable = State.public.phase === 'playing' && State.playerIndex !== null
       && !State.placeOf(State.playerIndex) && State.hand().length > 0;
+    const group = _buttons.trick.parentElement;
+    if (group.getAttribute('aria-label') !== I18n.t('tools.autoPass')) {
+      group.setAttribute('aria-label', I18n.t('tools.autoPass'));
+    }
     for (const name of Object.keys(_IDS)) {
       const button = _buttons[name];
       const text = I18n.t(name === 'trick' ? 'tools.autoPassTrick' : 'tools.autoPassBomb');

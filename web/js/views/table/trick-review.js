@@ -106,9 +106,11 @@
       }
     });
     EventBus.on('state:changed', function (change) {
-      _log = TrickLog.reduce(_log, change.event, change.context || {});
-      if (change.event === 'player_joined' && 'session_id' in (change.context || {})) {
-        _open = false;
+      const context = change.context || {};
+      _log = TrickLog.reduce(_log, change.event, context);
+      if ((change.event === 'player_joined' && 'session_id' in context)
+          || (change.event === 'request' && (context.action === 'wish' || context.action === 'give_dragon_away'))) {
+        _open = false;  // the wish and Dragon dialogs come first
       }
     });
   }
