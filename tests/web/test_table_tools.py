@@ -9,14 +9,19 @@ new panels are photographed at phone and desktop size with the layout check.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.support.browser import DESKTOP, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
 from tests.support.clicks import Player, card_label
 from tests.support.live_server import WAIT, LiveServer, Message
+
+if TYPE_CHECKING:
+    from playwright.async_api import WebSocketRoute
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -382,3 +387,70 @@ async def test_keyboard_selects_plays_and_passes(server: LiveServer, open_page: 
     await shots.take(tab, "table-keyboard")
     assert not tab.wire.unexplained_errors()
     shots.assert_layout()
+
+
+def _notification(event: str, context: Message) -> str:
+    return json.dumps({"type": "notification", "payload": {"event": event, "context": context}})
+
+
+def _play_request(request_id: str, hand: list[list[int]], legal: list[list[list[int]]]) -> str:
+    return json.dumps({"type": "request", "payload": {"request_id": request_id, "action": "play", "timeout": None,
+                                                      "context": {"hand_cards": hand,
+                                                                  "trick_combination": ["single", 1, 5],
+                                                                  "trick_owner_index": 1, "wish_value": 0,
+                                                                  "legal_plays": legal, "hint": None}}})
+
+
+async def test_auto_pass_leaves_a_bomb_and_a_forced_play_to_the_player(server: LiveServer, open_page: OpenPage) -> None:
+    """Against a scripted socket: with "Pass, but let me bomb" on, a play request whose legal
+    plays hold a bomb is left to the player (Pass still works by click), one without a bomb is
+    passed without a click, one where passing is not legal (the wish) is left alone, and
+    ``trick_taken`` switches the toggle off."""
+    tab = await open_page(PHONE, "bomb-mode")
+    sockets: list[WebSocketRoute] = []
+    sent: list[Message] = []
+    hand = [[7, 1], [7, 2], [7, 3], [7, 4], [9, 1], [12, 2]]
+    public = {"table_name": "mock", "player_names": ["Bo", "", "", ""], "host_index": 0, "is_running": True,
+              "phase": "playing", "round_index": 0, "current_turn_index": 1, "count_hand_cards": [6, 13, 14, 14],
+              "announcements": [0, 0, 0, 0], "wish_value": 0, "wish_open": False,
+              "trick_turns": [[1, [[5, 1]], ["single", 1, 5]]], "trick_owner_index": 1, "trick_points": 5,
+              "points": [0, 0, 0, 0], "tricks_won": [0, 0, 0, 0], "out_order": [], "played_cards": [[5, 1]],
+              "round_scores": [], "total": [0, 0], "passed": []}
+    joined = {"player_index": 0, "player_name": "Bo", "session_id": "s-1", "protocol_version": 1,
+              "pending_request": None, "public_state": public,
+              "private_state": {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None,
+                                "received_schupf_cards": None}}
+
+    def connect(socket: WebSocketRoute) -> None:
+        sockets.append(socket)
+        socket.on_message(lambda text: sent.append(json.loads(text)))
+        socket.send(_notification("player_joined", joined))
+
+    await tab.page.route_web_socket("**/ws*", connect)
+    await tab.login(server.url, "Bo", "mock")
+    await tab.wait_view("view-table")
+
+    def answered(request_id: str) -> bool:
+        return any(m.get("type") == "response" and m["payload"]["request_id"] == request_id for m in sent)
+
+    await tab.click("#auto-pass-bomb")
+    await tab.until(lambda: _attribute_is(tab, "#auto-pass-bomb", "aria-pressed", "true"), "#auto-pass-bomb on")
+    sockets[-1].send(_play_request("r1", hand, [[], [[7, 1], [7, 2], [7, 3], [7, 4]], [[9, 1]], [[12, 2]]]))
+    await asyncio.sleep(LEFT_ALONE)
+    assert not answered("r1"), "auto-pass passed a request where the player may bomb"
+    await tab.until(lambda: tab.enabled("#btn-pass"), "#btn-pass enabled for the request left to the player")
+    await tab.click("#btn-pass")
+    await tab.until(lambda: answered("r1"), "a click on Pass answers the request")
+
+    sockets[-1].send(_notification("player_played", {"turn": [2, [[10, 3]], ["single", 1, 10]], "trick_points": 15,
+                                                     "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False}))
+    sockets[-1].send(_play_request("r2", hand, [[], [[12, 2]]]))
+    await tab.until(lambda: answered("r2"), "auto-pass passes a request without a bomb")
+    response = next(m["payload"] for m in sent if m.get("type") == "response" and m["payload"]["request_id"] == "r2")
+    assert response["response_data"] == {"cards": []}
+    sockets[-1].send(_play_request("r3", hand, [[[12, 2]]]))
+    await asyncio.sleep(LEFT_ALONE)
+    assert not answered("r3"), "auto-pass passed where passing is not legal"
+    sockets[-1].send(_notification("trick_taken", {"player_index": 2, "points": 15, "dragon_recipient": None}))
+    await tab.until(lambda: _attribute_is(tab, "#auto-pass-bomb", "aria-pressed", "false"),
+                    "trick_taken switches #auto-pass-bomb off")
