@@ -582,5 +582,115 @@
     });
   });
 
+  describe('CardTracker: cards still out', function () {
+    const { CardTracker } = Tichu;
+    it('has a deck of 56 cards', function () {
+      assert.equal(CardTracker.deck().length, 56);
+    });
+    it('counts nothing played at the start: all but the own hand is out', function () {
+      const summary = CardTracker.summarize([], [[14, 1], [16, 0], [2, 3]]);
+      assert.equal(summary.out.length, 53);
+      assert.equal(summary.playedCount, 0);
+      assert.equal(summary.acesOut, 3);
+      assert.deepEqual(summary.specials, { dragon: 'out', phoenix: 'hand', dog: 'out', mahjong: 'out' });
+      assert.deepEqual(summary.fourOfAKindValues, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+      assert.deepEqual(summary.straightFlushSuits, [1, 2, 3, 4]);
+    });
+    it('takes played cards and the own hand out of what is out', function () {
+      const played = [[15, 0], [0, 0], [14, 2], [7, 1], [9, 3]];
+      const summary = CardTracker.summarize(played, [[1, 0], [14, 3], [7, 4]]);
+      assert.deepEqual(summary.specials, { dragon: 'played', phoenix: 'out', dog: 'played', mahjong: 'hand' });
+      assert.equal(summary.acesOut, 2);
+      assert.equal(summary.outByValue[7], 2);
+      assert.equal(summary.playedCount, 5);
+      assert.ok(summary.fourOfAKindValues.indexOf(7) < 0 && summary.fourOfAKindValues.indexOf(14) < 0);
+      assert.ok(summary.fourOfAKindValues.indexOf(8) >= 0);
+      assert.equal(summary.out.length, 56 - 5 - 3);
+    });
+    it('sees no straight flush in a suit without five in a row out', function () {
+      // Swords: 6 and 10 gone leave runs 2-5, 7-9, J-A: none of five
+      const summary = CardTracker.summarize([[6, 1]], [[10, 1]]);
+      assert.deepEqual(summary.straightFlushSuits, [2, 3, 4]);
+      const next = CardTracker.summarize([[6, 1]], [[12, 1]]);
+      assert.deepEqual(next.straightFlushSuits, [1, 2, 3, 4], 'Swords 7..J are five in a row');
+    });
+  });
+
+  describe('TrickLog: the last trick', function () {
+    const { TrickLog } = Tichu;
+    it('keeps plays and passes in order and the taken trick with its winner', function () {
+      let log = TrickLog.empty();
+      log = TrickLog.reduce(log, 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
+      log = TrickLog.reduce(log, 'player_passed', { player_index: 2 });
+      log = TrickLog.reduce(log, 'player_played', { turn: [3, [[15, 0]], ['single', 1, 15]] });
+      assert.equal(log.current.length, 3);
+      assert.ok(log.current[1].pass);
+      log = TrickLog.reduce(log, 'trick_taken', { player_index: 3, points: 30, dragon_recipient: 0 });
+      assert.deepEqual(log.current, []);
+      assert.equal(log.last.winner, 3);
+      assert.equal(log.last.dragonRecipient, 0);
+      assert.equal(log.last.points, 30);
+      assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
+      assert.equal(log.taken, 1);
+    });
+    it('starts empty with a new round and from the open trick on joining', function () {
+      let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
+      log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
+      assert.equal(log.last, null);
+      log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
+      assert.equal(log.current.length, 1);
+      assert.equal(log.current[0].seat, 2);
+      assert.equal(TrickLog.reduce(log, 'player_turn_changed', {}), log, 'other events leave it');
+    });
+  });
+
+  describe('HandOrder: sorting and arranging the hand', function () {
+    const { HandOrder } = Tichu;
+    const cards = [[14, 1], [2, 4], [16, 0], [2, 1], [9, 4], [1, 0]];
+    const keys = function (list) { return list.map(Lib.cardKey); };
+    it('sorts by rank (default) and by suit', function () {
+      assert.deepEqual(keys(HandOrder.sortCards(cards, 'rank')), ['1-0', '2-1', '2-4', '9-4', '14-1', '16-0']);
+      assert.deepEqual(keys(HandOrder.sortCards(cards, 'suit')), ['1-0', '16-0', '2-1', '14-1', '2-4', '9-4']);
+    });
+    it('moves a card to a new place', function () {
+      assert.deepEqual(HandOrder.move(['a', 'b', 'c', 'd'], 'a', 2), ['b', 'c', 'a', 'd']);
+      assert.deepEqual(HandOrder.move(['a', 'b', 'c'], 'c', 0), ['c', 'a', 'b']);
+      assert.deepEqual(HandOrder.move(['a', 'b'], 'b', 9), ['a', 'b']);
+      assert.deepEqual(HandOrder.move(['a', 'b'], 'x', 0), ['a', 'b']);
+    });
+    it('keeps an arranged order and puts new cards after it, sorted', function () {
+      const order = ['9-4', '2-1', '14-1', '1-0'];
+      const hand = [[14, 1], [2, 1], [9, 4], [3, 3], [2, 2]];  // 1-0 played; 3-3, 2-2 new
+      assert.deepEqual(keys(HandOrder.arrange(hand, 'rank', order)), ['9-4', '2-1', '14-1', '2-2', '3-3']);
+      assert.deepEqual(keys(HandOrder.arrange(hand, 'suit', null)), ['2-1', '14-1', '2-2', '3-3', '9-4']);
+    });
+  });
+
+  describe('AutoPass: the decision', function () {
+    const { AutoPass } = Tichu;
+    const request = function (legal) { return { action: 'play', context: { legal_plays: legal } }; };
+    it('passes in both modes when passing is legal and no bomb is possible', function () {
+      assert.ok(AutoPass.shouldPass('trick', request([[], [[9, 1]]])));
+      assert.ok(AutoPass.shouldPass('bomb', request([[], [[9, 1]]])));
+    });
+    it('never passes a lead or when the wish forces a play, nor when off', function () {
+      assert.ok(!AutoPass.shouldPass('trick', request([[[9, 1]]])));
+      assert.ok(!AutoPass.shouldPass(null, request([[]])));
+      assert.ok(!AutoPass.shouldPass('trick', { action: 'wish', context: {} }));
+      assert.ok(!AutoPass.shouldPass('trick', null));
+    });
+    it('leaves a request with a bomb to the player in the bomb mode only', function () {
+      const withBomb = request([[], FOUR_SEVENS]);
+      assert.ok(AutoPass.shouldPass('trick', withBomb));
+      assert.ok(!AutoPass.shouldPass('bomb', withBomb));
+    });
+    it('ends with the trick', function () {
+      assert.ok(AutoPass.endsWith('trick_taken'));
+      assert.ok(AutoPass.endsWith('round_over'));
+      assert.ok(!AutoPass.endsWith('player_played'));
+      assert.ok(!AutoPass.endsWith('player_passed'));
+    });
+  });
+
   run(document.getElementById('results'));
 })(window.Tichu = window.Tichu || {});

@@ -7,8 +7,10 @@
   'use strict';
 
   const ActionBar = Tichu.ActionBar;
+  const AutoPassBar = Tichu.AutoPassBar;
   const CenterPanel = Tichu.CenterPanel;
   const EventBus = Tichu.EventBus;
+  const HandArranger = Tichu.HandArranger;
   const HandPanel = Tichu.HandPanel;
   const I18n = Tichu.I18n;
   const Lib = Tichu.Lib;
@@ -16,6 +18,7 @@
   const SeatsPanel = Tichu.SeatsPanel;
   const State = Tichu.State;
   const TableControls = Tichu.TableControls;
+  const TrickReview = Tichu.TrickReview;
 
   /**
    * What is only on screen.
@@ -404,6 +407,9 @@
     SeatsPanel.init(root);
     CenterPanel.init(root);
     HandPanel.init();
+    HandArranger.init();
+    TrickReview.init();
+    AutoPassBar.init();
     ActionBar.init({
       onClick: _onButton,
       onLongPress: function () { _respond('announce_grand_tichu', { announced: true }); },
@@ -447,7 +453,10 @@
       showResult: final || (!_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')),
       final: final
     });
-    HandPanel.render(_visibleHand(), _ui.selected);
+    HandPanel.render(HandArranger.arrange(_visibleHand()), _ui.selected, { ordered: true });
+    HandArranger.render(_ui.selected);
+    TrickReview.render();
+    AutoPassBar.render();
     ActionBar.render(TableControls.compute({
       phase: phase,
       requestAction: State.requestAction(),

@@ -1,6 +1,6 @@
 /**
- * @file CenterPanel: draws the middle of the table: the open trick (its plays stacked, the
- * latest on top) with owner, combination and points, the open wish, the push zones and the
+ * @file CenterPanel: draws the middle of the table: the open trick (each seat's latest play
+ * in front of the seat, named, the newest highlighted) with owner, combination and points, the open wish, the push zones and the
  * result of the round that just ended.
  */
 (function (Tichu) {
@@ -24,8 +24,6 @@
 
   /** @type {Object<string, HTMLElement>} */
   const _elements = {};
-  /** @type {number} How many older plays are drawn apart behind the latest one. */
-  const _MAX_DEPTH = 3;
 
   /**
    * Find the elements.
@@ -58,33 +56,36 @@
   }
 
   /**
-   * Draw the plays of the open trick.
+   * Draw the open trick: each seat's latest play of it in front of the seat (`.trick-turn`
+   * with `data-seat`, the class `pos-<position>` and the player's name), the newest play
+   * with the class `latest`.
    * @returns {void}
    */
   function _renderTrick() {
     const turns = State.public.trick_turns || [];
+    const own = State.playerIndex === null ? 0 : State.playerIndex;
+    const latestBySeat = new Map();
+    turns.forEach(function (turn, index) { latestBySeat.set(turn[0], index); });
+    const shown = turns.filter(function (turn, index) { return latestBySeat.get(turn[0]) === index; });
     const container = _elements.trick;
-    while (container.children.length > turns.length) {
-      container.removeChild(container.lastElementChild);
-    }
-    turns.forEach(function (turn, index) {
+    const groups = shown.map(function (turn) {
       const key = turn[0] + ':' + turn[1].map(Lib.cardKey).join(',');
-      let group = container.children[index];
+      let group = container.querySelector('.trick-turn[data-seat="' + turn[0] + '"]');
       if (!group || group.dataset.key !== key) {
-        const fresh = _buildTurn(turn, key);
-        if (group) {
-          container.replaceChild(fresh, group);
-        }
-        else {
-          container.appendChild(fresh);
-        }
-        group = fresh;
+        group = _buildTurn(turn, key);
       }
-      group.style.setProperty('--depth', String(Math.min(turns.length - 1 - index, _MAX_DEPTH)));
-      group.classList.toggle('latest', index === turns.length - 1);
+      group.className = 'trick-turn pos-' + Lib.relativePosition(turn[0], own);
+      group.classList.toggle('latest', turn === turns[turns.length - 1]);
+      group.style.removeProperty('--depth');
       group.querySelector('.trick-turn-name').textContent = State.displayName(turn[0]);
       CardBuilder.syncCards(group.querySelector('.trick-turn-cards'), Lib.sortCards(turn[1]));
+      return group;
     });
+    const same = groups.length === container.children.length
+      && groups.every(function (group, index) { return container.children[index] === group; });
+    if (!same) {
+      container.replaceChildren(...groups);
+    }
   }
 
   /**

@@ -63,12 +63,13 @@
 
   /**
    * Draw the own hand and the revealed hands.
-   * @param {number[][]} cards The hand cards to show (sorted here).
+   * @param {number[][]} cards The hand cards to show (sorted here, unless `options.ordered`).
    * @param {Set<string>} selected Keys of the selected cards.
+   * @param {{ordered: boolean}} [options] `ordered`: draw the cards in the order given (HandArranger).
    * @returns {void}
    */
-  function render(cards, selected) {
-    const sorted = Lib.sortCards(cards);
+  function render(cards, selected, options) {
+    const sorted = options && options.ordered ? cards.slice() : Lib.sortCards(cards);
     const perRow = sorted.length > _MAX_ROW ? Math.ceil(sorted.length / 2) : Math.max(sorted.length, 1);
     _elements.hand.style.setProperty('--per-row', String(perRow));
     CardBuilder.syncCards(_elements.hand, sorted, { interactive: true, selected: selected });
