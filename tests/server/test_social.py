@@ -74,10 +74,10 @@ def test_social_rate_history_and_readiness() -> None:
     assert [line.text for line in social.log] == [str(n) for n in range(5, CHAT_HISTORY + 5)]
 
     assert social.ready("a") is None and not social.listens("a")
-    social.subscribe("a")
+    assert social.subscribe("a")
     assert social.ready("a") is False
     assert social.set_ready("a", True) and not social.set_ready("a", True)
-    social.subscribe("a")
+    assert not social.subscribe("a")
     assert social.ready("a") is True, "syncing again keeps the readiness"
     assert not social.clear(["b"]) and social.clear(["a"]) and social.ready("a") is False
     social.set_ready("b", True)
@@ -99,6 +99,8 @@ async def test_chat_reaches_every_synced_client_and_joiners_get_the_history(star
                                        "ready": [False, None, None, None]}]
         plain = await server.join("Plain", "t")
         brian = await synced(server, MARKUP)
+        assert await anna.wait_event("lobby_state", ready=[False, None, False, None]), \
+            "a client that syncs is shown to the others as not ready"
         await anna.send_type("chat", text=f"  {MARKUP}  ")
         line = {"player_index": 0, "player_name": "Anna", "text": MARKUP}
         for client in (anna, brian):

@@ -10,6 +10,7 @@
   const EventBus = Tichu.EventBus;
   const I18n = Tichu.I18n;
   const Modals = Tichu.Modals;
+  const SocialView = Tichu.SocialView;
   const ToolbarView = Tichu.ToolbarView;
 
   /**
@@ -87,6 +88,7 @@
       _views[_active].render();
     }
     Modals.render();
+    SocialView.render(_active);
   }
 
   /**
@@ -106,6 +108,7 @@
   function init() {
     ToolbarView.init();
     Modals.init();
+    SocialView.init();
     Object.keys(_views).forEach(function (name) { _views[name].init(); });
     _applyLayout();
     window.addEventListener('resize', _applyLayout);

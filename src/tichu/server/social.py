@@ -70,10 +70,16 @@ class Social(Generic[K]):
 
     # -- who listens ----------------------------------------------------------------------------
 
-    def subscribe(self, who: K) -> None:
+    def subscribe(self, who: K) -> bool:
         """``who`` speaks the extension: it hears chat and readiness, and its readiness counts
-        (not ready until it says so; a client that syncs again keeps its readiness)."""
-        self._ready.setdefault(who, False)
+        (not ready until it says so; a client that syncs again keeps its readiness).
+
+        :returns: Whether it is new (the readiness shown changes: null becomes false).
+        """
+        if who in self._ready:
+            return False
+        self._ready[who] = False
+        return True
 
     def listens(self, who: K) -> bool:
         """Whether ``who`` has subscribed."""

@@ -378,9 +378,12 @@ class Table:
 
     def sync(self, peer: Peer) -> None:
         """A client speaks the extension: from now on it hears chat, reactions and readiness, and
-        its readiness counts. It gets ``lobby_state`` and ``chat_history`` (the last lines)."""
-        self.social.subscribe(peer)
-        peer.send(notification("lobby_state", self._lobby_state()))
+        its readiness counts. It gets ``lobby_state`` (all listening clients do when it is new:
+        its seat's readiness goes from null to false) and ``chat_history`` (the last lines)."""
+        if self.social.subscribe(peer):
+            self._send_lobby_state()
+        else:
+            peer.send(notification("lobby_state", self._lobby_state()))
         peer.send(notification("chat_history", {"messages": [_line_json(line) for line in self.social.log]}))
 
     def chat(self, peer: Peer, raw: str) -> None:
