@@ -122,14 +122,15 @@ async def test_ready_and_target_score(start_server: StartServer, open_page: Open
     assert "Gus" in (await host.texts("#lobby-hint"))[0]
     assert not await host.visible("#lobby-ready"), "the host's Start is its readiness"
     assert await guest.texts("#lobby-ready") == ["Ready"]
-    assert await guest.page.locator("#lobby-ready").get_attribute("aria-label") == "I am ready to start"
+    assert await guest.page.locator("#lobby-ready").get_attribute("aria-label") == "Ready to start"
 
     await guest.click("#lobby-ready")
     for tab in (host, guest):
         await tab.until(partial(tab.visible, '.lobby-seat[data-seat="1"].ready'), "the guest's seat is ready")
         assert "ready" in (await tab.texts('.lobby-seat[data-seat="1"] .seat-tags'))[0]
     await host.until(lambda: host.enabled("#lobby-start"), "#lobby-start enabled once everyone is ready")
-    assert await guest.texts("#lobby-ready") == ["Not ready"]
+    assert await guest.texts("#lobby-ready") == ["✓ Ready"]
+    assert await guest.page.locator("#lobby-ready").get_attribute("aria-pressed") == "true"
     await shots.take(host, "lobby-ready-host")
     await shots.take(guest, "lobby-ready-guest")
 

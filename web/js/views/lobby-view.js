@@ -169,7 +169,7 @@
     const ready = State.isReady();
     const button = _elements['lobby-ready'];
     button.hidden = isHost;
-    button.textContent = I18n.t(ready ? 'lobby.notReady' : 'lobby.ready');
+    button.textContent = (ready ? '✓ ' : '') + I18n.t('lobby.ready');  // a toggle keeps its name
     button.setAttribute('aria-pressed', String(ready));
     button.setAttribute('aria-label', I18n.t('lobby.readyLabel'));
     button.classList.toggle('primary', !ready);
