@@ -453,15 +453,17 @@ _LAYOUT_JS = """(screen) => {
             break;
         }
     }
+    // line boxes, not bounding boxes: two inline spans of one wrapped line do not overlap
+    const lines = el => [...el.getClientRects()].filter(r => r.width > 0 && r.height > 0);
+    const meets = (p, q) => Math.min(p.right, q.right) - Math.max(p.left, q.left) > 2 &&
+        Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 2;
     for (let i = 0; i < texts.length; i++) {
         for (let j = i + 1; j < texts.length; j++) {
             const a = texts[i], b = texts[j];
             if (a.contains(b) || b.contains(a)) continue;
-            const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
-            const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
-            const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
-            if (w > 2 && h > 2)
-                problems.push(`text over text: ${name(a)} ${box(p)} and ${name(b)} ${box(q)}`);
+            if (lines(a).some(p => lines(b).some(q => meets(p, q))))
+                problems.push(`text over text: ${name(a)} ${box(a.getBoundingClientRect())} and ` +
+                              `${name(b)} ${box(b.getBoundingClientRect())}`);
         }
     }
     return problems;

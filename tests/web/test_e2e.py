@@ -152,7 +152,8 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
     """Two people at one table: both lobbies show both names, the own seat and the host; only
     the host may start; the host swaps the guest's seat with an agent's by clicking one seat
     and then the other (the first is marked ``picked``); both see the new seating; the host
-    starts and both reach the table, the guest at the seat it was moved to. When the guest's
+    starts (once the guest pressed Ready) and both reach the table, the guest at the seat it was
+    moved to. When the guest's
     page closes, the host sees its seat marked away with the seconds until an agent takes it,
     then the agent's name."""
     host = await open_page(DESKTOP, "host")
@@ -167,7 +168,8 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
         assert await own_seat(tab, ".lobby-seat.host") == "0", f"{tab.label}: .lobby-seat.host is not seat 0"
     assert await own_seat(host, ".lobby-seat.own") == "0"
     assert await own_seat(guest, ".lobby-seat.own") == "1"
-    assert await host.enabled("#lobby-start"), "#lobby-start must be enabled for the host"
+    await host.until(lambda: host.visible("#lobby-start:disabled"),
+                     "#lobby-start waits for the guest's readiness (test_social.py)")
     assert not await guest.enabled("#lobby-start"), "#lobby-start must be disabled for a guest"
     await shots.take(host, "lobby-host")
     await shots.take(guest, "lobby-guest")
@@ -184,6 +186,8 @@ async def test_two_browsers_share_a_table(server: LiveServer, open_page: OpenPag
     assert await host.count(".lobby-seat.picked") == 0, "no seat stays picked after the swap"
     await shots.take(host, "lobby-swapped")
 
+    await guest.click("#lobby-ready")  # the swap made the guest not ready (it may have been moved)
+    await host.until(lambda: host.enabled("#lobby-start"), "#lobby-start enabled once the guest is ready")
     await host.click("#lobby-start")
     await host.wait_view("view-table")
     await guest.wait_view("view-table")

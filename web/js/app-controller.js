@@ -58,6 +58,7 @@
     if (event === 'player_joined' && 'session_id' in context) {
       User.setSessionId(context.session_id);
       Network.setSessionId(context.session_id);
+      _send('table_sync');  // the chat, readiness and target score (docs/server.md)
       EventBus.emit('ui:connection', { lost: false });
       ViewManager.show(_viewForState());
     }
@@ -95,6 +96,12 @@
       // refused at connect time: the socket closes next
       _closingError = { code: code, reason: String((error.context || {}).reason || '') };
       return;
+    }
+    if (_lastSent === 'chat' || _lastSent === 'reaction') {
+      if (code === Config.SERVER_BUSY_CODE || code === Config.INVALID_MESSAGE_CODE) {
+        _toast(I18n.t(code === Config.SERVER_BUSY_CODE ? 'chat.tooFast' : 'chat.invalid'));
+        return;
+      }
     }
     if (code === Config.ACTION_TIMEOUT_CODE) {
       State.closeRequest();
@@ -236,6 +243,11 @@
     EventBus.on('intent:options', function (options) {
       _send('set_options', options);
     });
+    EventBus.on('intent:ready', function (ready) {
+      _send('set_ready', { ready: Boolean(ready.ready) });
+    });
+    EventBus.on('intent:chat', function (chat) { _send('chat', { text: chat.text }); });
+    EventBus.on('intent:reaction', function (reaction) { _send('reaction', { reaction: reaction.reaction }); });
     EventBus.on('intent:start', function () {
       _send('start_game');
       ViewManager.show('loading', { message: 'loading.starting' });

@@ -22,6 +22,11 @@
    * @property {number} ACTION_TIMEOUT_CODE The error code of a decision an agent took for the seat.
    * @property {number} INVALID_MESSAGE_CODE The error code of invalid query parameters at connect time.
    * @property {Object<string, string>} STORAGE_KEYS The localStorage keys.
+   * @property {number} CHAT_MAX_LENGTH Characters a chat text may have (the server's bound).
+   * @property {string[]} REACTIONS The quick reactions' ids, in the order of their buttons.
+   * @property {number} REACTION_BUBBLE_MS How long a reaction's bubble stays at the sender's seat.
+   * @property {number[]} TARGET_SCORES The target scores the lobby offers (and the current one).
+   * @property {number} SERVER_BUSY_CODE The error code of a message over a rate (the chat's included).
    */
   const Config = Object.freeze({
     STAGE_PORTRAIT: Object.freeze({ width: 1080, height: 1920 }),
@@ -42,8 +47,14 @@
       TABLE: 'tichu.table',
       SESSION: 'tichu.session',
       LANGUAGE: 'tichu.language',
-      MUTED: 'tichu.muted'
-    })
+      MUTED: 'tichu.muted',
+      CHAT_MUTED: 'tichu.chatMuted'
+    }),
+    CHAT_MAX_LENGTH: 200,
+    REACTIONS: Object.freeze(['nice', 'good_luck', 'oops', 'well_played', 'thanks']),
+    REACTION_BUBBLE_MS: 2500,
+    TARGET_SCORES: Object.freeze([250, 500, 1000, 1500, 2000]),
+    SERVER_BUSY_CODE: 105
   });
 
   Tichu.Config = Config;

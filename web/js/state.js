@@ -39,6 +39,24 @@
    */
 
   /**
+   * The lobby's extension state (docs/server.md: `lobby_state`), as the server last told it.
+   * @typedef {Object} LobbyState
+   * @property {number} targetScore The score the game is played to.
+   * @property {number[]} targetRange `[min, max]` the host may choose.
+   * @property {Array<(boolean|null)>} ready Per seat: ready, not ready, or null (an agent, or a
+   *   client that does not speak the extension: it never holds up the start).
+   */
+
+  /**
+   * One line of the table's chat (`chat_message`, or a `reaction` with `reaction` set).
+   * @typedef {Object} ChatLine
+   * @property {number} seat The sender's seat.
+   * @property {string} name The sender's name (shown as text).
+   * @property {string} text The text ('' for a reaction).
+   * @property {(string|null)} reaction The reaction's id, or null for a text.
+   */
+
+  /**
    * The client's game state. Its fields are read by the views; only the controller changes
    * them, through the functions below.
    * @namespace State
@@ -56,6 +74,8 @@
    * @property {(TableOptions|null)} options The table's options, or null when the server sends none.
    * @property {Object<number, number>} away The seats whose clients dropped, with the time
    *   (`Date.now()` ms) an agent takes the seat unless they come back (`player_disconnected`).
+   * @property {(LobbyState|null)} lobby The target score and readiness, or null from a server without them.
+   * @property {ChatLine[]} chat The last chat lines (at most `Config.CHAT_LINES`).
    * @property {boolean} wishPending Whether the Mah Jong was just played and its wish is still
    *   to be made (R5.1): no bomb may land meanwhile (R4.3).
    */
@@ -72,6 +92,8 @@
     gameOver: null,
     options: null,
     away: {},
+    lobby: null,
+    chat: [],
     wishPending: false
   };
 
@@ -110,8 +132,39 @@
     State.gameOver = null;
     State.options = null;
     State.away = {};
+    State.lobby = null;
+    State.chat = [];
     State.wishPending = false;
     _answered = null;
+  }
+
+  /** @type {number} Chat lines the client keeps (the server sends at most 30 as history). */
+  const _CHAT_LINES = 100;
+
+  /**
+   * Keep a chat line, dropping the oldest beyond {@link _CHAT_LINES}.
+   * @param {Object} context A `chat_message` or `reaction` context.
+   * @param {(string|null)} reaction The reaction's id, or null.
+   * @returns {void}
+   */
+  function _addChat(context, reaction) {
+    State.chat.push({ seat: Number(context.player_index), name: String(context.player_name || ''),
+      text: reaction ? '' : String(context.text || ''), reaction: reaction });
+    if (State.chat.length > _CHAT_LINES) {
+      State.chat.splice(0, State.chat.length - _CHAT_LINES);
+    }
+  }
+
+  /**
+   * Set a seat's readiness (the lobby state kept in step between two `lobby_state`s).
+   * @param {number} seat 0..3.
+   * @param {(boolean|null)} ready The readiness.
+   * @returns {void}
+   */
+  function _setReady(seat, ready) {
+    if (State.lobby) {
+      State.lobby.ready[seat] = ready;
+    }
   }
 
   /**
@@ -202,6 +255,7 @@
       }
       _seats('player_names')[seat] = context.player_name;
       State.clientSeats.add(seat);
+      _setReady(seat, null);  // until its client says it speaks the extension (lobby_state)
       delete State.away[seat];  // back (or a new client on the seat)
     },
     player_disconnected: function (context) {
@@ -211,6 +265,7 @@
       State.public.host_index = context.host_index;
       State.clientSeats.delete(context.player_index);
       delete State.away[context.player_index];
+      _setReady(context.player_index, null);
       if (context.replaced_by_agent) {
         _seats('player_names')[context.player_index] = '';
       }
@@ -227,6 +282,12 @@
       }));
       _forgetMovedAgentName(first, second);
       _forgetMovedAgentName(second, first);
+      if (State.lobby) {  // readiness moves with the people and is cleared (the server says so if it was set)
+        const ready = State.lobby.ready;
+        const moved = ready[first];
+        ready[first] = ready[second] === null ? null : false;
+        ready[second] = moved === null ? null : false;
+      }
       if (State.playerIndex === first || State.playerIndex === second) {
         State.playerIndex = State.playerIndex === first ? second : first;
         State.private.player_index = State.playerIndex;
@@ -237,6 +298,9 @@
       State.rounds = [];
       State.lastRound = null;
       State.gameOver = null;
+      if (State.lobby) {  // readiness is for one start (the server clears it without a message)
+        State.lobby.ready = State.lobby.ready.map(function (ready) { return ready === null ? null : false; });
+      }
     },
     round_started: function (context) {
       Object.assign(State.public, {
@@ -350,6 +414,24 @@
     },
     options_changed: function (context) {
       State.options = _options(context);
+    },
+    lobby_state: function (context) {
+      const range = Array.isArray(context.target_score_range) ? context.target_score_range : [0, 0];
+      const ready = Array.isArray(context.ready) ? context.ready : [];
+      State.lobby = { targetScore: Number(context.target_score), targetRange: [Number(range[0]), Number(range[1])],
+        ready: [0, 1, 2, 3].map(function (seat) { return typeof ready[seat] === 'boolean' ? ready[seat] : null; }) };
+    },
+    chat_history: function (context) {
+      State.chat = [];
+      for (const line of Array.isArray(context.messages) ? context.messages : []) {
+        _addChat(line, null);
+      }
+    },
+    chat_message: function (context) {
+      _addChat(context, null);
+    },
+    reaction: function (context) {
+      _addChat(context, String(context.reaction || ''));
     }
   };
 
@@ -522,6 +604,27 @@
   }
 
   /**
+   * Whether the host may start as far as readiness goes: every client that speaks the
+   * extension, the host aside, is ready (agents and other clients never hold up the start;
+   * the host's own press of Start is its readiness).
+   * @returns {boolean} True when nobody is waited for.
+   */
+  function everyoneReady() {
+    const lobby = State.lobby;
+    return !lobby || lobby.ready.every(function (ready, seat) {
+      return seat === State.public.host_index || ready !== false;
+    });
+  }
+
+  /**
+   * Whether this client said it is ready.
+   * @returns {boolean} True when ready.
+   */
+  function isReady() {
+    return Boolean(State.lobby && State.playerIndex !== null && State.lobby.ready[State.playerIndex]);
+  }
+
+  /**
    * The seat's place if it is out (R4.4).
    * @param {number} seat 0..3.
    * @returns {number} 1..4, or 0 while it plays.
@@ -545,6 +648,8 @@
     playableBombs,
     awaySeconds,
     requestSecondsLeft,
+    everyoneReady,
+    isReady,
     placeOf
   });
 

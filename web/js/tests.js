@@ -299,6 +299,34 @@
       State.apply('player_joined', joined());
       assert.equal(State.options, null, 'a server without options');
     });
+    it('keeps readiness, the target score and the chat (lobby_state, chat_*, reaction)', function () {
+      State.reset();
+      State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
+      assert.equal(State.lobby, null, 'a server without the extension');
+      assert.ok(State.everyoneReady(), 'nothing to wait for without it');
+      State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, false, null] });
+      assert.deepEqual(State.lobby, { targetScore: 500, targetRange: [100, 10000], ready: [false, null, false, null] });
+      assert.ok(!State.everyoneReady(), 'seat 2 is not ready');
+      State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, true, null] });
+      assert.ok(State.everyoneReady(), 'the host (seat 0) need not be ready; agents never hold up the start');
+      assert.ok(!State.isReady());
+      State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
+      assert.deepEqual(State.lobby.ready, [false, null, null, false], 'readiness moves and is cleared');
+      State.apply('player_left', { player_index: 3, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
+      assert.deepEqual(State.lobby.ready, [false, null, null, null]);
+      State.apply('chat_history', { messages: [{ player_index: 2, player_name: '<b>Ben</b>', text: 'hi & bye' }] });
+      State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: 'hello' });
+      State.apply('reaction', { player_index: 2, player_name: '<b>Ben</b>', reaction: 'nice' });
+      assert.deepEqual(State.chat, [
+        { seat: 2, name: '<b>Ben</b>', text: 'hi & bye', reaction: null },
+        { seat: 0, name: 'Anna', text: 'hello', reaction: null },
+        { seat: 2, name: '<b>Ben</b>', text: '', reaction: 'nice' }]);
+      for (let number = 0; number < 150; number++) {
+        State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: String(number) });
+      }
+      assert.equal(State.chat.length, 100, 'the client keeps a bounded number of lines');
+      assert.equal(State.chat[99].text, '149');
+    });
     it('shows an agent on a seat a client left', function () {
       State.reset();
       State.apply('player_joined', joined());

@@ -120,6 +120,23 @@
   }
 
   /**
+   * Whether incoming chat and reactions are hidden.
+   * @returns {boolean} True when the chat is muted.
+   */
+  function isChatMuted() {
+    return _read(KEYS.CHAT_MUTED) === '1';
+  }
+
+  /**
+   * Remember whether incoming chat and reactions are hidden.
+   * @param {boolean} muted True to hide them.
+   * @returns {void}
+   */
+  function setChatMuted(muted) {
+    _write(KEYS.CHAT_MUTED, muted ? '1' : '0');
+  }
+
+  /**
    * The user's remembered data.
    * @namespace User
    * @type {Object}
@@ -133,6 +150,8 @@
     getLanguage,
     setLanguage,
     isMuted,
-    setMuted
+    setMuted,
+    isChatMuted,
+    setChatMuted
   });
 })(window.Tichu = window.Tichu || {});

@@ -10,6 +10,7 @@
   const EventBus = Tichu.EventBus;
   const I18n = Tichu.I18n;
   const Modals = Tichu.Modals;
+  const SocialView = Tichu.SocialView;
   const ToolbarView = Tichu.ToolbarView;
 
   /**
@@ -93,6 +94,7 @@
       _views[_active].render();
     }
     Modals.render();
+    SocialView.render(_active);
   }
 
   /**
@@ -112,6 +114,7 @@
   function init() {
     ToolbarView.init();
     Modals.init();
+    SocialView.init();
     Object.keys(_views).forEach(function (name) { _views[name].init(); });
     _applyLayout();
     window.addEventListener('resize', _applyLayout);

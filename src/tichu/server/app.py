@@ -245,9 +245,18 @@ def _dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> N
         table.start(peer)
     elif kind == "set_options":
         agent, hints = optional(payload, "agent", str), optional(payload, "hints", bool)
-        if agent is None and hints is None:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "set_options needs agent and/or hints")
-        table.set_options(peer, agent, hints)
+        target_score = optional(payload, "target_score", int)
+        if agent is None and hints is None and target_score is None:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "set_options needs agent, hints and/or target_score")
+        table.set_options(peer, agent, hints, target_score)
+    elif kind == "table_sync":
+        table.sync(peer)
+    elif kind == "chat":
+        table.chat(peer, require(payload, "text", str))
+    elif kind == "reaction":
+        table.react(peer, require(payload, "reaction", str))
+    elif kind == "set_ready":
+        table.set_ready(peer, require(payload, "ready", bool))
 
 
 class JsonFormatter(logging.Formatter):

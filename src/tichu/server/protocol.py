@@ -47,15 +47,16 @@ PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024
 #: Frames over this size close the connection (1009), as aiohttp's limit.
 MAX_FRAME_HARD = 1024 * 1024
-#: Message types a client may send (``set_options`` is the project's extension, docs/server.md).
 #: Characters of a client's string that an error repeats (:func:`clip`).
 ECHO_LIMIT = 64
 #: Characters of JSON text of a client's other values that an error repeats (:func:`echo`).
 ECHO_JSON_LIMIT = 256
 #: Characters of an error's reason.
 REASON_LIMIT = 256
+#: Message types a client may send (``set_options``, ``table_sync``, ``chat``, ``reaction`` and
+#: ``set_ready`` are the project's extensions, docs/server.md).
 CLIENT_TYPES = frozenset({"leave", "swap_players", "start_game", "set_options", "announce", "bomb", "response",
-                          "ping"})
+                          "ping", "table_sync", "chat", "reaction", "set_ready"})
 
 _MESSAGES = {
     ErrorCode.UNKNOWN_ERROR: "An unknown error occurred.",
@@ -256,6 +257,31 @@ def clean_name(raw: str | None, what: str, longest: int) -> str:
     if any(unicodedata.category(char).startswith("C") for char in name):
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"{what} must not contain control characters")
     return name
+
+
+def clean_chat_text(raw: str, longest: int) -> str:
+    """A chat text: trimmed (NFC), 1..``longest`` characters, no control characters (no line
+    breaks either). Every other character is the text's own and is echoed exactly; clients show
+    it as text, never as markup.
+
+    :param raw: The ``text`` field of a ``chat`` message.
+    :param longest: The most characters allowed.
+    :returns: The cleaned text.
+    :raises ProtocolError: (``INVALID_MESSAGE``) naming the problem in ``context.reason``.
+    """
+    text = unicodedata.normalize("NFC", raw).strip()
+    if not text:
+        raise ProtocolError(ErrorCode.INVALID_MESSAGE, "text is empty")
+    if len(text) > longest:
+        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"text must have at most {longest} characters",
+                            length=len(text))
+    if any(unicodedata.category(char).startswith("C") and char not in _TEXT_FORMAT for char in text):
+        raise ProtocolError(ErrorCode.INVALID_MESSAGE, "text must not contain control characters")
+    return text
+
+
+#: Format characters a chat text may hold all the same: the joiners of emoji sequences.
+_TEXT_FORMAT = frozenset({"\u200d", "\ufe0f"})
 
 
 def agent_name(seat: int) -> str:

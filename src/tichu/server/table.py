@@ -7,7 +7,12 @@ then an agent takes over, and the client can still come back if nobody took the 
 
 Each table has options that start from the server's settings and that the host may change
 in the lobby (``set_options``, docs/server.md): the agent kind of the empty seats and
-whether ``play`` requests carry a hint, ranked by a :class:`HeuristicAgent` of the table.
+whether ``play`` requests carry a hint, ranked by a :class:`HeuristicAgent` of the table;
+and the score a game is played to.
+
+The people at a table may chat, send quick reactions and say that they are ready
+(:mod:`tichu.server.social`); only clients that sent ``table_sync`` hear of it, so that a
+client of protocol.md alone gets exactly the messages it knows.
 
 The agents' decisions and the hints are computed in the server's
 :class:`~tichu.server.agent_pool.AgentPool`, off the event loop.
@@ -53,10 +58,21 @@ from tichu.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     agent_name,
+    clean_chat_text,
     clip,
     notification,
     private_state_json,
     public_state_json,
+)
+from tichu.server.social import (
+    CHAT_BURST,
+    CHAT_LENGTH,
+    CHAT_RATE,
+    REACTIONS,
+    TARGET_SCORE_MAX,
+    TARGET_SCORE_MIN,
+    ChatLine,
+    Social,
 )
 from tichu.server.storage import GameJournal, StoreWriter
 
@@ -114,6 +130,8 @@ class Table:
     :ivar peers: The client at each seat, or ``None`` where an agent plays.
     :ivar engine: The engine of the running game, or ``None`` in the lobby.
     :ivar options: The agent kind of empty seats and whether hints are given.
+    :ivar target_score: The score the next game (or the running one) is played to.
+    :ivar social: The chat, the reactions' rate and who is ready.
     """
 
     def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter, *,
@@ -137,6 +155,8 @@ class Table:
         self._agents = agents
         self._pool = pool
         self.options = TableOptions(agent=settings.agent, hints=settings.hints)
+        self.target_score = settings.target_score
+        self.social: Social[Peer] = Social()
         self._hinter = hinter or heuristic_hinter(settings)
         self.info = TableInfo(table_name=name, player_names=[agent_name(seat) for seat in range(4)])
         self.peers: list[Peer | None] = [None] * 4
@@ -281,8 +301,11 @@ class Table:
                 game_id = self._journal.game_id
                 self._store.submit(lambda store: store.unseat_person(game_id, seat))
         peer.release()
+        was_ready = self.social.forget(peer)
         self._broadcast("player_left", player_index=seat, player_name=peer.name,
                         host_index=self.info.host_index, replaced_by_agent=True)
+        if was_ready:
+            self._send_lobby_state()
         if not self.clients:
             self._on_empty(self)
 
@@ -314,26 +337,112 @@ class Table:
             else:
                 names[seat] = agent_name(seat)
         self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
+        swapped = [client for client in (self.peers[first], self.peers[second]) if client is not None]
+        if self.social.clear(swapped):
+            self._send_lobby_state()
 
-    def set_options(self, peer: Peer, agent: str | None = None, hints: bool | None = None) -> None:
+    def set_options(self, peer: Peer, agent: str | None = None, hints: bool | None = None,
+                    target_score: int | None = None) -> None:
         """Change the table's options (host only, lobby only) and tell every client
-        (``options_changed``). The agents take the new kind when the game starts.
+        (``options_changed``). The agents take the new kind when the game starts. A change
+        of any option makes everyone not ready (they agreed to other terms); the clients that
+        sent ``table_sync`` then hear ``lobby_state``, as after a new target score.
 
         :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``, ``INVALID_ACTION``
-            for an unknown agent kind.
+            for an unknown agent kind or a target score out of range (nothing changes then).
         """
         self._check_host(peer, "set_options")
         if agent is not None and agent not in AGENTS:
             raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {clip(agent)!r}; known: {', '.join(AGENTS)}",
                                 agents=list(AGENTS))
+        if target_score is not None and not TARGET_SCORE_MIN <= target_score <= TARGET_SCORE_MAX:
+            raise ProtocolError(ErrorCode.INVALID_ACTION,
+                                f"target_score must be {TARGET_SCORE_MIN} to {TARGET_SCORE_MAX}",
+                                target_score=target_score, min=TARGET_SCORE_MIN, max=TARGET_SCORE_MAX)
+        before = (self.options.agent, self.options.hints, self.target_score)
         if agent is not None and agent != self.options.agent:
             self.options.agent = agent
             for client in self.clients:
                 client.stand_in = self._make_agent(client.seat)
         if hints is not None:
             self.options.hints = hints
-        log.info("table %r: options %s", self.name, self.options)
+        if target_score is not None:
+            self.target_score = target_score
+        log.info("table %r: options %s, target score %d", self.name, self.options, self.target_score)
         self._broadcast("options_changed", **self.options.to_json())
+        changed = before != (self.options.agent, self.options.hints, self.target_score)
+        if (changed and self.social.clear()) or before[2] != self.target_score:
+            self._send_lobby_state()
+
+    # -- chat, reactions and readiness (docs/server.md) --------------------------------------------
+
+    def sync(self, peer: Peer) -> None:
+        """A client speaks the extension: from now on it hears chat, reactions and readiness, and
+        its readiness counts. It gets ``lobby_state`` (all listening clients do when it is new:
+        its seat's readiness goes from null to false) and ``chat_history`` (the last lines)."""
+        if self.social.subscribe(peer):
+            self._send_lobby_state()
+        else:
+            peer.send(notification("lobby_state", self._lobby_state()))
+        peer.send(notification("chat_history", {"messages": [_line_json(line) for line in self.social.log]}))
+
+    def chat(self, peer: Peer, raw: str) -> None:
+        """Send a chat text to every listening client (``chat_message``) and keep it in the history.
+
+        :raises ProtocolError: ``INVALID_MESSAGE`` for an empty, too long or control-character
+            text; ``SERVER_BUSY`` beyond the chat rate. Nothing is sent or kept then.
+        """
+        text = clean_chat_text(raw, CHAT_LENGTH)
+        self._take_chat_token(peer)
+        line = ChatLine(peer.seat, peer.name, text)
+        self.social.remember(line)
+        self._tell_listeners("chat_message", _line_json(line))
+
+    def react(self, peer: Peer, reaction: str) -> None:
+        """Send a quick reaction to every listening client (``reaction``); not kept.
+
+        :raises ProtocolError: ``INVALID_ACTION`` for an unknown reaction (``context.reactions``
+            lists them); ``SERVER_BUSY`` beyond the chat rate.
+        """
+        if reaction not in REACTIONS:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown reaction {clip(reaction)!r}",
+                                reactions=list(REACTIONS))
+        self._take_chat_token(peer)
+        self._tell_listeners("reaction", {"player_index": peer.seat, "player_name": peer.name, "reaction": reaction})
+
+    def set_ready(self, peer: Peer, ready: bool) -> None:
+        """Say whether the client is ready to start (lobby only); the listening clients hear
+        ``lobby_state`` when that changed. Readiness is advice to the host: ``start_game`` keeps
+        its meaning (docs/server.md).
+
+        :raises ProtocolError: ``GAME_ALREADY_STARTED`` during a game.
+        """
+        if self.is_running:
+            raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED, table_name=self.name)
+        if self.social.set_ready(peer, ready):
+            self._send_lobby_state()
+
+    def _take_chat_token(self, peer: Peer) -> None:
+        if not self.social.allow(peer):
+            raise ProtocolError(ErrorCode.SERVER_BUSY,
+                                f"too many chat messages: {CHAT_BURST} at once, then {CHAT_RATE:g} a second")
+
+    def _lobby_state(self) -> dict[str, Any]:
+        """``lobby_state``: the target score (and its range) and per seat whether its client is
+        ready (``null``: an agent, or a client that never sent ``table_sync``)."""
+        ready = [None if client is None else self.social.ready(client) for client in self.peers]
+        return {"target_score": self.target_score, "target_score_range": [TARGET_SCORE_MIN, TARGET_SCORE_MAX],
+                "ready": ready}
+
+    def _send_lobby_state(self) -> None:
+        self._tell_listeners("lobby_state", self._lobby_state())
+
+    def _tell_listeners(self, event: str, context: dict[str, Any]) -> None:
+        """Send a notification of the extension to the clients that sent ``table_sync``."""
+        message = notification(event, context)
+        for client in self.clients:
+            if self.social.listens(client):
+                client.send(message)
 
     def start(self, peer: Peer) -> None:
         """Start a game (host only, lobby only); agents take the empty seats.
@@ -344,7 +453,8 @@ class Table:
         players: list[Player] = [client if client is not None else self._seat_agent(self._make_agent(seat))
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
-        rules = RuleSet(target_score=self.settings.target_score, seed=self.settings.seed)
+        rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
+        self.social.clear()  # readiness is for one start; the clients clear it on game_started
         game_id, started_at, name = str(uuid.uuid4()), now_iso(), self.name
         options = {"agent": self.options.agent, "hints": self.options.hints}
         self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
@@ -379,6 +489,7 @@ class Table:
         table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
         table.options.agent = str(running.options.get("agent", table.options.agent))
         table.options.hints = bool(running.options.get("hints", table.options.hints))
+        table.target_score = rules.target_score
         for seat, (name, hashed) in sorted(running.seats.items()):
             peer = Peer(name, seat, table, table._make_agent(seat), pool, settings.turn_timeout, hinter=table._hint)
             peer.session_hash = hashed
@@ -516,3 +627,8 @@ class Table:
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
             self._store.submit(lambda store: store.end_game(game_id, record))
+
+
+def _line_json(line: ChatLine) -> dict[str, Any]:
+    """A chat line as ``chat_message`` sends it: ``{player_index, player_name, text}``."""
+    return {"player_index": line.seat, "player_name": line.name, "text": line.text}

@@ -1,11 +1,13 @@
 /**
  * @file LobbyView: the four seats in their teams (0+2 against 1+3); the host swaps seats by
- * tapping two of them, chooses the table's options (the agents' kind, hints) and starts the
- * game; the others see the options read-only.
+ * tapping two of them, chooses the table's options (the agents' kind, hints, the target score)
+ * and starts the game once everyone is ready; the others see the options read-only and say
+ * that they are ready (`#lobby-ready`; a "ready" tag on their seat for everyone).
  */
 (function (Tichu) {
   'use strict';
 
+  const Config = Tichu.Config;
   const EventBus = Tichu.EventBus;
   const I18n = Tichu.I18n;
   const State = Tichu.State;
@@ -18,6 +20,8 @@
   let _picked = null;
   /** @type {string} The agent kinds and language the agent select was built for. */
   let _agentChoices = '';
+  /** @type {string} The target scores and language the target select was built for. */
+  let _targetChoices = '';
 
   /**
    * Wire the seats and buttons.
@@ -25,7 +29,7 @@
    */
   function init() {
     ['lobby-title', 'lobby-hint', 'lobby-start', 'lobby-leave', 'lobby-options', 'lobby-agent',
-      'lobby-hints'].forEach(function (id) {
+      'lobby-hints', 'lobby-social', 'lobby-target', 'lobby-ready'].forEach(function (id) {
       _elements[id] = document.getElementById(id);
     });
     for (const seat of document.querySelectorAll('.lobby-seat')) {
@@ -49,6 +53,14 @@
       if (_isHost()) {
         EventBus.emit('intent:options', { hints: _elements['lobby-hints'].checked });
       }
+    });
+    _elements['lobby-target'].addEventListener('change', function () {
+      if (_isHost()) {
+        EventBus.emit('intent:options', { target_score: Number(_elements['lobby-target'].value) });
+      }
+    });
+    _elements['lobby-ready'].addEventListener('click', function () {
+      EventBus.emit('intent:ready', { ready: !State.isReady() });
     });
     EventBus.on('state:changed', function (change) {
       if (change.event === 'players_swapped' || change.event === 'player_joined') {
@@ -122,6 +134,66 @@
   }
 
   /**
+   * Draw the target score (the host chooses among the offered ones, the others see it) and
+   * the Ready button (for everyone but the host, whose Start is its readiness).
+   * @param {boolean} isHost Whether this client is the host.
+   * @returns {void}
+   */
+  function _renderSocial(isHost) {
+    const lobby = State.lobby;
+    _elements['lobby-social'].hidden = !lobby;
+    if (!lobby) {
+      return;
+    }
+    const select = _elements['lobby-target'];
+    const scores = Config.TARGET_SCORES.filter(function (score) {
+      return score >= lobby.targetRange[0] && score <= lobby.targetRange[1];
+    });
+    if (!scores.includes(lobby.targetScore)) {
+      scores.push(lobby.targetScore);
+      scores.sort(function (a, b) { return a - b; });
+    }
+    const choices = I18n.getLanguage() + '|' + scores.join(',');
+    if (choices !== _targetChoices) {
+      _targetChoices = choices;
+      select.replaceChildren.apply(select, scores.map(function (score) {
+        const option = document.createElement('option');
+        option.value = String(score);
+        option.textContent = I18n.t('lobby.targetOption', { score: score });
+        return option;
+      }));
+    }
+    select.value = String(lobby.targetScore);
+    select.disabled = !isHost;
+    _elements['lobby-social'].classList.toggle('read-only', !isHost);
+    const ready = State.isReady();
+    const button = _elements['lobby-ready'];
+    button.hidden = isHost;
+    button.textContent = (ready ? '✓ ' : '') + I18n.t('lobby.ready');  // a toggle keeps its name
+    button.setAttribute('aria-pressed', String(ready));
+    button.setAttribute('aria-label', I18n.t('lobby.readyLabel'));
+    button.classList.toggle('primary', !ready);
+  }
+
+  /**
+   * The names of the people the host waits for (not ready yet).
+   * @returns {string[]} The names.
+   */
+  function _waitingFor() {
+    const lobby = State.lobby;
+    if (!lobby) {
+      return [];
+    }
+    const names = [];
+    lobby.ready.forEach(function (ready, seat) {
+      if (ready === false && seat !== State.public.host_index) {
+        names.push(State.displayName(seat));
+      }
+    });
+    return names;
+  }
+
+  /**
    * Draw the seats, the hint, the options and the buttons.
    * @returns {void}
    */
@@ -138,6 +210,11 @@
       if (seat === hostIndex) {
         tags.push(I18n.t('lobby.host'));
       }
+      const ready = Boolean(State.lobby && State.lobby.ready[seat]) && seat !== hostIndex;
+      if (ready) {
+        tags.push(I18n.t('lobby.readyTag'));
+      }
+      element.classList.toggle('ready', ready);
       element.querySelector('.seat-tags').textContent = tags.join(' · ');
       element.classList.toggle('own', seat === State.playerIndex);
       element.classList.toggle('host', seat === hostIndex);
@@ -151,9 +228,13 @@
     else if (_picked !== null) {
       hint = I18n.t('lobby.hintPicked');
     }
+    else if (_waitingFor().length) {
+      hint = I18n.t('lobby.hintWaiting', { names: _waitingFor().join(', ') });
+    }
     _elements['lobby-hint'].textContent = hint;
     _renderOptions(isHost);
-    _elements['lobby-start'].disabled = !isHost;
+    _renderSocial(isHost);
+    _elements['lobby-start'].disabled = !isHost || !State.everyoneReady();
   }
 
   /**
