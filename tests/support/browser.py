@@ -441,14 +441,16 @@ _LAYOUT_JS = """(screen) => {
     for (const el of texts) {
         const style = getComputedStyle(el), r = el.getBoundingClientRect();
         if (clips(style.overflowY) && el.scrollHeight > el.clientHeight + 2)
-            problems.push(`cut text (height): ${name(el)} ${box(r)} needs ${el.scrollHeight}px, has ${el.clientHeight}px`);
+            problems.push(`cut text (height): ${name(el)} ${box(r)} needs ${el.scrollHeight}px, ` +
+                          `has ${el.clientHeight}px`);
         if (clips(style.overflowX) && style.textOverflow !== 'ellipsis' && el.scrollWidth > el.clientWidth + 2)
             problems.push(`cut text (width): ${name(el)} ${box(r)} needs ${el.scrollWidth}px, has ${el.clientWidth}px`);
         for (let box_ = el.parentElement; box_ && box_ !== document.body; box_ = box_.parentElement) {
             const st = getComputedStyle(box_);
             if (!clips(st.overflowX) && !clips(st.overflowY)) continue;
             const q = box_.getBoundingClientRect();
-            if (r.left < q.left - slack || r.top < q.top - slack || r.right > q.right + slack || r.bottom > q.bottom + slack)
+            if (r.left < q.left - slack || r.top < q.top - slack ||
+                r.right > q.right + slack || r.bottom > q.bottom + slack)
                 problems.push(`cut text (clipped by ${name(box_).split(' ')[0]}): ${name(el)} ${box(r)} in ${box(q)}`);
             break;
         }

@@ -210,7 +210,7 @@ def round_over(wire: Wire) -> bool:
 def chosen_play(context: Message) -> list[list[int]] | None:
     """The play a test player makes on a ``play`` request: the server's best hinted play that is
     not a pass, else the longest, then lowest legal play; None when only passing is legal."""
-    plays = [play for play in context["legal_plays"] if play]
+    plays: list[list[list[int]]] = [play for play in context["legal_plays"] if play]
     if not plays:
         return None
     legal = {_cards_key(play): play for play in plays}
