@@ -468,6 +468,10 @@ _LAYOUT_JS = """(screen) => {
                               `${name(b)} ${box(b.getBoundingClientRect())}`);
         }
     }
+    const labelled = el => (el.getAttribute('aria-label') || '').trim() || el.getAttribute('aria-labelledby') ||
+        (el.textContent || '').trim() || (el.title || '').trim() || (el.labels && el.labels.length);
+    for (const el of within('button, input, select, textarea, [role="button"]'))
+        if (!labelled(el)) problems.push(`no accessible name: ${name(el)}`);
     return problems;
 }"""
 
@@ -478,7 +482,7 @@ async def layout_problems(page: Page) -> list[str]:
     overlap each other, and cut text: an element whose own text needs more room than it has
     (cut off in height, or in width without an ellipsis), that its clipping container cuts,
     or that lies over another element's text (a toast over a seat's name, a "Pass" marker over
-    the name).
+    the name); and controls without an accessible name (no text, ``aria-label``, label or title).
 
     Elements outside every ``section`` (``#lang-switch``, ``#mute``, ``#leave``, ``#toast``)
     count with the active view. Cards may overlap each other (a fanned hand, a trick), but

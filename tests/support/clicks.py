@@ -141,10 +141,28 @@ class Player:
         """After the exchange: ``#btn-play`` (pick up) until the hand shows all 14 cards."""
         tab = self.tab
         await tab.until(lambda: tab.enabled("#btn-play"), "#btn-play (pick up) enabled after the exchange")
+        await self._trick_and_turn_shown_while_picking_up()
         await self.snap("pick-up")
         await tab.click("#btn-play")
         self.picked_up_rounds.add(rounds)
         await tab.until(lambda: self._hand_is(14), "#hand shows 14 cards after the pick-up")
+
+    async def _trick_and_turn_shown_while_picking_up(self) -> None:
+        """The game goes on during the pick-up: the trick stays in view beside the received cards
+        (``#push-zones.receiving``) and ``#status`` says whose turn it is, the own first."""
+        tab = self.tab
+        hidden = await tab.page.eval_on_selector_all("#trick, #trick-info", "els => els.map(e => e.hidden)")
+        assert hidden == [False, False], f"the trick is hidden during the pick-up; {await tab.describe()}"
+        assert await tab.count("#push-zones.receiving .push-zone .card") == 3
+
+        async def status_names_the_turn() -> bool:
+            status = (await tab.texts("#status"))[0]
+            request = tab.wire.open_request()
+            if request is not None and request["action"] == "play":
+                return status.startswith("Your ") and "pick up" in status
+            return "pick up" in status.lower()
+
+        await tab.until(status_names_the_turn, "#status says whose turn it is during the pick-up")
 
     async def play(self, request: Message) -> None:
         """A turn: click the cards of a play (:func:`chosen_play`) in the hand, then ``#btn-play``;

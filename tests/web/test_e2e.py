@@ -11,6 +11,7 @@ layout check (nothing off-screen, no overlapping controls).
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -19,6 +20,9 @@ from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, ROUND_WAIT, OpenPag
 from tests.support.clicks import Player, game_over, round_over
 from tests.support.live_server import WAIT, LiveServer, StartServer, wait_for_records
 from tichu.records.record import replay
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -413,3 +417,29 @@ async def _clock_shows_seconds(tab: Tab) -> bool:
 
 async def _clock_below(tab: Tab, seconds: int) -> bool:
     return 0 <= _seconds_in((await tab.texts("#status") or [""])[0]) < seconds
+
+
+async def test_animations_are_off_when_less_motion_is_preferred(server: LiveServer, browser: Browser) -> None:
+    """``prefers-reduced-motion: reduce`` turns the short transitions off (a seat's turn glow,
+    a card rising when selected); without it they run."""
+    durations: dict[str, list[str]] = {}
+    for motion in ("reduce", "no-preference"):
+        context = await browser.new_context(**PHONE.context_options(), reduced_motion=motion)
+        try:
+            page = await context.new_page()
+            await page.goto(server.url)
+            durations[motion] = await page.evaluate(
+                "() => ['.seat', '.card'].map(selector => {"
+                "  const element = document.createElement('div');"
+                "  element.className = selector.slice(1);"
+                "  document.getElementById('wrapper').appendChild(element);"
+                "  const duration = getComputedStyle(element).transitionDuration;"
+                "  element.remove();"
+                "  return duration; })")
+        finally:
+            await context.close()
+    def parts(motion: str) -> list[str]:
+        return [part.strip() for value in durations[motion] for part in value.split(",")]
+
+    assert set(parts("reduce")) == {"0s"}, durations
+    assert "0s" not in parts("no-preference"), durations
