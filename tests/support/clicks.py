@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from tests.support.browser import Shots, Tab, Wire
-from tests.support.live_server import POLL, Message
+from tests.support.live_server import POLL, LiveServer, Message
 
 #: Where the three pushed cards go, in the order of ``given_schupf_cards``.
 PUSH_TARGETS = ("right", "partner", "left")
@@ -223,6 +223,15 @@ class Player:
 def round_over(wire: Wire) -> bool:
     """Stop condition: a ``round_over`` arrived."""
     return wire.count("round_over") > 0
+
+
+async def start_alone(tab: Tab, server: LiveServer, name: str, table: str) -> None:
+    """Log in as the only person at a new table (the host) and click ``#lobby-start``."""
+    await tab.login(server.url, name, table)
+    await tab.wait_view("view-lobby")
+    await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
+    await tab.click("#lobby-start")
+    await tab.wait_view("view-table")
 
 
 def chosen_play(context: Message) -> list[list[int]] | None:

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
-from tests.support.clicks import Player, game_over, round_over
+from tests.support.clicks import Player, game_over, round_over, start_alone
 from tests.support.live_server import WAIT, LiveServer, StartServer, wait_for_records
 from tichu.records.record import replay
 
@@ -44,15 +44,6 @@ async def own_seat(tab: Tab, selector: str = ".seat.own") -> str | None:
 async def seat_name(tab: Tab, seat: int, kind: str = "lobby-seat") -> str:
     """The text of ``.<kind>[data-seat=seat] .seat-name``."""
     return (await tab.page.locator(f'.{kind}[data-seat="{seat}"] .seat-name').first.text_content() or "").strip()
-
-
-async def start_alone(tab: Tab, server: LiveServer, name: str, table: str) -> None:
-    """Log in as the only person at a new table (the host) and click ``#lobby-start``."""
-    await tab.login(server.url, name, table)
-    await tab.wait_view("view-lobby")
-    await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
-    await tab.click("#lobby-start")
-    await tab.wait_view("view-table")
 
 
 async def test_login_and_loading_views(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:

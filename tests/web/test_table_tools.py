@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.support.browser import DESKTOP, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
-from tests.support.clicks import Player, card_label
+from tests.support.clicks import Player, card_label, start_alone
 from tests.support.live_server import WAIT, LiveServer, Message
 
 if TYPE_CHECKING:
@@ -81,11 +81,7 @@ def play_request(wire: Wire) -> Message | None:
 
 async def start_game(tab: Tab, server: LiveServer, name: str, table: str) -> Player:
     """Log in alone, start, and return a :class:`Player` for the seat."""
-    await tab.login(server.url, name, table)
-    await tab.wait_view("view-lobby")
-    await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
-    await tab.click("#lobby-start")
-    await tab.wait_view("view-table")
+    await start_alone(tab, server, name, table)
     return Player(tab)
 
 
