@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from tichu.records.journal import Entry
+from tichu.records.rating import INITIAL, apply_game, rate_games
 from tichu.records.record import read_records, write_records
+from tichu.records.stats import game_stats, is_finished, player_key
 
 #: Records added per transaction by an import: few commits (each one a write to the card),
 #: and a bounded memory whatever the file's size.
@@ -68,6 +70,35 @@ MIGRATIONS: tuple[str, ...] = (
         player_name TEXT NOT NULL,
         session_hash TEXT NOT NULL,
         PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    """,
+    # v3: each game's seats with their statistics (tichu.records.stats), for fast filters by
+    # player and per-player sums, and the ratings (tichu.records.rating); filled from the stored
+    # records by :func:`_backfill_players` right after this script, in the same transaction.
+    """
+    CREATE TABLE game_players (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        team INTEGER NOT NULL,
+        won INTEGER,
+        rounds INTEGER NOT NULL,
+        tichu_calls INTEGER NOT NULL,
+        tichu_made INTEGER NOT NULL,
+        grand_calls INTEGER NOT NULL,
+        grand_made INTEGER NOT NULL,
+        double_victories INTEGER NOT NULL,
+        team_points INTEGER NOT NULL,
+        bombs INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX game_players_key ON game_players (player_key);
+    CREATE INDEX game_players_name ON game_players (name);
+    CREATE TABLE ratings (
+        player_key TEXT PRIMARY KEY,
+        rating REAL NOT NULL
     ) WITHOUT ROWID;
     """,
 )
@@ -133,8 +164,11 @@ class GameStore:
                              f"({len(MIGRATIONS)})")
         for target in range(version, len(MIGRATIONS)):
             try:  # one transaction per step: a failed step leaves the file as it was
-                self._db.executescript(f"BEGIN IMMEDIATE; {MIGRATIONS[target]} "
-                                       f"PRAGMA user_version = {target + 1}; COMMIT;")
+                self._db.executescript(f"BEGIN IMMEDIATE; {MIGRATIONS[target]}")
+                if target + 1 in _AFTER_MIGRATION:
+                    _AFTER_MIGRATION[target + 1](self)
+                self._db.execute(f"PRAGMA user_version = {target + 1}")
+                self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
@@ -156,13 +190,130 @@ class GameStore:
         :returns: How many were added.
         :raises ValueError: For a record without an id or start time; nothing is added then.
         """
-        rows = [_row(record) for record in records]
+        rows = [(record, _row(record)) for record in records]
         with self._transaction():
-            before = self._db.total_changes
-            self._db.executemany("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
-                                 "VALUES (?, ?, ?, ?, ?, ?)", rows)
-            added = self._db.total_changes - before
-        return added
+            last = self._last_rated()
+            added = [record for record, row in rows if self._insert(record, row)]
+            self._rate(added, last)
+        return len(added)
+
+    def _insert(self, record: dict[str, Any], row: tuple[str, str, str | None, int | None, int, str]) -> bool:
+        """Insert one record and its seats (:mod:`tichu.records.stats`) unless its id is stored."""
+        cursor = self._db.execute("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
+                                  "VALUES (?, ?, ?, ?, ?, ?)", row)
+        if cursor.rowcount != 1:
+            return False
+        self._db.executemany(f"INSERT OR REPLACE INTO game_players ({', '.join(_PLAYER_COLUMNS)}) "
+                             f"VALUES ({', '.join('?' * len(_PLAYER_COLUMNS))})", _player_rows(record))
+        return True
+
+    def _last_rated(self) -> tuple[str, str] | None:
+        """``(started_at, id)`` of the latest rated game, or ``None``."""
+        row = self._db.execute(f"SELECT started_at, id FROM games WHERE {_RATED} "
+                               "ORDER BY started_at DESC, id DESC LIMIT 1").fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def _rate(self, added: list[dict[str, Any]], last: tuple[str, str] | None) -> None:
+        """Bring the ratings up to date after adding records: incrementally when every new rated
+        game comes after the latest one rated before, else from scratch (an import of older games)."""
+        new = sorted((str(record["started_at"]), str(record["id"])) for record in added
+                      if is_finished(record) and _player_rows(record))
+        if not new:
+            return
+        if last is not None and new[0] <= last:
+            self.rerate()
+            return
+        keys = {game_id: self._seat_keys(game_id) for _, game_id in new}
+        involved = {key for seats, _ in keys.values() for key in seats}
+        ratings = {str(key): float(value) for key, value in self._db.execute(
+            f"SELECT player_key, rating FROM ratings WHERE player_key IN ({', '.join('?' * len(involved))})",
+            sorted(involved))}
+        for _, game_id in new:
+            seats, winner = keys[game_id]
+            apply_game(ratings, seats, winner)
+        self._db.executemany("INSERT OR REPLACE INTO ratings (player_key, rating) VALUES (?, ?)",
+                             sorted(ratings.items()))
+
+    def _seat_keys(self, game_id: str) -> tuple[list[str], int]:
+        seats = [str(key) for (key,) in self._db.execute(
+            "SELECT player_key FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,))]
+        winner = self._db.execute("SELECT winner FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        return seats, int(winner)
+
+    # -- history: games, players, ratings (docs/server.md, "History API") ---------------------
+
+    def list_games(self, limit: int, offset: int, player: str | None = None, since: str | None = None,
+                   until: str | None = None) -> tuple[list[dict[str, Any]], int]:
+        """Stored games, newest first (``started_at``, then the order of storing), a page of them.
+
+        :param limit: Games per page.
+        :param offset: Games skipped.
+        :param player: (Optional) Only games with a seat of this name or player key.
+        :param since: (Optional) Only games started at or after this time (records.md's format).
+        :param until: (Optional) Only games started before this time.
+        :returns: The page's summaries (id, started_at, table_name, players, score, winner,
+            rounds, aborted) and how many games match in all.
+        """
+        where, params = [], []  # type: list[str], list[Any]
+        if player is not None:
+            where.append("id IN (SELECT game_id FROM game_players WHERE player_key = ? OR name = ?)")
+            params += [player, player]
+        if since is not None:
+            where.append("started_at >= ?")
+            params.append(since)
+        if until is not None:
+            where.append("started_at < ?")
+            params.append(until)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        total = int(self._db.execute(f"SELECT COUNT(*) FROM games {clause}", params).fetchone()[0])
+        games = [_summary(_loads(text), table_name, bool(aborted)) for text, table_name, aborted in self._db.execute(
+            f"SELECT record, table_name, aborted FROM games {clause} ORDER BY started_at DESC, seq DESC "
+            "LIMIT ? OFFSET ?", [*params, limit, offset])]
+        return games, total
+
+    def player_stats(self, key: str) -> dict[str, Any] | None:
+        """A player's statistics summed over their games, and their rating (docs/ratings.md).
+
+        :param key: The player key (a person's name, an agent's kind such as ``agent:random``).
+        :returns: The statistics, or ``None`` for a key in no stored game.
+        """
+        row = self._db.execute(
+            "SELECT COUNT(*), COUNT(won), TOTAL(won), TOTAL(rounds), TOTAL(tichu_calls), TOTAL(tichu_made), "
+            "TOTAL(grand_calls), TOTAL(grand_made), TOTAL(double_victories), TOTAL(team_points), TOTAL(bombs), "
+            "MIN(kind) FROM game_players WHERE player_key = ?", (key,)).fetchone()
+        if not row[0]:
+            return None
+        games, finished, wins, rounds, tichu, tichu_made, grand, grand_made, doubles, points, bombs, kind = row
+        rating = self._db.execute("SELECT rating FROM ratings WHERE player_key = ?", (key,)).fetchone()
+        return {"name": key, "kind": kind, "games": int(games), "finished": int(finished), "wins": int(wins),
+                "win_rate": _ratio(wins, finished), "rounds": int(rounds),
+                "tichu_calls": int(tichu), "tichu_made": int(tichu_made), "tichu_success": _ratio(tichu_made, tichu),
+                "grand_calls": int(grand), "grand_made": int(grand_made), "grand_success": _ratio(grand_made, grand),
+                "double_victories": int(doubles), "points_per_round": _ratio(points, rounds, 1),
+                "bombs": int(bombs), "rating": _rating(rating)}
+
+    def leaderboard(self, limit: int) -> list[dict[str, Any]]:
+        """The rated players, best first (rating, then player key): name, kind, rating, games, wins."""
+        return [{"rank": rank, "name": key, "kind": kind, "rating": _rating((rating,)), "games": int(games),
+                 "wins": int(wins)}
+                for rank, (key, rating, kind, games, wins) in enumerate(self._db.execute(
+                    "SELECT r.player_key, r.rating, MIN(p.kind), COUNT(p.won), TOTAL(p.won) FROM ratings r "
+                    "JOIN game_players p ON p.player_key = r.player_key GROUP BY r.player_key "
+                    "ORDER BY r.rating DESC, r.player_key LIMIT ?", (limit,)), start=1)]
+
+    def rerate(self) -> None:
+        """Recompute every rating from scratch: the finished games in the order of ``started_at``,
+        then id (docs/ratings.md)."""
+        games: dict[str, tuple[list[str], int]] = {}
+        for game_id, winner, key in self._db.execute(
+                "SELECT g.id, g.winner, p.player_key FROM games g JOIN game_players p ON p.game_id = g.id "
+                "WHERE g.aborted = 0 AND g.winner IN (20, 31) "
+                "ORDER BY g.started_at, g.id, p.seat"):
+            games.setdefault(str(game_id), ([], int(winner)))[0].append(str(key))
+        ratings = rate_games(game for game in games.values() if len(game[0]) == 4)
+        with self._transaction():
+            self._db.execute("DELETE FROM ratings")
+            self._db.executemany("INSERT INTO ratings (player_key, rating) VALUES (?, ?)", sorted(ratings.items()))
 
     def get(self, record_id: str) -> dict[str, Any] | None:
         """The record with this id, or ``None``."""
@@ -239,8 +390,9 @@ class GameStore:
         in one transaction."""
         with self._transaction():
             if record is not None:
-                self._db.execute("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
-                                 "VALUES (?, ?, ?, ?, ?, ?)", _row(record))
+                last = self._last_rated()
+                if self._insert(record, _row(record)):
+                    self._rate([record], last)
             self._db.execute("DELETE FROM running_actions WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM running_seats WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM running_games WHERE id = ?", (game_id,))
@@ -311,6 +463,63 @@ class GameStore:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+#: The columns of ``game_players`` (schema v3), in the order :func:`_player_rows` gives them.
+_PLAYER_COLUMNS = ("game_id", "seat", "name", "kind", "player_key", "team", "won", "rounds", "tichu_calls",
+                   "tichu_made", "grand_calls", "grand_made", "double_victories", "team_points", "bombs")
+#: The games that rate: played to the end (tichu.records.stats.is_finished).
+_RATED = "aborted = 0 AND winner IN (20, 31)"
+
+
+def _player_rows(record: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The ``game_players`` rows of a record; none for a record whose players or rounds cannot
+    be read (it is stored, but counts for nobody)."""
+    try:
+        seats = game_stats(record)
+    except ValueError:
+        return []
+    return [(record["id"], seat.seat, seat.name, seat.kind, seat.key, seat.team,
+             None if seat.won is None else int(seat.won), seat.rounds, seat.tichu_calls, seat.tichu_made,
+             seat.grand_calls, seat.grand_made, seat.double_victories, seat.team_points, seat.bombs)
+            for seat in seats]
+
+
+def _summary(record: dict[str, Any], table_name: str | None, aborted: bool) -> dict[str, Any]:
+    """A game's line in the history (docs/server.md, ``GET /api/games``)."""
+    players = record.get("players") if isinstance(record.get("players"), list) else []
+    rounds = record.get("rounds") if isinstance(record.get("rounds"), list) else []
+    return {"id": record.get("id"), "started_at": record.get("started_at"), "table_name": table_name,
+            "players": [{"seat": seat, "name": str(player.get("name", "")), "kind": str(player.get("kind", "")),
+                         "key": player_key(str(player.get("name", "")), str(player.get("kind", "")))}
+                        for seat, player in enumerate(players) if isinstance(player, dict)],
+            "score": record.get("score"), "winner": record.get("winner"), "rounds": len(rounds), "aborted": aborted}
+
+
+def _ratio(part: float, whole: float, digits: int = 3) -> float | None:
+    return None if not whole else round(part / whole, digits)
+
+
+def _rating(row: tuple[Any, ...] | None) -> float:
+    return round(float(row[0]) if row is not None else INITIAL, 1)
+
+
+def _backfill_players(store: GameStore) -> None:
+    """Migration to v3: the seats of every stored record, then the ratings from scratch."""
+    rows = store._db.execute("SELECT record FROM games ORDER BY seq")
+    while batch := rows.fetchmany(IMPORT_BATCH):
+        for (text,) in batch:
+            store._db.executemany(f"INSERT OR REPLACE INTO game_players ({', '.join(_PLAYER_COLUMNS)}) "
+                                  f"VALUES ({', '.join('?' * len(_PLAYER_COLUMNS))})", _player_rows(_loads(text)))
+    store._depth += 1  # inside the migration's transaction
+    try:
+        store.rerate()
+    finally:
+        store._depth -= 1
+
+
+#: Python run after a migration's script, inside its transaction, by the version it reaches.
+_AFTER_MIGRATION: dict[int, Callable[[GameStore], None]] = {3: _backfill_players}
 
 
 def _row(record: dict[str, Any]) -> tuple[str, str, str | None, int | None, int, str]:
