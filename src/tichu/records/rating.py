@@ -24,7 +24,7 @@ SCALE = 400.0
 
 def expected(rating: float, opponent: float) -> float:
     """The Elo expected score of a side rated ``rating`` against one rated ``opponent`` (0..1)."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / SCALE))
+    return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / SCALE)))
 
 
 def game_delta(ratings: dict[str, float], seats: Sequence[str], winner: int) -> float:

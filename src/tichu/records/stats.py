@@ -16,7 +16,7 @@ from typing import Any
 
 from tichu.core.cards import parse_mask
 from tichu.core.combos import BOMB, classify_mask
-from tichu.core.seats import team_of
+from tichu.core.seats import TEAM_NAMES
 
 #: records.md's ``players[].kind`` of a person.
 HUMAN = "human"
@@ -95,8 +95,8 @@ def game_stats(record: dict[str, Any]) -> list[SeatStats]:
     except (KeyError, TypeError, IndexError, AttributeError) as error:
         raise ValueError(f"malformed record: {error!r}") from error
     winner = record.get("winner") if is_finished(record) else None
-    return [SeatStats(seat=seat, name=name, kind=kind, key=player_key(name, kind), team=team_of(seat),
-                      won=None if winner is None else winner == team_of(seat), **counts[seat])
+    return [SeatStats(seat=seat, name=name, kind=kind, key=player_key(name, kind), team=TEAM_NAMES[seat % 2],
+                      won=None if winner is None else winner == TEAM_NAMES[seat % 2], **counts[seat])
             for seat, (name, kind) in enumerate(players)]
 
 

@@ -487,8 +487,8 @@ def _player_rows(record: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 def _summary(record: dict[str, Any], table_name: str | None, aborted: bool) -> dict[str, Any]:
     """A game's line in the history (docs/server.md, ``GET /api/games``)."""
-    players = record.get("players") if isinstance(record.get("players"), list) else []
-    rounds = record.get("rounds") if isinstance(record.get("rounds"), list) else []
+    players: list[Any] = record["players"] if isinstance(record.get("players"), list) else []
+    rounds: list[Any] = record["rounds"] if isinstance(record.get("rounds"), list) else []
     return {"id": record.get("id"), "started_at": record.get("started_at"), "table_name": table_name,
             "players": [{"seat": seat, "name": str(player.get("name", "")), "kind": str(player.get("kind", "")),
                          "key": player_key(str(player.get("name", "")), str(player.get("kind", "")))}

@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from tichu.core.round import ActionKind
+from tichu.server import history_api
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.router.add_get("/ws", websocket_handler)
     app.router.add_get("/", _index)
     app.router.add_get("/healthz", _health)
+    history_api.register(app, STORE)
     if WEB_DIR.is_dir():
         app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
     return app

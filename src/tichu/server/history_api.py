@@ -1,0 +1,165 @@
+"""The history API: stored games, players' statistics and ratings as JSON over HTTP (docs/server.md).
+
+- ``GET /api/games?limit=&offset=&player=&since=&until=``: the games, newest first, a page;
+- ``GET /api/games/{id}``: one game's record (records.md);
+- ``GET /api/players/{name}``: a player's statistics and rating (docs/ratings.md);
+- ``GET /api/leaderboard?limit=``: the players by rating.
+
+Parameters are checked here, at the edge: a bad one is a ``400`` with ``{"error": "bad_request",
+"reason": ...}``, an unknown game or player a ``404`` with ``{"error": "not_found", ...}``. The
+queries run in the store's writer thread (:meth:`StoreWriter.read`), never on the event loop.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from aiohttp import web
+
+from tichu.server.storage import StoreWriter
+
+#: Games or players per page by default, and at most.
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+#: The largest offset accepted (far beyond a home server's games; bounds the work of a query).
+MAX_OFFSET = 1_000_000
+#: The longest player name or key (names are 1..20 characters; agent keys like
+#: ``agent:montecarlo`` are a little longer) and game id accepted.
+MAX_NAME = 64
+MAX_ID = 100
+
+
+class BadRequest(ValueError):
+    """A parameter out of its bounds; the message says which and why."""
+
+
+def register(app: web.Application, store: web.AppKey[StoreWriter]) -> None:
+    """Add the routes of the history API to an application whose store is at ``app[store]``."""
+    app[_STORE_KEY] = store
+    app.router.add_get("/api/games", list_games)
+    app.router.add_get("/api/games/{id}", get_game)
+    app.router.add_get("/api/players/{name}", get_player)
+    app.router.add_get("/api/leaderboard", leaderboard)
+
+
+_STORE_KEY: web.AppKey[web.AppKey[StoreWriter]] = web.AppKey("history_store_key")
+
+
+def _store(request: web.Request) -> StoreWriter:
+    return request.app[request.app[_STORE_KEY]]
+
+
+def _error(status: int, error: str, reason: str) -> web.Response:
+    return web.json_response({"error": error, "reason": reason}, status=status)
+
+
+def _bad(error: BadRequest) -> web.Response:
+    return _error(400, "bad_request", str(error))
+
+
+def parse_int(query: Any, name: str, default: int, low: int, high: int) -> int:
+    """An integer query parameter within ``low..high`` (``default`` if absent).
+
+    :raises BadRequest: For a value that is no integer or out of bounds.
+    """
+    raw = query.get(name)
+    if raw is None or raw == "":
+        return default
+    if not (raw.isascii() and raw.lstrip("-").isdigit()) or len(raw) > 12:
+        raise BadRequest(f"{name} must be an integer from {low} to {high}")
+    value = int(raw)
+    if not low <= value <= high:
+        raise BadRequest(f"{name} must be an integer from {low} to {high}")
+    return value
+
+
+def parse_name(raw: str | None, name: str) -> str | None:
+    """A player name or key (``None`` if absent).
+
+    :raises BadRequest: For an empty or over-long one, or one with control characters.
+    """
+    if raw is None:
+        return None
+    if not raw or len(raw) > MAX_NAME or not raw.isprintable():
+        raise BadRequest(f"{name} must be 1 to {MAX_NAME} printable characters")
+    return raw
+
+
+def parse_time(raw: str | None, name: str, *, end: bool = False) -> str | None:
+    """An ISO 8601 date or time as the records write it (UTC, ``2026-11-22T10:00:00Z``).
+
+    A date alone means its start, or with ``end`` the start of the next day (so that
+    ``until=2026-11-22`` includes that day). A time without a zone is UTC.
+
+    :raises BadRequest: For anything that is not an ISO date or time.
+    """
+    if raw is None or raw == "":
+        return None
+    if len(raw) > 40:
+        raise BadRequest(f"{name} must be an ISO 8601 date or time")
+    try:
+        if len(raw) == 10:
+            day = date.fromisoformat(raw)
+            moment = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1 if end else 0)
+        else:
+            moment = datetime.fromisoformat(raw)
+    except ValueError:
+        raise BadRequest(f"{name} must be an ISO 8601 date or time, e.g. 2026-11-22 or 2026-11-22T10:00:00Z") \
+            from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if end and len(raw) != 10:
+        moment += timedelta(seconds=1)  # a time given is included
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+async def list_games(request: web.Request) -> web.Response:
+    """``GET /api/games``: ``{games, total, limit, offset}``, newest first."""
+    query = request.query
+    try:
+        limit = parse_int(query, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+        offset = parse_int(query, "offset", 0, 0, MAX_OFFSET)
+        player = parse_name(query.get("player"), "player")
+        since = parse_time(query.get("since"), "since")
+        until = parse_time(query.get("until"), "until", end=True)
+    except BadRequest as error:
+        return _bad(error)
+    if since is not None and until is not None and since >= until:
+        return _error(400, "bad_request", "since must be before until")
+    games, total = await _store(request).read(lambda store: store.list_games(limit, offset, player, since, until))
+    return web.json_response({"games": games, "total": total, "limit": limit, "offset": offset})
+
+
+async def get_game(request: web.Request) -> web.Response:
+    """``GET /api/games/{id}``: the record (records.md), or 404."""
+    game_id = request.match_info["id"]
+    if not game_id or len(game_id) > MAX_ID or not game_id.isprintable():
+        return _error(400, "bad_request", f"a game id has 1 to {MAX_ID} printable characters")
+    record = await _store(request).read(lambda store: store.get(game_id))
+    if record is None:
+        return _error(404, "not_found", "no game with this id")
+    return web.json_response(record)
+
+
+async def get_player(request: web.Request) -> web.Response:
+    """``GET /api/players/{name}``: statistics and rating, or 404."""
+    try:
+        name = parse_name(request.match_info["name"], "name")
+    except BadRequest as error:
+        return _bad(error)
+    assert name is not None
+    stats = await _store(request).read(lambda store: store.player_stats(name))
+    if stats is None:
+        return _error(404, "not_found", "no stored game has a player of this name")
+    return web.json_response(stats)
+
+
+async def leaderboard(request: web.Request) -> web.Response:
+    """``GET /api/leaderboard``: ``{players: [{rank, name, kind, rating, games, wins}], limit}``."""
+    try:
+        limit = parse_int(request.query, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+    except BadRequest as error:
+        return _bad(error)
+    players = await _store(request).read(lambda store: store.leaderboard(limit))
+    return web.json_response({"players": players, "limit": limit})
