@@ -9,8 +9,11 @@
   Tichu.ViewManager.register('lobby', Tichu.LobbyView);
   Tichu.ViewManager.register('table', Tichu.TableView);
   Tichu.ViewManager.register('scores', Tichu.ScoreView);
+  Tichu.ViewManager.register('history', Tichu.HistoryView);
+  Tichu.ViewManager.register('player', Tichu.PlayerView);
   Tichu.ViewManager.init();
   Tichu.SoundManager.init();
   Tichu.AppController.init();
+  Tichu.HistoryController.init();
   Tichu.AppController.start();
 })(window.Tichu = window.Tichu || {});

@@ -44,6 +44,9 @@
     _elements['lobby-leave'].addEventListener('click', function () {
       EventBus.emit('intent:leave');
     });
+    document.getElementById('lobby-history').addEventListener('click', function () {
+      EventBus.emit('intent:history');
+    });
     _elements['lobby-agent'].addEventListener('change', function () {
       if (_isHost()) {
         EventBus.emit('intent:options', { agent: _elements['lobby-agent'].value });

@@ -30,6 +30,9 @@
       event.preventDefault();
       _submit();
     });
+    document.getElementById('login-history').addEventListener('click', function () {
+      EventBus.emit('intent:history');
+    });
     EventBus.on('ui:login-error', function (error) {
       _error = error;
       render();
