@@ -216,14 +216,14 @@ class GameStore:
     def _rate(self, added: list[dict[str, Any]], last: tuple[str, str] | None) -> None:
         """Bring the ratings up to date after adding records: incrementally when every new rated
         game comes after the latest one rated before, else from scratch (an import of older games)."""
+        keys = {str(record["id"]): self._seat_keys(str(record["id"])) for record in added if is_finished(record)}
         new = sorted((str(record["started_at"]), str(record["id"])) for record in added
-                      if is_finished(record) and _player_rows(record))
+                     if len(keys.get(str(record["id"]), ((), 0))[0]) == 4)
         if not new:
             return
         if last is not None and new[0] <= last:
             self.rerate()
             return
-        keys = {game_id: self._seat_keys(game_id) for _, game_id in new}
         involved = {key for seats, _ in keys.values() for key in seats}
         ratings = {str(key): float(value) for key, value in self._db.execute(
             f"SELECT player_key, rating FROM ratings WHERE player_key IN ({', '.join('?' * len(involved))})",
