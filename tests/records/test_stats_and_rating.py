@@ -186,3 +186,16 @@ def test_a_version_2_store_gains_the_seats_and_ratings_of_its_records(tmp_path: 
         assert anna["rating"] == INITIAL + K / 2
         assert store.player_stats("agent:random") is not None
         assert store.get("junk") == {"id": "junk"}
+
+
+def test_an_aborted_game_is_listed_and_counted_but_moves_no_rating(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "t.sqlite3") as store:
+        store.add(crafted(aborted=True, winner=None))
+        store.end_game("c2", crafted(id="c2", started_at="2026-11-24T11:00:00Z"))  # as the server stores one
+        anna = store.player_stats("Anna")
+        assert anna is not None and (anna["games"], anna["finished"], anna["wins"]) == (2, 1, 1)
+        assert anna["rating"] == INITIAL + K / 2 and anna["rounds"] == 4
+        games, total = store.list_games(20, 0)
+        assert total == 2 and [game["aborted"] for game in games] == [False, True]
+        store.rerate()
+        assert store.player_stats("Anna") == anna
