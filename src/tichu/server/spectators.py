@@ -16,8 +16,9 @@ The people at the table that speak the extension (``table_sync``) hear how many 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+import weakref
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from tichu.core.round import Round
 from tichu.engine.events import Event, HandCardsDealt, HandsRevealed, PlayerPlayed, RoundStarted, StartPlaying
@@ -49,6 +50,21 @@ class Spectator:
         self.send(error_message(error.code, error.context, str(error)))
 
 
+class Watched(Protocol):
+    """The table the spectators watch (held weakly: no reference cycle keeps a closed table)."""
+
+    @property
+    def round(self) -> Round | None:
+        """The round being played, or ``None``."""
+
+    @property
+    def clients(self) -> list[Peer]:
+        """The clients seated now."""
+
+    def spectators_changed(self) -> None:
+        """Tell the listening clients and the spectators ``spectators_changed``."""
+
+
 class Spectators:
     """The spectators of one table; an observer of its engine (public events only).
 
@@ -57,22 +73,17 @@ class Spectators:
     :ivar allowed: Whether the table admits spectators at all (a host option).
     """
 
-    def __init__(self, limit: int, hands: Callable[[], Round | None], people: Callable[[], list[Peer]],
-                 on_change: Callable[[], None]) -> None:
+    def __init__(self, limit: int, table: Watched) -> None:
         """Start without spectators.
 
         :param limit: The most spectators the table admits.
-        :param hands: Gives the round being played (for ``spectator_hands``).
-        :param people: Gives the clients seated at the table now.
-        :param on_change: Called whenever ``spectators_changed`` changes (the table tells its
-            listening clients and the spectators).
+        :param table: The table (its round for ``spectator_hands``, its people, and whom to
+            tell of a change); held weakly.
         """
         self.watchers: list[Spectator] = []
         self.limit = limit
         self.allowed = True
-        self._round = hands
-        self._people = people
-        self._on_change = on_change
+        self._table = weakref.ref(table)
         self._allowing: set[Peer] = set()
         self._open = False  # whether the spectators are shown the hands now
 
@@ -152,12 +163,14 @@ class Spectators:
     @property
     def hands_open(self) -> bool:
         """Whether every person seated allows all hands to be shown (agents allow)."""
-        return all(peer in self._allowing for peer in self._people())
+        table = self._table()
+        return table is not None and all(peer in self._allowing for peer in table.clients)
 
     def hands_message(self) -> dict[str, Any]:
         """``spectator_hands``: ``{hands}``, the four hands (seat 0..3) while they are open and a
         round is dealt, else null."""
-        round_ = self._round()
+        table = self._table()
+        round_ = table.round if table is not None else None
         hands = [cards_json(hand) for hand in round_.hands] if self._open and round_ is not None else None
         return notification("spectator_hands", {"hands": hands})
 
@@ -175,4 +188,6 @@ class Spectators:
         if now_open != self._open:
             self._open = now_open
             self.send(self.hands_message())
-        self._on_change()
+        table = self._table()
+        if table is not None:
+            table.spectators_changed()

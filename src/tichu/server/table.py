@@ -166,8 +166,7 @@ class Table:
         self.engine: GameEngine | None = None
         self._task: asyncio.Task[None] | None = None
         self._started_at = ""
-        self.spectators = Spectators(settings.max_spectators_per_table, lambda: self.round, lambda: self.clients,
-                                     self._spectators_changed)
+        self.spectators = Spectators(settings.max_spectators_per_table, self)
         self._closing_spectators: set[asyncio.Task[None]] = set()
 
     # -- what a seat's view is made from (TableSource) ------------------------------------------
@@ -502,9 +501,9 @@ class Table:
                     self._closing_spectators.add(task)
                     task.add_done_callback(self._closing_spectators.discard)
                 spectator.connection = None
-        self._spectators_changed()
+        self.spectators_changed()
 
-    def _spectators_changed(self) -> None:
+    def spectators_changed(self) -> None:
         """``spectators_changed`` to the listening clients and the spectators."""
         message = notification("spectators_changed", self.spectators.state(self.peers))
         for client in self.clients:
