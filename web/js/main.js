@@ -12,5 +12,7 @@
   Tichu.ViewManager.init();
   Tichu.SoundManager.init();
   Tichu.AppController.init();
+  Tichu.WatchView.init();
+  Tichu.Spectate.init();
   Tichu.AppController.start();
 })(window.Tichu = window.Tichu || {});

@@ -1,0 +1,92 @@
+"""Watching a table in headless Chromium against the real server (docs/web-client.md
+"Spectators"): the login view lists the running table with a Watch button; the spectator's
+page shows the table read-only ("Watching", no hand, no actions, a Leave button), follows the
+game to its end, and watches again after a reload; the player's page shows the watcher count.
+
+One page plays by clicks (:class:`~tests.support.clicks.Player`); the frames only tell the test
+when to act and what the server sent.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
+from tests.support.checks import walk
+from tests.support.clicks import Player, game_over, start_alone
+from tests.support.live_server import StartServer
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+#: Keys that hold a seat's cards or session: a spectator's page never receives them.
+SEAT_KEYS = {"hand_cards", "legal_plays", "hint", "received_schupf_cards", "given_schupf_cards", "private_state",
+             "pending_request", "session_id"}
+WATCH = '#login-tables .watch-table[data-table="watched"] .watch-button'
+
+
+async def _texts_are(tab: Tab, selector: str, texts: list[str]) -> bool:
+    return await tab.visible(selector) and await tab.texts(selector) == texts
+
+
+def _played(wire: Wire) -> bool:
+    return wire.count("player_played") > 0
+
+
+def _no_card_of_any_hand(wire: Wire) -> None:
+    for message in wire.received():
+        assert message.get("type") in ("notification", "pong"), message
+        for key, value in walk(message.get("payload") or {}):
+            assert key not in SEAT_KEYS, (key, message)
+            assert key != "hands" or value is None, message
+    for message in wire.sent():
+        assert message.get("type") == "leave", f"a spectator's page sent {message}"
+
+
+async def test_a_spectator_watches_a_game_to_its_end(start_server: StartServer, open_page: OpenPage,
+                                                    shots: Shots) -> None:
+    server = await start_server(target_score=100, seed=11)
+    tab = await open_page(DESKTOP, "player")
+    await start_alone(tab, server, "Rita", "watched")
+    player = Player(tab)
+
+    watcher = await open_page(PHONE, "watcher")
+    await watcher.page.goto(server.url)
+    await watcher.wait_view("view-login")
+    await watcher.until(lambda: watcher.enabled(WATCH), "the login view lists the running table with Watch")
+    line = " ".join(await watcher.texts('#login-tables .watch-table[data-table="watched"] .watch-line'))
+    assert "Rita" in line, line
+    await shots.take(watcher, "login-watch")
+    await watcher.click(WATCH)
+    await watcher.wait_view("view-table")
+    await watcher.until(lambda: watcher.visible("#spectate-badge"), "the Watching badge is shown")
+    assert await watcher.visible("#leave"), "a spectator leaves by #leave"
+    await tab.until(lambda: _texts_are(tab, "#watchers-count", ["1"]), "the player sees one watcher")
+
+    await player.play_until(_played, ROUND_WAIT)
+    await watcher.until(lambda: _played(watcher.wire), "the spectator sees the plays")
+    assert not await watcher.visible("#actions") and await watcher.count("#hand .card") == 0
+    assert not await watcher.visible("#btn-play")
+    await shots.take(watcher, "table-watching")
+    await shots.take(tab, "table-watched", both=False)
+
+    sockets = len(watcher.wire.urls)
+    await watcher.page.reload()
+    await watcher.until(lambda: watcher.wire.count("spectate_started") == 2, "the reloaded page watches again")
+    query = parse_qs(urlparse(watcher.wire.urls[sockets]).query)
+    assert query.get("spectate") == ["1"] and query.get("table_name") == ["watched"], watcher.wire.urls[sockets]
+    await watcher.wait_view("view-table")
+
+    await player.play_until(game_over, GAME_WAIT)
+    await watcher.until(lambda: game_over(watcher.wire), "the spectator sees the game's end")
+    await watcher.until(lambda: watcher.visible("#round-result"), "the spectator sees the final result")
+    _no_card_of_any_hand(watcher.wire)
+    assert server.table("watched").spectators.watchers, "the spectator is still there"
+
+    await watcher.click("#leave")
+    await watcher.wait_view("view-login")
+    await tab.until(lambda: _texts_are(tab, "#watchers-count", ["0"]), "the player sees nobody watching")
+    await watcher.page.reload()
+    await watcher.wait_view("view-login")  # left for good: a reload does not watch again
+    shots.assert_layout()
