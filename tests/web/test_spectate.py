@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
+import aiohttp
 import pytest
 
 from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
 from tests.support.checks import walk
-from tests.support.clicks import Player, game_over, start_alone
+from tests.support.clicks import Player, game_over
 from tests.support.live_server import StartServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -28,6 +29,10 @@ WATCH = '#login-tables .watch-table[data-table="watched"] .watch-button'
 
 async def _texts_are(tab: Tab, selector: str, texts: list[str]) -> bool:
     return await tab.visible(selector) and await tab.texts(selector) == texts
+
+
+async def _count_is(tab: Tab, selector: str, count: int) -> bool:
+    return await tab.count(selector) == count
 
 
 def _played(wire: Wire) -> bool:
@@ -47,8 +52,23 @@ def _no_card_of_any_hand(wire: Wire) -> None:
 async def test_a_spectator_watches_a_game_to_its_end(start_server: StartServer, open_page: OpenPage,
                                                     shots: Shots) -> None:
     server = await start_server(target_score=100, seed=11)
+    other = aiohttp.ClientSession()
+    elsewhere = await other.ws_connect(f"http://127.0.0.1:{server.port}/ws?player_name=Otto&table_name=other")
     tab = await open_page(DESKTOP, "player")
-    await start_alone(tab, server, "Rita", "watched")
+    await tab.login(server.url, "Rita", "watched")
+    await tab.wait_view("view-lobby")
+    await tab.until(lambda: _count_is(tab, '#lobby-tables .watch-table[data-table="other"]', 1),
+                    "the lobby lists the other table to watch")
+    assert await tab.count('#lobby-tables .watch-table[data-table="watched"]') == 0, "not the own table"
+    await tab.until(lambda: tab.visible("#lobby-spectate"), "the lobby offers the spectator options")
+    assert await tab.page.locator("#lobby-spectators").is_checked(), "a table admits watchers by default"
+    await tab.click("#lobby-spectate-allow")
+    await tab.until(lambda: tab.wire.events("spectators_changed")[-1]["hands_open"], "all hands open")
+    await tab.click("#lobby-spectate-allow")  # and back: the spectator must see no hand below
+    await tab.until(lambda: not tab.wire.events("spectators_changed")[-1]["hands_open"], "all hands closed")
+    await shots.take(tab, "lobby-spectate")
+    await tab.click("#lobby-start")
+    await tab.wait_view("view-table")
     player = Player(tab)
 
     watcher = await open_page(PHONE, "watcher")
@@ -89,4 +109,6 @@ async def test_a_spectator_watches_a_game_to_its_end(start_server: StartServer, 
     await tab.until(lambda: _texts_are(tab, "#watchers-count", ["0"]), "the player sees nobody watching")
     await watcher.page.reload()
     await watcher.wait_view("view-login")  # left for good: a reload does not watch again
+    await elsewhere.close()
+    await other.close()
     shots.assert_layout()
