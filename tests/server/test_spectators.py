@@ -209,7 +209,9 @@ async def test_all_hands_only_when_every_person_allows(start_server: StartServer
                if is_event(m, "spectator_hands") and m is not message)
     hands = message["payload"]["context"]["hands"]
     assert len(hands) == 4 and sum(len(hand) for hand in hands) > 0
-    assert hands == _hands_now(server, "h")  # no play since: the players wait for their requests
+    now = _hands_now(server, "h")  # the agents may have played since, the hands only shrink
+    assert all(card_set(later) <= card_set(sent) for later, sent in zip(now, hands, strict=True)), (now, hands)
+    assert card_set(hands[players[0].seat or 0]) == frozenset(players[0].hand), "a seat's hand as its client has it"
     late = await watch(server, "h", "late")
     await late.wait_for(lambda m: is_event(m, "spectator_hands") and m["payload"]["context"]["hands"] is not None)
     start = len(spectator.messages)
@@ -218,3 +220,16 @@ async def test_all_hands_only_when_every_person_allows(start_server: StartServer
     await players[1].send_type("leave")  # an agent takes the seat: it allows
     await spectator.wait_for(lambda m: is_event(m, "spectator_hands") and m["payload"]["context"]["hands"] is not None,
                              start=start)
+    start = len(spectator.messages)
+    newcomer = await server.join("Nina", "h", seed=5)  # takes the agent's seat: has not allowed
+    closed, _ = await spectator.wait_for(
+        lambda m: is_event(m, "spectator_hands") and m["payload"]["context"]["hands"] is None, start=start)
+    mark = len(spectator.messages)
+    seated = [players[0], newcomer]
+    old = [{id(m) for m in client.messages} for client in seated]
+    await asyncio.gather(*(client.play(lambda m, seen=seen: is_event(m, "player_played") and id(m) not in seen)
+                           for client, seen in zip(seated, old, strict=True)))
+    await spectator.wait_event("player_played", start=mark)
+    after = [m for m in spectator.messages[closed:] if is_event(m, "spectator_hands")]
+    assert all(m["payload"]["context"]["hands"] is None for m in after), after
+    assert newcomer.seat == 1

@@ -85,7 +85,7 @@ class Spectators:
         self.allowed = True
         self._table = weakref.ref(table)
         self._allowing: set[Peer] = set()
-        self._open = False  # whether the spectators are shown the hands now
+        self._open = False  # whether the spectators were last told the hands are open
 
     def __len__(self) -> int:
         return len(self.watchers)
@@ -138,7 +138,7 @@ class Spectators:
         if not self.watchers or isinstance(event, HandsRevealed):
             return
         self.send(encode(notification(*event_json(event))))
-        if self._open and isinstance(event, _HAND_EVENTS):
+        if isinstance(event, _HAND_EVENTS) and self.hands_open:
             self.send(self.hands_message())
 
     # -- all hands open -------------------------------------------------------------------------
@@ -171,7 +171,7 @@ class Spectators:
         round is dealt, else null."""
         table = self._table()
         round_ = table.round if table is not None else None
-        hands = [cards_json(hand) for hand in round_.hands] if self._open and round_ is not None else None
+        hands = [cards_json(hand) for hand in round_.hands] if round_ is not None and self.hands_open else None
         return notification("spectator_hands", {"hands": hands})
 
     def state(self, seats: Iterable[Peer | None]) -> dict[str, Any]:

@@ -247,6 +247,7 @@ class Table:
             if other is not peer:
                 other.send(notification("player_joined", public))
         self.spectators.send(notification("player_joined", public))
+        self.spectators.changed()  # a new person has not allowed all hands (yet)
         peer.send(notification("player_joined", {
             **public, "session_id": peer.session_id,
             "public_state": {**public_state_json(build_public_state(self.info, self.round)),
@@ -342,6 +343,7 @@ class Table:
             else:
                 names[seat] = agent_name(seat)
         self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
+        self.spectators.changed()
         swapped = [client for client in (self.peers[first], self.peers[second]) if client is not None]
         if self.social.clear(swapped):
             self._send_lobby_state()
