@@ -5,6 +5,7 @@ person seated allows it."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -180,6 +181,11 @@ async def test_spectators_are_bounded_and_a_table_may_refuse_them(start_server: 
     await watch(server, "a")
 
 
+def _new_play(seen: set[int]) -> Callable[[Message], bool]:
+    """Stop condition: a ``player_played`` not among the messages ``seen`` (by id)."""
+    return lambda message: is_event(message, "player_played") and id(message) not in seen
+
+
 def _hands_now(server: Server, table: str) -> list[list[list[int]]]:
     round_ = server.table(table).round
     assert round_ is not None
@@ -227,8 +233,7 @@ async def test_all_hands_only_when_every_person_allows(start_server: StartServer
     mark = len(spectator.messages)
     seated = [players[0], newcomer]
     old = [{id(m) for m in client.messages} for client in seated]
-    await asyncio.gather(*(client.play(lambda m, seen=seen: is_event(m, "player_played") and id(m) not in seen)
-                           for client, seen in zip(seated, old, strict=True)))
+    await asyncio.gather(*(client.play(_new_play(seen)) for client, seen in zip(seated, old, strict=True)))
     await spectator.wait_event("player_played", start=mark)
     after = [m for m in spectator.messages[closed:] if is_event(m, "spectator_hands")]
     assert all(m["payload"]["context"]["hands"] is None for m in after), after
