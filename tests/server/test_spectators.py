@@ -238,3 +238,15 @@ async def test_all_hands_only_when_every_person_allows(start_server: StartServer
     after = [m for m in spectator.messages[closed:] if is_event(m, "spectator_hands")]
     assert all(m["payload"]["context"]["hands"] is None for m in after), after
     assert newcomer.seat == 1
+
+
+async def test_spectators_count_in_the_connection_limits(start_server: StartServer) -> None:
+    """A spectator's socket is a connection like a player's: beyond ``max_connections`` the next
+    one gets 105 and close 1013, before it is admitted."""
+    server = await start_server(max_connections=2)
+    await server.join("Host", "c")
+    await watch(server, "c")
+    busy = await server.raw(urlencode({"table_name": "c", "spectate": "1"}))
+    assert (await busy.wait_error(SERVER_BUSY))["context"]["reason"] == "too many connections"
+    assert await busy.wait_closed() == 1013
+    assert len(server.table("c").spectators) == 1
