@@ -101,6 +101,13 @@ async def test_a_spectator_watches_a_game_to_its_end(start_server: StartServer, 
     await player.play_until(game_over, GAME_WAIT)
     await watcher.until(lambda: game_over(watcher.wire), "the spectator sees the game's end")
     await watcher.until(lambda: watcher.visible("#round-result"), "the spectator sees the final result")
+    await watcher.click("#round-result .result-close")
+    await watcher.wait_view("view-scores")
+    await watcher.click("#scores-back")
+    await watcher.wait_view("view-lobby")
+    assert not await watcher.visible("#lobby-ready") and not await watcher.visible("#lobby-start")
+    assert not await watcher.visible("#lobby-spectate"), "the spectator options are the people's"
+    await shots.take(watcher, "lobby-watching")
     _no_card_of_any_hand(watcher.wire)
     assert server.table("watched").spectators.watchers, "the spectator is still there"
 
