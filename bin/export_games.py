@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Export every game of the server's database to a JSON Lines file of records (records.md).
 
-Example: ``bin/export_games.py --db data/tichu.sqlite3 --out games.jsonl``.
+Example: ``bin/export_games.py --db data/tichu.sqlite3 --out games.jsonl``. Every finished
+game and every game ended early (``aborted``) is written, in the order it was stored;
+``bin/import_games.py`` reads the file back into the same records. Games still running are
+left out (and counted): their journals name the people by the hashes of their session ids,
+which stay on the server, and they become records when they end (also at the next start of
+a server that stopped with them).
 """
 
 from __future__ import annotations
@@ -27,9 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     store = GameStore(args.db)
     try:
         count = store.export_jsonl(args.out)
+        running = store.running_count()
     finally:
         store.close()
     print(f"{count} games written to {args.out}")
+    if running:
+        print(f"{running} running games left out (they are written as records when they end)")
     return 0
 
 

@@ -217,3 +217,57 @@ def test_a_journal_with_a_gap_is_read_up_to_it_and_marked_incomplete(tmp_path: P
         new, old = store.running_games()
         assert (new.id, new.complete, new.entries) == ("new", True, [])
         assert (old.id, old.complete, old.entries) == ("old", False, [{"n": 0}, {"n": 1}])
+
+
+def test_the_whole_store_round_trips_byte_for_byte_and_a_second_import_adds_nothing(
+        tmp_path: Path, arena_games: list[Record], capsys: pytest.CaptureFixture[str]) -> None:
+    """A real SQLite store with finished, aborted and non-ASCII games and a running game:
+    export → import into an empty store gives the same records (equal as JSON objects, in the
+    same order), whose export is the same file byte for byte; importing again adds nothing;
+    the running game is left out of the export and counted."""
+    source = tmp_path / "source.sqlite3"
+    with GameStore(source) as store:
+        store.add_all([*arena_games, game(7, aborted=True, winner=None, table="Café ☕ <b>", unfinished_round={})])
+        store.begin_game("running-1", "home", "2026-11-24T11:00:00Z", 3, {"target_score": 300})
+        store.seat_person("running-1", 0, "Anna", "hash")
+    importer, exporter = command("import_games"), command("export_games")
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    assert exporter.main(["--db", str(source), "--out", str(first)]) == 0
+    out = capsys.readouterr().out
+    assert "4 games written" in out and "1 running games left out" in out
+    target = tmp_path / "target.sqlite3"
+    assert importer.main(["--db", str(target), str(first)]) == 0
+    assert importer.main(["--db", str(target), str(first)]) == 0
+    assert "0 games added, 4 already stored" in capsys.readouterr().out
+    assert exporter.main(["--db", str(target), "--out", str(second)]) == 0
+    assert second.read_bytes() == first.read_bytes()
+    with GameStore(source) as original, GameStore(target) as copy:
+        assert list(copy.records()) == list(original.records()) and len(copy) == 4
+        assert copy.running_count() == 0 and original.running_count() == 1
+        assert copy.get("g7") == original.get("g7")
+
+
+def test_the_export_command_counts_the_running_games_it_leaves_out(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "tichu.sqlite3"
+    with GameStore(db) as store:
+        store.add(game(1))
+        store.begin_game("running-1", "home", "2026-11-24T11:00:00Z", 3, {"target_score": 300})
+    assert command("export_games").main(["--db", str(db), "--out", str(tmp_path / "out.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "1 games written" in out and "1 running games left out" in out
+
+
+def test_an_import_skips_and_reports_an_object_that_is_no_record(tmp_path: Path) -> None:
+    """A JSON object without an id or start time is reported with its line and skipped; the
+    records around it are stored (without a reporter the import stops there)."""
+    path = tmp_path / "mixed.jsonl"
+    write_records(path, [game(1), {"format": "tichu-record/1", "rounds": []}, game(2), game(1)])
+    store = GameStore(tmp_path / "tichu.sqlite3")
+    skipped: list[tuple[int, str]] = []
+    assert store.import_jsonl(path, lambda number, why: skipped.append((number, why))) == (2, 1)
+    assert [number for number, _ in skipped] == [2] and "id" in skipped[0][1]
+    assert [record["id"] for record in store.records()] == ["g1", "g2"]
+    with pytest.raises(ValueError, match=":2:"):
+        GameStore(tmp_path / "other.sqlite3").import_jsonl(path)
+    store.close()

@@ -35,8 +35,8 @@ def live_objects() -> Counter[str]:
 
 async def test_closed_tables_leave_nothing_behind(start_server: StartServer) -> None:
     """Tables that played, that were abandoned mid-game, that stayed in the lobby and whose
-    client dropped: once closed, no table, engine, round, peer, agent or connection is left,
-    without a garbage collection."""
+    client dropped, two of them watched by a spectator: once closed, no table, engine, round,
+    peer, agent or connection is left, without a garbage collection."""
     server = await start_server()
     gc.collect()
     before = live_objects()
@@ -45,6 +45,9 @@ async def test_closed_tables_leave_nothing_behind(start_server: StartServer) -> 
         async with asyncio.timeout(WAIT * 3):
             for index in range(6):
                 client = await server.join(f"P{index}", f"table {index}", seed=index)
+                if index < 2:  # a spectator too: it goes with its table
+                    watcher = await server.raw(f"table_name=table+{index}&spectate=1")
+                    await watcher.wait_event("spectate_started")
                 if index % 3 != 2:
                     await client.send_type("start_game")
                     await client.play(until="trick_taken")

@@ -209,7 +209,7 @@
    * @returns {void}
    */
   function _onLeave() {
-    if (State.public.is_running) {
+    if (State.public.is_running && !State.spectating) {
       Modals.confirm('confirm.leave', Network.leave);
     }
     else {
@@ -285,7 +285,7 @@
       ViewManager.show('loading');
       Network.resume(sessionId);
     }
-    else {
+    else if (!Tichu.Spectate.resume()) {  // a spectator watches its table again after a reload
       ViewManager.show('login');
     }
   }

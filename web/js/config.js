@@ -16,6 +16,7 @@
    * @property {number} MAX_NAME_LENGTH Longest player name (protocol.md).
    * @property {number} MAX_TABLE_LENGTH Longest table name (protocol.md).
    * @property {number} POLICY_VIOLATION_CLOSE_CODE The close code of a refused session.
+   * @property {number} TRY_AGAIN_LATER_CLOSE_CODE The close code of a busy server (not retried by a spectator).
    * @property {number[]} SESSION_ERROR_CODES Error codes of a refused session (SESSION_EXPIRED, SESSION_NOT_FOUND).
    * @property {number[]} REFUSAL_ERROR_CODES Error codes after which a response's request stays open.
    * @property {number[]} CLOSED_REQUEST_ERROR_CODES Error codes after which the answered request is known to be closed.
@@ -37,6 +38,7 @@
     MAX_NAME_LENGTH: 20,
     MAX_TABLE_LENGTH: 40,
     POLICY_VIOLATION_CLOSE_CODE: 1008,
+    TRY_AGAIN_LATER_CLOSE_CODE: 1013,
     SESSION_ERROR_CODES: Object.freeze([200, 201]),
     REFUSAL_ERROR_CODES: Object.freeze([102, 103, 300, 302, 303, 306, 308]),
     CLOSED_REQUEST_ERROR_CODES: Object.freeze([301, 310]),
@@ -48,7 +50,8 @@
       SESSION: 'tichu.session',
       LANGUAGE: 'tichu.language',
       MUTED: 'tichu.muted',
-      CHAT_MUTED: 'tichu.chatMuted'
+      CHAT_MUTED: 'tichu.chatMuted',
+      SPECTATE: 'tichu.spectate'
     }),
     CHAT_MAX_LENGTH: 200,
     REACTIONS: Object.freeze(['nice', 'good_luck', 'oops', 'well_played', 'thanks']),

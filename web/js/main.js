@@ -15,5 +15,7 @@
   Tichu.SoundManager.init();
   Tichu.AppController.init();
   Tichu.HistoryController.init();
+  Tichu.WatchView.init();
+  Tichu.Spectate.init();
   Tichu.AppController.start();
 })(window.Tichu = window.Tichu || {});

@@ -19,6 +19,8 @@
   let _retryTimer = null;
   /** @type {boolean} Whether the client sent `leave` on the current socket. */
   let _leaving = false;
+  /** @type {(string|null)} The table watched as a spectator (rejoined after a drop), or null. */
+  let _spectateTable = null;
 
   /**
    * The endpoint's URL on the page's host.
@@ -74,7 +76,7 @@
     else if (event.code === Config.POLICY_VIOLATION_CLOSE_CODE) {
       EventBus.emit('network:refused', { reason: event.reason });
     }
-    else if (_sessionId) {
+    else if (_sessionId || (_spectateTable && event.code !== Config.TRY_AGAIN_LATER_CLOSE_CODE)) {
       EventBus.emit('network:lost');
       _scheduleRetry();
     }
@@ -93,6 +95,9 @@
       _retryTimer = null;
       if (_sessionId && !_socket) {
         _open({ session_id: _sessionId });
+      }
+      else if (_spectateTable && !_socket) {
+        _open({ table_name: _spectateTable, spectate: '1' });
       }
     }, Config.RECONNECT_INTERVAL_MS);
   }
@@ -117,6 +122,7 @@
   function join(playerName, tableName) {
     _disconnect();
     _sessionId = null;
+    _spectateTable = null;
     _open({ player_name: playerName, table_name: tableName });
   }
 
@@ -128,7 +134,21 @@
   function resume(sessionId) {
     _disconnect();
     _sessionId = sessionId;
+    _spectateTable = null;
     _open({ session_id: sessionId });
+  }
+
+  /**
+   * Watch a table as a spectator (docs/server.md "Spectators"); after a drop the client joins
+   * again as a spectator (there is no session to resume).
+   * @param {string} tableName The table's name.
+   * @returns {void}
+   */
+  function spectate(tableName) {
+    _disconnect();
+    _sessionId = null;
+    _spectateTable = tableName;
+    _open({ table_name: tableName, spectate: '1' });
   }
 
   /**
@@ -161,6 +181,7 @@
    */
   function leave() {
     _cancelRetry();
+    _spectateTable = null;
     if (send('leave')) {
       _leaving = true;
     }
@@ -191,6 +212,7 @@
   Tichu.Network = Object.freeze({
     join,
     resume,
+    spectate,
     setSessionId,
     send,
     leave

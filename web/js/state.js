@@ -78,6 +78,9 @@
    * @property {ChatLine[]} chat The last chat lines (at most `Config.CHAT_LINES`).
    * @property {boolean} wishPending Whether the Mah Jong was just played and its wish is still
    *   to be made (R5.1): no bomb may land meanwhile (R4.3).
+   * @property {boolean} spectating Whether this client watches the table (no seat; docs/server.md "Spectators").
+   * @property {(Object|null)} spectators The last `spectators_changed` context (`{count, limit,
+   *   allowed, hands_open, allow}`), or null from a server without spectators.
    */
   const State = {
     playerIndex: null,
@@ -94,7 +97,9 @@
     away: {},
     lobby: null,
     chat: [],
-    wishPending: false
+    wishPending: false,
+    spectating: false,
+    spectators: null
   };
 
   /** @type {string} How the server names agents: "Bot " and the seat number (server/table.py). */
@@ -135,6 +140,8 @@
     State.lobby = null;
     State.chat = [];
     State.wishPending = false;
+    State.spectating = false;
+    State.spectators = null;
     _answered = null;
   }
 
@@ -432,6 +439,36 @@
     },
     reaction: function (context) {
       _addChat(context, String(context.reaction || ''));
+    },
+    spectate_started: function (context) {
+      // a spectator's snapshot (docs/server.md "Spectators"): the public state only, no seat
+      State.spectating = true;
+      State.playerIndex = null;
+      State.public = JSON.parse(JSON.stringify(context.public_state || {}));
+      State.private = { hand_cards: [] };
+      State.clientSeats = new Set();
+      State.revealedHands = null;
+      State.passed = [0, 1, 2, 3].map(function (other) { return (State.public.passed || []).indexOf(other) >= 0; });
+      State.rounds = _roundsFromScores(State.public.round_scores || []);
+      State.lastRound = null;
+      State.request = null;
+      State.away = {};
+      for (const entry of State.public.away || []) {
+        State.away[entry[0]] = Date.now() + entry[1] * 1000;
+      }
+      State.options = _options(context.options);
+      if (context.lobby_state) {
+        _HANDLERS.lobby_state(context.lobby_state);
+      }
+    },
+    spectators_changed: function (context) {
+      State.spectators = { count: Number(context.count) || 0, limit: Number(context.limit) || 0,
+        allowed: context.allowed !== false, handsOpen: Boolean(context.hands_open),
+        allow: Array.isArray(context.allow) ? context.allow.slice(0, 4) : [] };
+    },
+    spectator_hands: function (context) {
+      State.revealedHands = Array.isArray(context.hands)
+        ? context.hands.map(function (cards) { return cards.slice(); }) : null;
     }
   };
 

@@ -327,6 +327,29 @@
       assert.equal(State.chat.length, 100, 'the client keeps a bounded number of lines');
       assert.equal(State.chat[99].text, '149');
     });
+    it('watches a table as a spectator (spectate_started, spectators_changed, spectator_hands)', function () {
+      State.reset();
+      const seated = joined();
+      State.apply('spectate_started', { table_name: 'home', public_state: seated.public_state,
+        options: { agent: 'rule', hints: true, agents: ['rule'] },
+        lobby_state: { target_score: 500, target_score_range: [100, 10000], ready: [null, null, null, null] },
+        protocol_version: 1 });
+      assert.ok(State.spectating);
+      assert.equal(State.playerIndex, null, 'a spectator has no seat');
+      assert.deepEqual(State.hand(), [], 'and no hand');
+      assert.equal(State.request, null);
+      assert.equal(State.public.table_name, 'home');
+      assert.equal(State.lobby.targetScore, 500);
+      assert.equal(State.spectators, null, 'a server without the count');
+      State.apply('spectators_changed', { count: 2, limit: 20, allowed: true, hands_open: false, allow: [false, null, null, null] });
+      assert.deepEqual(State.spectators, { count: 2, limit: 20, allowed: true, handsOpen: false, allow: [false, null, null, null] });
+      State.apply('spectator_hands', { hands: [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]] });
+      assert.deepEqual(State.revealedHands, [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]]);
+      State.apply('spectator_hands', { hands: null });
+      assert.equal(State.revealedHands, null, 'the hands close again');
+      State.reset();
+      assert.ok(!State.spectating && State.spectators === null);
+    });
     it('shows an agent on a seat a client left', function () {
       State.reset();
       State.apply('player_joined', joined());

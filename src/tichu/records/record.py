@@ -153,6 +153,13 @@ def read_records(path: str | Path, on_unreadable: Callable[[int, str], None] | N
         stops the reading with an error.
     :raises ValueError: For a line that is not a JSON object, unless ``on_unreadable`` is given.
     """
+    for _, record in read_numbered_records(path, on_unreadable):
+        yield record
+
+
+def read_numbered_records(path: str | Path, on_unreadable: Callable[[int, str], None] | None = None
+                          ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Like :func:`read_records`, each record with the number of its line (from 1)."""
     with open(path, encoding="utf-8", errors="replace") as file:
         for number, line in enumerate(file, start=1):
             if not line.strip():
@@ -169,7 +176,7 @@ def read_records(path: str | Path, on_unreadable: Callable[[int, str], None] | N
                     raise ValueError(f"{path}:{number}: not a record object")
                 on_unreadable(number, "not a record object")
                 continue
-            yield record
+            yield number, record
 
 
 @dataclass(frozen=True)

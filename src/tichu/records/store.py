@@ -29,7 +29,7 @@ from typing import Any
 
 from tichu.records.journal import Entry
 from tichu.records.rating import INITIAL, apply_game, rate_games
-from tichu.records.record import read_records, write_records
+from tichu.records.record import read_numbered_records, write_records
 from tichu.records.stats import game_stats, is_finished, player_key
 
 #: Records added per transaction by an import: few commits (each one a write to the card),
@@ -339,15 +339,25 @@ class GameStore:
     def import_jsonl(self, path: str | Path, on_unreadable: Callable[[int, str], None] | None = None
                      ) -> tuple[int, int]:
         """Add the records of a JSON Lines file, :data:`IMPORT_BATCH` to a transaction; stored
-        ids are skipped, so importing a file twice adds nothing the second time.
+        ids are skipped, so importing a file twice adds nothing the second time (also a file
+        that repeats an id: the first line with it counts). The records keep the file's order.
 
         :param path: The file.
-        :param on_unreadable: (Optional) Told of each line that is no record (then skipped).
+        :param on_unreadable: (Optional) Told of each line that is no record (not JSON, not an
+            object, no ``id`` or ``started_at``), which is then skipped; without it such a line
+            stops the import with ``ValueError`` (the batches before it are stored).
         :returns: How many records were added, and how many were stored already.
         """
         added = read = 0
         batch: list[dict[str, Any]] = []
-        for record in read_records(path, on_unreadable):
+        for number, record in read_numbered_records(path, on_unreadable):
+            try:
+                _row(record)
+            except ValueError as error:
+                if on_unreadable is None:
+                    raise ValueError(f"{path}:{number}: {error}") from error
+                on_unreadable(number, str(error))
+                continue
             batch.append(record)
             if len(batch) == IMPORT_BATCH:
                 added += self.add_all(batch)
@@ -356,6 +366,11 @@ class GameStore:
         added += self.add_all(batch)
         read += len(batch)
         return added, read - added
+
+    def running_count(self) -> int:
+        """How many games are stored as running (journals, not records: an export leaves them out)."""
+        row = self._db.execute("SELECT COUNT(*) FROM running_games").fetchone()
+        return int(row[0])
 
     # -- running games ------------------------------------------------------------------------
 

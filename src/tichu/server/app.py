@@ -22,6 +22,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from tichu.core.round import ActionKind
 from tichu.server import history_api
+from tichu.server import tables_api
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
@@ -41,6 +42,7 @@ from tichu.server.protocol import (
     require,
 )
 from tichu.server.security import OriginPolicy, PathAccessLogger, add_security_headers, dev_only_files
+from tichu.server.spectate import serve_spectator, wants_to_spectate
 from tichu.server.storage import StoreWriter
 from tichu.server.table import AgentFactory, Table, registry_agent
 
@@ -84,6 +86,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.router.add_get("/", _index)
     app.router.add_get("/healthz", _health)
     history_api.register(app, STORE)
+    tables_api.add_routes(app, FACTORY)
     if WEB_DIR.is_dir():
         app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
     return app
@@ -146,7 +149,10 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         await _refuse(connection, ProtocolError(ErrorCode.SERVER_BUSY, "too many connections"))
         return ws
     try:
-        await _serve(request.app[FACTORY], settings, address, request.query, connection)
+        if wants_to_spectate(request.query):
+            await serve_spectator(request.app[FACTORY], settings, request.query, connection)
+        else:
+            await _serve(request.app[FACTORY], settings, address, request.query, connection)
     finally:
         counter.release(address)
     return ws
@@ -248,9 +254,11 @@ def _dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> N
     elif kind == "set_options":
         agent, hints = optional(payload, "agent", str), optional(payload, "hints", bool)
         target_score = optional(payload, "target_score", int)
-        if agent is None and hints is None and target_score is None:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "set_options needs agent, hints and/or target_score")
-        table.set_options(peer, agent, hints, target_score)
+        spectators = optional(payload, "spectators", bool)
+        if agent is None and hints is None and target_score is None and spectators is None:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE,
+                                "set_options needs agent, hints, target_score and/or spectators")
+        table.set_options(peer, agent, hints, target_score, spectators)
     elif kind == "table_sync":
         table.sync(peer)
     elif kind == "chat":
@@ -259,6 +267,8 @@ def _dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> N
         table.react(peer, require(payload, "reaction", str))
     elif kind == "set_ready":
         table.set_ready(peer, require(payload, "ready", bool))
+    elif kind == "set_spectator_hands":
+        table.set_spectator_hands(peer, require(payload, "allow", bool))
 
 
 class JsonFormatter(logging.Formatter):

@@ -55,6 +55,9 @@ class Settings:
     :ivar outbox_bytes: Bytes of messages queued for one client before it counts as not
         reading and its connection is cut.
     :ivar accept_error_interval: Seconds between two logged accept errors (``EMFILE``...).
+    :ivar max_spectators_per_table: Spectators one table admits (``/ws?spectate=1``); one more gets
+        ``TABLE_FULL``.
+    :ivar max_spectators: Spectators in all; one more gets ``SERVER_BUSY``.
     :ivar loopback_exempt: Whether clients on this machine (127.0.0.0/8, ::1: tests, the load
         benchmark, a reverse proxy) are spared the limits per address (the others still hold).
     """
@@ -85,6 +88,8 @@ class Settings:
     outbox_bytes: int = 1 << 20
     accept_error_interval: float = 60.0
     loopback_exempt: bool = True
+    max_spectators_per_table: int = 20
+    max_spectators: int = 100
 
     @classmethod
     def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:

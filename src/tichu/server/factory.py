@@ -20,6 +20,7 @@ from tichu.server.limits import OpeningWindow
 from tichu.server.memory import release_memory
 from tichu.server.peer import Peer
 from tichu.server.protocol import ProtocolError, agent_name
+from tichu.server.spectators import Spectator
 from tichu.server.storage import StoreWriter, session_hash
 from tichu.server.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
 
@@ -86,6 +87,21 @@ class GameFactory:
         self._sessions[peer.session_hash] = (table, peer)
         log.info("table %r: %r joined at seat %d", table_name, player_name, peer.seat)
         return table, peer
+
+    def spectate(self, table_name: str, connection: Connection) -> tuple[Table, Spectator]:
+        """Admit a spectator to an open table (it does not open one, nor keep one open).
+
+        :raises ProtocolError: ``TABLE_NOT_FOUND``; ``SERVER_BUSY`` beyond ``max_spectators`` in
+            all; the table's refusals (:meth:`Table.spectate`).
+        """
+        table = self.tables.get(table_name)
+        if table is None:
+            raise ProtocolError(ErrorCode.TABLE_NOT_FOUND, "no such table", table_name=table_name)
+        if sum(len(open_table.spectators) for open_table in self.tables.values()) >= self.settings.max_spectators:
+            raise ProtocolError(ErrorCode.SERVER_BUSY, "too many spectators on this server")
+        spectator = table.spectate(connection)
+        log.info("table %r: a spectator came (%d watching)", table_name, len(table.spectators))
+        return table, spectator
 
     def reconnect(self, session_id: str, connection: Connection) -> tuple[Table, Peer]:
         """Give a client with a known session its seat back.

@@ -54,9 +54,9 @@ ECHO_JSON_LIMIT = 256
 #: Characters of an error's reason.
 REASON_LIMIT = 256
 #: Message types a client may send (``set_options``, ``table_sync``, ``chat``, ``reaction`` and
-#: ``set_ready`` are the project's extensions, docs/server.md).
+#: ``set_ready``, ``set_spectator_hands`` are the project's extensions, docs/server.md).
 CLIENT_TYPES = frozenset({"leave", "swap_players", "start_game", "set_options", "announce", "bomb", "response",
-                          "ping", "table_sync", "chat", "reaction", "set_ready"})
+                          "ping", "table_sync", "chat", "reaction", "set_ready", "set_spectator_hands"})
 
 _MESSAGES = {
     ErrorCode.UNKNOWN_ERROR: "An unknown error occurred.",

@@ -74,6 +74,7 @@ from tichu.server.social import (
     ChatLine,
     Social,
 )
+from tichu.server.spectators import Spectator, Spectators
 from tichu.server.storage import GameJournal, StoreWriter
 
 log = logging.getLogger(__name__)
@@ -165,6 +166,8 @@ class Table:
         self.engine: GameEngine | None = None
         self._task: asyncio.Task[None] | None = None
         self._started_at = ""
+        self.spectators = Spectators(settings.max_spectators_per_table, self)
+        self._closing_spectators: set[asyncio.Task[None]] = set()
 
     # -- what a seat's view is made from (TableSource) ------------------------------------------
 
@@ -243,6 +246,8 @@ class Table:
         for other in self.clients:
             if other is not peer:
                 other.send(notification("player_joined", public))
+        self.spectators.send(notification("player_joined", public))
+        self.spectators.changed()  # a new person has not allowed all hands (yet)
         peer.send(notification("player_joined", {
             **public, "session_id": peer.session_id,
             "public_state": {**public_state_json(build_public_state(self.info, self.round)),
@@ -304,6 +309,7 @@ class Table:
         was_ready = self.social.forget(peer)
         self._broadcast("player_left", player_index=seat, player_name=peer.name,
                         host_index=self.info.host_index, replaced_by_agent=True)
+        self.spectators.forget(peer)
         if was_ready:
             self._send_lobby_state()
         if not self.clients:
@@ -337,12 +343,13 @@ class Table:
             else:
                 names[seat] = agent_name(seat)
         self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
+        self.spectators.changed()
         swapped = [client for client in (self.peers[first], self.peers[second]) if client is not None]
         if self.social.clear(swapped):
             self._send_lobby_state()
 
     def set_options(self, peer: Peer, agent: str | None = None, hints: bool | None = None,
-                    target_score: int | None = None) -> None:
+                    target_score: int | None = None, spectators: bool | None = None) -> None:
         """Change the table's options (host only, lobby only) and tell every client
         (``options_changed``). The agents take the new kind when the game starts. A change
         of any option makes everyone not ready (they agreed to other terms); the clients that
@@ -360,6 +367,8 @@ class Table:
                                 f"target_score must be {TARGET_SCORE_MIN} to {TARGET_SCORE_MAX}",
                                 target_score=target_score, min=TARGET_SCORE_MIN, max=TARGET_SCORE_MAX)
         before = (self.options.agent, self.options.hints, self.target_score)
+        if spectators is not None:
+            self.allow_spectators(spectators)
         if agent is not None and agent != self.options.agent:
             self.options.agent = agent
             for client in self.clients:
@@ -385,6 +394,7 @@ class Table:
         else:
             peer.send(notification("lobby_state", self._lobby_state()))
         peer.send(notification("chat_history", {"messages": [_line_json(line) for line in self.social.log]}))
+        peer.send(notification("spectators_changed", self.spectators.state(self.peers)))
 
     def chat(self, peer: Peer, raw: str) -> None:
         """Send a chat text to every listening client (``chat_message``) and keep it in the history.
@@ -436,6 +446,7 @@ class Table:
 
     def _send_lobby_state(self) -> None:
         self._tell_listeners("lobby_state", self._lobby_state())
+        self.spectators.send(notification("lobby_state", self._lobby_state()))
 
     def _tell_listeners(self, event: str, context: dict[str, Any]) -> None:
         """Send a notification of the extension to the clients that sent ``table_sync``."""
@@ -443,6 +454,64 @@ class Table:
         for client in self.clients:
             if self.social.listens(client):
                 client.send(message)
+
+    # -- spectators (docs/server.md, :mod:`tichu.server.spectators`) -------------------------------
+
+    def spectate(self, connection: Connection) -> Spectator:
+        """Admit a spectator: it gets ``spectate_started`` (the public snapshot) and, while all
+        hands are open, ``spectator_hands``; the people that listen hear ``spectators_changed``.
+
+        :raises ProtocolError: ``UNAUTHORIZED`` when the table refuses spectators, ``TABLE_FULL``
+            beyond its limit of spectators.
+        """
+        self.spectators.check_admits(self.name)
+        spectator = Spectator(connection)
+        spectator.send(notification("spectate_started", {
+            "table_name": self.name,
+            "public_state": {**public_state_json(build_public_state(self.info, self.round)),
+                             "passed": self.round.passed_since_last_play() if self.round else [],
+                             "away": self._away_json()},
+            "options": self.options.to_json(), "lobby_state": self._lobby_state(),
+            "protocol_version": PROTOCOL_VERSION,
+        }))
+        self.spectators.add(spectator)
+        if self.spectators.hands_open:
+            spectator.send(self.spectators.hands_message())
+        return spectator
+
+    def unspectate(self, spectator: Spectator) -> None:
+        """A spectator left (``leave``) or its socket closed."""
+        self.spectators.remove(spectator)
+
+    def set_spectator_hands(self, peer: Peer, allow: bool) -> None:
+        """A person allows (or not) the spectators to see all four hands; they see them only
+        while every person seated allows it (agents do)."""
+        self.spectators.set_allow(peer, allow)
+
+    def allow_spectators(self, allowed: bool) -> None:
+        """The host's option ``spectators``: when it turns off, the spectators watching get
+        ``UNAUTHORIZED`` (104) and are closed."""
+        if allowed == self.spectators.allowed:
+            return
+        self.spectators.allowed = allowed
+        if not allowed:
+            error = ProtocolError(ErrorCode.UNAUTHORIZED, "the table no longer allows spectators")
+            for spectator in self.spectators.take_all():
+                spectator.send_error(error)
+                if spectator.connection is not None:
+                    task = asyncio.create_task(spectator.connection.close(1008, "spectators not allowed"))
+                    self._closing_spectators.add(task)
+                    task.add_done_callback(self._closing_spectators.discard)
+                spectator.connection = None
+        self.spectators_changed()
+
+    def spectators_changed(self) -> None:
+        """``spectators_changed`` to the listening clients and the spectators."""
+        message = notification("spectators_changed", self.spectators.state(self.peers))
+        for client in self.clients:
+            if self.social.listens(client):
+                client.send(message)
+        self.spectators.send(message)
 
     def start(self, peer: Peer) -> None:
         """Start a game (host only, lobby only); agents take the empty seats.
@@ -467,6 +536,7 @@ class Table:
         self.engine = engine
         self._journal = journal
         engine.observe(journal)
+        engine.observe(self.spectators)
         self._started_at = started_at
         for peer in self.clients:
             self._store_seat(peer)
@@ -563,6 +633,9 @@ class Table:
         for peer in self.clients:
             if peer.connection is not None:
                 await peer.connection.close()
+        for spectator in self.spectators.take_all():
+            if spectator.connection is not None:
+                await spectator.connection.close()
 
     # -- helpers ------------------------------------------------------------------------------------
 
@@ -570,11 +643,14 @@ class Table:
         message = notification(event, context)
         for peer in self.clients:
             peer.send(message)
+        self.spectators.send(message)
 
     def _broadcast_error(self, code: ErrorCode) -> None:
         error = ProtocolError(code)
         for peer in self.clients:
             peer.send_error(error)
+        for spectator in self.spectators.watchers:
+            spectator.send_error(error)
 
     def _make_agent(self, seat: int) -> Agent:
         return self._agents(self.options.agent, agent_name(seat))

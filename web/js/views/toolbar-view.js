@@ -112,7 +112,7 @@
       _elements.mute.dataset.muted = String(muted);
       _elements.mute.replaceChildren(_speakerIcon(muted));
     }
-    _elements.leave.hidden = State.playerIndex === null;
+    _elements.leave.hidden = State.playerIndex === null && !State.spectating;
     _elements['connection-status'].hidden = !_connectionLost;
     _elements['connection-status'].textContent = I18n.t('connection.lost');
   }

@@ -33,7 +33,10 @@
     const own = State.playerIndex;
     const container = _elements.revealed;
     const seats = [];
-    if (hands && own !== null) {
+    if (hands && State.spectating) {
+      seats.push(...[0, 1, 2, 3].filter(function (seat) { return (hands[seat] || []).length; }));
+    }
+    else if (hands && own !== null) {
       for (const offset of [3, 2, 1]) {
         const seat = (own + offset) % 4;
         if ((hands[seat] || []).length) {

@@ -1,0 +1,44 @@
+"""``GET /api/tables``: the open tables, for the login view and the lobby to offer "Watch".
+
+The list is public and small: per table its name, the names at its seats (agents as
+``Bot N``), how many people sit there, whether a game runs and in which phase, how many
+watch and whether it admits spectators. At most :data:`MAX_LISTED` tables are listed
+(running ones first, then by name); ``truncated`` says whether more are open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from tichu.server.factory import GameFactory
+from tichu.server.table import Table
+
+#: The most tables the list holds.
+MAX_LISTED = 50
+
+
+def table_entry(table: Table) -> dict[str, Any]:
+    """One table of the list: ``{name, players, people, running, phase, spectators,
+    spectators_limit, watchable}``."""
+    spectators = table.spectators
+    return {"name": table.name, "players": list(table.info.player_names), "people": len(table.clients),
+            "running": table.is_running, "phase": table.info.phase.value, "spectators": len(spectators),
+            "spectators_limit": spectators.limit,
+            "watchable": spectators.allowed and len(spectators) < spectators.limit}
+
+
+def table_list(factory: GameFactory, limit: int = MAX_LISTED) -> dict[str, Any]:
+    """``{tables: [...], truncated}``: the open tables, running ones first, then by name."""
+    tables = sorted(factory.tables.values(), key=lambda table: (not table.is_running, table.name.casefold()))
+    return {"tables": [table_entry(table) for table in tables[:limit]], "truncated": len(tables) > limit}
+
+
+def add_routes(app: web.Application, factory_key: web.AppKey[GameFactory]) -> None:
+    """Serve ``GET /api/tables`` from the application's factory (under ``factory_key``)."""
+
+    async def tables(request: web.Request) -> web.StreamResponse:
+        return web.json_response(table_list(request.app[factory_key]), headers={"Cache-Control": "no-store"})
+
+    app.router.add_get("/api/tables", tables)
