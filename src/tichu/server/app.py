@@ -39,6 +39,7 @@ from tichu.server.protocol import (
     parse_message,
     require,
 )
+from tichu.server.replay_api import setup_replay_api
 from tichu.server.security import OriginPolicy, PathAccessLogger, add_security_headers, dev_only_files
 from tichu.server.storage import StoreWriter
 from tichu.server.table import AgentFactory, Table, registry_agent
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.router.add_get("/ws", websocket_handler)
     app.router.add_get("/", _index)
     app.router.add_get("/healthz", _health)
+    setup_replay_api(app, STORE)
     if WEB_DIR.is_dir():
         app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
     return app
