@@ -9,8 +9,10 @@
   Tichu.ViewManager.register('lobby', Tichu.LobbyView);
   Tichu.ViewManager.register('table', Tichu.TableView);
   Tichu.ViewManager.register('scores', Tichu.ScoreView);
+  Tichu.ViewManager.register('replay', Tichu.ReplayView);
   Tichu.ViewManager.init();
   Tichu.SoundManager.init();
   Tichu.AppController.init();
+  Tichu.ReplayController.init();
   Tichu.AppController.start();
 })(window.Tichu = window.Tichu || {});
