@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -17,6 +17,9 @@ from tests.support.live_server import LiveServer, StartServer, wait_for_records
 from tichu.arena.arena import Arena
 from tichu.records.steps import replay_document
 from tichu.server.app import STORE
+
+if TYPE_CHECKING:
+    from playwright.async_api import FilePayload
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -179,8 +182,7 @@ async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shot
     await tab.wait_view("view-login")
     assert await tab.visible("#login-open-record")
     body = json.dumps(records[0]).encode()
-    await tab.page.set_input_files("#replay-file-input", files=[
-        {"name": "game.json", "mimeType": "application/json", "buffer": body}])
+    await tab.page.set_input_files("#replay-file-input", files=_file("game.json", "application/json", body))
     await tab.wait_view("view-replay")
     await _at(tab, 0)
     await tab.page.keyboard.press("End")
@@ -188,8 +190,7 @@ async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shot
     assert await _scores(tab) == records[0]["score"]
     assert "#replay" not in tab.page.url  # a file has no shareable address
     lines = "".join(json.dumps(record) + "\n" for record in records).encode()
-    await tab.page.set_input_files("#replay-file-input", files=[
-        {"name": "games.jsonl", "mimeType": "application/octet-stream", "buffer": lines}])
+    await tab.page.set_input_files("#replay-file-input", files=_file("games.jsonl", "application/octet-stream", lines))
     await tab.until(lambda: _count_is(tab, "#replay-records button", 2), "two records to choose from")
     await shots.take(tab, "replay-choose")
     await tab.click("#replay-records button >> nth=1")
@@ -197,12 +198,16 @@ async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shot
     await tab.page.keyboard.press("End")
     await tab.until(lambda: _is_last(tab), "at the last step")
     assert await _scores(tab) == records[1]["score"]
-    await tab.page.set_input_files("#replay-file-input", files=[
-        {"name": "bad.json", "mimeType": "application/json", "buffer": b'{"format": "nope"}'}])
+    await tab.page.set_input_files("#replay-file-input", files=_file("bad.json", "application/json",
+                                                                        b'{"format": "nope"}'))
     await tab.until(lambda: tab.visible("#replay-error"), "#replay-error for a file that is no record")
     assert "no game record" in (await tab.texts("#replay-error"))[0]
     _expect_refused(tab, 400)
     shots.assert_layout()
+
+
+def _file(name: str, mime_type: str, data: bytes) -> FilePayload:
+    return {"name": name, "mimeType": mime_type, "buffer": data}
 
 
 def _expect_refused(tab: Tab, status: int) -> None:
