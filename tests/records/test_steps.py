@@ -167,3 +167,28 @@ def test_brettspielwelt_games_replay_step_by_step(shared_dir: Path) -> None:
         if fault is None:
             _check_steps(record, steps)
         assert len([step for step in steps if step["kind"] == "round_end"]) >= 1
+
+
+def test_an_aborted_games_unfinished_round_is_shown(records: list[Record]) -> None:
+    """An aborted game (docs/server.md): its finished rounds, then its unfinished round as far
+    as it went; the fault says the game ended early there."""
+    record = copy.deepcopy(records[3])
+    first, second = record["rounds"][0], record["rounds"][1]
+    unfinished = {key: second[key] for key in ("deal", "deal_rest", "grand_tichu", "push")}
+    unfinished["events"] = second["events"][:12]
+    record.update(rounds=[first], score=first["score"], winner=None, aborted=True, unfinished_round=unfinished)
+    steps, fault = record_steps(record)
+    assert fault is not None and (fault.round_index, fault.rule) == (1, "R7.4")
+    assert steps[-1]["round"] == 1
+    events = [step for step in steps if step["round"] == 1 and step["kind"] not in
+              ("deal", "grand_tichu", "push", "trick")]
+    assert len(events) == 12
+    assert all(step["score"] == first["score"] for step in steps if step["round"] == 1)
+    unfinished["push"][2] = None  # ended during the push: the deal and the calls
+    unfinished["events"] = []
+    steps, fault = record_steps(record)
+    assert fault is not None and fault.rule == "R7.4"
+    assert [step["kind"] for step in steps if step["round"] == 1] == ["deal", "grand_tichu"]
+    record["unfinished_round"] = {"deal": 3}
+    steps, fault = record_steps(record)
+    assert fault is not None and fault.rule == "records" and steps[-1]["round"] == 0

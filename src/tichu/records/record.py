@@ -13,7 +13,7 @@ from tichu.core import errors
 from tichu.core.cards import format_mask, parse_mask
 from tichu.core.errors import RuleViolation
 from tichu.core.game import is_game_over
-from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Round
+from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import winning_team
 
@@ -235,7 +235,7 @@ def replay(record: dict[str, Any], observer: ReplayObserver | None = None) -> Re
         for index, round_data in enumerate(record["rounds"]):
             if is_game_over(total, rules.target_score):
                 return ReplayFault(index, None, "R7.4", "a round after the game had ended")
-            found = _replay_round(rules, index, round_data, watch)
+            found = replay_round(rules, index, round_data, watch)
             if isinstance(found, ReplayFault):
                 return found
             points = found.result().points
@@ -253,8 +253,20 @@ def replay(record: dict[str, Any], observer: ReplayObserver | None = None) -> Re
     return None
 
 
-def _replay_round(rules: RuleSet, index: int, data: dict[str, Any], watch: ReplayObserver) -> ReplayFault | Round:
-    """Replay one round; return the finished round, or the first fault."""
+def replay_round(rules: RuleSet, index: int, data: dict[str, Any], observer: ReplayObserver | None = None, *,
+                 partial: bool = False) -> ReplayFault | Round:
+    """Replay one round of a record.
+
+    :param rules: The game's rules.
+    :param index: The round's index (for the fault and the observer).
+    :param data: The record's round object.
+    :param observer: (Optional) Told of every stage (:class:`ReplayObserver`).
+    :param partial: Replay an aborted game's ``unfinished_round`` (docs/server.md): a seat that
+        has not pushed (``null``) is skipped, and the round may end before the rules end it.
+    :returns: The round (finished, or as far as a partial one went), or the first fault.
+    :raises KeyError: (Or ``TypeError``, ``ValueError``...) for a malformed round object.
+    """
+    watch = observer or ReplayObserver()
     try:
         deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(data["deal"], data["deal_rest"])]
         round_ = Round(rules, deal=deal)
@@ -263,8 +275,11 @@ def _replay_round(rules: RuleSet, index: int, data: dict[str, Any], watch: Repla
             round_.decide_grand_tichu(seat, bool(called))
         watch.decided(index, round_)
         for seat, labels in enumerate(data["push"]):
+            if labels is None and partial:
+                continue
             round_.schupf(seat, [parse_mask(label) for label in labels])
-        watch.pushed(index, round_)
+        if round_.phase == Phase.PLAYING:
+            watch.pushed(index, round_)
     except RuleViolation as error:
         return ReplayFault(index, None, error.rule, error.reason)
     for event_index, event in enumerate(data["events"]):
@@ -275,6 +290,8 @@ def _replay_round(rules: RuleSet, index: int, data: dict[str, Any], watch: Repla
         except RuleViolation as error:
             return ReplayFault(index, event_index, error.rule, error.reason)
         watch.after_event(index, event_index, round_, action)
+    if partial:
+        return round_
     if not round_.is_over:
         return ReplayFault(index, None, "R7", "the events end before the round does")
     result = round_.result()

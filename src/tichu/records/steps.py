@@ -45,7 +45,8 @@ from typing import Any
 from tichu.core.cards import DOG, format_mask, points_of
 from tichu.core.combos import CombinationType, classify_mask
 from tichu.core.round import Action, ActionKind, Round
-from tichu.records.record import ReplayFault, ReplayObserver, replay
+from tichu.core.ruleset import RuleSet
+from tichu.records.record import ReplayFault, ReplayObserver, replay, replay_round
 
 Step = dict[str, Any]
 
@@ -150,14 +151,33 @@ def record_steps(record: dict[str, Any], max_steps: int = MAX_STEPS) -> tuple[li
 
     :param record: A ``tichu-record/1`` object.
     :param max_steps: (Optional) The most steps to make; more is a fault (rule ``"records"``).
-    :returns: The steps (up to the first violation), and the violation or ``None``.
+    :returns: The steps (up to the first violation), and the violation or ``None``. An
+        aborted game (``aborted``, docs/server.md) has the steps of its ``unfinished_round``
+        too, as far as it went; its fault is then rule R7.4 in that round.
     """
     collector = _Steps(max_steps)
     try:
         fault = replay(record, collector)
+        unfinished = record.get("unfinished_round")
+        if (fault is not None and fault.rule == "R7.4" and fault.round_index is None and record.get("aborted")
+                and isinstance(unfinished, dict)):
+            fault = _unfinished_steps(record, unfinished, collector)
     except TooManySteps as error:
         fault = ReplayFault(None, None, "records", str(error))
     return collector.steps, fault
+
+
+def _unfinished_steps(record: dict[str, Any], unfinished: dict[str, Any], collector: _Steps) -> ReplayFault:
+    """The steps of an aborted game's unfinished round (docs/server.md), as far as it went."""
+    index = len(record["rounds"])
+    try:
+        rules = RuleSet.from_json(record.get("rules") or {}, record.get("seed"))
+        found = replay_round(rules, index, unfinished, collector, partial=True)
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as error:
+        return ReplayFault(index, None, "records", f"malformed unfinished round: {error!r}")
+    if isinstance(found, ReplayFault):
+        return found
+    return ReplayFault(index, None, "R7.4", "the game ended early, in this round")
 
 
 def record_summary(record: dict[str, Any]) -> dict[str, Any]:
