@@ -176,7 +176,8 @@ async def test_a_shared_link_opens_at_its_step(server: LiveServer, open_page: Op
 async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shots: Shots,
                                    records: list[Record]) -> None:
     """"Open a record" on the login view: one record opens at its first step (the end has its
-    score); a file of two offers both; a file that is no record says why."""
+    score); a file of two offers both; a file that is no record says why; a record dropped on
+    the page opens."""
     tab = await open_page(PHONE, "replay-file")
     await tab.page.goto(server.url)
     await tab.wait_view("view-login")
@@ -203,6 +204,17 @@ async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shot
     await tab.until(lambda: tab.visible("#replay-error"), "#replay-error for a file that is no record")
     assert "no game record" in (await tab.texts("#replay-error"))[0]
     _expect_refused(tab, 400)
+    # dropped on the page
+    transfer = await tab.page.evaluate_handle(
+        "text => { const data = new DataTransfer(); "
+        "data.items.add(new File([text], 'dropped.json', {type: 'application/json'})); return data; }",
+        json.dumps(records[1]))
+    await tab.page.dispatch_event("#wrapper", "drop", {"dataTransfer": transfer})
+    await tab.until(lambda: tab.visible("#replay-position"), "the dropped record shown")
+    await _at(tab, 0)
+    await tab.page.keyboard.press("End")
+    await tab.until(lambda: _is_last(tab), "at the last step")
+    assert await _scores(tab) == records[1]["score"]
     shots.assert_layout()
 
 
