@@ -155,8 +155,9 @@ async def _paused(tab: Tab) -> bool:
     return await tab.page.get_attribute("#replay-play", "aria-pressed") == "false"
 
 
-async def test_a_shared_link_opens_at_its_step(server: LiveServer, open_page: OpenPage, records: list[Record]) -> None:
-    """``#replay=<id>&step=<n>`` opens at step n (laptop size); an unknown id says so."""
+async def test_a_shared_link_opens_at_its_step(server: LiveServer, open_page: OpenPage, shots: Shots,
+                                               records: list[Record]) -> None:
+    """``#replay=<id>&step=<n>`` opens at step n (laptop size), in German too; an unknown id says so."""
     record = records[1]
     await _store(server, record)
     steps = replay_document(record)["steps"]
@@ -167,6 +168,11 @@ async def test_a_shared_link_opens_at_its_step(server: LiveServer, open_page: Op
     await _at(tab, step)
     assert await _hand_sizes(tab) == [len(hand) for hand in steps[step]["hands"]]
     assert "takes the trick" in (await tab.texts("#replay-step-text"))[0]
+    await tab.click("#lang-switch")
+    await tab.until(lambda: _text_has(tab, "#replay-step-text", "nimmt den Stich"), "the step in German")
+    await shots.take(tab, "replay-de")
+    shots.assert_layout()
+    await tab.click("#lang-switch")
     await tab.page.goto(f"{server.url}#replay=no-such-game")
     await tab.until(lambda: tab.visible("#replay-error"), "#replay-error shown for an unknown game")
     assert "no stored game" in (await tab.texts("#replay-error"))[0]
@@ -227,6 +233,10 @@ def _expect_refused(tab: Tab, status: int) -> None:
     expected = [error for error in tab.console_errors if f"status of {status}" in error]
     assert len(expected) == 1, tab.console_errors
     tab.console_errors.remove(expected[0])
+
+
+async def _text_has(tab: Tab, selector: str, text: str) -> bool:
+    return text in " ".join(await tab.texts(selector))
 
 
 async def _is_last(tab: Tab) -> bool:
