@@ -268,6 +268,7 @@
     });
     EventBus.on('intent:scores-back', function () { ViewManager.show('lobby'); });
     EventBus.on('intent:show-scores', function () { ViewManager.show('scores'); });
+    EventBus.on('intent:replay-back', _onReplayBack);
     // No `leave` when the page goes away: a reload or a closed tab comes back with its
     // session within the grace period (only the Leave button gives the seat away).
   }
@@ -280,6 +281,16 @@
   function start() {
     I18n.setLanguage(User.getLanguage() || I18n.detectLanguage(navigator.languages || [navigator.language]));
     SoundManager.setMuted(User.isMuted());
+    if (!Tichu.ReplayController.openFromHash()) {  // a replay address opens the replay viewer first
+      _enter();
+    }
+  }
+
+  /**
+   * Back to the seat of a remembered session, or the login.
+   * @returns {void}
+   */
+  function _enter() {
     const sessionId = User.getSessionId();
     if (sessionId) {
       ViewManager.show('loading');
@@ -287,6 +298,20 @@
     }
     else if (!Tichu.Spectate.resume()) {  // a spectator watches its table again after a reload
       ViewManager.show('login');
+    }
+  }
+
+  /**
+   * Leave the replay viewer: back to the table or lobby when seated, else as at the start.
+   * @returns {void}
+   */
+  function _onReplayBack() {
+    Tichu.ReplayController.clearHash();
+    if (State.playerIndex !== null) {
+      ViewManager.show(_viewForState());
+    }
+    else {
+      _enter();
     }
   }
 

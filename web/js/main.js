@@ -11,10 +11,12 @@
   Tichu.ViewManager.register('scores', Tichu.ScoreView);
   Tichu.ViewManager.register('history', Tichu.HistoryView);
   Tichu.ViewManager.register('player', Tichu.PlayerView);
+  Tichu.ViewManager.register('replay', Tichu.ReplayView);
   Tichu.ViewManager.init();
   Tichu.SoundManager.init();
   Tichu.AppController.init();
   Tichu.HistoryController.init();
+  Tichu.ReplayController.init();
   Tichu.WatchView.init();
   Tichu.Spectate.init();
   Tichu.AppController.start();

@@ -743,5 +743,41 @@
     });
   });
 
+  describe('Replay viewer: labels, words and addresses', function () {
+    const { ReplayController, ReplayView } = Tichu;
+    it('reads record labels as cards', function () {
+      assert.deepEqual(ReplayView.cardOf('SZ'), [10, 1]);
+      assert.deepEqual(ReplayView.cardOf('RA'), [14, 4]);
+      assert.deepEqual(ReplayView.cardOf('GB'), [11, 3]);
+      assert.deepEqual(ReplayView.cardOf('B7'), [7, 2]);
+      assert.deepEqual(ReplayView.cardOf('Hu'), [0, 0]);
+      assert.deepEqual(ReplayView.cardOf('Ma'), [1, 0]);
+      assert.deepEqual(ReplayView.cardOf('Dr'), [15, 0]);
+      assert.deepEqual(ReplayView.cardOf('Ph'), [16, 0]);
+    });
+    it('says what a step did, in English and German', function () {
+      I18n.setLanguage('en');
+      const pair = { kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 };
+      assert.equal(ReplayView.describe(pair), 'Seat 2 plays a pair of 7s.');
+      assert.equal(ReplayView.comboText({ cards: ['SA'], combo: 'single', rank: 14 }), 'the Ace of Swords');
+      assert.equal(ReplayView.comboText({ cards: ['S9', 'R9', 'G9', 'B9'], combo: 'bomb', rank: 9 }), 'four 9s');
+      assert.equal(ReplayView.describe({ kind: 'wish', seat: 0, value: 12 }), 'Seat 1 wishes for a Queen.');
+      assert.equal(ReplayView.describe({ kind: 'round_end', seat: null, round: 0, round_score: [60, 40] }),
+        'Round 1 ends: 60 : 40.');
+      I18n.setLanguage('de');
+      assert.equal(ReplayView.describe({ kind: 'pass', seat: 3 }), 'Platz 4 passt.');
+      I18n.setLanguage('en');
+    });
+    it('reads and writes the replay address', function () {
+      assert.deepEqual(ReplayController.parseHash('#replay=abc-1&step=12'), { id: 'abc-1', step: 12 });
+      assert.deepEqual(ReplayController.parseHash('#replay=x'), { id: 'x', step: null });
+      assert.deepEqual(ReplayController.parseHash('#replay=x&step=-3'), { id: 'x', step: null });
+      assert.equal(ReplayController.parseHash('#lobby'), null);
+      assert.equal(ReplayController.parseHash(''), null);
+      assert.equal(ReplayController.stepHash('a b', 3), '#replay=a%20b&step=3');
+      assert.deepEqual(ReplayController.parseHash(ReplayController.stepHash('a b', 3)), { id: 'a b', step: 3 });
+    });
+  });
+
   run(document.getElementById('results'));
 })(window.Tichu = window.Tichu || {});

@@ -13,7 +13,7 @@ from tichu.core import errors
 from tichu.core.cards import format_mask, parse_mask
 from tichu.core.errors import RuleViolation
 from tichu.core.game import is_game_over
-from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Round
+from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import winning_team
 
@@ -202,12 +202,38 @@ class ReplayFault:
         return f"{where}: {self.rule}: {self.reason}"
 
 
-def replay(record: dict[str, Any]) -> ReplayFault | None:
+class ReplayObserver:
+    """Told of each stage while :func:`replay` walks a record (the replay viewer's steps,
+    :mod:`tichu.records.steps`); every method does nothing here. ``round_`` is the live
+    round: an observer reads it and never changes it."""
+
+    def dealt(self, index: int, round_: Round) -> None:
+        """Round ``index`` is dealt (8 cards each, before the Grand Tichu decisions)."""
+
+    def decided(self, index: int, round_: Round) -> None:
+        """Every seat decided on Grand Tichu; the rest of the cards are dealt."""
+
+    def pushed(self, index: int, round_: Round) -> None:
+        """Every seat pushed its three cards and received three."""
+
+    def before_event(self, index: int, event_index: int, round_: Round, action: Action) -> None:
+        """An event (records.md) is about to be applied."""
+
+    def after_event(self, index: int, event_index: int, round_: Round, action: Action) -> None:
+        """An event was applied."""
+
+    def round_over(self, index: int, round_: Round, total: list[int]) -> None:
+        """The round ended and its summary agrees; ``total`` is the game's score after it."""
+
+
+def replay(record: dict[str, Any], observer: ReplayObserver | None = None) -> ReplayFault | None:
     """Run a record back through the rules.
 
     :param record: A ``tichu-record/1`` object.
+    :param observer: (Optional) Told of every stage of the walk (:class:`ReplayObserver`).
     :returns: The first violation, or ``None`` if every round replays and every score agrees.
     """
+    watch = observer or ReplayObserver()
     try:
         if record.get("format") != FORMAT:
             return ReplayFault(None, None, "records", f"unknown format {record.get('format')!r}")
@@ -216,10 +242,12 @@ def replay(record: dict[str, Any]) -> ReplayFault | None:
         for index, round_data in enumerate(record["rounds"]):
             if is_game_over(total, rules.target_score):
                 return ReplayFault(index, None, "R7.4", "a round after the game had ended")
-            found = _replay_round(rules, index, round_data)
+            found = replay_round(rules, index, round_data, watch)
             if isinstance(found, ReplayFault):
                 return found
-            total = [total[0] + found[0], total[1] + found[1]]
+            points = found.result().points
+            total = [total[0] + points[0], total[1] + points[1]]
+            watch.round_over(index, found, total)
         if list(record["score"]) != total:
             return ReplayFault(None, None, "R7.3", f"score {record['score']} but the rounds add up to {total}")
         if not is_game_over(total, rules.target_score):
@@ -232,21 +260,45 @@ def replay(record: dict[str, Any]) -> ReplayFault | None:
     return None
 
 
-def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> ReplayFault | tuple[int, int]:
+def replay_round(rules: RuleSet, index: int, data: dict[str, Any], observer: ReplayObserver | None = None, *,
+                 partial: bool = False) -> ReplayFault | Round:
+    """Replay one round of a record.
+
+    :param rules: The game's rules.
+    :param index: The round's index (for the fault and the observer).
+    :param data: The record's round object.
+    :param observer: (Optional) Told of every stage (:class:`ReplayObserver`).
+    :param partial: Replay an aborted game's ``unfinished_round`` (docs/server.md): a seat that
+        has not pushed (``null``) is skipped, and the round may end before the rules end it.
+    :returns: The round (finished, or as far as a partial one went), or the first fault.
+    :raises KeyError: (Or ``TypeError``, ``ValueError``...) for a malformed round object.
+    """
+    watch = observer or ReplayObserver()
     try:
         deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(data["deal"], data["deal_rest"])]
         round_ = Round(rules, deal=deal)
+        watch.dealt(index, round_)
         for seat, called in enumerate(data["grand_tichu"]):
             round_.decide_grand_tichu(seat, bool(called))
+        watch.decided(index, round_)
         for seat, labels in enumerate(data["push"]):
+            if labels is None and partial:
+                continue
             round_.schupf(seat, [parse_mask(label) for label in labels])
+        if round_.phase == Phase.PLAYING:
+            watch.pushed(index, round_)
     except RuleViolation as error:
         return ReplayFault(index, None, error.rule, error.reason)
     for event_index, event in enumerate(data["events"]):
         try:
-            round_.apply(event_action(event))
+            action = event_action(event)
+            watch.before_event(index, event_index, round_, action)
+            round_.apply(action)
         except RuleViolation as error:
             return ReplayFault(index, event_index, error.rule, error.reason)
+        watch.after_event(index, event_index, round_, action)
+    if partial:
+        return round_
     if not round_.is_over:
         return ReplayFault(index, None, "R7", "the events end before the round does")
     result = round_.result()
@@ -256,7 +308,7 @@ def _replay_round(rules: RuleSet, index: int, data: dict[str, Any]) -> ReplayFau
     for key, expected in checks:
         if data[key] != expected:
             return ReplayFault(index, None, "R7", f"{key} is {data[key]} but the rules give {expected}")
-    return result.points
+    return round_
 
 
 def event_action(event: dict[str, Any]) -> Action:

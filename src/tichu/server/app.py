@@ -21,8 +21,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from tichu.core.round import ActionKind
-from tichu.server import history_api
-from tichu.server import tables_api
+from tichu.server import history_api, tables_api
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
@@ -41,6 +40,7 @@ from tichu.server.protocol import (
     parse_message,
     require,
 )
+from tichu.server.replay_api import setup_replay_api
 from tichu.server.security import OriginPolicy, PathAccessLogger, add_security_headers, dev_only_files
 from tichu.server.spectate import serve_spectator, wants_to_spectate
 from tichu.server.storage import StoreWriter
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.router.add_get("/healthz", _health)
     history_api.register(app, STORE)
     tables_api.add_routes(app, FACTORY)
+    setup_replay_api(app, STORE)
     if WEB_DIR.is_dir():
         app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
     return app

@@ -1,0 +1,211 @@
+"""A game record replayed step by step through the rules, for the replay viewer.
+
+:func:`record_steps` walks a record with :func:`tichu.records.record.replay` (one walk for
+the checker and the viewer) and turns every stage into a JSON-ready **step**: the deal, the
+rest of the deal with the Grand Tichu calls, the push, each Tichu call, play, pass, bomb,
+wish and Dragon gift, each trick taken, and each round's end with its scores. Each step
+carries the whole open position after it (all four hands, the trick, the wish, the calls,
+who is out, the points), so a viewer can jump to any step without replaying anything:
+the rules live here, in Python, once.
+
+A step (a dict, cards as record labels, docs/server.md):
+
+``kind``
+    ``deal``, ``grand_tichu``, ``push``, ``tichu``, ``play``, ``pass``, ``bomb``, ``wish``,
+    ``dragon``, ``trick`` (the open trick goes to ``seat``), ``round_end``.
+``round``, ``trick``
+    The round (from 0) and the trick of the round (from 1; 0 before the first play).
+``seat``
+    Who acts (``null`` for the deal and the round's end).
+``cards``, ``combo``
+    The cards played, bombed or taken; ``combo`` names a play's combination (``single``,
+    ``pair``, ``triple``, ``stair``, ``fullhouse``, ``street``, ``bomb``, ``dog``) and
+    ``rank`` its rank (R3.8; a single Phoenix's is 1).
+``value``
+    The wished value, the Dragon's receiver, or for ``grand_tichu`` the seats that called.
+``points``
+    On ``trick`` and ``dragon``: the card points of the cards taken.
+``push``
+    On ``push``: per seat the three cards given (to right, partner, left).
+``hands``, ``trick_turns``, ``trick_owner``, ``turn``
+    The four hands after the step, the open trick's plays (``{"seat", "cards"}``), its
+    owner, and whose turn it is.
+``wish``, ``wish_open``, ``calls``, ``out_order``, ``won_points``, ``tricks_won``
+    The wish and whether it is open, per seat 0/1/2 (none, Tichu, Grand Tichu), the seats
+    out, per seat the card points and tricks taken so far.
+``score``
+    The game's ``[team 20, team 31]`` score before this round, or after it on ``round_end``;
+    a ``round_end`` also has ``round_score``, ``card_points``, ``bonus``, ``double_victory``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tichu.core.cards import DOG, format_mask, points_of
+from tichu.core.combos import CombinationType, classify_mask
+from tichu.core.round import Action, ActionKind, Round
+from tichu.core.ruleset import RuleSet
+from tichu.records.record import ReplayFault, ReplayObserver, replay, replay_round
+
+Step = dict[str, Any]
+
+#: Steps one record may make at most (a record file is a client's upload; a real game has a
+#: few thousand).
+MAX_STEPS = 20_000
+
+_KINDS = {ActionKind.TICHU: "tichu", ActionKind.PLAY: "play", ActionKind.PASS: "pass",
+          ActionKind.BOMB: "bomb", ActionKind.WISH: "wish", ActionKind.DRAGON: "dragon"}
+
+
+class TooManySteps(Exception):
+    """A record with more steps than :data:`MAX_STEPS`."""
+
+
+def labels(mask: int) -> list[str]:
+    """The record labels of a card mask, highest first (``[]`` for none)."""
+    text = format_mask(mask)
+    return text.split(" ") if text else []
+
+
+def combo_of(mask: int) -> tuple[str | None, int]:
+    """The name of the combination these cards make (``dog`` for the Dog; ``None`` for no
+    combination) and its rank (R3.8: the value of a pair, the top of a street...)."""
+    if mask == DOG:
+        return "dog", 0
+    play = classify_mask(mask)
+    if play is None:
+        return None, 0
+    return CombinationType(play[0]).name.lower(), play[2]
+
+
+class _Steps(ReplayObserver):
+    """Collects the steps while :func:`replay` walks a record."""
+
+    def __init__(self, max_steps: int) -> None:
+        self.steps: list[Step] = []
+        self.max_steps = max_steps
+        self.score = [0, 0]
+        self.trick = 0
+
+    def _add(self, kind: str, round_index: int, round_: Round, seat: int | None = None, **fields: Any) -> None:
+        if len(self.steps) >= self.max_steps:
+            raise TooManySteps(f"more than {self.max_steps} steps")
+        self.steps.append({
+            "kind": kind, "round": round_index, "trick": self.trick, "seat": seat, **fields,
+            "hands": [labels(hand) for hand in round_.hands],
+            "trick_turns": [{"seat": owner, "cards": labels(play.cards)} for owner, play in round_.trick_turns],
+            "trick_owner": round_.trick_owner if round_.trick_turns else None,
+            "turn": round_.decision_seat,
+            "wish": round_.wish_value, "wish_open": round_.wish_open,
+            "calls": list(round_.announcements), "out_order": list(round_.out_order),
+            "won_points": [points_of(cards) for cards in round_.won],
+            "tricks_won": list(round_.tricks_won),
+            "score": list(self.score),
+        })
+
+    def dealt(self, index: int, round_: Round) -> None:
+        self.trick = 0
+        self._add("deal", index, round_)
+
+    def decided(self, index: int, round_: Round) -> None:
+        called = [seat for seat, call in enumerate(round_.announcements) if call]
+        self._add("grand_tichu", index, round_, value=called)
+
+    def pushed(self, index: int, round_: Round) -> None:
+        given = [[] if triple is None else [labels(card)[0] for card in triple] for triple in round_.given]
+        self._add("push", index, round_, push=given)
+
+    def before_event(self, index: int, event_index: int, round_: Round, action: Action) -> None:
+        if action.kind == ActionKind.PLAY and round_.trick_closed and round_.trick_owner is not None:
+            # The next lead takes the closed trick first (Round.apply_legal_play): show it taken.
+            taken = round_.clone()
+            cards = taken.trick_cards
+            receiver = taken.collect_trick()
+            self._add("trick", index, taken, receiver, cards=labels(cards), points=points_of(cards))
+
+    def after_event(self, index: int, event_index: int, round_: Round, action: Action) -> None:
+        kind, seat, value = action
+        if kind in (ActionKind.PLAY, ActionKind.BOMB):
+            self.trick = sum(round_.tricks_won) + 1
+            combo, rank = combo_of(value)
+            self._add(_KINDS[kind], index, round_, seat, cards=labels(value), combo=combo, rank=rank)
+        elif kind == ActionKind.DRAGON:
+            cards = round_.last_trick[1] if round_.last_trick else 0
+            self._add("dragon", index, round_, seat, value=value, cards=labels(cards), points=points_of(cards))
+        elif kind == ActionKind.WISH:
+            self._add("wish", index, round_, seat, value=value)
+        else:
+            self._add(_KINDS[kind], index, round_, seat)
+
+    def round_over(self, index: int, round_: Round, total: list[int]) -> None:
+        result = round_.result()
+        self.score = list(total)
+        self._add("round_end", index, round_, round_score=list(result.points),
+                  card_points=list(result.card_points), bonus=list(result.bonus),
+                  double_victory=result.double_victory, tichu_success=list(result.tichu_success))
+
+
+def record_steps(record: dict[str, Any], max_steps: int = MAX_STEPS) -> tuple[list[Step], ReplayFault | None]:
+    """Replay a record through the rules, step by step.
+
+    :param record: A ``tichu-record/1`` object.
+    :param max_steps: (Optional) The most steps to make; more is a fault (rule ``"records"``).
+    :returns: The steps (up to the first violation), and the violation or ``None``. An
+        aborted game (``aborted``, docs/server.md) has the steps of its ``unfinished_round``
+        too, as far as it went; its fault is then rule R7.4 in that round.
+    """
+    collector = _Steps(max_steps)
+    try:
+        fault = replay(record, collector)
+        unfinished = record.get("unfinished_round")
+        if (fault is not None and fault.rule == "R7.4" and fault.round_index is None and record.get("aborted")
+                and isinstance(unfinished, dict)):
+            fault = _unfinished_steps(record, unfinished, collector)
+    except TooManySteps as error:
+        fault = ReplayFault(None, None, "records", str(error))
+    return collector.steps, fault
+
+
+def _unfinished_steps(record: dict[str, Any], unfinished: dict[str, Any], collector: _Steps) -> ReplayFault:
+    """The steps of an aborted game's unfinished round (docs/server.md), as far as it went."""
+    index = len(record["rounds"])
+    try:
+        rules = RuleSet.from_json(record.get("rules") or {}, record.get("seed"))
+        found = replay_round(rules, index, unfinished, collector, partial=True)
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as error:
+        return ReplayFault(index, None, "records", f"malformed unfinished round: {error!r}")
+    if isinstance(found, ReplayFault):
+        return found
+    return ReplayFault(index, None, "R7.4", "the game ended early, in this round")
+
+
+def record_summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What a list of records shows of one: id, start, players, score, winner, rounds."""
+    players = record.get("players")
+    names = [player.get("name") if isinstance(player, dict) else None
+             for player in (players if isinstance(players, list) else [])]
+    rounds = record.get("rounds")
+    return {"id": record.get("id"), "started_at": record.get("started_at"), "players": names,
+            "score": record.get("score"), "winner": record.get("winner"),
+            "rounds": len(rounds) if isinstance(rounds, list) else None}
+
+
+def replay_document(record: dict[str, Any], max_steps: int = MAX_STEPS) -> dict[str, Any]:
+    """The replay viewer's document of a record: its summary, players, rules, steps and fault.
+
+    :returns: ``{"id", "started_at", "players", "score", "winner", "rounds", "player_kinds",
+        "rules", "aborted", "steps", "fault"}`` (``fault``: ``null`` or ``{"round", "event",
+        "rule", "reason"}``).
+    """
+    steps, fault = record_steps(record, max_steps)
+    players = record.get("players")
+    kinds = [player.get("kind") if isinstance(player, dict) else None
+             for player in (players if isinstance(players, list) else [])]
+    rules = record.get("rules")
+    return {
+        **record_summary(record), "player_kinds": kinds, "rules": rules if isinstance(rules, dict) else {},
+        "aborted": bool(record.get("aborted")), "steps": steps,
+        "fault": None if fault is None else {"round": fault.round_index, "event": fault.event_index,
+                                              "rule": fault.rule, "reason": fault.reason},
+    }

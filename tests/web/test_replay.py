@@ -1,0 +1,268 @@
+"""The replay viewer (``#view-replay``) in Chromium: a stored game opened by its address
+(``#replay=<id>``, also at a step), stepped forwards to the end and back by buttons and keys,
+played at a speed; a record file chosen on the login view; a game just played by clicks;
+screenshots at the four sizes with the layout check."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, OpenPage, Shots, Tab
+from tests.support.clicks import Player, game_over, start_alone
+from tests.support.live_server import LiveServer, StartServer, wait_for_records
+from tichu.arena.arena import Arena
+from tichu.records.steps import replay_document
+from tichu.server.app import STORE
+
+if TYPE_CHECKING:
+    from playwright.async_api import FilePayload
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+Record = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def records() -> list[Record]:
+    """Two short Arena games (random agents to 200)."""
+    found: list[Record] = []
+    Arena(["random"] * 4, games=2, seed=21, workers=1, target_score=200, records=True).run(on_record=found.append)
+    for number, record in enumerate(found):
+        record["players"] = [{"name": name, "kind": "agent:random"} for name in ("Ada", "Ben", "Cleo", "Dan")]
+        record["id"] = f"arena-{number}"
+    return found
+
+
+async def _store(server: LiveServer, record: Record) -> None:
+    assert await server.app[STORE].read(lambda games: games.add(record))
+
+
+async def _position(tab: Tab) -> tuple[int, int]:
+    text = (await tab.texts("#replay-position"))[0]
+    found = re.fullmatch(r"Step (\d+) of (\d+)", text)
+    assert found, text
+    return int(found.group(1)), int(found.group(2))
+
+
+async def _at(tab: Tab, step: int) -> None:
+    await tab.until(lambda: _is_at(tab, step), f"#replay-position at step {step + 1}")
+
+
+async def _is_at(tab: Tab, step: int) -> bool:
+    return (await _position(tab))[0] == step + 1
+
+
+async def _scores(tab: Tab) -> list[int]:
+    return [int((await tab.texts(f"#replay-score-{team}"))[0]) for team in (20, 31)]
+
+
+async def _hand_sizes(tab: Tab) -> list[int]:
+    sizes: list[int] = await tab.page.eval_on_selector_all(
+        "#replay-seats .replay-seat", "els => els.map(e => e.querySelectorAll('.replay-hand .card').length)")
+    return sizes
+
+
+async def test_a_stored_game_step_by_step(server: LiveServer, open_page: OpenPage, shots: Shots,
+                                          records: list[Record]) -> None:
+    """``#replay=<id>`` opens the game at its first step; ▶ and → step on, ⏭ and End go to the
+    end, where the scores are the record's; ◀, ← and Home go back; the address follows the step;
+    the jump selects go to a round and a trick; play at 4× moves on until paused; Back leaves."""
+    record = records[0]
+    await _store(server, record)
+    document = replay_document(record)
+    steps = document["steps"]
+    tab = await open_page(PHONE, "replay")
+    await tab.page.goto(f"{server.url}#replay={record['id']}")
+    await tab.wait_view("view-replay")
+    await _at(tab, 0)
+    assert (await _position(tab))[1] == len(steps)
+    assert await _hand_sizes(tab) == [8, 8, 8, 8]
+    assert "Round 1" in (await tab.texts("#replay-step-text"))[0]
+    assert not await tab.enabled("#replay-prev")
+    await tab.click("#replay-next")
+    await _at(tab, 1)
+    assert await _hand_sizes(tab) == [14, 14, 14, 14]
+    await tab.page.keyboard.press("ArrowRight")
+    await _at(tab, 2)
+    assert tab.page.url.endswith(f"#replay={record['id']}&step=2")
+    # a play of a pair or more in the middle of the trick, for the screenshot
+    middle = next(index for index, step in enumerate(steps) if step["kind"] == "play"
+                  and len(step["trick_turns"]) >= 3 and step["round"] == 0)
+    await tab.page.select_option("#replay-trick-select", str(next(
+        index for index, step in enumerate(steps) if step["trick"] == steps[middle]["trick"] and step["round"] == 0)))
+    for _ in range(200):
+        position = (await _position(tab))[0] - 1
+        if position >= middle:
+            break
+        await tab.page.keyboard.press("ArrowRight")
+    await _at(tab, middle)
+    assert await _hand_sizes(tab) == [len(hand) for hand in steps[middle]["hands"]]
+    name = ["Ada", "Ben", "Cleo", "Dan"][steps[middle]["seat"]]
+    assert (await tab.texts("#replay-step-text"))[0].startswith(f"{name} plays ")
+    await shots.take(tab, "replay")
+    await tab.click("#replay-last")
+    await _at(tab, len(steps) - 1)
+    assert await _scores(tab) == record["score"]
+    assert steps[-1]["kind"] == "round_end"
+    await shots.take(tab, "replay-end")
+    await tab.page.keyboard.press("ArrowLeft")
+    await _at(tab, len(steps) - 2)
+    await tab.click("#replay-prev")
+    await _at(tab, len(steps) - 3)
+    await tab.page.keyboard.press("Home")
+    await _at(tab, 0)
+    assert tab.page.url.endswith("&step=0")
+    await tab.page.keyboard.press("End")
+    await _at(tab, len(steps) - 1)
+    await tab.click("#replay-first")
+    await _at(tab, 0)
+    # jump to the last round, then play at 4x and pause
+    last_round = len(record["rounds"])
+    round_start = next(index for index, step in enumerate(steps) if step["round"] == last_round - 1)
+    assert steps[round_start]["kind"] == "deal"
+    await tab.page.select_option("#replay-round", str(round_start))
+    await _at(tab, round_start)
+    start = round_start + 1
+    await tab.page.select_option("#replay-speed", "4")
+    await tab.page.evaluate("() => document.activeElement.blur()")  # keys in a select are the select's
+    await tab.page.keyboard.press("Space")
+    await tab.until(lambda: _playing(tab), "Space plays")
+    await tab.until(lambda: _moved(tab, start + 2), "playing at 4x moves on")
+    await tab.click("#replay-play")
+    await tab.until(lambda: _paused(tab), "paused")
+    paused_at = (await _position(tab))[0]
+    await tab.page.wait_for_timeout(600)
+    assert (await _position(tab))[0] == paused_at
+    shots.assert_layout()
+    await tab.click("#replay-back")
+    await tab.wait_view("view-login")
+    assert "#replay" not in tab.page.url
+
+
+async def _moved(tab: Tab, at_least: int) -> bool:
+    return (await _position(tab))[0] >= at_least
+
+
+async def _playing(tab: Tab) -> bool:
+    return await tab.page.get_attribute("#replay-play", "aria-pressed") == "true"
+
+
+async def _paused(tab: Tab) -> bool:
+    return await tab.page.get_attribute("#replay-play", "aria-pressed") == "false"
+
+
+async def test_a_shared_link_opens_at_its_step(server: LiveServer, open_page: OpenPage, shots: Shots,
+                                               records: list[Record]) -> None:
+    """``#replay=<id>&step=<n>`` opens at step n (laptop size), in German too; an unknown id says so."""
+    record = records[1]
+    await _store(server, record)
+    steps = replay_document(record)["steps"]
+    step = next(index for index, found in enumerate(steps) if found["kind"] == "trick" and index > 40)
+    tab = await open_page(DESKTOP, "replay-link")
+    await tab.page.goto(f"{server.url}#replay={record['id']}&step={step}")
+    await tab.wait_view("view-replay")
+    await _at(tab, step)
+    assert await _hand_sizes(tab) == [len(hand) for hand in steps[step]["hands"]]
+    assert "takes the trick" in (await tab.texts("#replay-step-text"))[0]
+    await tab.click("#lang-switch")
+    await tab.until(lambda: _text_has(tab, "#replay-step-text", "nimmt den Stich"), "the step in German")
+    await shots.take(tab, "replay-de")
+    shots.assert_layout()
+    await tab.click("#lang-switch")
+    await tab.page.goto(f"{server.url}#replay=no-such-game")
+    await tab.until(lambda: tab.visible("#replay-error"), "#replay-error shown for an unknown game")
+    assert "no stored game" in (await tab.texts("#replay-error"))[0]
+    _expect_refused(tab, 404)
+
+
+async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shots: Shots,
+                                   records: list[Record]) -> None:
+    """"Open a record" on the login view: one record opens at its first step (the end has its
+    score); a file of two offers both; a file that is no record says why; a record dropped on
+    the page opens."""
+    tab = await open_page(PHONE, "replay-file")
+    await tab.page.goto(server.url)
+    await tab.wait_view("view-login")
+    assert await tab.visible("#login-open-record")
+    body = json.dumps(records[0]).encode()
+    await tab.page.set_input_files("#replay-file-input", files=_file("game.json", "application/json", body))
+    await tab.wait_view("view-replay")
+    await _at(tab, 0)
+    await tab.page.keyboard.press("End")
+    await tab.until(lambda: _is_last(tab), "at the last step")
+    assert await _scores(tab) == records[0]["score"]
+    assert "#replay" not in tab.page.url  # a file has no shareable address
+    lines = "".join(json.dumps(record) + "\n" for record in records).encode()
+    await tab.page.set_input_files("#replay-file-input", files=_file("games.jsonl", "application/octet-stream", lines))
+    await tab.until(lambda: _count_is(tab, "#replay-records button", 2), "two records to choose from")
+    await shots.take(tab, "replay-choose")
+    await tab.click("#replay-records button >> nth=1")
+    await _at(tab, 0)
+    await tab.page.keyboard.press("End")
+    await tab.until(lambda: _is_last(tab), "at the last step")
+    assert await _scores(tab) == records[1]["score"]
+    await tab.page.set_input_files("#replay-file-input", files=_file("bad.json", "application/json",
+                                                                        b'{"format": "nope"}'))
+    await tab.until(lambda: tab.visible("#replay-error"), "#replay-error for a file that is no record")
+    assert "no game record" in (await tab.texts("#replay-error"))[0]
+    _expect_refused(tab, 400)
+    # dropped on the page
+    transfer = await tab.page.evaluate_handle(
+        "text => { const data = new DataTransfer(); "
+        "data.items.add(new File([text], 'dropped.json', {type: 'application/json'})); return data; }",
+        json.dumps(records[1]))
+    await tab.page.dispatch_event("#wrapper", "drop", {"dataTransfer": transfer})
+    await tab.until(lambda: tab.visible("#replay-position"), "the dropped record shown")
+    await _at(tab, 0)
+    await tab.page.keyboard.press("End")
+    await tab.until(lambda: _is_last(tab), "at the last step")
+    assert await _scores(tab) == records[1]["score"]
+    shots.assert_layout()
+
+
+def _file(name: str, mime_type: str, data: bytes) -> FilePayload:
+    return {"name": name, "mimeType": mime_type, "buffer": data}
+
+
+def _expect_refused(tab: Tab, status: int) -> None:
+    """Take the browser's console line about the refused request (expected here) off the errors."""
+    expected = [error for error in tab.console_errors if f"status of {status}" in error]
+    assert len(expected) == 1, tab.console_errors
+    tab.console_errors.remove(expected[0])
+
+
+async def _text_has(tab: Tab, selector: str, text: str) -> bool:
+    return text in " ".join(await tab.texts(selector))
+
+
+async def _is_last(tab: Tab) -> bool:
+    position, total = await _position(tab)
+    return position == total
+
+
+async def _count_is(tab: Tab, selector: str, count: int) -> bool:
+    return await tab.count(selector) == count
+
+
+@pytest.mark.slow
+async def test_a_game_just_played(start_server: StartServer, open_page: OpenPage) -> None:
+    """A game played by clicks (target 100) opens at ``#replay=<its id>``; its last step shows
+    its final score; Back returns to the lobby."""
+    server = await start_server(target_score=100, seed=11)
+    tab = await open_page(PHONE, "replay-played")
+    await start_alone(tab, server, "Gio", "replayed")
+    await Player(tab).play_until(game_over, GAME_WAIT)
+    record = (await wait_for_records(server, "replayed"))[0]
+    await tab.page.goto(f"{server.url}#replay={record['id']}")
+    await tab.wait_view("view-replay")
+    await tab.until(lambda: tab.visible("#replay-position"), "the replay's position")
+    await tab.page.keyboard.press("End")
+    await tab.until(lambda: _is_last(tab), "at the last step")
+    assert await _scores(tab) == record["score"]
+    assert "Gio" in (await tab.texts("#replay-title"))[0]
+    await tab.click("#replay-back")
+    await tab.wait_view("view-lobby")  # seated at the table: back to it
