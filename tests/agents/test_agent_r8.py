@@ -565,3 +565,19 @@ def test_wish_voids_not_deduced_from_an_out_of_turn_bomb_R5_3() -> None:
     public, private = _states(TableInfo(phase=TablePhase.PLAYING), round_, 1)
     assert 0 not in wish_voids(public)
     assert not knowledge_of(public, private).seats[0].cannot & round_.hands[0]
+
+
+# -- montecarlo:v1 is today's agent ------------------------------------------------------------------
+
+
+def test_montecarlo_v1_makes_todays_decisions(points: list[Point]) -> None:
+    """``montecarlo:v1`` (every search option of issue 13 part 2 off) decides as the Monte Carlo
+    agent did before them, at the seeded points recorded by ``poc/mc_v1_golden.py`` from that code."""
+    import json
+    from pathlib import Path
+
+    from poc.mc_v1_golden import answers
+
+    golden = json.loads((Path(__file__).parents[1] / "data" / "mc_v1_golden.json").read_text(encoding="utf-8"))
+    assert len(golden["points"]) >= 60
+    assert answers(points, "montecarlo:v1:n4") == golden["points"]

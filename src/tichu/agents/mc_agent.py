@@ -7,26 +7,39 @@ round with a fast rule policy for all seats (:data:`ROLLOUT_WEIGHTS`), and keeps
 (its team's points minus the opponents'). All candidates see the same deals, so their
 differences are compared pairwise; the search stops at the time budget, at the sample
 limit, or once the best candidate's lead over the runner-up exceeds :attr:`MonteCarloAgent.z`
-standard errors. The other decisions are the heuristic agent's.
+standard errors.
+
+With :data:`~tichu.agents.mc_search.SEARCH` (issue 13 part 2, the default) the other
+decisions are searched the same way: Tichu and Grand Tichu by rollouts with and without the
+call, the push among the heuristic's candidates, the wish, the Dragon gift and out-of-turn
+bombs (bomb against no bomb); rollouts bomb and call like the heuristic, and deals are
+weighted by the passes and calls seen (:mod:`tichu.agents.support.inference`). With
+:data:`~tichu.agents.mc_search.V1` (``montecarlo:v1``) it decides as before: only plays are
+searched, the other decisions are the heuristic agent's.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy
-from tichu.agents.support.knowledge import knowledge_of
+from tichu.agents.mc_search import SEARCH, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
+from tichu.agents.support.inference import WeightedSampler, evidence_of
+from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.policy import RulePolicy
 from tichu.agents.support.prob import DealSampler
 from tichu.agents.support.situation import situation_in, situation_of
+from tichu.core.cards import VALUE_MASK
 from tichu.core.combos import Play
+from tichu.core.errors import RuleViolation
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import team_of
-from tichu.engine.views import PublicState, SeatView
+from tichu.engine.views import PublicState, SeatView, TablePhase
 
 #: The rollouts' policy: the heuristic's rules without its sampling (every opponent trick
 #: is contested with the lowest play that beats it), fast enough for hundreds of rollouts.
@@ -66,12 +79,15 @@ class MonteCarloAgent(HeuristicAgent):
     :ivar min_samples: Deals before the stopping rule may end the search.
     :ivar z: Standard errors by which the best candidate must lead to stop early.
     :ivar max_candidates: Most candidates searched (the heuristic's best ones).
+    :ivar options: What is searched and how (:class:`~tichu.agents.mc_search.SearchOptions`).
+    :ivar last_means: The mean round value per candidate of the last searched decision.
     """
 
     kind = "agent:montecarlo"
 
     def __init__(self, name: str = "MonteCarlo", seed: int | None = None, *, budget: float | None = DEFAULT_BUDGET,
-                 max_samples: int = 400, min_samples: int = 8, z: float = 2.5, max_candidates: int = 8) -> None:
+                 max_samples: int = 400, min_samples: int = 8, z: float = 2.5, max_candidates: int = 8,
+                 options: SearchOptions = SEARCH) -> None:
         super().__init__(name, seed)
         self.budget = budget
         self.max_samples = max_samples
@@ -80,6 +96,9 @@ class MonteCarloAgent(HeuristicAgent):
         self.max_candidates = max_candidates
         self.rollout_policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
         self.last_samples = 0
+        self.options = options
+        self.last_means: list[float] = []
+        self._tichu_call: tuple[int, bool] | None = None
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         started = time.perf_counter()
@@ -92,7 +111,7 @@ class MonteCarloAgent(HeuristicAgent):
         if len(candidates) == 1:
             return candidates[0]
         try:
-            sampler = DealSampler(knowledge)
+            sampler = self._sampler(knowledge, public, view.seat)
         except ValueError:
             return candidates[0]
         totals = [0.0] * len(candidates)
@@ -111,7 +130,7 @@ class MonteCarloAgent(HeuristicAgent):
             for index, play in enumerate(candidates):
                 round_ = start.clone()
                 round_.apply_legal_play(play)
-                rollout(round_, self.rollout_policy)
+                self._rollout(round_, view.seat)
                 value = round_value(round_, view.seat)
                 values[index].append(value)
                 totals[index] += value
@@ -125,6 +144,212 @@ class MonteCarloAgent(HeuristicAgent):
             return candidates[0]
         best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
         return candidates[best]
+
+    # -- search over the other decisions (SearchOptions) -----------------------------------
+
+    def _sampler(self, knowledge: Knowledge, public: PublicState, seat: int) -> DealSampler | WeightedSampler:
+        """Uniform deals (v1) or deals weighted by the evidence (``options.inference``)."""
+        sampler = DealSampler(knowledge)
+        if not self.options.inference:
+            return sampler
+        return WeightedSampler(sampler, evidence_of(public, seat))
+
+    def _rollout(self, round_: Round, seat: int) -> None:
+        if self.options.rollout_extras:
+            rollout_full(round_, self.rollout_policy, bombs=self.options.rollout_bombs,
+                         calls=self.options.rollout_calls, quiet_seat=seat)
+        else:
+            rollout(round_, self.rollout_policy)
+
+    def _search(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], Round],
+                branches: int) -> list[float] | None:
+        """Mean round value of each branch over the same drawn deals (``None`` without any):
+        ``build(deal, branch)`` makes the branch's round, which is played out. Bounded like a
+        play's search (time budget, sample limit, stopping rule)."""
+        started = time.perf_counter()
+        deadline = None if self.budget is None else started + self.budget
+        totals = [0.0] * branches
+        values: list[list[int]] = [[] for _ in range(branches)]
+        samples = 0
+        while samples < self.max_samples:
+            try:
+                deal = draw()
+                rounds = [build(deal, branch) for branch in range(branches)]
+            except (ValueError, RuleViolation):
+                break
+            for branch, round_ in enumerate(rounds):
+                self._rollout(round_, seat)
+                value = round_value(round_, seat)
+                values[branch].append(value)
+                totals[branch] += value
+            samples += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if samples >= self.min_samples and self._lead_is_clear(values, totals):
+                break
+        self.last_samples = samples
+        if not samples:
+            return None
+        self.last_means = [total / samples for total in totals]
+        return self.last_means
+
+    def _best(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], Round], branches: int) -> int:
+        """The branch with the best mean (branch 0, the heuristic's choice, on ties or without deals)."""
+        means = self._search(seat, draw, build, branches)
+        if means is None:
+            return 0
+        return max(range(branches), key=lambda index: (means[index], -index))
+
+    def _in_play(self, view: SeatView) -> tuple[PublicState, Callable[[], list[int]]] | None:
+        """The public state and a deal sampler for a search in play, or ``None`` where a
+        round cannot be resumed (then the heuristic decides)."""
+        public, private = view.public_state(), view.private_state()
+        if public.phase != TablePhase.PLAYING or public.current_turn_index is None:
+            return None
+        owner = public.trick_owner_index
+        if owner is not None and not public.count_hand_cards[owner] and public.trick_turns:
+            return None
+        try:
+            sampler = self._sampler(knowledge_of(public, private), public, view.seat)
+        except ValueError:
+            return None
+        rng = self.policy.rng
+        return public, lambda: sampler.sample(rng)
+
+    def decide_grand_tichu(self, view: SeatView) -> bool:
+        if not self.options.grand:
+            return super().decide_grand_tichu(view)
+        public = view.public_state()
+        if public.announcements[(view.seat + 2) % 4]:
+            return False
+        rng, rules, own = self.policy.rng, view.rules, [0, 0, 0, 0]
+        own[view.seat] = view.hand
+        calls = public.announcements
+
+        def draw() -> list[tuple[int, int]]:
+            cards = unknown_cards(view.hand)
+            rng.shuffle(cards)
+            return deal_from(own, view.seat, True, cards)
+
+        def build(deal: list[tuple[int, int]], branch: int) -> Round:
+            return deal_start(rules, deal, self.rollout_policy, view.seat, calls, grand=branch == 1, push=None)
+
+        means = self._search(view.seat, draw, build, 2)
+        if means is None:
+            return super().decide_grand_tichu(view)
+        return means[1] - means[0] > self.options.call_margin
+
+    def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
+        first = super().decide_schupf(view)
+        if not self.options.push:
+            return first
+        candidates = [first]
+        for strong in (False, True):
+            other = self.policy.schupf(view.hand, strong)
+            if other not in candidates:
+                candidates.append(other)
+        right, mate, left = first
+        if (left, mate, right) not in candidates:
+            candidates.append((left, mate, right))
+        rng, rules, own = self.policy.rng, view.rules, [0, 0, 0, 0]
+        own[view.seat] = view.hand
+        calls = view.public_state().announcements
+
+        def draw() -> list[tuple[int, int]]:
+            cards = unknown_cards(view.hand)
+            rng.shuffle(cards)
+            return deal_from(own, view.seat, False, cards)
+
+        def build(deal: list[tuple[int, int]], branch: int) -> Round:
+            return deal_start(rules, deal, self.rollout_policy, view.seat, calls, grand=None, push=candidates[branch])
+
+        return candidates[self._best(view.seat, draw, build, len(candidates))]
+
+    def decide_tichu(self, view: SeatView) -> bool:
+        if not self.options.tichu:
+            return super().decide_tichu(view)
+        if self._tichu_call is not None and self._tichu_call[0] == view.hand:
+            return self._tichu_call[1]
+        public = view.public_state()
+        found = self._in_play(view)
+        if found is None or public.announcements[(view.seat + 2) % 4]:
+            return super().decide_tichu(view)
+        _, draw = found
+        rules, seat = view.rules, view.seat
+
+        def build(hands: list[int], branch: int) -> Round:
+            round_ = _resume(rules, hands, public, public.current_turn_index or 0)
+            if branch:
+                round_.announce(seat)
+            return round_
+
+        means = self._search(seat, draw, build, 2)
+        call = super().decide_tichu(view) if means is None else means[1] - means[0] > self.options.call_margin
+        self._tichu_call = view.hand, call
+        return call
+
+    def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+        first = super().decide_bomb(view, bombs)
+        found = self._in_play(view) if self.options.bomb and bombs else None
+        if found is None:
+            return first
+        public, draw = found
+        options: list[Play | None] = [first] + [bomb for bomb in [None, *bombs[:3]] if bomb != first]
+        rules, seat = view.rules, view.seat
+
+        def build(hands: list[int], branch: int) -> Round:
+            round_ = _resume(rules, hands, public, public.current_turn_index or 0)
+            bomb = options[branch]
+            if bomb is not None:
+                round_.bomb(seat, bomb.cards)
+            return round_
+
+        return options[self._best(seat, draw, build, len(options))]
+
+    def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        first = super().decide_wish(view, choices)
+        found = self._in_play(view) if self.options.wish else None
+        if found is None:
+            return first
+        public, draw = found
+        counts = public.count_hand_cards
+        turn = next((seat % 4 for seat in range(view.seat + 1, view.seat + 4) if counts[seat % 4]), None)
+        if turn is None:
+            return first
+        wishes = [first] + [0] * (0 in choices and first != 0)
+        wishes += [value for value in range(14, 1, -1) if value in choices and value not in wishes
+                   and not view.hand & VALUE_MASK[value]][:3]
+        rules, seat = view.rules, view.seat
+
+        def build(hands: list[int], branch: int) -> Round:
+            round_ = _resume(rules, hands, public, turn)
+            round_.trick_owner = seat
+            round_.wish_value = wishes[branch]
+            round_.wish_open = wishes[branch] != 0
+            return round_
+
+        return wishes[self._best(seat, draw, build, len(wishes))]
+
+    def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        first = super().decide_dragon(view, recipients)
+        found = self._in_play(view) if self.options.dragon and len(recipients) > 1 else None
+        if found is None:
+            return first
+        public, draw = found
+        if len(public.out_order) >= 3:
+            return first
+        order = [first] + [seat for seat in recipients if seat != first]
+        rules, seat, points = view.rules, view.seat, public.trick_points
+
+        def build(hands: list[int], branch: int) -> Round:
+            round_ = Round.resume(rules, hands, turn=public.current_turn_index or 0, announcements=public.announcements,
+                                  trick_turns=(), trick_owner=None, wish_value=public.wish_value,
+                                  wish_open=public.wish_open, won_points=public.points, out_order=public.out_order,
+                                  played=public.played_cards)
+            round_.carried_points[order[branch]] += points
+            return round_
+
+        return order[self._best(seat, draw, build, len(order))]
 
     def _lead_is_clear(self, values: list[list[int]], totals: list[float]) -> bool:
         """Whether the best candidate leads the runner-up by ``z`` standard errors of their
@@ -143,7 +368,7 @@ class MonteCarloAgent(HeuristicAgent):
 
 
 def _resume(rules: RuleSet, hands: list[int], public: PublicState, seat: int) -> Round:
-    """The round at ``seat``'s turn with the sampled hands."""
+    """The round at ``seat``'s turn with the sampled hands (``seat`` is the seat at turn)."""
     return Round.resume(rules, hands, turn=seat, announcements=public.announcements,
                         trick_turns=public.trick_turns, trick_owner=public.trick_owner_index,
                         wish_value=public.wish_value, wish_open=public.wish_open, won_points=public.points,

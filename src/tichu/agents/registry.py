@@ -2,7 +2,9 @@
 
 A name is a kind, optionally with a search setting after a colon: ``montecarlo:0.1``
 thinks 0.1 s per decision, ``montecarlo:n24`` samples 24 deals per decision whatever the
-time (reproducible with a seed).
+time (reproducible with a seed). ``montecarlo:v1`` is the Monte Carlo agent as it was
+before the search over every decision (:data:`~tichu.agents.mc_search.V1`); settings
+combine: ``montecarlo:v1:n16``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable
 from tichu.agents.agent import Agent
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
+from tichu.agents.mc_search import SEARCH, V1
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent
 
@@ -31,8 +34,8 @@ DEFAULT_AGENT = "montecarlo"
 def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -> Agent:
     """Make an agent of a named kind.
 
-    :param kind: A key of :data:`AGENTS`, for ``montecarlo`` optionally with ``:SECONDS``
-        or ``:nSAMPLES``.
+    :param kind: A key of :data:`AGENTS`, for ``montecarlo`` optionally with ``:v1``,
+        ``:SECONDS`` or ``:nSAMPLES`` (``montecarlo:v1:n16``).
     :param name: (Optional) Display name; the kind if omitted.
     :param seed: (Optional) Seed of its random choices.
     :raises ValueError: For an unknown kind or setting.
@@ -45,18 +48,26 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
         return factory(name or kind, seed)
     if base != "montecarlo":
         raise ValueError(f"agent {base!r} takes no setting")
-    try:
-        if setting.startswith("n"):
-            samples = int(setting[1:])
-            if samples < 1:
+    options, budget, samples = SEARCH, DEFAULT_BUDGET, None
+    for part in setting.split(":"):
+        if part == "v1" and options is SEARCH:
+            options = V1
+            continue
+        try:
+            if part.startswith("n"):
+                samples = int(part[1:])
+                if samples < 1:
+                    raise ValueError
+                continue
+            budget = float(part)
+            if not 0 < budget <= 60:
                 raise ValueError
-            return MonteCarloAgent(name or kind, seed, budget=None, max_samples=samples, min_samples=samples)
-        budget = float(setting)
-        if not 0 < budget <= 60:
-            raise ValueError
-    except ValueError:
-        raise ValueError(f"bad setting {setting!r} for {base!r}: use seconds (0.1) or nSAMPLES (n24)") from None
-    return MonteCarloAgent(name or kind, seed, budget=budget)
-
+        except ValueError:
+            raise ValueError(f"bad setting {setting!r} for {base!r}: use seconds (0.1) or nSAMPLES (n24), "
+                             "optionally after v1 (v1:n24)") from None
+    if samples is not None:
+        return MonteCarloAgent(name or kind, seed, budget=None, max_samples=samples, min_samples=samples,
+                               options=options)
+    return MonteCarloAgent(name or kind, seed, budget=budget, options=options)
 
 __all__ = ["AGENTS", "DEFAULT_AGENT", "DEFAULT_BUDGET", "make_agent"]

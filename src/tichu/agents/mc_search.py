@@ -1,0 +1,172 @@
+"""Search over every decision for the Monte Carlo agent (issue 13, part 2): the options and
+the rollouts that bomb and call.
+
+:class:`SearchOptions` holds every switch in one place. :data:`SEARCH` (all on) is
+``montecarlo``; :data:`V1` (all off) is ``montecarlo:v1``, the agent as it was before:
+plays searched with uniform deals and rollouts without out-of-turn bombs or calls, every
+other decision the heuristic's.
+
+:func:`rollout_full` finishes a round like :func:`~tichu.agents.mc_agent.rollout`, but
+before each play the other seats may throw a bomb out of turn (the heuristic's
+:meth:`~tichu.agents.heuristic_agent.HeuristicPolicy.choose_bomb`, R4.3) and a seat that
+has not played may call Tichu (the rule policy's cheap test, R6.1). :func:`deal_start` makes
+the rounds for the decisions before play (Grand Tichu, the push) from a sampled deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+
+from tichu.agents.heuristic_agent import HeuristicPolicy
+from tichu.agents.support.situation import Situation, situation_in
+from tichu.core.cards import DECK, indices_of
+from tichu.core.round import Decision, Round
+from tichu.core.ruleset import RuleSet
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """What the Monte Carlo agent searches and how (every switch of issue 13 part 2).
+
+    :ivar rollout_bombs: Rollouts throw bombs out of turn like the heuristic (R4.3).
+    :ivar rollout_calls: Rollouts call Tichu like the rule policy (R6.1; not for the searching seat).
+    :ivar inference: Deals weighted by passes and calls (:mod:`tichu.agents.support.inference`).
+    :ivar tichu: Tichu calls by rollouts with and without the call (R6.1).
+    :ivar grand: Grand Tichu by rollouts of whole rounds (R2.1).
+    :ivar push: The push chosen among the heuristic's candidates by rollouts (R2.3).
+    :ivar wish: The wish chosen among a few candidates by rollouts (R5.1).
+    :ivar dragon: The Dragon gift by rollouts (R4.5).
+    :ivar bomb: Out-of-turn bombs by rollouts, bomb against no bomb (R4.3).
+    :ivar call_margin: Points per round by which calling must beat not calling.
+    """
+
+    rollout_bombs: bool = True
+    rollout_calls: bool = True
+    inference: bool = True
+    tichu: bool = True
+    grand: bool = True
+    push: bool = True
+    wish: bool = True
+    dragon: bool = True
+    bomb: bool = True
+    call_margin: float = 0.0
+
+    @property
+    def rollout_extras(self) -> bool:
+        """Whether rollouts differ from v1's."""
+        return self.rollout_bombs or self.rollout_calls
+
+    def describe(self) -> str:
+        """The switches that are on, for logs and docs."""
+        return ",".join(field.name for field in fields(self)
+                        if isinstance(getattr(self, field.name), bool) and getattr(self, field.name)) or "v1"
+
+
+#: Everything on: ``montecarlo``.
+SEARCH = SearchOptions()
+#: Everything off: ``montecarlo:v1``, today's agent.
+V1 = replace(SEARCH, rollout_bombs=False, rollout_calls=False, inference=False, tichu=False, grand=False,
+             push=False, wish=False, dragon=False, bomb=False)
+
+
+def rollout_full(round_: Round, policy: HeuristicPolicy, *, bombs: bool, calls: bool, quiet_seat: int = -1) -> None:
+    """Finish a round with ``policy`` for every seat, with out-of-turn bombs (``bombs``) and
+    Tichu calls (``calls``, never for ``quiet_seat``, whose calls the search decides)."""
+    while not round_.is_over:
+        decision = round_.decision
+        seat = round_.decision_seat
+        assert seat is not None
+        if decision == Decision.PLAY:
+            if bombs and round_.trick is not None and _bomb_out_of_turn(round_, policy, seat):
+                continue
+            if calls and not round_.has_played[seat] and not round_.announcements[seat] and seat != quiet_seat \
+                    and policy.tichu(situation_in(round_, seat)):
+                round_.announce(seat)
+            round_.apply_legal_play(policy.play(situation_in(round_, seat), round_.legal_plays()))
+        elif decision == Decision.WISH:
+            round_.make_wish(seat, policy.wish(situation_in(round_, seat), round_.wish_choices(), 0))
+        else:
+            round_.give_dragon(seat, policy.dragon(situation_in(round_, seat), round_.dragon_recipients()))
+
+
+def _bomb_out_of_turn(round_: Round, policy: HeuristicPolicy, turn: int) -> bool:
+    """Let the first other seat whose heuristic wants to bomb throw its bomb; whether one did."""
+    for offset in (1, 2, 3):
+        other = (turn + offset) % 4
+        if not round_.holds_bomb(other):
+            continue
+        offered = round_.bombs_for(other)
+        if offered:
+            bomb = policy.choose_bomb(situation_in(round_, other), offered)
+            if bomb is not None:
+                round_.bomb(other, bomb.cards)
+                return True
+    return False
+
+
+def deal_from(known: Sequence[int], seat: int, first_eight: bool, rng_cards: list[int]) -> list[tuple[int, int]]:
+    """A full deal (per seat first eight, last six) in which ``seat`` has its known cards:
+    its first eight (``first_eight``) or its fourteen; ``rng_cards`` are the other cards, shuffled."""
+    own = known[seat]
+    cards = list(rng_cards)
+    deal: list[tuple[int, int]] = []
+    for other in range(4):
+        if other == seat:
+            if first_eight:
+                second, cards = _mask(cards[:6]), cards[6:]
+                deal.append((own, second))
+            else:
+                own_cards = indices_of(own)
+                deal.append((_mask(own_cards[:8]), _mask(own_cards[8:])))
+        else:
+            first, second, cards = _mask(cards[:8]), _mask(cards[8:14]), cards[14:]
+            deal.append((first, second))
+    return deal
+
+
+def unknown_cards(own: int) -> list[int]:
+    """The card indices outside ``own``."""
+    return indices_of(DECK & ~own)
+
+
+def deal_start(rules: RuleSet, deal: list[tuple[int, int]], policy: HeuristicPolicy, seat: int,
+               calls: Sequence[int], *, grand: bool | None, push: tuple[int, int, int] | None) -> Round:
+    """A round from ``deal`` taken to the first play: Grand Tichu decisions (``seat``'s is
+    ``grand`` unless ``None``: then its known ``calls``), the pushes (``seat``'s is ``push``
+    if given) and the rule policy's Tichu calls for the other seats."""
+    round_ = Round(rules, deal=deal)
+    for other in range(4):
+        if other == seat and grand is not None:
+            call = grand
+        elif calls[other] == 2:
+            call = True
+        else:
+            call = other != seat and policy.grand_tichu(round_.hands[other], round_.announcements, other)
+        round_.decide_grand_tichu(other, call)
+    for other in range(4):
+        if other == seat and push is not None:
+            round_.schupf(other, push)
+            continue
+        s = _deal_situation(round_, other)
+        round_.schupf(other, policy.schupf(round_.hands[other], policy.tichu(s)))
+    for other in range(4):
+        if other != seat and round_.can_announce(other) and policy.tichu(situation_in(round_, other)):
+            round_.announce(other)
+    return round_
+
+
+def _deal_situation(round_: Round, seat: int) -> Situation:
+    hands = round_.hands
+    return Situation(seat, hands[seat], None, None, 0, 0, tuple(hand.bit_count() for hand in hands),
+                     tuple(round_.announcements), 0)
+
+
+def _mask(indices: Sequence[int]) -> int:
+    mask = 0
+    for index in indices:
+        mask |= 1 << index
+    return mask
+
+
+__all__ = ["SEARCH", "V1", "SearchOptions", "deal_from", "deal_start", "rollout_full", "unknown_cards"]
