@@ -40,6 +40,9 @@ def positions(count: int, policy: HeuristicPolicy) -> list[Round]:
             assert seat is not None
             round_.apply_legal_play(policy.play(situation_in(round_, seat), round_.legal_plays()))
         if round_.decision == Decision.PLAY:
+            for seat in range(4):  # shared by the clones, as the agent does
+                round_.combinations(seat)
+                round_.holds_bomb(seat)
             found.append(round_)
     return found
 

@@ -127,6 +127,8 @@ class MonteCarloAgent(HeuristicAgent):
             start = _resume(rules, hands, public, view.seat)
             for seat in range(4):
                 start.combinations(seat)  # shared by the clones
+                if self.options.rollout_bombs:
+                    start.holds_bomb(seat)  # the bombs too
             for index, play in enumerate(candidates):
                 round_ = start.clone()
                 round_.apply_legal_play(play)
