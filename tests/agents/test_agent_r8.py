@@ -412,12 +412,12 @@ def test_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str)
 @pytest.mark.slow
 def test_montecarlo_decisions_do_not_depend_on_hidden_cards(points: list[Point]) -> None:
     """R8 for the Monte Carlo agent with a fixed sample count (``montecarlo:n3``, no time limit):
-    its searched plays (sampled deals played out on resumed rounds) and its other decisions
-    ignore the hidden cards."""
+    its searched plays (sampled deals played out on resumed rounds) and its searched Grand
+    Tichu, push, Tichu, bomb, wish and Dragon decisions (issue 13 part 2: rollouts from deals
+    sampled, and weighted by passes and calls, from the seat's view) ignore the hidden cards."""
     plays = [point for point in points if point.kind == "play" and len(point.round.legal_plays()) > 2]
     chosen = random.Random(4).sample(plays, 60)
     chosen += [point for point in plays if point.round.wish_open and point not in chosen][:15]
-    chosen += _select(points, {"grand": 4, "schupf": 4, "wish": 6, "dragon": 6, "tichu": 10, "bomb": 10}, seed=5)
     agents: list[MonteCarloAgent] = []
 
     def factory() -> Agent:
@@ -428,6 +428,20 @@ def test_montecarlo_decisions_do_not_depend_on_hidden_cards(points: list[Point])
 
     assert r8_violations(factory, chosen, seed=6) == []
     assert sum(agent.last_samples == 3 for agent in agents) >= 2 * 50  # the search ran (both rounds)
+    caps = {"grand": 4, "schupf": 4, "wish": 6, "dragon": 6, "tichu": 10, "bomb": 10}
+    for kind, cap in caps.items():
+        agents.clear()
+        assert r8_violations(factory, _select(points, {kind: cap}, seed=5), seed=6) == [], kind
+        searched = sum(agent.last_samples == 3 for agent in agents)
+        assert searched >= min(4, len(agents) // 2), (kind, searched)  # searched, not the heuristic's answer
+
+
+def test_montecarlo_v1_decisions_do_not_depend_on_hidden_cards(points: list[Point]) -> None:
+    """R8 for ``montecarlo:v1:n3`` (today's agent) on a few plays and its other decisions."""
+    plays = [point for point in points if point.kind == "play" and len(point.round.legal_plays()) > 2]
+    chosen = random.Random(14).sample(plays, 15)
+    chosen += _select(points, {"grand": 4, "schupf": 4, "wish": 4, "dragon": 4, "tichu": 6, "bomb": 6}, seed=15)
+    assert r8_violations(lambda: make_agent("montecarlo:v1:n3", seed=AGENT_SEED), chosen, seed=16) == []
 
 
 def test_hint_does_not_depend_on_hidden_cards(points: list[Point]) -> None:
