@@ -61,7 +61,8 @@ def main(paths: list[str]) -> None:
         weights = [count for _, count in by_deal.values() if count]
         mean = sum(total for total, _ in by_deal.values()) / sum(weights)
         spread = math.sqrt(sum((m - mean) ** 2 * w * w for m, w in zip(means, weights))) / sum(weights)
-        print(f"difference A - B per round: {mean:+.1f} (95% {mean - 1.96 * spread:+.1f} .. {mean + 1.96 * spread:+.1f})")
+        low, high = mean - 1.96 * spread, mean + 1.96 * spread
+        print(f"difference A - B per round: {mean:+.1f} (95% {low:+.1f} .. {high:+.1f})")
 
 
 if __name__ == "__main__":

@@ -36,9 +36,9 @@ def positions(count: int, policy: HeuristicPolicy) -> list[Round]:
         for _ in range(6):
             if round_.decision != Decision.PLAY:
                 break
-            seat = round_.decision_seat
-            assert seat is not None
-            round_.apply_legal_play(policy.play(situation_in(round_, seat), round_.legal_plays()))
+            turn = round_.decision_seat
+            assert turn is not None
+            round_.apply_legal_play(policy.play(situation_in(round_, turn), round_.legal_plays()))
         if round_.decision == Decision.PLAY:
             for seat in range(4):  # shared by the clones, as the agent does
                 round_.combinations(seat)
