@@ -23,7 +23,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agents", nargs="*", default=["random"] * 4, metavar="AGENT",
                         help=f"four agents for seats 0..3 (team A = 0+2, team B = 1+3), or two (team A, team B); "
-                             f"one of {list(AGENTS)}, montecarlo also as montecarlo:SECONDS or montecarlo:nSAMPLES")
+                             f"one of {list(AGENTS)}, montecarlo also as montecarlo:SECONDS or montecarlo:nSAMPLES, "
+                             "today's before the search over every decision as montecarlo:v1[:SETTING]")
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")

@@ -9,6 +9,7 @@ from tests.core.helpers import playing_round
 from tichu.agents.agent import Agent
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
+from tichu.agents.mc_search import SEARCH, V1
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT, make_agent
 from tichu.agents.rule_agent import RuleAgent
@@ -104,3 +105,19 @@ def test_montecarlo_n1_plays() -> None:
     round_ = playing_round(["Ma S3 B3", "", "", ""])
     plays = round_.legal_plays()
     assert make_agent("montecarlo:n1", seed=1).decide_play(SeatView.of(Table(round_), 0), plays) in plays
+
+
+def test_montecarlo_v1_and_the_search_options() -> None:
+    """``montecarlo`` searches every decision (issue 13 part 2); ``montecarlo:v1`` is the agent
+    as before (every option off), also with a setting: ``montecarlo:v1:n16``, ``montecarlo:v1:0.2``."""
+    assert make_agent("montecarlo", seed=1).options == SEARCH  # type: ignore[attr-defined]
+    assert make_agent("montecarlo:n16", seed=1).options == SEARCH  # type: ignore[attr-defined]
+    v1 = make_agent("montecarlo:v1", seed=1)
+    assert isinstance(v1, MonteCarloAgent) and v1.options == V1 and v1.budget == DEFAULT_BUDGET
+    v1n = make_agent("montecarlo:v1:n16", seed=1)
+    assert isinstance(v1n, MonteCarloAgent) and v1n.options == V1 and v1n.max_samples == 16 and v1n.budget is None
+    assert make_agent("montecarlo:v1:0.2").budget == 0.2  # type: ignore[attr-defined]
+    assert V1.describe() == "v1" and "tichu" in SEARCH.describe()
+    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v1"):
+        with pytest.raises(ValueError):
+            make_agent(bad)
