@@ -98,6 +98,7 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_samples = 0
         self.options = options
         self.last_means: list[float] = []
+        self.last_first: list[float] = []
         self._tichu_call: tuple[int, bool] | None = None
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
@@ -171,6 +172,7 @@ class MonteCarloAgent(HeuristicAgent):
         started = time.perf_counter()
         deadline = None if self.budget is None else started + self.budget
         totals = [0.0] * branches
+        firsts = [0] * branches
         values: list[list[int]] = [[] for _ in range(branches)]
         samples = 0
         while samples < self.max_samples:
@@ -184,6 +186,7 @@ class MonteCarloAgent(HeuristicAgent):
                 value = round_value(round_, seat)
                 values[branch].append(value)
                 totals[branch] += value
+                firsts[branch] += round_.out_order[0] == seat
             samples += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -192,6 +195,7 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_samples = samples
         if not samples:
             return None
+        self.last_first = [first / samples for first in firsts]
         self.last_means = [total / samples for total in totals]
         return self.last_means
 
@@ -239,7 +243,7 @@ class MonteCarloAgent(HeuristicAgent):
         means = self._search(view.seat, draw, build, 2)
         if means is None:
             return super().decide_grand_tichu(view)
-        return means[1] - means[0] > self.options.call_margin
+        return means[1] - means[0] > self.options.call_margin and self.last_first[1] >= self.options.grand_first
 
     def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
         first = super().decide_schupf(view)
@@ -286,7 +290,10 @@ class MonteCarloAgent(HeuristicAgent):
             return round_
 
         means = self._search(seat, draw, build, 2)
-        call = super().decide_tichu(view) if means is None else means[1] - means[0] > self.options.call_margin
+        if means is None:
+            call = super().decide_tichu(view)
+        else:
+            call = means[1] - means[0] > self.options.call_margin and self.last_first[1] >= self.options.tichu_first
         self._tichu_call = view.hand, call
         return call
 

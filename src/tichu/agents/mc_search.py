@@ -39,6 +39,9 @@ class SearchOptions:
     :ivar dragon: The Dragon gift by rollouts (R4.5).
     :ivar bomb: Out-of-turn bombs by rollouts, bomb against no bomb (R4.3).
     :ivar call_margin: Points per round by which calling must beat not calling.
+    :ivar tichu_first: Least share of the rollouts with the call in which the caller goes
+        out first for a Tichu call (the rollouts' opponents are weaker than real ones).
+    :ivar grand_first: The same for Grand Tichu.
     """
 
     rollout_bombs: bool = True
@@ -51,6 +54,8 @@ class SearchOptions:
     dragon: bool = True
     bomb: bool = True
     call_margin: float = 0.0
+    tichu_first: float = 0.7
+    grand_first: float = 0.75
 
     @property
     def rollout_extras(self) -> bool:
