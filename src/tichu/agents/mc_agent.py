@@ -168,7 +168,9 @@ class MonteCarloAgent(HeuristicAgent):
                 branches: int) -> list[float] | None:
         """Mean round value of each branch over the same drawn deals (``None`` without any):
         ``build(deal, branch)`` makes the branch's round, which is played out. Bounded like a
-        play's search (time budget, sample limit, stopping rule)."""
+        play's search (time budget, sample limit, stopping rule); nothing to search with one branch."""
+        if branches < 2:
+            return None
         started = time.perf_counter()
         deadline = None if self.budget is None else started + self.budget
         totals = [0.0] * branches
