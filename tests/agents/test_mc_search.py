@@ -1,0 +1,59 @@
+"""The search over every decision's rollouts (:mod:`tichu.agents.mc_search`): rollouts that
+throw bombs out of turn (R4.3) and call Tichu (R6.1), and whole rounds from a sampled deal."""
+
+from __future__ import annotations
+
+import random
+
+from tichu.agents.heuristic_agent import HeuristicPolicy
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, rollout
+from tichu.agents.mc_search import SEARCH, V1, deal_from, deal_start, rollout_full, unknown_cards
+from tichu.core.cards import DECK
+from tichu.core.round import ActionKind, Phase, Round
+from tichu.core.ruleset import RuleSet
+
+
+def _started(seed: int, policy: HeuristicPolicy) -> Round:
+    round_ = Round(RuleSet(), random.Random(seed))
+    for seat in range(4):
+        round_.decide_grand_tichu(seat, False)
+    for seat in range(4):
+        round_.schupf(seat, policy.schupf(round_.hands[seat], False))
+    return round_
+
+
+def test_rollouts_bomb_out_of_turn_and_call_only_with_the_options() -> None:
+    policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
+    kinds_full: set[ActionKind] = set()
+    quiet_called = False
+    for seed in range(60):
+        start = _started(seed, policy)
+        plain, full = start.clone(), start.clone()
+        rollout(plain, policy)
+        rollout_full(full, policy, bombs=True, calls=True, quiet_seat=0)
+        assert plain.is_over and full.is_over
+        assert not any(action.kind in (ActionKind.BOMB, ActionKind.TICHU) for action in plain.events)
+        kinds_full |= {action.kind for action in full.events}
+        quiet_called |= any(action.kind == ActionKind.TICHU and action.seat == 0 for action in full.events)
+    assert ActionKind.BOMB in kinds_full and ActionKind.TICHU in kinds_full
+    assert not quiet_called  # the searching seat's calls are the search's
+
+
+def test_deal_start_takes_a_sampled_deal_to_the_first_play() -> None:
+    policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
+    dealt = Round(RuleSet(), random.Random(5))
+    own = [0, 0, 0, 0]
+    own[2] = dealt.first_deal[2]
+    cards = unknown_cards(own[2])
+    random.Random(1).shuffle(cards)
+    deal = deal_from(own, 2, True, cards)
+    assert deal[2][0] == own[2]
+    assert deal[0][0] | deal[0][1] | deal[1][0] | deal[1][1] | deal[2][0] | deal[2][1] | deal[3][0] | deal[3][1] == DECK
+    round_ = deal_start(RuleSet(), deal, policy, 2, (0, 0, 0, 0), grand=True, push=None)
+    assert round_.phase == Phase.PLAYING and round_.announcements[2] == 2
+    assert all(hand.bit_count() == 14 for hand in round_.hands)
+
+
+def test_the_options_in_one_place() -> None:
+    assert SEARCH.rollout_extras and not V1.rollout_extras
+    assert V1.describe() == "v1"
