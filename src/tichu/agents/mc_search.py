@@ -54,8 +54,8 @@ class SearchOptions:
     dragon: bool = True
     bomb: bool = True
     call_margin: float = 0.0
-    tichu_first: float = 0.7
-    grand_first: float = 0.75
+    tichu_first: float = 0.85
+    grand_first: float = 0.85
 
     @property
     def rollout_extras(self) -> bool:
