@@ -2,7 +2,8 @@
 
 A name is a kind, optionally with a search setting after a colon: ``montecarlo:0.1``
 thinks 0.1 s per decision, ``montecarlo:n24`` samples 24 deals per decision whatever the
-time (reproducible with a seed).
+time (reproducible with a seed). ``heuristic:v1`` is the first heuristic, kept for
+comparison (:data:`~tichu.agents.heuristic_agent.V1`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tichu.agents.agent import Agent
-from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_agent import V1, HeuristicAgent
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent
@@ -23,6 +24,9 @@ AGENTS: dict[str, Callable[[str, int | None], Agent]] = {
     "montecarlo": lambda name, seed: MonteCarloAgent(name, seed),
 }
 
+#: Weight sets of the heuristic by setting (``heuristic:v1``).
+HEURISTIC_VERSIONS = {"v1": V1}
+
 #: The kind that fills empty seats at the server unless configured: the strongest whose
 #: decisions stay under a second at the 99th percentile (docs/agents.md).
 DEFAULT_AGENT = "montecarlo"
@@ -32,7 +36,7 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
     """Make an agent of a named kind.
 
     :param kind: A key of :data:`AGENTS`, for ``montecarlo`` optionally with ``:SECONDS``
-        or ``:nSAMPLES``.
+        or ``:nSAMPLES``, for ``heuristic`` with a key of :data:`HEURISTIC_VERSIONS`.
     :param name: (Optional) Display name; the kind if omitted.
     :param seed: (Optional) Seed of its random choices.
     :raises ValueError: For an unknown kind or setting.
@@ -43,6 +47,10 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
         raise ValueError(f"unknown agent {kind!r}; known: {', '.join(AGENTS)}")
     if not setting:
         return factory(name or kind, seed)
+    if base == "heuristic" and setting in HEURISTIC_VERSIONS:
+        return HeuristicAgent(name or kind, seed, weights=HEURISTIC_VERSIONS[setting])
+    if base == "heuristic":
+        raise ValueError(f"bad setting {setting!r} for 'heuristic': use one of {', '.join(HEURISTIC_VERSIONS)}")
     if base != "montecarlo":
         raise ValueError(f"agent {base!r} takes no setting")
     try:
