@@ -51,8 +51,8 @@ class Weights:
 
     Added for issue 13 (``None``/``False`` in :data:`V1`: the first heuristic):
 
-    :ivar tichu_margin: Call Tichu when the expected beatable combinations less the spare
-        winners (:func:`tichu_score`) are at most this (``None``: :attr:`tichu_losers`' rule).
+    :ivar tichu_margin: Call Tichu when the log-odds of going out first (:func:`tichu_score`)
+        are at least this (``None``: :attr:`tichu_losers`' rule).
     :ivar grand_margin: Call Grand Tichu when :func:`grand_score` of the first eight cards
         is at least this (``None``: :attr:`grand_controls`' rule).
     :ivar guard_partner_call: While the partner's Tichu call stands and nobody is out, let
@@ -83,8 +83,8 @@ class Weights:
 
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
 V1 = Weights()
-#: The tuned weights (``heuristic``).
-DEFAULT = Weights()
+#: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
+DEFAULT = Weights(tichu_margin=0.0, grand_margin=0.0, guard_partner_call=True, bomb_to_out=True)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
 
@@ -135,7 +135,7 @@ class HeuristicPolicy(RulePolicy):
             return False
         if self.weights.tichu_margin is not None:
             features = hand_strength(s.hand, (self, knowledge, self.sample_hands(knowledge)))
-            return tichu_score(features) <= self.weights.tichu_margin
+            return tichu_score(features) >= self.weights.tichu_margin
         return self.expected_losers(knowledge, self.sample_hands(knowledge)) <= self.weights.tichu_losers
 
     def call_grand_tichu(self, hand: int, calls: Sequence[int], seat: int) -> bool:
@@ -365,16 +365,25 @@ def _best_gift(cards: int) -> int:
     return spare & -spare
 
 
+#: Log-odds of going out first from the fourteen cards after the push, a logistic fit over
+#: 2,656 hands of ``heuristic:v1`` games that made no call (``poc/call_calibration.py``,
+#: seed 8, 50 games): a constant and the weights of :func:`hand_strength`'s features.
+TICHU_LOGIT = {"const": -2.05, "losers": -0.12, "winners": 0.23, "top": 0.49, "bombs": 1.02, "plays": 0.11,
+               "low": -0.31, "dragon": 0.47, "phoenix": -0.28}
+#: The same for the first eight cards (Grand Tichu).
+GRAND_LOGIT = {"const": -1.21, "top": 0.34, "bombs": 0.45, "low": -0.10, "dragon": 0.62, "phoenix": -0.09}
+
+
 def tichu_score(features: dict[str, float]) -> float:
-    """Expected beatable combinations less the spare winners (each control card beyond the
-    first wins the lead back once) and bombs: how far a hand of fourteen is from going out first."""
-    return features["losers"] - 0.5 * max(0.0, features["winners"] - 1) - features["bombs"]
+    """Log-odds of going out first with these fourteen cards (:data:`TICHU_LOGIT`)."""
+    return TICHU_LOGIT["const"] + sum(weight * features[name] for name, weight in TICHU_LOGIT.items()
+                                      if name != "const")
 
 
 def grand_score(features: dict[str, float]) -> float:
-    """Strength of the first eight cards: control cards (Dragon, Phoenix, Aces) and bombs
-    (two each), less low singles."""
-    return features["top"] + 2 * features["bombs"] - 0.5 * features["low"]
+    """Log-odds of going out first with these first eight cards (:data:`GRAND_LOGIT`)."""
+    return GRAND_LOGIT["const"] + sum(weight * features[name] for name, weight in GRAND_LOGIT.items()
+                                      if name != "const")
 
 
 def hand_strength(hand: int, sampled: tuple[HeuristicPolicy, Knowledge, Sequence[list[int]]] | None
