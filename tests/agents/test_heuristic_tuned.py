@@ -3,11 +3,23 @@ where it differs from ``heuristic:v1`` (:data:`~tichu.agents.heuristic_agent.V1`
 
 from __future__ import annotations
 
+import random
+
 from tests.agents.test_agents import endgame, legal, play_of, situation, view_of
-from tichu.agents.heuristic_agent import DEFAULT, V1, HeuristicAgent, HeuristicPolicy, hand_strength, tichu_score
+from tichu.agents.heuristic_agent import (
+    DEFAULT,
+    V1,
+    HeuristicAgent,
+    HeuristicPolicy,
+    _best_gift,
+    hand_strength,
+    tichu_score,
+)
 from tichu.agents.support.knowledge import Knowledge, SeatFacts
 from tichu.core.cards import DECK, DRAGON, VALUE_MASK, parse_mask
 from tichu.core.combos import BOMB, PASS_PLAY
+from tichu.core.round import Round
+from tichu.core.ruleset import RuleSet
 
 STRONG = "Dr Ph SA BA RK GK SD RD GB BB S9 B8 R7 G6"  # Dragon, Phoenix, two Aces, pairs, a street
 WEAK = "S2 B2 G4 R6 S8 B8 GZ RD SK B3 G3 R7 S9 Hu"
@@ -28,8 +40,9 @@ def test_tuned_calls_tichu_with_a_strong_hand_only_R6_1() -> None:
     assert not policy.call_tichu(situation(WEAK, counts=(14, 14, 14, 14)), knowledge_for(WEAK))
     assert not policy.call_tichu(situation(STRONG, counts=(14, 14, 14, 14), calls=(0, 0, 1, 0)), knowledge_for(STRONG))
     assert not policy.call_tichu(situation(STRONG, counts=(13, 14, 14, 14)), knowledge_for(STRONG))
-    features = hand_strength(parse_mask(STRONG), (policy, knowledge_for(STRONG), policy.sample_hands(knowledge_for(STRONG))))
-    weak = hand_strength(parse_mask(WEAK), (policy, knowledge_for(WEAK), policy.sample_hands(knowledge_for(WEAK))))
+    strong_knowledge, weak_knowledge = knowledge_for(STRONG), knowledge_for(WEAK)
+    features = hand_strength(parse_mask(STRONG), (policy, strong_knowledge, policy.sample_hands(strong_knowledge)))
+    weak = hand_strength(parse_mask(WEAK), (policy, weak_knowledge, policy.sample_hands(weak_knowledge)))
     assert tichu_score(features) > 0 > tichu_score(weak)
 
 
@@ -93,11 +106,6 @@ def test_tuned_never_passes_when_the_wish_forces_a_play_R5_2() -> None:
 
 def test_tuned_pushes_the_best_card_to_a_grand_tichu_partner_R2_3() -> None:
     """R2.3: after the partner's Grand Tichu the tuned heuristic pushes it its best card."""
-    from tests.core.helpers import playing_round  # noqa: F401  (a round before the push)
-    from tichu.core.round import Round
-    from tichu.core.ruleset import RuleSet
-    import random
-
     round_ = Round(RuleSet(), random.Random(3))
     round_.decide_grand_tichu(0, False)
     round_.decide_grand_tichu(1, False)
@@ -106,6 +114,22 @@ def test_tuned_pushes_the_best_card_to_a_grand_tichu_partner_R2_3() -> None:
     hand = round_.hands[0]
     right, to_partner, left = HeuristicAgent("H", 1).decide_schupf(view_of(round_, 0))
     assert to_partner & hand and not (right | left) & to_partner
-    best = DRAGON if hand & DRAGON else None
-    if best is not None:
-        assert to_partner == best
+    assert to_partner == _best_gift(hand & ~right & ~left)
+    assert _best_gift(parse_mask("Dr SA B4 G4")) == DRAGON
+    assert _best_gift(parse_mask("SA BK G4 R4 S4 B4")) == parse_mask("SA")  # never a bomb's card
+    assert _best_gift(parse_mask("S4 B4 G4 R4")) & parse_mask("S4 B4 G4 R4")
+
+
+def test_tuned_overtakes_the_partner_only_to_go_out_R4_1() -> None:
+    """R4.1: on the partner's trick the tuned heuristic plays a sure winner (no unseen card
+    beats the Dragon) when one combination is left after it, and passes otherwise; not while
+    the partner's Tichu stands. v1 passes."""
+    s = situation("Dr S8 B8", trick="S9", owner=2, counts=(3, 5, 5, 5))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(s, legal(s)) == play_of("Dr")
+    assert HeuristicPolicy(V1, seed=1).play(s, legal(s)) == PASS_PLAY
+    two_left = situation("Dr S8 B8 G2", trick="S9", owner=2, counts=(4, 5, 5, 5))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(two_left, legal(two_left)) == PASS_PLAY
+    called = situation("Dr S8 B8", trick="S9", owner=2, counts=(3, 5, 5, 5), calls=(0, 0, 1, 0))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(called, legal(called)) == PASS_PLAY
+    unsure = situation("SK S8 B8", trick="S9", owner=2, counts=(3, 5, 5, 5))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(unsure, legal(unsure)) == PASS_PLAY

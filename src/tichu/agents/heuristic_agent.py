@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from tichu.agents.agent import Agent
 from tichu.agents.support.hand import Partition, partition
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
-from tichu.agents.support.policy import CONTROL_CARDS, RulePolicy, higher_cards
+from tichu.agents.support.policy import CONTROL_CARDS, RulePolicy, higher_cards, is_top
 from tichu.agents.support.prob import DealSampler, can_beat, is_exact, p_holds_value
 from tichu.agents.support.situation import Situation, situation_of
-from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK, points_of
+from tichu.core.cards import DECK, DOG, DRAGON, PHOENIX, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
 from tichu.core.seats import opponents
 from tichu.engine.views import PrivateState, PublicState, SeatView
@@ -60,6 +60,8 @@ class Weights:
         may go out first), and push the partner the best card after its call (R2.3).
     :ivar bomb_to_out: Bomb an opponent's trick when the rest of the hand is one
         combination (the bomb's lead then takes the seat out, R4.3).
+    :ivar overtake_to_out: Overtake the partner's trick with a play no unseen card beats
+        (bombs aside) when the rest of the hand is one combination (out at the next lead).
     """
 
     rule: float = 10.0
@@ -79,12 +81,14 @@ class Weights:
     grand_margin: float | None = None
     guard_partner_call: bool = False
     bomb_to_out: bool = False
+    overtake_to_out: bool = False
 
 
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
-DEFAULT = Weights(tichu_margin=0.0, grand_margin=0.0, guard_partner_call=True, bomb_to_out=True)
+DEFAULT = Weights(tichu_margin=-0.4, grand_margin=-0.2, guard_partner_call=True, bomb_to_out=True,
+                  overtake_to_out=True)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
 
@@ -152,7 +156,25 @@ class HeuristicPolicy(RulePolicy):
         if self.weights.guard_partner_call and len(legal) > 1 and legal[-1] is PASS_PLAY \
                 and s.trick_owner == s.partner and self._partner_call_open(s):
             return PASS_PLAY
+        if self.weights.overtake_to_out and s.trick_owner == s.partner and len(legal) > 1:
+            overtake = self._overtake_to_out(s, legal)
+            if overtake is not None:
+                return overtake
         return super().play(s, legal)
+
+    @staticmethod
+    def _overtake_to_out(s: Situation, legal: Sequence[Play]) -> Play | None:
+        """A sure play on the partner's trick after which one combination is left (R8.1: by
+        counting the unseen cards), unless the partner's Tichu call stands."""
+        if s.calls[s.partner] and all(s.counts):
+            return None
+        unseen = DECK & ~s.played & ~s.hand
+        for play in legal:
+            if play.cards and play.kind != BOMB and is_top(play, unseen):
+                rest = s.hand & ~play.cards
+                if rest and len(partition(rest).plays) == 1:
+                    return play
+        return None
 
     @staticmethod
     def _partner_call_open(s: Situation) -> bool:
