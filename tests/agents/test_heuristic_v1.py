@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -20,7 +21,7 @@ from tichu.agents.heuristic_agent import DEFAULT, V1, Weights
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _recorder():  # type: ignore[no-untyped-def]
+def _recorder() -> ModuleType:
     spec = importlib.util.spec_from_file_location("heuristic_v1_decisions", ROOT / "poc" / "heuristic_v1_decisions.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
