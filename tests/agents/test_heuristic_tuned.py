@@ -133,3 +133,13 @@ def test_tuned_overtakes_the_partner_only_to_go_out_R4_1() -> None:
     assert HeuristicPolicy(DEFAULT, seed=1).play(called, legal(called)) == PASS_PLAY
     unsure = situation("SK S8 B8", trick="S9", owner=2, counts=(3, 5, 5, 5))
     assert HeuristicPolicy(DEFAULT, seed=1).play(unsure, legal(unsure)) == PASS_PLAY
+
+
+def test_tuned_leads_a_low_single_to_a_partner_with_one_card_R7_1() -> None:
+    """R7.1: with the partner on one card and no opponent on one, the tuned heuristic leads its
+    lowest single, even from a pair (the partner may go out on it); v1 leads its pair."""
+    s = situation("S4 B4 S9 RK", counts=(4, 5, 1, 6))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(s, legal(s)) == play_of("S4")
+    assert HeuristicPolicy(V1, seed=1).play(s, legal(s)) == play_of("S4 B4")
+    threatened = situation("S4 B4 S9 RK", counts=(4, 1, 1, 6))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(threatened, legal(threatened)) != play_of("S4")

@@ -62,6 +62,8 @@ class Weights:
         combination (the bomb's lead then takes the seat out, R4.3).
     :ivar overtake_to_out: Overtake the partner's trick with a play no unseen card beats
         (bombs aside) when the rest of the hand is one combination (out at the next lead).
+    :ivar feed_partner: Lead the lowest single when the partner holds one card and no
+        opponent does (the partner may go out on it, R7.1's double victory comes closer).
     """
 
     rule: float = 10.0
@@ -82,13 +84,14 @@ class Weights:
     guard_partner_call: bool = False
     bomb_to_out: bool = False
     overtake_to_out: bool = False
+    feed_partner: bool = False
 
 
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
 DEFAULT = Weights(tichu_margin=-0.4, grand_margin=-0.2, guard_partner_call=True, bomb_to_out=True,
-                  overtake_to_out=True)
+                  overtake_to_out=True, feed_partner=True)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
 
@@ -160,6 +163,12 @@ class HeuristicPolicy(RulePolicy):
             overtake = self._overtake_to_out(s, legal)
             if overtake is not None:
                 return overtake
+        if self.weights.feed_partner and s.trick is None and s.counts[s.partner] == 1 and len(legal) > 1 \
+                and s.hand not in {play.cards for play in legal} \
+                and all(s.counts[seat] != 1 for seat in opponents(s.seat)):
+            singles = [play for play in legal if play.kind == SINGLE and play.cards not in (DRAGON, PHOENIX)]
+            if singles and not any(play.cards == DOG for play in legal):
+                return min(singles, key=lambda play: play.rank)
         return super().play(s, legal)
 
     @staticmethod
