@@ -90,7 +90,7 @@ class Weights:
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
-DEFAULT = Weights(tichu_margin=-0.4, grand_margin=-0.8, guard_partner_call=True, bomb_to_out=True,
+DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,
                   overtake_to_out=True)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
