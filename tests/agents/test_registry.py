@@ -7,7 +7,7 @@ import pytest
 
 from tests.core.helpers import playing_round
 from tichu.agents.agent import Agent
-from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_agent import DEFAULT, V1, HeuristicAgent
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT, make_agent
@@ -104,3 +104,14 @@ def test_montecarlo_n1_plays() -> None:
     round_ = playing_round(["Ma S3 B3", "", "", ""])
     plays = round_.legal_plays()
     assert make_agent("montecarlo:n1", seed=1).decide_play(SeatView.of(Table(round_), 0), plays) in plays
+
+
+def test_heuristic_versions() -> None:
+    """``heuristic`` is the tuned heuristic, ``heuristic:v1`` the first one (issue 13); other
+    settings of the heuristic are refused with the known ones named."""
+    tuned, first = make_agent("heuristic", seed=1), make_agent("heuristic:v1", name="H1", seed=1)
+    assert isinstance(tuned, HeuristicAgent) and isinstance(first, HeuristicAgent)
+    assert tuned.policy.weights == DEFAULT and first.policy.weights == V1 and first.name == "H1"
+    assert make_agent("heuristic:v1").name == "heuristic:v1"
+    with pytest.raises(ValueError, match="use one of v1"):
+        make_agent("heuristic:v2")
