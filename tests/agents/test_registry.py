@@ -7,7 +7,8 @@ import pytest
 
 from tests.core.helpers import playing_round
 from tichu.agents.agent import Agent
-from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_agent import DEFAULT, HeuristicAgent
+from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.mc_search import SEARCH, V1
 from tichu.agents.random_agent import RandomAgent
@@ -118,6 +119,17 @@ def test_montecarlo_v1_and_the_search_options() -> None:
     assert isinstance(v1n, MonteCarloAgent) and v1n.options == V1 and v1n.max_samples == 16 and v1n.budget is None
     assert make_agent("montecarlo:v1:0.2").budget == 0.2  # type: ignore[attr-defined]
     assert V1.describe() == "v1" and "tichu" in SEARCH.describe()
-    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v1"):
+    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v2"):
         with pytest.raises(ValueError):
             make_agent(bad)
+
+
+def test_heuristic_versions() -> None:
+    """``heuristic`` is the tuned heuristic, ``heuristic:v1`` the first one (issue 13); other
+    settings of the heuristic are refused with the known ones named."""
+    tuned, first = make_agent("heuristic", seed=1), make_agent("heuristic:v1", name="H1", seed=1)
+    assert isinstance(tuned, HeuristicAgent) and isinstance(first, HeuristicAgent)
+    assert tuned.policy.weights == DEFAULT and first.policy.weights == HEURISTIC_V1 and first.name == "H1"
+    assert make_agent("heuristic:v1").name == "heuristic:v1"
+    with pytest.raises(ValueError, match="use one of v1"):
+        make_agent("heuristic:v2")

@@ -224,7 +224,8 @@ def test_play_chunk_summaries() -> None:
 
 def test_report_lines() -> None:
     """The report's text names the teams, the games and rounds, wins with their interval, the score
-    difference, calls and double victories."""
+    difference, calls with their rate and Tichu bonus per round (R6: +-100 for Tichu, +-200 for
+    Grand Tichu) and double victories."""
     report = ArenaReport(("random", "random", "random", "random"))
     times = (TimeHistogram(), TimeHistogram())
     for _ in range(99):
@@ -237,8 +238,11 @@ def test_report_lines() -> None:
     assert "games 2, rounds 4 (2.00 per game)" in text
     assert "team A wins 1 (50.0%" in text and "team B wins 1" in text
     assert "score difference A - B per round: -50.0" in text
-    assert "team A: Tichu 1 calls, 100% won, Grand Tichu 0 calls, double victories 1" in text
-    assert "team B: Tichu 0 calls, Grand Tichu 1 calls, 0% won, double victories 0" in text
+    assert ("team A: Tichu 1 calls, 100% won, Grand Tichu 0 calls, calls per round 0.250, "
+            "Tichu bonus per round +25.0, double victories 1") in text
+    assert ("team B: Tichu 0 calls, Grand Tichu 1 calls, 0% won, calls per round 0.250, "
+            "Tichu bonus per round -50.0, double victories 0") in text
+    assert (report.tichu_bonus(0), report.tichu_bonus(1)) == (100, -200)
     assert "1.0 games/s" in text
     assert "team A: " in text and "200 decisions, median 2." in text and "p99 " in text
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from tichu.agents.agent import Agent
 from tichu.agents.support.hand import Partition, partition
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
-from tichu.agents.support.policy import CONTROL_CARDS, RulePolicy, higher_cards
+from tichu.agents.support.policy import CONTROL_CARDS, RulePolicy, higher_cards, is_top
 from tichu.agents.support.prob import DealSampler, can_beat, is_exact, p_holds_value
 from tichu.agents.support.situation import Situation, situation_of
-from tichu.core.cards import DOG, PHOENIX, VALUE_MASK, points_of
+from tichu.core.cards import DECK, DOG, DRAGON, PHOENIX, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
 from tichu.core.seats import opponents
 from tichu.engine.views import PrivateState, PublicState, SeatView
@@ -48,6 +48,22 @@ class Weights:
     :ivar fight_hold_control: The same for a play with a control card (Dragon, Phoenix, Ace).
     :ivar bomb_out: Cards of an opponent owning the trick up to which a bomb is thrown.
     :ivar samples: Sampled deals per decision.
+
+    Added for issue 13 (``None``/``False`` in :data:`V1`: the first heuristic):
+
+    :ivar tichu_margin: Call Tichu when the log-odds of going out first (:func:`tichu_score`)
+        are at least this (``None``: :attr:`tichu_losers`' rule).
+    :ivar grand_margin: Call Grand Tichu when :func:`grand_score` of the first eight cards
+        is at least this (``None``: :attr:`grand_controls`' rule).
+    :ivar guard_partner_call: While the partner's Tichu call stands and nobody is out, let
+        the partner's tricks run even where this seat could go out (R6: only the caller
+        may go out first), and push the partner the best card after its call (R2.3).
+    :ivar bomb_to_out: Bomb an opponent's trick when the rest of the hand is one
+        combination (the bomb's lead then takes the seat out, R4.3).
+    :ivar overtake_to_out: Overtake the partner's trick with a play no unseen card beats
+        (bombs aside) when the rest of the hand is one combination (out at the next lead).
+    :ivar feed_partner: Lead the lowest single when the partner holds one card and no
+        opponent does (the partner may go out on it, R7.1's double victory comes closer).
     """
 
     rule: float = 10.0
@@ -63,10 +79,21 @@ class Weights:
     fight_hold_control: float = 0.5
     bomb_out: int = 3
     samples: int = 16
+    tichu_margin: float | None = None
+    grand_margin: float | None = None
+    guard_partner_call: bool = False
+    bomb_to_out: bool = False
+    overtake_to_out: bool = False
+    feed_partner: bool = False
 
 
-#: The tuned weights.
-WEIGHTS = Weights()
+#: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
+V1 = Weights()
+#: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
+DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,
+                  overtake_to_out=True)
+#: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
+WEIGHTS = DEFAULT
 
 
 class HeuristicPolicy(RulePolicy):
@@ -113,7 +140,55 @@ class HeuristicPolicy(RulePolicy):
         """Call when the expected losing combinations are few (R6.1)."""
         if s.calls[s.partner] or s.counts[s.seat] < 14:
             return False
+        if self.weights.tichu_margin is not None:
+            features = hand_strength(s.hand, (self, knowledge, self.sample_hands(knowledge)))
+            return tichu_score(features) >= self.weights.tichu_margin
         return self.expected_losers(knowledge, self.sample_hands(knowledge)) <= self.weights.tichu_losers
+
+    def call_grand_tichu(self, hand: int, calls: Sequence[int], seat: int) -> bool:
+        """Grand Tichu on strong first eight cards (R2.1), not after the partner called."""
+        if self.weights.grand_margin is None:
+            return self.grand_tichu(hand, calls, seat)
+        if calls[(seat + 2) % 4]:
+            return False
+        return grand_score(hand_strength(hand, None)) >= self.weights.grand_margin
+
+    def play(self, s: Situation, legal: Sequence[Play]) -> Play:
+        """The rules' play, but the partner's trick runs while its Tichu call needs it
+        (:attr:`Weights.guard_partner_call`)."""
+        if self.weights.guard_partner_call and len(legal) > 1 and legal[-1] is PASS_PLAY \
+                and s.trick_owner == s.partner and self._partner_call_open(s):
+            return PASS_PLAY
+        if self.weights.overtake_to_out and s.trick_owner == s.partner and len(legal) > 1:
+            overtake = self._overtake_to_out(s, legal)
+            if overtake is not None:
+                return overtake
+        if self.weights.feed_partner and s.trick is None and s.counts[s.partner] == 1 and len(legal) > 1 \
+                and s.hand not in {play.cards for play in legal} \
+                and all(s.counts[seat] != 1 for seat in opponents(s.seat)):
+            singles = [play for play in legal if play.kind == SINGLE and play.cards not in (DRAGON, PHOENIX)]
+            if singles and not any(play.cards == DOG for play in legal):
+                return min(singles, key=lambda play: play.rank)
+        return super().play(s, legal)
+
+    @staticmethod
+    def _overtake_to_out(s: Situation, legal: Sequence[Play]) -> Play | None:
+        """A sure play on the partner's trick after which one combination is left (R8.1: by
+        counting the unseen cards), unless the partner's Tichu call stands."""
+        if s.calls[s.partner] and all(s.counts):
+            return None
+        unseen = DECK & ~s.played & ~s.hand
+        for play in legal:
+            if play.cards and play.kind != BOMB and is_top(play, unseen):
+                rest = s.hand & ~play.cards
+                if rest and len(partition(rest).plays) == 1:
+                    return play
+        return None
+
+    @staticmethod
+    def _partner_call_open(s: Situation) -> bool:
+        """Whether the partner called Tichu and nobody is out yet (its call can still be won, R6)."""
+        return bool(s.calls[s.partner]) and all(s.counts)
 
     def evaluate(self, s: Situation, knowledge: Knowledge, legal: Sequence[Play]) -> list[tuple[Play, float]]:
         """Score the legal plays (best first); one play per distinct combination of values."""
@@ -155,6 +230,10 @@ class HeuristicPolicy(RulePolicy):
         cards: they are spent only where they hold), and every opponent trick while
         a double victory threatens (R7.1) or the partner's Tichu call needs help (R6)."""
         choice = super().follow(s, legal, by_mask, plan)
+        if self.weights.bomb_to_out and s.is_opponent(s.trick_owner):
+            bomb = self._bomb_to_out(s, [play for play in legal if play.kind == BOMB])
+            if bomb is not None:
+                return bomb
         if choice.cards or legal[-1] is not PASS_PLAY or not s.is_opponent(s.trick_owner):
             return choice
         plays = sorted((play for play in legal if play.cards and play.kind != BOMB),
@@ -199,11 +278,26 @@ class HeuristicPolicy(RulePolicy):
                 best, best_score = value, score
         return best if best is not None else self.wish(s, choices, 0)
 
+    def _bomb_to_out(self, s: Situation, bombs: Sequence[Play]) -> Play | None:
+        """A bomb after which the rest of the hand is one combination (or nothing), unless
+        the partner's open Tichu call forbids going out first."""
+        if not bombs or (self._partner_call_open(s) and not s.calls[s.seat]):
+            return None
+        for bomb in sorted(bombs, key=lambda play: (play.length, play.rank)):
+            rest = s.hand & ~bomb.cards
+            if not rest or len(partition(rest).plays) <= 1:
+                return bomb
+        return None
+
     def choose_bomb(self, s: Situation, bombs: Sequence[Play]) -> Play | None:
         """Bomb an opponent's trick when the opponent is close to out or the trick is rich."""
         owner = s.trick_owner
         if not s.is_opponent(owner) or not bombs or owner is None:
             return None
+        if self.weights.bomb_to_out:
+            bomb = self._bomb_to_out(s, bombs)
+            if bomb is not None:
+                return bomb
         if s.counts[owner] <= self.weights.bomb_out or s.trick_points >= 25 or s.calls[owner] \
                 or double_victory_threat(s):
             return min(bombs, key=lambda play: (play.length, play.rank))
@@ -248,11 +342,18 @@ class HeuristicAgent(Agent):
         return ordered
 
     def decide_grand_tichu(self, view: SeatView) -> bool:
-        return self.policy.grand_tichu(view.hand, view.public_state().announcements, view.seat)
+        return self.policy.call_grand_tichu(view.hand, view.public_state().announcements, view.seat)
 
     def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
-        s, _, _, _ = self._facts(view)
-        return self.policy.schupf(view.hand, self.policy.tichu(s))
+        s, knowledge, _, _ = self._facts(view)
+        weights = self.policy.weights
+        if weights.tichu_margin is None:
+            return self.policy.schupf(view.hand, self.policy.tichu(s))
+        strong = bool(s.calls[s.seat]) or self.decide_tichu(view)
+        right, to_partner, left = self.policy.schupf(view.hand, strong)
+        if weights.guard_partner_call and s.calls[s.partner] and not s.calls[s.seat]:
+            to_partner = _best_gift(view.hand & ~right & ~left)
+        return right, to_partner, left
 
     def decide_tichu(self, view: SeatView) -> bool:
         hand = view.hand
@@ -277,6 +378,70 @@ class HeuristicAgent(Agent):
     def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
         s, _, _, _ = self._facts(view)
         return self.policy.choose_bomb(s, bombs)
+
+
+def _best_gift(cards: int) -> int:
+    """The highest card (the Dragon, the Phoenix, then by value) not in a bomb, for a calling partner."""
+    bombs = 0
+    for bomb in partition(cards).bombs:
+        bombs |= bomb.cards
+    for card in (DRAGON, PHOENIX):
+        if cards & card:
+            return card
+    for value in range(14, 1, -1):
+        free = cards & VALUE_MASK[value] & ~bombs
+        if free:
+            return free & -free
+    spare = cards & ~bombs & ~DOG or cards
+    return spare & -spare
+
+
+#: Log-odds of going out first from the fourteen cards after the push, a logistic fit over
+#: 2,656 hands of ``heuristic:v1`` games that made no call (``poc/call_calibration.py``,
+#: seed 8, 50 games): a constant and the weights of :func:`hand_strength`'s features.
+TICHU_LOGIT = {"const": -2.05, "losers": -0.12, "winners": 0.23, "top": 0.49, "bombs": 1.02, "plays": 0.11,
+               "low": -0.31, "dragon": 0.47, "phoenix": -0.28}
+#: The same for the first eight cards (Grand Tichu).
+GRAND_LOGIT = {"const": -1.21, "top": 0.34, "bombs": 0.45, "low": -0.10, "dragon": 0.62, "phoenix": -0.09}
+
+
+def tichu_score(features: dict[str, float]) -> float:
+    """Log-odds of going out first with these fourteen cards (:data:`TICHU_LOGIT`)."""
+    return TICHU_LOGIT["const"] + sum(weight * features[name] for name, weight in TICHU_LOGIT.items()
+                                      if name != "const")
+
+
+def grand_score(features: dict[str, float]) -> float:
+    """Log-odds of going out first with these first eight cards (:data:`GRAND_LOGIT`)."""
+    return GRAND_LOGIT["const"] + sum(weight * features[name] for name, weight in GRAND_LOGIT.items()
+                                      if name != "const")
+
+
+def hand_strength(hand: int, sampled: tuple[HeuristicPolicy, Knowledge, Sequence[list[int]]] | None
+                  ) -> dict[str, float]:
+    """Features of a hand for the calls (R6): control cards and the plan's combinations.
+
+    :param hand: The hand (eight cards for Grand Tichu, fourteen for Tichu).
+    :param sampled: (Optional) A policy, the seat's knowledge and sampled deals: adds the
+        expected beatable combinations (``losers``) and the expected sure ones (``winners``).
+    :returns: ``top`` (Dragon, Phoenix, Aces), ``bombs``, ``plays`` (the plan's combinations
+        without bombs and the Dog), ``low`` (singles below the Jack), ``dragon``, ``phoenix``,
+        and with ``sampled`` ``losers``/``winners``.
+    """
+    plan = partition(hand)
+    plays = [play for play in plan.plays if play.kind != BOMB and play.cards != DOG]
+    features: dict[str, float] = {
+        "top": (hand & CONTROL_CARDS).bit_count(), "bombs": len(plan.bombs), "plays": len(plays),
+        "low": sum(1 for play in plays if play.kind == SINGLE and play.rank < 11 and not play.cards & PHOENIX),
+        "dragon": int(bool(hand & DRAGON)), "phoenix": int(bool(hand & PHOENIX)),
+    }
+    if sampled is not None:
+        policy, knowledge, deals = sampled
+        opponents = [seat for seat in knowledge.opponents() if knowledge.seats[seat].count]
+        beaten = [policy.p_beaten(play, opponents, deals) for play in plays]
+        features["losers"] = sum(beaten)
+        features["winners"] = sum(1 - p for p in beaten)
+    return features
 
 
 def double_victory_threat(s: Situation) -> bool:

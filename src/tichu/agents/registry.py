@@ -5,6 +5,8 @@ thinks 0.1 s per decision, ``montecarlo:n24`` samples 24 deals per decision what
 time (reproducible with a seed). ``montecarlo:v1`` is the Monte Carlo agent as it was
 before the search over every decision (:data:`~tichu.agents.mc_search.V1`); settings
 combine: ``montecarlo:v1:n16``.
+``heuristic:v1`` is the first heuristic, kept for comparison
+(:data:`~tichu.agents.heuristic_agent.V1`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tichu.agents.agent import Agent
+from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
-from tichu.agents.mc_search import SEARCH, V1
+from tichu.agents.mc_search import SEARCH
+from tichu.agents.mc_search import V1 as SEARCH_V1
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent
 
@@ -26,6 +30,9 @@ AGENTS: dict[str, Callable[[str, int | None], Agent]] = {
     "montecarlo": lambda name, seed: MonteCarloAgent(name, seed),
 }
 
+#: Weight sets of the heuristic by setting (``heuristic:v1``).
+HEURISTIC_VERSIONS = {"v1": HEURISTIC_V1}
+
 #: The kind that fills empty seats at the server unless configured: the strongest whose
 #: decisions stay under a second at the 99th percentile (docs/agents.md).
 DEFAULT_AGENT = "montecarlo"
@@ -35,7 +42,8 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
     """Make an agent of a named kind.
 
     :param kind: A key of :data:`AGENTS`, for ``montecarlo`` optionally with ``:v1``,
-        ``:SECONDS`` or ``:nSAMPLES`` (``montecarlo:v1:n16``).
+        ``:SECONDS`` or ``:nSAMPLES`` (``montecarlo:v1:n16``), for ``heuristic`` with a key of
+        :data:`HEURISTIC_VERSIONS`.
     :param name: (Optional) Display name; the kind if omitted.
     :param seed: (Optional) Seed of its random choices.
     :raises ValueError: For an unknown kind or setting.
@@ -46,12 +54,16 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
         raise ValueError(f"unknown agent {kind!r}; known: {', '.join(AGENTS)}")
     if not setting:
         return factory(name or kind, seed)
+    if base == "heuristic" and setting in HEURISTIC_VERSIONS:
+        return HeuristicAgent(name or kind, seed, weights=HEURISTIC_VERSIONS[setting])
+    if base == "heuristic":
+        raise ValueError(f"bad setting {setting!r} for 'heuristic': use one of {', '.join(HEURISTIC_VERSIONS)}")
     if base != "montecarlo":
         raise ValueError(f"agent {base!r} takes no setting")
     options, budget, samples = SEARCH, DEFAULT_BUDGET, None
     for part in setting.split(":"):
         if part == "v1" and options is SEARCH:
-            options = V1
+            options = SEARCH_V1
             continue
         try:
             if part.startswith("n"):

@@ -189,6 +189,11 @@ class ArenaReport:
                 self.calls[side][grand] += summary.calls[side][grand]
                 self.successes[side][grand] += summary.successes[side][grand]
 
+    def tichu_bonus(self, side: int) -> int:
+        """A side's Tichu and Grand Tichu points: 100 (200) per call won, less as much per call lost (R6)."""
+        return sum(value * (2 * self.successes[side][grand] - self.calls[side][grand])
+                   for grand, value in ((0, 100), (1, 200)))
+
     def lines(self) -> list[str]:
         """The report as text lines."""
         low, high = wilson_interval(self.wins[0], self.games)
@@ -208,6 +213,9 @@ class ArenaReport:
                 called = self.calls[side][grand]
                 won = self.successes[side][grand]
                 parts.append(f"{label} {called} calls, {won / called:.0%} won" if called else f"{label} 0 calls")
+            rounds = max(self.rounds, 1)
+            parts.append(f"calls per round {sum(self.calls[side]) / rounds:.3f}, "
+                         f"Tichu bonus per round {self.tichu_bonus(side) / rounds:+.1f}")
             parts.append(f"double victories {self.double_victories[side]}")
             times = self.times[side]
             parts.append(f"{times.total} decisions, median {times.quantile(0.5) * 1e3:.2f} ms, "

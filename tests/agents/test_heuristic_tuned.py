@@ -1,0 +1,148 @@
+"""The tuned heuristic's features (issue 13), each against the rule it serves (rules.md), and
+where it differs from ``heuristic:v1`` (:data:`~tichu.agents.heuristic_agent.V1`)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from tests.agents.test_agents import endgame, legal, play_of, situation, view_of
+from tichu.agents.heuristic_agent import (
+    DEFAULT,
+    V1,
+    HeuristicAgent,
+    HeuristicPolicy,
+    _best_gift,
+    hand_strength,
+    tichu_score,
+)
+from tichu.agents.support.knowledge import Knowledge, SeatFacts
+from tichu.core.cards import DECK, DRAGON, VALUE_MASK, parse_mask
+from tichu.core.combos import BOMB, PASS_PLAY
+from tichu.core.round import Round
+from tichu.core.ruleset import RuleSet
+
+STRONG = "Dr Ph SA BA RK GK SD RD GB BB S9 B8 R7 G6"  # Dragon, Phoenix, two Aces, pairs, a street
+WEAK = "S2 B2 G4 R6 S8 B8 GZ RD SK B3 G3 R7 S9 Hu"
+
+
+def knowledge_for(hand: str) -> Knowledge:
+    mask = parse_mask(hand)
+    return Knowledge(0, mask, DECK & ~mask, tuple(SeatFacts(14, mask if seat == 0 else 0, 0) for seat in range(4)))
+
+
+def test_tuned_calls_tichu_with_a_strong_hand_only_R6_1() -> None:
+    """R6.1: with Dragon, Phoenix, two Aces and few combinations the tuned heuristic calls
+    Tichu before its first card; not with a weak hand, not after its partner called, not with
+    fewer than 14 cards."""
+    policy = HeuristicPolicy(DEFAULT, seed=1)
+    strong = situation(STRONG, counts=(14, 14, 14, 14))
+    assert policy.call_tichu(strong, knowledge_for(STRONG))
+    assert not policy.call_tichu(situation(WEAK, counts=(14, 14, 14, 14)), knowledge_for(WEAK))
+    assert not policy.call_tichu(situation(STRONG, counts=(14, 14, 14, 14), calls=(0, 0, 1, 0)), knowledge_for(STRONG))
+    assert not policy.call_tichu(situation(STRONG, counts=(13, 14, 14, 14)), knowledge_for(STRONG))
+    strong_knowledge, weak_knowledge = knowledge_for(STRONG), knowledge_for(WEAK)
+    features = hand_strength(parse_mask(STRONG), (policy, strong_knowledge, policy.sample_hands(strong_knowledge)))
+    weak = hand_strength(parse_mask(WEAK), (policy, weak_knowledge, policy.sample_hands(weak_knowledge)))
+    assert tichu_score(features) > 0 > tichu_score(weak)
+
+
+def test_tuned_calls_grand_tichu_on_strong_first_eight_R2_1() -> None:
+    """R2.1: Dragon, Phoenix and an Ace among the first eight cards make a Grand Tichu for the
+    tuned heuristic (v1 wanted five control cards); not after the partner's call; not on low cards."""
+    tuned, v1 = HeuristicPolicy(DEFAULT, seed=1), HeuristicPolicy(V1, seed=1)
+    eight = parse_mask("Dr Ph SA BK RD G9 B6 S4")
+    assert tuned.call_grand_tichu(eight, (0, 0, 0, 0), 0)
+    assert not v1.call_grand_tichu(eight, (0, 0, 0, 0), 0)
+    assert not tuned.call_grand_tichu(eight, (0, 0, 2, 0), 0)
+    assert not tuned.call_grand_tichu(parse_mask("S2 B3 G4 R6 S8 BZ RD SK"), (0, 0, 0, 0), 0)
+
+
+def test_tuned_lets_a_calling_partners_trick_run_R6() -> None:
+    """R6: while the partner's Tichu stands and nobody is out, the tuned heuristic does not go
+    out over the partner's trick (only the caller going out first wins the call); v1 does."""
+    s = situation("SK", trick="S9", owner=2, counts=(1, 5, 5, 5), calls=(0, 0, 1, 0))
+    plays = legal(s)
+    assert HeuristicPolicy(DEFAULT, seed=1).play(s, plays) == PASS_PLAY
+    assert HeuristicPolicy(V1, seed=1).play(s, plays) == play_of("SK")
+    free = situation("SK", trick="S9", owner=2, counts=(1, 5, 5, 5))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(free, legal(free)) == play_of("SK")
+
+
+def test_tuned_does_not_bomb_the_partners_winning_ace_R4_3() -> None:
+    """R4.3: a bomb over the partner's Ace gains nothing; neither at its turn nor out of turn,
+    even when the bomb would leave one combination."""
+    s = situation("S5 B5 G5 R5 S2", trick="RA", owner=2, counts=(5, 3, 3, 3))
+    policy = HeuristicPolicy(DEFAULT, seed=1)
+    assert any(play.kind == BOMB for play in legal(s))
+    assert policy.play(s, legal(s)) == PASS_PLAY
+    assert policy.choose_bomb(s, [play_of("S5 B5 G5 R5")]) is None
+
+
+def test_tuned_bombs_to_go_out_R4_3() -> None:
+    """R4.3: with a bomb and one combination besides, the tuned heuristic bombs an opponent's
+    trick (out of turn and at its turn): the lead then takes it out. v1 keeps the bomb."""
+    s = situation("S5 B5 G5 R5 S8 B8", trick="RK", owner=1, counts=(6, 8, 8, 8))
+    bomb = play_of("S5 B5 G5 R5")
+    assert HeuristicPolicy(DEFAULT, seed=1).choose_bomb(s, [bomb]) == bomb
+    assert HeuristicPolicy(V1, seed=1).choose_bomb(s, [bomb]) is None
+    assert HeuristicPolicy(DEFAULT, seed=1).play(s, legal(s)) == bomb
+    partner_called = situation("S5 B5 G5 R5 S8 B8", trick="RK", owner=1, counts=(6, 8, 8, 8), calls=(0, 0, 1, 0))
+    assert HeuristicPolicy(DEFAULT, seed=1).choose_bomb(partner_called, [bomb]) is None
+
+
+def test_tuned_never_passes_when_the_wish_forces_a_play_R5_2() -> None:
+    """R5.2: with the wished value in hand and a single to beat below it, the pass is not legal
+    and the tuned heuristic plays the wished card, also at a real seat."""
+    s = situation("S7 B9 RK", trick="S3", owner=1, counts=(3, 8, 8, 8), wish=7)
+    plays = legal(s)
+    assert PASS_PLAY not in plays
+    assert HeuristicPolicy(DEFAULT, seed=1).play(s, plays).cards & VALUE_MASK[7]
+    round_ = endgame(["S7 B9 RK", "GA G2", "SD", "BD"], turn=0, trick=[(1, "S3")])
+    round_.wish_value, round_.wish_open = 7, True
+    plays = round_.legal_plays()
+    choice = HeuristicAgent("H", 1).decide_play(view_of(round_), plays)
+    assert choice.cards & VALUE_MASK[7] or PASS_PLAY in plays
+
+
+def test_tuned_pushes_the_best_card_to_a_grand_tichu_partner_R2_3() -> None:
+    """R2.3: after the partner's Grand Tichu the tuned heuristic pushes it its best card."""
+    round_ = Round(RuleSet(), random.Random(3))
+    round_.decide_grand_tichu(0, False)
+    round_.decide_grand_tichu(1, False)
+    round_.decide_grand_tichu(2, True)
+    round_.decide_grand_tichu(3, False)
+    hand = round_.hands[0]
+    right, to_partner, left = HeuristicAgent("H", 1).decide_schupf(view_of(round_, 0))
+    assert to_partner & hand and not (right | left) & to_partner
+    assert to_partner == _best_gift(hand & ~right & ~left)
+    assert _best_gift(parse_mask("Dr SA B4 G4")) == DRAGON
+    assert _best_gift(parse_mask("SA BK G4 R4 S4 B4")) == parse_mask("SA")  # never a bomb's card
+    assert _best_gift(parse_mask("S4 B4 G4 R4")) & parse_mask("S4 B4 G4 R4")
+
+
+def test_tuned_overtakes_the_partner_only_to_go_out_R4_1() -> None:
+    """R4.1: on the partner's trick the tuned heuristic plays a sure winner (no unseen card
+    beats the Dragon) when one combination is left after it, and passes otherwise; not while
+    the partner's Tichu stands. v1 passes."""
+    s = situation("Dr S8 B8", trick="S9", owner=2, counts=(3, 5, 5, 5))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(s, legal(s)) == play_of("Dr")
+    assert HeuristicPolicy(V1, seed=1).play(s, legal(s)) == PASS_PLAY
+    two_left = situation("Dr S8 B8 G2", trick="S9", owner=2, counts=(4, 5, 5, 5))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(two_left, legal(two_left)) == PASS_PLAY
+    called = situation("Dr S8 B8", trick="S9", owner=2, counts=(3, 5, 5, 5), calls=(0, 0, 1, 0))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(called, legal(called)) == PASS_PLAY
+    unsure = situation("SK S8 B8", trick="S9", owner=2, counts=(3, 5, 5, 5))
+    assert HeuristicPolicy(DEFAULT, seed=1).play(unsure, legal(unsure)) == PASS_PLAY
+
+
+def test_tuned_leads_a_low_single_to_a_partner_with_one_card_R7_1() -> None:
+    """R7.1: with the partner on one card and no opponent on one, the tuned heuristic leads its
+    lowest single, even from a pair (the partner may go out on it); v1 leads its pair. The switch
+    is off in the tuned weights (no gain in the Arena, docs/agents.md "Tuning runs")."""
+    feeding = replace(DEFAULT, feed_partner=True)
+    s = situation("S4 B4 S9 RK", counts=(4, 5, 1, 6))
+    assert HeuristicPolicy(feeding, seed=1).play(s, legal(s)) == play_of("S4")
+    assert HeuristicPolicy(V1, seed=1).play(s, legal(s)) == play_of("S4 B4")
+    threatened = situation("S4 B4 S9 RK", counts=(4, 1, 1, 6))
+    assert HeuristicPolicy(feeding, seed=1).play(threatened, legal(threatened)) != play_of("S4")
