@@ -119,6 +119,7 @@ TABLES = [
     (("random", "random", "random", "random"), 11, 400),
     (("rule", "heuristic", "rule", "heuristic"), 12, 400),
     (("heuristic", "random", "rule", "random"), 13, 400),
+    (("beginner", "rule", "beginner", "heuristic"), 14, 400),
 ]
 
 
@@ -399,7 +400,7 @@ def test_redeal_keeps_the_seat_view_and_moves_hidden_cards(points: list[Point]) 
 # -- R8 for each kind of agent ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["random", "rule", pytest.param("heuristic", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("kind", ["random", "beginner", "rule", pytest.param("heuristic", marks=pytest.mark.slow)])
 def test_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str) -> None:
     """R8: with the hidden cards dealt anew, a fresh agent with the same seed decides the same at
     every point (Grand Tichu R6.2, push R2.3, play R4, wish R5.1, Dragon R4.5, Tichu R6.1, bomb R4.3)."""

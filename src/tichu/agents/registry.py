@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tichu.agents.agent import Agent
+from tichu.agents.beginner_agent import BeginnerAgent
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.random_agent import RandomAgent
@@ -18,6 +19,7 @@ from tichu.agents.rule_agent import RuleAgent
 #: Agent kinds by name, weakest first; each makes an agent from a display name and a seed.
 AGENTS: dict[str, Callable[[str, int | None], Agent]] = {
     "random": lambda name, seed: RandomAgent(name, seed),
+    "beginner": lambda name, seed: BeginnerAgent(name, seed),
     "rule": lambda name, seed: RuleAgent(name, seed),
     "heuristic": lambda name, seed: HeuristicAgent(name, seed),
     "montecarlo": lambda name, seed: MonteCarloAgent(name, seed),
