@@ -364,8 +364,8 @@ class Table:
         """
         self._check_host(peer, "set_options")
         if agent is not None and agent not in AGENTS and agent not in LEVELS:
-            raise ProtocolError(ErrorCode.INVALID_ACTION,
-                                f"unknown agent {clip(agent)!r}; known: {', '.join(AGENTS)}; levels: {', '.join(LEVELS)}",
+            known = f"known: {', '.join(AGENTS)}; levels: {', '.join(LEVELS)}"
+            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {clip(agent)!r}; {known}",
                                 agents=list(AGENTS), levels=list(LEVELS))
         if target_score is not None and not TARGET_SCORE_MIN <= target_score <= TARGET_SCORE_MAX:
             raise ProtocolError(ErrorCode.INVALID_ACTION,
