@@ -19,7 +19,7 @@ from tests.support.cards import card_set
 from tests.support.checks import check_requests, check_seat_messages, expect_refused
 from tests.support.live_server import WAIT, Message, read_table_records
 from tests.support.raw_client import GAME_WAIT, Client, StartServer, is_request
-from tichu.agents.levels import LEVELS
+from tichu.agents.levels import DEFAULT_LEVEL, LEVELS
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT
 from tichu.records.record import replay
 from tichu.server.config import Settings
@@ -55,10 +55,12 @@ def as_plays(plays: list[Any]) -> list[frozenset[tuple[int, int]]]:
 
 
 def test_settings_defaults_and_environment() -> None:
-    """The server's defaults are the registry's default agent and hints on; ``TICHU_HINTS`` takes
+    """The server's defaults are the default level (which plays the registry's default agent)
+    and hints on; ``TICHU_HINTS`` takes
     1/0, true/false, on/off, yes/no (any case); ``TICHU_AGENT`` takes a kind with its setting."""
     settings = Settings.load({}, env_file=None)
-    assert settings.agent == DEFAULT_AGENT == "montecarlo" and settings.hints is True
+    assert settings.agent == DEFAULT_LEVEL == "expert" and settings.hints is True
+    assert LEVELS[DEFAULT_LEVEL].agent == DEFAULT_AGENT == "montecarlo"
     for word, value in (("1", True), ("0", False), ("true", True), ("False", False), ("ON", True), ("off", False),
                         ("yes", True), ("No", False), (" on ", True)):
         assert Settings.load({"TICHU_HINTS": word}, env_file=None).hints is value, word

@@ -12,8 +12,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from tichu.agents.levels import agent_spec
-from tichu.agents.registry import DEFAULT_AGENT
+from tichu.agents.levels import DEFAULT_LEVEL, agent_spec
 
 #: The words a boolean setting accepts (case-insensitive).
 _TRUE = frozenset({"1", "true", "on", "yes"})
@@ -68,7 +67,7 @@ class Settings:
     port: int = 8080
     grace_period: float = 20.0
     turn_timeout: float = 0.0
-    agent: str = DEFAULT_AGENT
+    agent: str = DEFAULT_LEVEL
     hints: bool = True
     bomb_window: float = 1.5
     agent_delay: float = 0.8
