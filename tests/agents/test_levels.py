@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import pytest
 
@@ -14,13 +15,14 @@ from tichu.agents.levels import DEFAULT_LEVEL, LEVELS, agent_spec, make_level_ag
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT
 from tichu.agents.rule_agent import RuleAgent
 from tichu.core.combos import BOMB, SINGLE, Play
+from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.views import SeatView, TableInfo, TablePhase
 
 
 class Table:
-    def __init__(self, round_: object) -> None:
+    def __init__(self, round_: Round) -> None:
         self.info = TableInfo(phase=TablePhase.PLAYING)
         self.round = round_
 
@@ -65,11 +67,11 @@ class Counting(BeginnerAgent):
         self.differ = 0
         self.rule = RuleAgent("rule")
 
-    def decide_play(self, view: SeatView, legal: object) -> Play:  # type: ignore[override]
-        choice = super().decide_play(view, legal)  # type: ignore[arg-type]
-        if len(legal) > 1:  # type: ignore[arg-type]
+    def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        choice = super().decide_play(view, legal)
+        if len(legal) > 1:
             self.plays += 1
-            self.differ += choice != self.rule.decide_play(view, legal)  # type: ignore[arg-type]
+            self.differ += choice != self.rule.decide_play(view, legal)
         return choice
 
 
