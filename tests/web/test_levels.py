@@ -18,6 +18,10 @@ async def _about(tab: Tab) -> str:
     return str(await tab.page.locator("#lobby-agent-about").text_content()).strip()
 
 
+async def _about_has(tab: Tab, text: str) -> bool:
+    return text in await _about(tab)
+
+
 async def _level_is(tab: Tab, level: str) -> bool:
     return str(await tab.page.locator("#lobby-agent").input_value()) == level
 
@@ -44,7 +48,8 @@ async def test_the_host_picks_a_level_and_the_game_has_its_agents(start_server: 
     await host.page.select_option("#lobby-agent", "beginner")
     for tab in (host, guest):
         await tab.until(partial(_level_is, tab, "beginner"), "the host's level shown")
-        assert "forgets which cards are out" in await _about(tab)
+        await tab.until(partial(_about_has, tab, "forgets which cards are out"),
+                        "the level's description shown once the server confirmed it")
     assert [m["payload"] for m in host.wire.sent() if m.get("type") == "set_options"] == [{"agent": "beginner"}]
     assert server.table("levels").options.agent == "beginner"
     await shots.take(host, "lobby-level-host")
