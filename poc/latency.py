@@ -17,7 +17,7 @@ for ``--seconds`` each, while one of these loads runs in another process:
   people see. The load process reports, from its clients' logs, the time from the person's
   play (its response to a ``play`` request) to its next request, and each agent's turn (the
   time from one play or pass at the table to the next, the agent pause included), as median
-  and 99th percentile.
+  and 99th percentile. ``TICHU_AGENT_WORKERS`` in the environment reaches the server.
 
 The probe sits alone at a table of its own and sends a ``ping`` every 100 ms (time to its
 ``pong``), and fetches ``GET /`` every 200 ms (time to the whole page). It reports the
