@@ -3,8 +3,14 @@
 
 Run: ``.venv/bin/python poc/agent_benchmark.py`` (``--decisions N`` per agent kind). It
 plays seeded games in one process, times every play decision with a choice, and prints
-median, 99th percentile and maximum per kind, plus the process's peak memory. The figures
-go into docs/benchmarks.md and docs/agents.md; nothing here is a test.
+median, 99th percentile and maximum per kind, plus the process's peak memory. ``--kinds``
+takes agent specs or levels (``--levels``: the four levels of :mod:`tichu.agents.levels`).
+
+``--pi`` also times the Benchmarks Game's N-body program in pure Python (the same
+algorithm a published Raspberry Pi 4 measurement ran, :data:`PI4_NBODY_SECONDS`) and prints
+the slowdown factor of a Pi 4 against this machine and each agent's 99th percentile times
+that factor: an estimate, not a measurement on a Pi. The figures go into docs/benchmarks.md
+and docs/agents.md; nothing here is a test.
 """
 
 from __future__ import annotations
@@ -21,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from tichu.agents.agent import Agent  # noqa: E402
 from tichu.agents.heuristic_agent import HeuristicPolicy  # noqa: E402
+from tichu.agents.levels import LEVELS, make_level_agent  # noqa: E402
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, rollout  # noqa: E402
-from tichu.agents.registry import make_agent  # noqa: E402
 from tichu.agents.support.hand import partition  # noqa: E402
 from tichu.agents.support.situation import situation_in  # noqa: E402
 from tichu.core.combos import Play  # noqa: E402
@@ -96,7 +102,7 @@ def bench_decisions(kind: str, positions: Sequence[Round]) -> list[float]:
     """Seconds per play decision of a fresh agent of ``kind`` at each position."""
     times = []
     for index, position in enumerate(positions):
-        agent: Agent = make_agent(kind, seed=index)
+        agent: Agent = make_level_agent(kind, seed=index)
         seat = position.turn
         assert seat is not None
         legal: list[Play] = position.legal_plays()
@@ -104,6 +110,65 @@ def bench_decisions(kind: str, positions: Sequence[Round]) -> list[float]:
         agent.decide_play(SeatView.of(_Table(position), seat), legal)
         times.append(time.perf_counter() - started)
     return times
+
+
+#: Seconds of the Benchmarks Game's N-body in Python, 5,000,000 steps, on a Raspberry Pi 4
+#: Model B (4 GB, 1.5 GHz, performance governor): 158.263 s, measured by Chaitanya Mehta,
+#: https://chaitanyamehta.github.io/projects/performance-analysis-of-programming-languages
+#: (CPython version not stated).
+PI4_NBODY_SECONDS = 158.263
+PI4_NBODY_STEPS = 5_000_000
+
+
+def bench_nbody(steps: int) -> float:
+    """Seconds for ``steps`` steps of the Benchmarks Game's N-body simulation (pure Python,
+    the five Jovian bodies, dt 0.01), as in its Python program."""
+    pi, days = 3.14159265358979323, 365.24
+    solar = 4 * pi * pi
+    bodies: list[tuple[list[float], list[float], float]] = [
+        ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], solar),
+        ([4.84143144246472090e+00, -1.16032004402742839e+00, -1.03622044471123109e-01],
+         [1.66007664274403694e-03 * days, 7.69901118419740425e-03 * days, -6.90460016972063023e-05 * days],
+         9.54791938424326609e-04 * solar),
+        ([8.34336671824457987e+00, 4.12479856412430479e+00, -4.03523417114321381e-01],
+         [-2.76742510726862411e-03 * days, 4.99852801234917238e-03 * days, 2.30417297573763929e-05 * days],
+         2.85885980666130812e-04 * solar),
+        ([1.28943695621391310e+01, -1.51111514016986312e+01, -2.23307578892655734e-01],
+         [2.96460137564761618e-03 * days, 2.37847173959480950e-03 * days, -2.96589568540237556e-05 * days],
+         4.36624404335156298e-05 * solar),
+        ([1.53796971148509165e+01, -2.59193146099879641e+01, 1.79258772950371181e-01],
+         [2.68067772490389322e-03 * days, 1.62824170038242295e-03 * days, -9.51592254519715870e-05 * days],
+         5.15138902046611451e-05 * solar),
+    ]
+    pairs = [(bodies[i], bodies[j]) for i in range(5) for j in range(i + 1, 5)]
+    started = time.perf_counter()
+    dt = 0.01
+    for _ in range(steps):
+        for ([x1, y1, z1], v1, m1), ([x2, y2, z2], v2, m2) in pairs:
+            dx, dy, dz = x1 - x2, y1 - y2, z1 - z2
+            mag = dt * ((dx * dx + dy * dy + dz * dz) ** -1.5)
+            b1m, b2m = m1 * mag, m2 * mag
+            v1[0] -= dx * b2m
+            v1[1] -= dy * b2m
+            v1[2] -= dz * b2m
+            v2[0] += dx * b1m
+            v2[1] += dy * b1m
+            v2[2] += dz * b1m
+        for r, [vx, vy, vz], _m in bodies:
+            r[0] += dt * vx
+            r[1] += dt * vy
+            r[2] += dt * vz
+    return time.perf_counter() - started
+
+
+def pi_estimate(kind: str, seconds: float, factor: float) -> float:
+    """A decision time here as it would be on a Pi 4: times ``factor``; for an agent with a
+    time budget (``montecarlo``) only the part beyond the budget scales (the budget is wall
+    time: a slower core samples fewer deals within it, then finishes the last one)."""
+    budget = getattr(make_level_agent(kind), "budget", None)
+    if isinstance(budget, float) and seconds > budget:
+        return budget + (seconds - budget) * factor
+    return seconds * factor
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -115,18 +180,37 @@ def main() -> int:
     """Run the benchmarks and print Markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=200, help="play decisions per agent kind (default 200)")
-    parser.add_argument("--kinds", nargs="*", default=["rule", "heuristic", "montecarlo:n16", "montecarlo"])
+    parser.add_argument("--kinds", nargs="*", default=["rule", "heuristic", "montecarlo:n16", "montecarlo"],
+                        help="agent specs or levels")
+    parser.add_argument("--levels", action="store_true", help="time the four levels instead of --kinds")
+    parser.add_argument("--pi", type=int, default=0, metavar="STEPS",
+                        help="also time N-body for STEPS steps and estimate a Raspberry Pi 4's times")
     args = parser.parse_args()
+    if args.levels:
+        args.kinds = list(LEVELS)
+    factor = 0.0
+    if args.pi:
+        seconds = bench_nbody(args.pi)
+        factor = (PI4_NBODY_SECONDS / PI4_NBODY_STEPS) / (seconds / args.pi)
+        print(f"N-body, {args.pi:,} steps: {seconds:.2f} s here; a Pi 4 took {PI4_NBODY_SECONDS} s for "
+              f"{PI4_NBODY_STEPS:,}: Pi 4 slowdown factor {factor:.1f} (an estimate)\n")
     print(f"Python {sys.version.split()[0]}\n")
     print(f"hand partitions of fresh hands: {bench_partition(2000):,.0f}/s")
     positions = _positions(args.decisions, seed=1)
     print(f"rollouts from mid-round positions: {bench_rollouts(positions):,.0f}/s\n")
-    print("| agent | play decisions | median | 99th percentile | maximum |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    pi_header = " Pi 4 estimate of the 99th percentile |" if factor else ""
+    print("| agent | play decisions | median | 99th percentile | maximum |" + pi_header)
+    print("| --- | ---: | ---: | ---: | ---: |" + (" ---: |" if factor else ""))
     for kind in args.kinds:
         times = bench_decisions(kind, positions)
+        p99 = _quantile(times, 0.99)
         print(f"| {kind} | {len(times)} | {_quantile(times, 0.5) * 1e3:.1f} ms | "
-              f"{_quantile(times, 0.99) * 1e3:.1f} ms | {max(times) * 1e3:.1f} ms |")
+              f"{p99 * 1e3:.1f} ms | {max(times) * 1e3:.1f} ms |"
+              + (f" {pi_estimate(kind, p99, factor) * 1e3:.0f} ms |" if factor else ""))
+    if args.pi:
+        seconds = bench_nbody(args.pi)
+        print(f"\nN-body again after the agents: {seconds:.2f} s, factor "
+              f"{(PI4_NBODY_SECONDS / PI4_NBODY_STEPS) / (seconds / args.pi):.1f}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak resident memory of this process: {peak:.0f} MiB")
     return 0

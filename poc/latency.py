@@ -10,13 +10,21 @@ for ``--seconds`` each, while one of these loads runs in another process:
   attacker of the issue: the server's table limits refuse the rest, abandoned games end
   after the grace period);
 - ``montecarlo``: ``--mc-tables`` tables (20) where one bot client plays with three Monte
-  Carlo agents (``TICHU_AGENT=montecarlo``, no agent delay: the agents think back to back).
+  Carlo agents (``TICHU_AGENT=montecarlo``, no agent delay: the agents think back to back);
+- ``people``: ``--people-tables`` tables (4) where one scripted person (a bot that answers
+  at once) plays with three agents of the server's default (``TICHU_AGENT`` unset: the level
+  ``expert``), with the server's default agent delay (0.8 s) and bomb window (1.5 s): what
+  people see. The load process reports, from its clients' logs, the time from the person's
+  play (its response to a ``play`` request) to its next request, and each agent's turn (the
+  time from one play or pass at the table to the next, the agent pause included), as median
+  and 99th percentile. ``TICHU_AGENT_WORKERS`` in the environment reaches the server.
 
 The probe sits alone at a table of its own and sends a ``ping`` every 100 ms (time to its
 ``pong``), and fetches ``GET /`` every 200 ms (time to the whole page). It reports the
 median, the 99th percentile and the maximum of each.
 
-Run: ``.venv/bin/python poc/latency.py`` (all three loads, about a minute and a half).
+Run: ``.venv/bin/python poc/latency.py`` (the first three loads, about a minute and a half;
+``poc/latency.py --seconds 120 people`` for the people's view).
 Bounded in time; loopback only; the server is stopped at the end. Nothing here is a test.
 """
 
@@ -48,7 +56,9 @@ from tichu.client.connection import TableClient  # noqa: E402
 #: Seconds between two pings of the probe (within the message rate limit of 20 per second).
 PING_EVERY = 0.1
 #: The loads, in the order they run.
-LOADS = ("idle", "abandon", "montecarlo")
+LOADS = ("idle", "abandon", "montecarlo", "people")
+#: The loads run when none is named.
+DEFAULT_LOADS = ("idle", "abandon", "montecarlo")
 #: Seconds between two page loads of the probe.
 PAGE_EVERY = 0.2
 
@@ -158,6 +168,60 @@ async def monte_carlo_tables(port: int, tables: int, seconds: float) -> int:
     return answered
 
 
+async def people_tables(port: int, tables: int, seconds: float) -> tuple[list[float], list[float], int]:
+    """``tables`` tables, each one scripted person with three default agents, for ``seconds``;
+    returns the seconds from each of the person's plays to its next request, the seconds of
+    each agent turn (one play or pass at the table to the next, within a trick), and the
+    requests answered."""
+    clients = [TableClient(RandomBrain(seed=index)) for index in range(tables)]
+    for index, client in enumerate(clients):
+        await client.connect("127.0.0.1", port, player_name=f"Person{index}", table_name=f"people-{index}")
+    runs = [asyncio.create_task(client.run(games=None, start_when=1)) for client in clients]
+    await asyncio.sleep(seconds)
+    for run in runs:
+        run.cancel()
+    await asyncio.gather(*runs, return_exceptions=True)
+    to_request: list[float] = []
+    turns: list[float] = []
+    answered = 0
+    for client in clients:
+        actions = {entry.message["payload"].get("request_id"): entry.message["payload"].get("action")
+                   for entry in client.received if entry.message.get("type") == "request"}
+        requests = [entry.time for entry in client.received if entry.message.get("type") == "request"]
+        for entry in client.sent:
+            if entry.message.get("type") != "response":
+                continue
+            answered += 1
+            if actions.get(entry.message.get("payload", {}).get("request_id")) == "play":
+                later = [moment for moment in requests if moment > entry.time]
+                if later:
+                    to_request.append(later[0] - entry.time)
+        own = client.player_index
+        previous: float | None = None
+        for entry in client.received:
+            payload = entry.message.get("payload", {})
+            event = payload.get("event") if entry.message.get("type") == "notification" else None
+            if event in ("player_played", "player_passed"):
+                context = payload.get("context", {})
+                seat = context.get("player_index", context.get("turn", [None])[0])
+                if previous is not None and seat != own:
+                    turns.append(entry.time - previous)
+                previous = entry.time
+            elif event is not None and event not in ("player_turn_changed", "pong", "player_announced"):
+                previous = None  # a trick or round ended: the next turn starts afresh
+    for client in clients:
+        with contextlib.suppress(Exception):
+            await client.finish()
+    return to_request, turns, answered
+
+
+def _quantiles(values: list[float]) -> str:
+    if not values:
+        return "n=0"
+    return (f"n={len(values)} median {statistics.median(values) * 1000:.0f} ms, "
+            f"p99 {percentile(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms")
+
+
 def run_load(kind: str, port: int, seconds: float, tables: int) -> None:
     """The load of one scenario, in its own process (so that the probe's loop is not the load's)."""
     if kind == "abandon":
@@ -166,12 +230,21 @@ def run_load(kind: str, port: int, seconds: float, tables: int) -> None:
     elif kind == "montecarlo":
         answered = asyncio.run(monte_carlo_tables(port, tables, seconds))
         print(f"  load: {tables} tables of a bot and three Monte Carlo agents; the bots answered {answered} requests")
+    elif kind == "people":
+        to_request, turns, answered = asyncio.run(people_tables(port, tables, seconds))
+        print(f"  load: {tables} tables of a person and three default agents; the people answered {answered} requests")
+        print(f"  person's play -> its next request: {_quantiles(to_request)}")
+        print(f"  an agent's turn (previous play or pass -> its play or pass): {_quantiles(turns)}")
 
 
-def start_server(port: int, data_dir: str, agent: str) -> subprocess.Popen[bytes]:
-    """``bin/serve.py`` on loopback with the server's defaults but the agent kind and no agent delay."""
-    env = {**os.environ, "TICHU_DATA_DIR": data_dir, "TICHU_AGENT": agent, "TICHU_AGENT_DELAY": "0",
-           "TICHU_LOG_LEVEL": "WARNING"}
+def start_server(port: int, data_dir: str, agent: str | None) -> subprocess.Popen[bytes]:
+    """``bin/serve.py`` on loopback with the server's defaults but the agent kind and no agent
+    delay; with ``agent`` None, the server's defaults for both."""
+    env = {**os.environ, "TICHU_DATA_DIR": data_dir, "TICHU_LOG_LEVEL": "WARNING"}
+    for name in ("TICHU_AGENT", "TICHU_AGENT_DELAY", "TICHU_BOMB_WINDOW"):
+        env.pop(name, None)
+    if agent is not None:
+        env.update({"TICHU_AGENT": agent, "TICHU_AGENT_DELAY": "0"})
     server = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
                                "--port", str(port)], env=env, cwd=data_dir)
     deadline = time.monotonic() + 30
@@ -187,7 +260,8 @@ def scenario(kind: str, seconds: float, tables: int) -> Probe:
     """Start a server, run the load in a child process and the probe here; stop the server."""
     with tempfile.TemporaryDirectory() as data_dir:
         port = free_port()
-        server = start_server(port, data_dir, "montecarlo" if kind == "montecarlo" else "random")
+        agent = {"montecarlo": "montecarlo", "people": None}.get(kind, "random")
+        server = start_server(port, data_dir, agent)
         try:
             load = multiprocessing.get_context("spawn").Process(target=run_load, args=(kind, port, seconds + 2, tables))
             measured = asyncio.run(probe(port, seconds, load.start))
@@ -205,9 +279,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds the probe measures per load")
     parser.add_argument("--mc-tables", type=int, default=20, help="tables of Monte Carlo agents (default 20)")
-    parser.add_argument("loads", nargs="*", metavar="LOAD", help="idle, abandon, montecarlo (default: all three)")
+    parser.add_argument("--people-tables", type=int, default=4,
+                        help="tables of a person and three default agents (default 4)")
+    parser.add_argument("loads", nargs="*", metavar="LOAD",
+                        help="idle, abandon, montecarlo, people (default: the first three)")
     args = parser.parse_args()
-    loads = args.loads or list(LOADS)
+    loads = args.loads or list(DEFAULT_LOADS)
     unknown = set(loads) - set(LOADS)
     if unknown:
         parser.error(f"unknown load {sorted(unknown)}; known: {', '.join(LOADS)}")
@@ -216,7 +293,7 @@ def main() -> int:
     failed = False
     for kind in loads:
         print(f"{kind}:")
-        result = scenario(kind, args.seconds, args.mc_tables)
+        result = scenario(kind, args.seconds, args.people_tables if kind == "people" else args.mc_tables)
         ping_p99, page_p99 = percentile(result.pings, 0.99), percentile(result.pages, 0.99)
         print(f"  ping  n={len(result.pings)} median {statistics.median(result.pings) * 1000:.1f} ms, "
               f"p99 {ping_p99 * 1000:.1f} ms, max {max(result.pings) * 1000:.1f} ms, lost {result.lost_pings}")

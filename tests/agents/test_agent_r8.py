@@ -121,6 +121,7 @@ TABLES = [
     (("rule", "heuristic", "rule", "heuristic"), 12, 400),
     (("heuristic", "random", "rule", "random"), 13, 400),
     (("heuristic", "heuristic:v1", "heuristic", "heuristic:v1"), 14, 300),
+    (("beginner", "rule", "beginner", "heuristic"), 14, 400),
 ]
 
 
@@ -401,7 +402,7 @@ def test_redeal_keeps_the_seat_view_and_moves_hidden_cards(points: list[Point]) 
 # -- R8 for each kind of agent ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["random", "rule", pytest.param("heuristic", marks=pytest.mark.slow),
+@pytest.mark.parametrize("kind", ["random", "beginner", "rule", pytest.param("heuristic", marks=pytest.mark.slow),
                                   pytest.param("heuristic:v1", marks=pytest.mark.slow)])
 def test_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str) -> None:
     """R8: with the hidden cards dealt anew, a fresh agent with the same seed decides the same at

@@ -7,6 +7,7 @@ import pytest
 
 from tests.core.helpers import playing_round
 from tichu.agents.agent import Agent
+from tichu.agents.beginner_agent import BeginnerAgent
 from tichu.agents.heuristic_agent import DEFAULT, HeuristicAgent
 from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
@@ -17,7 +18,7 @@ from tichu.agents.rule_agent import RuleAgent
 from tichu.core.round import Round
 from tichu.engine.views import SeatView, TableInfo, TablePhase
 
-KIND_CLASSES = {"random": RandomAgent, "rule": RuleAgent, "heuristic": HeuristicAgent,
+KIND_CLASSES = {"random": RandomAgent, "beginner": BeginnerAgent, "rule": RuleAgent, "heuristic": HeuristicAgent,
                 "montecarlo": MonteCarloAgent}
 
 
@@ -29,8 +30,8 @@ class Table:
 
 def test_agents_lists_the_known_kinds_weakest_first() -> None:
     """Every kind has a factory; the default for empty seats is one of them."""
-    assert list(AGENTS) == ["random", "rule", "heuristic", "montecarlo"]
-    assert DEFAULT_AGENT in AGENTS
+    assert list(AGENTS) == ["random", "beginner", "rule", "heuristic", "montecarlo"]
+    assert DEFAULT_AGENT.split(":")[0] in AGENTS and isinstance(make_agent(DEFAULT_AGENT), MonteCarloAgent)
 
 
 @pytest.mark.parametrize("kind", list(AGENTS))
@@ -93,7 +94,7 @@ def test_make_agent_refuses_unknown_kinds_and_settings(kind: str) -> None:
 
 def test_error_messages_name_the_choices() -> None:
     """The errors say what is known or allowed."""
-    with pytest.raises(ValueError, match="random, rule, heuristic, montecarlo"):
+    with pytest.raises(ValueError, match="random, beginner, rule, heuristic, montecarlo"):
         make_agent("nosuch")
     with pytest.raises(ValueError, match="takes no setting"):
         make_agent("rule:3")

@@ -19,11 +19,14 @@ from tests.support.cards import card_set
 from tests.support.checks import check_requests, check_seat_messages, expect_refused
 from tests.support.live_server import WAIT, Message, read_table_records
 from tests.support.raw_client import GAME_WAIT, Client, StartServer, is_request
+from tichu.agents.levels import DEFAULT_LEVEL, LEVELS
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT
 from tichu.records.record import replay
 from tichu.server.config import Settings
 
 KINDS = list(AGENTS)
+#: The levels as clients get them with the options.
+LEVEL_LIST = [{"level": name, "agent": level.agent} for name, level in LEVELS.items()]
 
 
 def own_options(client: Client) -> Message:
@@ -52,15 +55,18 @@ def as_plays(plays: list[Any]) -> list[frozenset[tuple[int, int]]]:
 
 
 def test_settings_defaults_and_environment() -> None:
-    """The server's defaults are the registry's default agent and hints on; ``TICHU_HINTS`` takes
+    """The server's defaults are the default level (which plays the registry's default agent)
+    and hints on; ``TICHU_HINTS`` takes
     1/0, true/false, on/off, yes/no (any case); ``TICHU_AGENT`` takes a kind with its setting."""
     settings = Settings.load({}, env_file=None)
-    assert settings.agent == DEFAULT_AGENT == "montecarlo" and settings.hints is True
+    assert settings.agent == DEFAULT_LEVEL == "expert" and settings.hints is True
+    assert LEVELS[DEFAULT_LEVEL].agent == DEFAULT_AGENT == "montecarlo:v1"
     for word, value in (("1", True), ("0", False), ("true", True), ("False", False), ("ON", True), ("off", False),
                         ("yes", True), ("No", False), (" on ", True)):
         assert Settings.load({"TICHU_HINTS": word}, env_file=None).hints is value, word
     assert Settings.load({"TICHU_AGENT": "rule"}, env_file=None).agent == "rule"
     assert Settings.load({"TICHU_AGENT": "montecarlo:n16"}, env_file=None).agent == "montecarlo:n16"
+    assert Settings.load({"TICHU_AGENT": "casual"}, env_file=None).agent == "casual"  # a level
 
 
 def test_settings_refuse_an_unknown_agent_and_a_bad_boolean(tmp_path: Path) -> None:
@@ -91,12 +97,12 @@ async def test_host_changes_the_options_and_everyone_hears_it(start_server: Star
         host = await server.join("Host", "t")
         guest = await server.join("Guest", "t")
         for client in (host, guest):
-            assert own_options(client) == {"agent": "rule", "hints": True, "agents": KINDS}
+            assert own_options(client) == {"agent": "rule", "hints": True, "agents": KINDS, "levels": LEVEL_LIST}
         assert host.events("player_joined")[-1] == {"player_index": 1, "player_name": "Guest"}
 
-        expected = [{"agent": "heuristic", "hints": False, "agents": KINDS},
-                    {"agent": "heuristic", "hints": True, "agents": KINDS},
-                    {"agent": "random", "hints": True, "agents": KINDS}]
+        expected = [{"agent": "heuristic", "hints": False, "agents": KINDS, "levels": LEVEL_LIST},
+                    {"agent": "heuristic", "hints": True, "agents": KINDS, "levels": LEVEL_LIST},
+                    {"agent": "random", "hints": True, "agents": KINDS, "levels": LEVEL_LIST}]
         for payload in ({"agent": "heuristic", "hints": False}, {"hints": True}, {"agent": "random", "hints": None}):
             answers = await host.roundtrip({"type": "set_options", "payload": payload})
             assert [m["payload"]["event"] for m in answers if m.get("type") == "notification"] == ["options_changed"]
@@ -133,6 +139,7 @@ async def test_set_options_is_for_the_host_in_the_lobby_only(start_server: Start
             payload = await expect_refused(server, host, "t", {"type": "set_options", "payload": {
                 "agent": agent, "hints": True}}, 300)
             assert "unknown agent" in payload["context"]["reason"] and payload["context"]["agents"] == KINDS
+            assert payload["context"]["levels"] == list(LEVELS)
         for bad in ({}, {"agent": None}, {"agent": 1}, {"agent": ["rule"]}, {"hints": "yes"}, {"hints": 1},
                     {"hints": True, "agent": 5}, {"agent": "rule", "hints": "false"}):
             await expect_refused(server, host, "t", {"type": "set_options", "payload": bad}, 101)
@@ -176,6 +183,22 @@ async def test_the_agent_option_seats_that_kind(start_server: StartServer) -> No
         [record] = read_table_records(server, "t")
         assert [p["kind"] for p in record["players"]] == ["human", "agent:rule", "agent:rule", "agent:rule"]
         assert replay(record) is None
+
+
+async def test_the_agent_option_takes_a_level(start_server: StartServer) -> None:
+    """The option ``agent`` also takes a level name (``casual``): everyone hears the level, and
+    the empty seats are played by the level's agent (``rule``: the record's kinds)."""
+    async with asyncio.timeout(GAME_WAIT):
+        server = await start_server()
+        host = await server.join("Host", "t", seed=1)
+        await host.send_type("set_options", agent="casual")
+        await host.wait_event("options_changed", agent="casual")
+        assert server.table("t").options.agent == "casual"
+        await host.send_type("start_game")
+        await host.play()
+        host.assert_clean()
+        [record] = read_table_records(server, "t")
+        assert [p["kind"] for p in record["players"]] == ["human", "agent:rule", "agent:rule", "agent:rule"]
 
 
 # -- hints -------------------------------------------------------------------------------------------

@@ -260,8 +260,10 @@ async def test_the_host_sets_the_target_score_for_the_game(start_server: StartSe
         for client in (host, guest):
             state = await client.wait_event("lobby_state", target_score=100)
             assert state["target_score_range"] == [100, 10000]
-            assert client.events("options_changed")[-1] == {"agent": "random", "hints": False,
-                                                            "agents": ["random", "rule", "heuristic", "montecarlo"]}
+            assert client.events("options_changed")[-1] == {
+                "agent": "random", "hints": False, "agents": ["random", "beginner", "rule", "heuristic", "montecarlo"],
+                "levels": [{"level": "beginner", "agent": "beginner"}, {"level": "casual", "agent": "rule"},
+                           {"level": "strong", "agent": "heuristic"}, {"level": "expert", "agent": "montecarlo:v1"}]}
         await host.send_type("start_game")
         await asyncio.gather(host.play(), guest.play())
         [record] = read_table_records(server, "t")

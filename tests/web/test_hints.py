@@ -18,7 +18,9 @@ from tests.support.live_server import POLL, Message, StartServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-KINDS = ["random", "rule", "heuristic", "montecarlo"]
+#: The choices of ``#lobby-agent`` at a test server (agents ``random``): the levels, then the
+#: server's setting, which is no level.
+CHOICES = ["beginner", "casual", "strong", "expert", "random"]
 
 
 async def agent_choices(tab: Tab) -> list[tuple[str, str]]:
@@ -52,9 +54,10 @@ def labels(play: list[list[int]]) -> list[str]:
 @pytest.mark.slow
 async def test_the_host_chooses_the_options_and_the_guest_sees_them(start_server: StartServer,
                                                                      open_page: OpenPage, shots: Shots) -> None:
-    """In the lobby the host gets ``#lobby-agent`` (Random, Rule, Heuristic, Monte Carlo; German
-    Zufall, Regel, Heuristik, Monte Carlo) and ``#lobby-hints``, both starting from the server's
-    settings; a guest sees the same values, disabled. The host's choice is sent as
+    """In the lobby the host gets ``#lobby-agent`` (the levels Beginner, Casual, Strong, Expert,
+    and the server's setting Random; German Anfänger, Gelegenheitsspieler, Stark, Experte,
+    Zufall) and ``#lobby-hints``, both starting from the server's settings (once a level is
+    chosen the setting is no longer offered); a guest sees the same values, disabled. The host's choice is sent as
     ``set_options`` and reaches the guest's page."""
     server = await start_server()
     host = await open_page(DESKTOP, "options host")
@@ -65,7 +68,7 @@ async def test_the_host_chooses_the_options_and_the_guest_sees_them(start_server
     await guest.wait_view("view-lobby")
     for tab in (host, guest):
         await tab.until(partial(tab.visible, "#lobby-agent"), "#lobby-agent shown in the lobby")
-        assert await agent_choices(tab) == list(zip(KINDS, ["Random", "Rule", "Heuristic", "Monte Carlo"]))
+        assert await agent_choices(tab) == list(zip(CHOICES, ["Beginner", "Casual", "Strong", "Expert", "Random"]))
         assert await agent_value(tab) == "random" and await hints_checked(tab)
     assert await host.enabled("#lobby-agent") and await host.enabled("#lobby-hints")
     assert not await guest.enabled("#lobby-agent") and not await guest.enabled("#lobby-hints"), \
@@ -73,18 +76,18 @@ async def test_the_host_chooses_the_options_and_the_guest_sees_them(start_server
     await shots.take(host, "lobby-options-host")
     await shots.take(guest, "lobby-options-guest")
 
-    await host.page.select_option("#lobby-agent", "heuristic")
+    await host.page.select_option("#lobby-agent", "strong")
     await host.click("#lobby-hints")
     for tab in (host, guest):
-        await tab.until(partial(_options_are, tab, "heuristic", False), "the new options shown")
+        await tab.until(partial(_options_are, tab, "strong", False), "the new options shown")
     sent = [m["payload"] for m in host.wire.sent() if m.get("type") == "set_options"]
-    assert sent == [{"agent": "heuristic"}, {"hints": False}]
-    assert [m["agent"] for m in guest.wire.events("options_changed")] == ["heuristic", "heuristic"]
+    assert sent == [{"agent": "strong"}, {"hints": False}]
+    assert [m["agent"] for m in guest.wire.events("options_changed")] == ["strong", "strong"]
     assert not host.wire.errors() and not guest.wire.errors()
 
     await guest.click("#lang-switch")
-    await guest.until(lambda: _label_is(guest, "Heuristik"), "the agent names switch to German")
-    assert [label for _, label in await agent_choices(guest)] == ["Zufall", "Regel", "Heuristik", "Monte Carlo"]
+    await guest.until(lambda: _label_is(guest, "Stark"), "the level names switch to German")
+    assert [label for _, label in await agent_choices(guest)] == ["Anfänger", "Gelegenheitsspieler", "Stark", "Experte"]
     shots.assert_layout()
 
 

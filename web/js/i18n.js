@@ -36,7 +36,7 @@
       'lobby.ownSeatFixed': 'Your own seat stays where it is; swap the others.',
       'lobby.start': 'Start the game',
       'lobby.leave': 'Leave the table',
-      'lobby.agent': 'Agents',
+      'lobby.agent': 'Level of the bots',
       'lobby.hints': 'Hints',
       'lobby.ready': 'Ready',
       'lobby.readyTag': 'ready',
@@ -71,6 +71,18 @@
       'agent.rule': 'Rule',
       'agent.heuristic': 'Heuristic',
       'agent.montecarlo': 'Monte Carlo',
+      'level.beginner': 'Beginner',
+      'level.casual': 'Casual',
+      'level.strong': 'Strong',
+      'level.expert': 'Expert',
+      'level.beginner.about': 'Plays sensibly but misses things: forgets which cards are out, '
+        + 'sometimes leads the wrong card and calls Tichu too boldly.',
+      'level.casual.about': 'Plays by fixed rules: keeps its combinations together and its high cards '
+        + 'for later, but lets many tricks go.',
+      'level.strong.about': 'Counts the cards and weighs its chances; fights for the opponents\' tricks.',
+      'level.expert.about': 'Thinks ahead: before each move it plays many possible deals to the end '
+        + '(up to half a second).',
+      'level.other': 'A setting of the server, not one of the levels.',
       'seat.agent': 'Bot {n}',
       'toolbar.leave': 'Leave',
       'spectate.tables': 'Tables to watch',
@@ -386,7 +398,7 @@
       'lobby.ownSeatFixed': 'Dein eigener Platz bleibt; tausche die anderen.',
       'lobby.start': 'Spiel starten',
       'lobby.leave': 'Tisch verlassen',
-      'lobby.agent': 'Agenten',
+      'lobby.agent': 'Spielstärke der Bots',
       'lobby.hints': 'Tipps',
       'lobby.ready': 'Bereit',
       'lobby.readyTag': 'bereit',
@@ -421,6 +433,18 @@
       'agent.rule': 'Regel',
       'agent.heuristic': 'Heuristik',
       'agent.montecarlo': 'Monte Carlo',
+      'level.beginner': 'Anfänger',
+      'level.casual': 'Gelegenheitsspieler',
+      'level.strong': 'Stark',
+      'level.expert': 'Experte',
+      'level.beginner.about': 'Spielt vernünftig, übersieht aber einiges: vergisst, welche Karten gefallen '
+        + 'sind, spielt manchmal die falsche Karte aus und sagt zu mutig Tichu an.',
+      'level.casual.about': 'Spielt nach festen Regeln: hält seine Kombinationen zusammen und die hohen '
+        + 'Karten zurück, lässt aber viele Stiche ziehen.',
+      'level.strong.about': 'Zählt die Karten und wägt seine Chancen ab; kämpft um die Stiche der Gegner.',
+      'level.expert.about': 'Denkt voraus: spielt vor jedem Zug viele mögliche Verteilungen bis zum Ende '
+        + 'durch (bis zu einer halben Sekunde).',
+      'level.other': 'Eine Einstellung des Servers, keine der Stufen.',
       'seat.agent': 'Bot {n}',
       'toolbar.leave': 'Verlassen',
       'spectate.tables': 'Tische zum Zuschauen',
@@ -831,6 +855,25 @@
   }
 
   /**
+   * The name of a level or, for an agent kind the server was set to, the kind's name.
+   * @param {string} value A level (`casual`) or an agent kind (`montecarlo:0.2`).
+   * @returns {string} The name in the current language.
+   */
+  function levelLabel(value) {
+    return TEXTS[LANGUAGES[0]]['level.' + value] ? t('level.' + value) : agentLabel(value);
+  }
+
+  /**
+   * The one-sentence description of a level (or, for an agent kind, that it is none).
+   * @param {string} value A level or an agent kind.
+   * @returns {string} The description in the current language.
+   */
+  function levelAbout(value) {
+    const key = 'level.' + value + '.about';
+    return TEXTS[LANGUAGES[0]][key] ? t(key) : t('level.other');
+  }
+
+  /**
    * The plain-words text of a server error code.
    * @param {number} code The protocol's error code.
    * @returns {string} The message in the current language.
@@ -856,6 +899,8 @@
     valueLabel,
     cardName,
     agentLabel,
+    levelLabel,
+    levelAbout,
     errorText
   });
 })(window.Tichu = window.Tichu || {});

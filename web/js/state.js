@@ -35,7 +35,8 @@
    * @typedef {Object} TableOptions
    * @property {string} agent The agent kind of the empty seats.
    * @property {boolean} hints Whether `play` requests carry a hint.
-   * @property {string[]} agents The kinds the host may choose.
+   * @property {string[]} agents The agent kinds the server knows (protocol clients may send them).
+   * @property {string[]} levels The levels the host chooses among in the lobby, weakest first.
    */
 
   /**
@@ -176,15 +177,21 @@
 
   /**
    * The table's options from a message's context, or null if it has none.
-   * @param {*} options `{agent, hints, agents}`.
+   * @param {*} options `{agent, hints, agents, levels}`.
    * @returns {(TableOptions|null)} A copy.
    */
   function _options(options) {
     if (!options || typeof options !== 'object') {
       return null;
     }
+    const levels = Array.isArray(options.levels) ? options.levels : [];
     return { agent: String(options.agent || ''), hints: Boolean(options.hints),
-      agents: Array.isArray(options.agents) ? options.agents.map(String) : [] };
+      agents: Array.isArray(options.agents) ? options.agents.map(String) : [],
+      levels: levels.filter(function (level) {
+        return level && typeof level === 'object';
+      }).map(function (level) {
+        return String(level.level);
+      }) };
   }
 
   /**

@@ -235,10 +235,16 @@
         ['Random', 'Rule', 'Heuristic', 'Monte Carlo']);
       assert.equal(I18n.agentLabel('montecarlo:0.2'), 'Monte Carlo (0.2)');
       assert.equal(I18n.agentLabel('future'), 'future');
+      assert.deepEqual(['beginner', 'casual', 'strong', 'expert', 'random'].map(I18n.levelLabel),
+        ['Beginner', 'Casual', 'Strong', 'Expert', 'Random']);
+      assert.ok(I18n.levelAbout('beginner').includes('forgets which cards are out'));
+      assert.equal(I18n.levelAbout('montecarlo:0.2'), 'A setting of the server, not one of the levels.');
       I18n.setLanguage('de');
       assert.deepEqual(['random', 'rule', 'heuristic', 'montecarlo'].map(I18n.agentLabel),
         ['Zufall', 'Regel', 'Heuristik', 'Monte Carlo']);
       assert.equal(I18n.t('button.hint'), 'Tipp');
+      assert.deepEqual(['beginner', 'casual', 'strong', 'expert'].map(I18n.levelLabel),
+        ['Anfänger', 'Gelegenheitsspieler', 'Stark', 'Experte']);
       I18n.setLanguage('en');
       assert.equal(I18n.t('button.hint'), 'Hint');
     });
@@ -292,9 +298,11 @@
       State.apply('player_joined', Object.assign(joined({ is_running: false, phase: 'lobby' }), {
         options: { agent: 'montecarlo', hints: true, agents: ['random', 'rule', 'heuristic', 'montecarlo'] } }));
       assert.deepEqual(State.options, { agent: 'montecarlo', hints: true,
-        agents: ['random', 'rule', 'heuristic', 'montecarlo'] });
-      State.apply('options_changed', { agent: 'rule', hints: false, agents: ['random', 'rule'] });
-      assert.deepEqual(State.options, { agent: 'rule', hints: false, agents: ['random', 'rule'] });
+        agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [] });
+      State.apply('options_changed', { agent: 'casual', hints: false, agents: ['random', 'rule'],
+        levels: [{ level: 'beginner', agent: 'beginner' }, { level: 'casual', agent: 'rule' }] });
+      assert.deepEqual(State.options, { agent: 'casual', hints: false, agents: ['random', 'rule'],
+        levels: ['beginner', 'casual'] });
       State.reset();
       State.apply('player_joined', joined());
       assert.equal(State.options, null, 'a server without options');

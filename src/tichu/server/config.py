@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from tichu.agents.registry import DEFAULT_AGENT, make_agent
+from tichu.agents.levels import DEFAULT_LEVEL, agent_spec
 
 #: The words a boolean setting accepts (case-insensitive).
 _TRUE = frozenset({"1", "true", "on", "yes"})
@@ -27,7 +27,8 @@ class Settings:
     :ivar port: Port to listen on.
     :ivar grace_period: Seconds a dropped client keeps its seat before an agent takes it.
     :ivar turn_timeout: Seconds a client has for a decision before an agent decides (0: no limit).
-    :ivar agent: Agent kind for empty seats (see :mod:`tichu.agents.registry`); the
+    :ivar agent: Agent kind or level for empty seats (see :mod:`tichu.agents.registry` and
+        :mod:`tichu.agents.levels`); the
         tables start with it, and a table's host may choose another in the lobby.
     :ivar hints: Whether ``play`` requests carry the ``hint`` (ranked legal plays); the
         tables start with it, and a table's host may switch it in the lobby.
@@ -66,7 +67,7 @@ class Settings:
     port: int = 8080
     grace_period: float = 20.0
     turn_timeout: float = 0.0
-    agent: str = DEFAULT_AGENT
+    agent: str = DEFAULT_LEVEL
     hints: bool = True
     bomb_window: float = 1.5
     agent_delay: float = 0.8
@@ -119,7 +120,7 @@ def check_agent(kind: str, what: str = "agent") -> None:
     :raises ValueError: Naming the setting, the value and the known kinds.
     """
     try:
-        make_agent(kind)
+        agent_spec(kind)
     except ValueError as error:
         raise ValueError(f"{what}={kind!r}: {error}") from None
 

@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 from tichu.agents.agent import Agent
 from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.levels import LEVELS, agent_spec
 from tichu.agents.registry import AGENTS, make_agent
 from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation
@@ -109,8 +110,9 @@ def heuristic_hinter(settings: Settings) -> HintRanker:
 class TableOptions:
     """What the host may choose in the lobby (``set_options``).
 
-    :ivar agent: Agent kind of the empty seats (a name of :data:`tichu.agents.registry.AGENTS`,
-        or the server's setting, which may carry a search setting such as ``montecarlo:0.2``).
+    :ivar agent: Who plays the empty seats: a level of :data:`tichu.agents.levels.LEVELS`
+        (``expert``), an agent kind of :data:`tichu.agents.registry.AGENTS`, or the server's
+        setting, which may carry a search setting such as ``montecarlo:0.2``.
     :ivar hints: Whether ``play`` requests carry the ranked legal plays as ``hint``.
     """
 
@@ -118,9 +120,11 @@ class TableOptions:
     hints: bool
 
     def to_json(self) -> dict[str, Any]:
-        """The options as clients get them: ``{agent, hints, agents}`` (``agents``: the kinds
-        the host may choose, weakest first)."""
-        return {"agent": self.agent, "hints": self.hints, "agents": list(AGENTS)}
+        """The options as clients get them: ``{agent, hints, agents, levels}`` (``agents``: the
+        kinds the host may choose, weakest first; ``levels``: the levels, weakest first, each
+        as ``{level, agent}`` with its agent spec)."""
+        return {"agent": self.agent, "hints": self.hints, "agents": list(AGENTS),
+                "levels": [{"level": name, "agent": level.agent} for name, level in LEVELS.items()]}
 
 
 class Table:
@@ -356,12 +360,13 @@ class Table:
         sent ``table_sync`` then hear ``lobby_state``, as after a new target score.
 
         :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``, ``INVALID_ACTION``
-            for an unknown agent kind or a target score out of range (nothing changes then).
+            for an unknown agent kind or level or a target score out of range (nothing changes then).
         """
         self._check_host(peer, "set_options")
-        if agent is not None and agent not in AGENTS:
-            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {clip(agent)!r}; known: {', '.join(AGENTS)}",
-                                agents=list(AGENTS))
+        if agent is not None and agent not in AGENTS and agent not in LEVELS:
+            known = f"known: {', '.join(AGENTS)}; levels: {', '.join(LEVELS)}"
+            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {clip(agent)!r}; {known}",
+                                agents=list(AGENTS), levels=list(LEVELS))
         if target_score is not None and not TARGET_SCORE_MIN <= target_score <= TARGET_SCORE_MAX:
             raise ProtocolError(ErrorCode.INVALID_ACTION,
                                 f"target_score must be {TARGET_SCORE_MIN} to {TARGET_SCORE_MAX}",
@@ -653,7 +658,7 @@ class Table:
             spectator.send_error(error)
 
     def _make_agent(self, seat: int) -> Agent:
-        return self._agents(self.options.agent, agent_name(seat))
+        return self._agents(agent_spec(self.options.agent), agent_name(seat))
 
     def _seat_agent(self, agent: Agent) -> ServerAgent:
         """An agent as a player of this table's engine, paced while clients are seated."""

@@ -1,6 +1,7 @@
 /**
  * @file LobbyView: the four seats in their teams (0+2 against 1+3); the host swaps seats by
- * tapping two of them, chooses the table's options (the agents' kind, hints, the target score)
+ * tapping two of them, chooses the table's options (the agents' level, shown with its
+ * description; hints; the target score)
  * and starts the game once everyone is ready; the others see the options read-only and say
  * that they are ready (`#lobby-ready`; a "ready" tag on their seat for everyone).
  */
@@ -18,7 +19,7 @@
   const _seats = [];
   /** @type {(number|null)} The seat the host tapped first. */
   let _picked = null;
-  /** @type {string} The agent kinds and language the agent select was built for. */
+  /** @type {string} The levels (or agent kinds) and language the agent select was built for. */
   let _agentChoices = '';
   /** @type {string} The target scores and language the target select was built for. */
   let _targetChoices = '';
@@ -29,7 +30,7 @@
    */
   function init() {
     ['lobby-title', 'lobby-hint', 'lobby-start', 'lobby-leave', 'lobby-options', 'lobby-agent',
-      'lobby-hints', 'lobby-social', 'lobby-target', 'lobby-ready'].forEach(function (id) {
+      'lobby-agent-about', 'lobby-hints', 'lobby-social', 'lobby-target', 'lobby-ready'].forEach(function (id) {
       _elements[id] = document.getElementById(id);
     });
     for (const seat of document.querySelectorAll('.lobby-seat')) {
@@ -118,18 +119,20 @@
       return;
     }
     const select = _elements['lobby-agent'];
-    const kinds = options.agents.includes(options.agent) ? options.agents : options.agents.concat([options.agent]);
-    const choices = I18n.getLanguage() + '|' + kinds.join(',');
+    const offered = options.levels.length ? options.levels : options.agents;
+    const values = offered.includes(options.agent) ? offered : offered.concat([options.agent]);
+    const choices = I18n.getLanguage() + '|' + values.join(',');
     if (choices !== _agentChoices) {
       _agentChoices = choices;
-      select.replaceChildren.apply(select, kinds.map(function (kind) {
+      select.replaceChildren.apply(select, values.map(function (value) {
         const option = document.createElement('option');
-        option.value = kind;
-        option.textContent = I18n.agentLabel(kind);
+        option.value = value;
+        option.textContent = I18n.levelLabel(value);
         return option;
       }));
     }
     select.value = options.agent;
+    _elements['lobby-agent-about'].textContent = I18n.levelAbout(options.agent);
     select.disabled = !isHost;
     _elements['lobby-hints'].checked = options.hints;
     _elements['lobby-hints'].disabled = !isHost;
