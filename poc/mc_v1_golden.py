@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tests.agents.test_agent_r8 import KINDS, PHASE_NAMES, Point, Table, _record_games, decide
+from tests.agents.test_agent_r8 import KINDS, PHASE_NAMES, V1_TABLES, Point, Table, _record_games, decide
 from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
 from tichu.engine.views import SeatView
@@ -60,7 +60,7 @@ def answers(points: Sequence[Point], kind: str) -> list[dict[str, Any]]:
 
 
 def main(path: str) -> None:
-    points = _record_games()
+    points = _record_games(V1_TABLES)
     with open(path, "w", encoding="utf-8") as file:
         json.dump({"agent": "montecarlo:n4", "points": answers(points, "montecarlo:n4")}, file, indent=0)
         file.write("\n")

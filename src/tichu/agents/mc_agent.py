@@ -26,8 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy
-from tichu.agents.mc_search import SEARCH, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
+from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
+from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy, Weights
+from tichu.agents.mc_search import SEARCH, V1, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
 from tichu.agents.support.inference import WeightedSampler, evidence_of
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.policy import RulePolicy
@@ -41,9 +42,16 @@ from tichu.core.ruleset import RuleSet
 from tichu.core.seats import team_of
 from tichu.engine.views import PublicState, SeatView, TablePhase
 
+
+def rollout_weights(weights: Weights) -> Weights:
+    """The rollouts' fast policy from an agent's heuristic weights: the same, minus holding
+    back to fight for a trick (:data:`ROLLOUT_WEIGHTS` for the default weights)."""
+    return replace(weights, fight_hold=0.0, fight_hold_control=0.0)
+
+
 #: The rollouts' policy: the heuristic's rules without its sampling (every opponent trick
 #: is contested with the lowest play that beats it), fast enough for hundreds of rollouts.
-ROLLOUT_WEIGHTS = replace(WEIGHTS, fight_hold=0.0, fight_hold_control=0.0)
+ROLLOUT_WEIGHTS = rollout_weights(WEIGHTS)
 
 #: Default seconds per decision: the 99th percentile stays below one second on a
 #: Raspberry Pi class machine (see docs/agents.md).
@@ -88,13 +96,15 @@ class MonteCarloAgent(HeuristicAgent):
     def __init__(self, name: str = "MonteCarlo", seed: int | None = None, *, budget: float | None = DEFAULT_BUDGET,
                  max_samples: int = 400, min_samples: int = 8, z: float = 2.5, max_candidates: int = 8,
                  options: SearchOptions = SEARCH) -> None:
-        super().__init__(name, seed)
+        # montecarlo:v1 is the agent as it was: the first heuristic ranks and rolls out for it
+        weights = HEURISTIC_V1 if options == V1 else WEIGHTS
+        super().__init__(name, seed, weights)
         self.budget = budget
         self.max_samples = max_samples
         self.min_samples = min_samples
         self.z = z
         self.max_candidates = max_candidates
-        self.rollout_policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
+        self.rollout_policy = HeuristicPolicy(rollout_weights(weights))
         self.last_samples = 0
         self.options = options
         self.last_means: list[float] = []
