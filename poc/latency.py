@@ -150,17 +150,24 @@ async def abandon_tables(port: int, seconds: float) -> tuple[int, int]:
     return opened, refused
 
 
-async def monte_carlo_tables(port: int, tables: int, seconds: float) -> int:
-    """``tables`` tables, each one bot with three Monte Carlo agents, for ``seconds``; returns
-    the requests the bots answered."""
+async def _play_tables(port: int, tables: int, seconds: float, prefix: str) -> list[TableClient]:
+    """``tables`` tables (``<prefix>-N``), each one bot with three of the server's agents,
+    played for ``seconds``; returns the bots (still connected), with what they sent and got."""
     clients = [TableClient(RandomBrain(seed=index)) for index in range(tables)]
     for index, client in enumerate(clients):
-        await client.connect("127.0.0.1", port, player_name=f"Player{index}", table_name=f"mc-{index}")
+        await client.connect("127.0.0.1", port, player_name=f"Player{index}", table_name=f"{prefix}-{index}")
     runs = [asyncio.create_task(client.run(games=None, start_when=1)) for client in clients]
     await asyncio.sleep(seconds)
     for run in runs:
         run.cancel()
     await asyncio.gather(*runs, return_exceptions=True)
+    return clients
+
+
+async def monte_carlo_tables(port: int, tables: int, seconds: float) -> int:
+    """``tables`` tables, each one bot with three Monte Carlo agents, for ``seconds``; returns
+    the requests the bots answered."""
+    clients = await _play_tables(port, tables, seconds, "mc")
     answered = sum(1 for client in clients for logged in client.sent if logged.message.get("type") == "response")
     for client in clients:
         with contextlib.suppress(Exception):
@@ -173,14 +180,7 @@ async def people_tables(port: int, tables: int, seconds: float) -> tuple[list[fl
     returns the seconds from each of the person's plays to its next request, the seconds of
     each agent turn (one play or pass at the table to the next, within a trick), and the
     requests answered."""
-    clients = [TableClient(RandomBrain(seed=index)) for index in range(tables)]
-    for index, client in enumerate(clients):
-        await client.connect("127.0.0.1", port, player_name=f"Person{index}", table_name=f"people-{index}")
-    runs = [asyncio.create_task(client.run(games=None, start_when=1)) for client in clients]
-    await asyncio.sleep(seconds)
-    for run in runs:
-        run.cancel()
-    await asyncio.gather(*runs, return_exceptions=True)
+    clients = await _play_tables(port, tables, seconds, "people")
     to_request: list[float] = []
     turns: list[float] = []
     answered = 0

@@ -22,9 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from tichu.agents.agent import Agent
-from tichu.agents.support.policy import RulePolicy
-from tichu.agents.support.situation import Situation, situation_of
+from tichu.agents.rule_agent import RuleAgent
 from tichu.core.cards import DRAGON, PHOENIX, SPECIALS, VALUE_MASK, indices_of
 from tichu.core.combos import SINGLE, Play
 from tichu.engine.views import SeatView
@@ -35,7 +33,7 @@ def _order(index: int) -> int:
     return index // 4 + 2 if index < 52 else (0, 1, 17, 16)[index - 52]
 
 
-class BeginnerAgent(Agent):
+class BeginnerAgent(RuleAgent):
     """The rule policy with a beginner's mistakes (see the module docstring).
 
     :cvar FORGET: Chance per play decision of deciding as if nothing had been played.
@@ -44,7 +42,6 @@ class BeginnerAgent(Agent):
     :cvar IMPULSIVE: Chance of calling Tichu with a 14-card hand of three high cards.
     :cvar BAD_PUSH: Chance per push of giving the highest card to an opponent.
     :cvar WRONG_DRAGON: Chance of giving the Dragon's trick to another opponent.
-    :ivar policy: The rules.
     :ivar rng: Seeded generator of the mistakes.
     """
 
@@ -57,21 +54,12 @@ class BeginnerAgent(Agent):
     WRONG_DRAGON = 0.3
 
     def __init__(self, name: str = "Beginner", seed: int | None = None) -> None:
-        super().__init__(name)
+        super().__init__(name, seed)
         self.rng = random.Random(seed)
-        self.policy = RulePolicy()
         self._tichu_hand: tuple[int, bool] | None = None
 
-    @staticmethod
-    def situation(view: SeatView) -> Situation:
-        """The seat's situation, from its public and private state only (R8)."""
-        return situation_of(view.public_state(), view.private_state())
-
-    def decide_grand_tichu(self, view: SeatView) -> bool:
-        return self.policy.grand_tichu(view.hand, view.public_state().announcements, view.seat)
-
     def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
-        right, partner, left = self.policy.schupf(view.hand, self.policy.tichu(self.situation(view)))
+        right, partner, left = super().decide_schupf(view)
         if self.rng.random() < self.BAD_PUSH:
             best = 1 << max(indices_of(view.hand), key=_order)
             if best not in (right, partner, left):
@@ -109,7 +97,7 @@ class BeginnerAgent(Agent):
         return self.policy.wish(self.situation(view), choices, 0)  # forgets what it pushed
 
     def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
-        choice = self.policy.dragon(self.situation(view), recipients)
+        choice = super().decide_dragon(view, recipients)
         others = [seat for seat in recipients if seat != choice]
         if others and self.rng.random() < self.WRONG_DRAGON:
             return others[0]

@@ -143,14 +143,9 @@ class MonteCarloAgent(HeuristicAgent):
             for index, play in enumerate(candidates):
                 round_ = start.clone()
                 round_.apply_legal_play(play)
-                self._rollout(round_, view.seat)
-                value = round_value(round_, view.seat)
-                values[index].append(value)
-                totals[index] += value
+                self._play_out(round_, view.seat, index, values, totals)
             samples += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if samples >= self.min_samples and self._lead_is_clear(values, totals):
+            if self._enough(samples, deadline, values, totals):
                 break
         self.last_samples = samples
         if not samples:
@@ -166,6 +161,20 @@ class MonteCarloAgent(HeuristicAgent):
         if not self.options.inference:
             return sampler
         return WeightedSampler(sampler, evidence_of(public, seat))
+
+    def _play_out(self, round_: Round, seat: int, index: int, values: list[list[int]], totals: list[float]) -> None:
+        """Roll ``round_`` out and add its value for ``seat`` to candidate ``index``'s tally."""
+        self._rollout(round_, seat)
+        value = round_value(round_, seat)
+        values[index].append(value)
+        totals[index] += value
+
+    def _enough(self, samples: int, deadline: float | None, values: list[list[int]], totals: list[float]) -> bool:
+        """The searches' stopping rule: the time budget is spent, or after the minimum of
+        samples the best candidate leads clearly."""
+        if deadline is not None and time.perf_counter() >= deadline:
+            return True
+        return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
     def _rollout(self, round_: Round, seat: int) -> None:
         if self.options.rollout_extras:
@@ -194,15 +203,10 @@ class MonteCarloAgent(HeuristicAgent):
             except (ValueError, RuleViolation):
                 break
             for branch, round_ in enumerate(rounds):
-                self._rollout(round_, seat)
-                value = round_value(round_, seat)
-                values[branch].append(value)
-                totals[branch] += value
+                self._play_out(round_, seat, branch, values, totals)
                 firsts[branch] += round_.out_order[0] == seat
             samples += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if samples >= self.min_samples and self._lead_is_clear(values, totals):
+            if self._enough(samples, deadline, values, totals):
                 break
         self.last_samples = samples
         if not samples:
