@@ -377,7 +377,7 @@ async def _play_as_markup_name(server: LiveServer, tab: Tab, size: str) -> None:
     await tab.until(lambda: tab.enabled("#lobby-start"), "#lobby-start enabled for the host")
     await tab.click("#lobby-start")
     await tab.wait_view("view-table")
-    assert await seat_name(tab, int(seat), "seat") == name
+    await tab.until(partial(_seat_is, tab, int(seat), name, "seat"), f"the table shows {name!r} at the own seat")
     assert await tab.count("body b, body i") == 0, "a name rendered as markup"
     assert name in await tab.page.locator("body").inner_text()
 
