@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
@@ -341,6 +342,21 @@ def test_montecarlo_with_a_single_sample() -> None:
     agent = MonteCarloAgent("MC", 4, budget=None, max_samples=1, min_samples=1)
     assert agent.decide_play(view_of(round_), plays) in plays
     assert agent.last_samples == 1
+
+
+def test_montecarlo_budget_counts_from_when_the_decision_was_asked() -> None:
+    """A decision asked for long ago (``asked_at``: it waited for a server's worker) has spent its
+    budget: it searches one deal and answers; asked now, the same budget allows the full search."""
+    round_ = playing_round(["Ma S3", "", "", ""])
+    plays = round_.legal_plays()
+    waited = MonteCarloAgent("MC", 4, budget=30.0, max_samples=6, min_samples=6)
+    waited.asked_at = time.monotonic() - 60.0
+    assert waited.decide_play(view_of(round_), plays) in plays
+    assert waited.last_samples == 1
+    fresh = MonteCarloAgent("MC", 4, budget=30.0, max_samples=6, min_samples=6)
+    fresh.asked_at = time.monotonic()
+    assert fresh.decide_play(view_of(round_), plays) in plays
+    assert fresh.last_samples == 6
 
 
 def test_montecarlo_stops_once_one_play_clearly_leads() -> None:

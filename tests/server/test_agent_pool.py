@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.support.live_server import SERVER_TEST_SETTINGS, eventually
-from tests.support.pool_agents import PidAgent, PidHinter, SleepyAgent
+from tests.support.pool_agents import ClockAgent, PidAgent, PidHinter, SleepyAgent
 from tests.support.raw_client import Server, is_request
 from tichu.agents.agent import Agent
 from tichu.agents.registry import AGENTS, make_agent
@@ -124,6 +124,21 @@ async def test_a_stale_decision_leaves_the_agent_as_it_was(pool: AgentPool) -> N
     assert agent.rng.getstate() == state and agent.decisions == []
     await pool.decide(agent.decide_grand_tichu, _view())
     assert agent.rng.getstate() != state and len(agent.decisions) == 1
+
+
+async def test_a_decision_knows_when_it_was_asked_for_so_the_wait_counts_against_its_budget(
+        pool: AgentPool) -> None:
+    """A decision that waits for the one busy worker runs with ``asked_at`` set to when it was
+    asked for, before the wait (a Monte Carlo agent's budget counts from then); the agent taken
+    back has no ``asked_at`` left."""
+    sleepy, clock = SleepyAgent("S", 1), ClockAgent("C", 2)
+    asked = time.monotonic()
+    busy = asyncio.create_task(pool.decide(sleepy.doze, 0.4))
+    await eventually(lambda: pool.submitted == 1)
+    asked_at, ran_at = await pool.decide(clock.clocks)
+    await busy
+    assert asked_at is not None and asked <= asked_at <= ran_at - 0.2
+    assert clock.asked_at is None
 
 
 async def test_a_decision_takes_at_least_its_pause(pool: AgentPool) -> None:

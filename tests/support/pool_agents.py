@@ -98,3 +98,12 @@ class PidHinter(HeuristicAgent):
     def hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play]:
         self.hinted_in.append(os.getpid())
         return super().hint(view, legal)
+
+
+class ClockAgent(PidAgent):
+    """A :class:`PidAgent` that tells when its decision was asked for and when it ran."""
+
+    def clocks(self) -> tuple[float | None, float]:
+        """The decision's :attr:`~tichu.agents.agent.Agent.asked_at` and ``time.monotonic()`` as it runs."""
+        return self.asked_at, time.monotonic()
+

@@ -26,10 +26,15 @@ class Agent(ABC):
     :cvar kind: ``"agent:<name>"`` (records.md ``players[].kind``).
     :cvar reads_table: Whether it reads the view's public and private state (a view without
         them is cheaper to make; :class:`~tichu.agents.random_agent.RandomAgent` needs none).
+    :ivar asked_at: When the decision being made was asked for, by ``time.monotonic()`` (one
+        clock for all processes of a machine). A server's agent pool sets it, so that a time
+        budget counts from the request and a decision that waited for a free worker thinks
+        only for what is left; ``None``: a budget counts from the decision's start.
     """
 
     kind = "agent"
     reads_table = True
+    asked_at: float | None = None
 
     def __init__(self, name: str) -> None:
         self.name = name

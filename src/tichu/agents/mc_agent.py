@@ -112,7 +112,7 @@ class MonteCarloAgent(HeuristicAgent):
         self._tichu_call: tuple[int, bool] | None = None
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        started = time.perf_counter()
+        deadline = self._deadline()
         if len(legal) == 1:
             return legal[0]
         public, private = view.public_state(), view.private_state()
@@ -127,7 +127,6 @@ class MonteCarloAgent(HeuristicAgent):
             return candidates[0]
         totals = [0.0] * len(candidates)
         values: list[list[int]] = [[] for _ in candidates]
-        deadline = None if self.budget is None else started + self.budget
         samples = 0
         rules = view.rules
         while samples < self.max_samples:
@@ -169,10 +168,19 @@ class MonteCarloAgent(HeuristicAgent):
         values[index].append(value)
         totals[index] += value
 
+    def _deadline(self) -> float | None:
+        """When the search must stop (``time.monotonic()``; ``None`` without a time budget): the
+        budget counts from :attr:`~tichu.agents.agent.Agent.asked_at` where a server set it, so a
+        decision that waited for a worker searches only for what is left of it (at least one
+        deal is always searched)."""
+        if self.budget is None:
+            return None
+        return (time.monotonic() if self.asked_at is None else self.asked_at) + self.budget
+
     def _enough(self, samples: int, deadline: float | None, values: list[list[int]], totals: list[float]) -> bool:
         """The searches' stopping rule: the time budget is spent, or after the minimum of
         samples the best candidate leads clearly."""
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and time.monotonic() >= deadline:
             return True
         return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
@@ -190,8 +198,7 @@ class MonteCarloAgent(HeuristicAgent):
         play's search (time budget, sample limit, stopping rule); nothing to search with one branch."""
         if branches < 2:
             return None
-        started = time.perf_counter()
-        deadline = None if self.budget is None else started + self.budget
+        deadline = self._deadline()
         totals = [0.0] * branches
         firsts = [0] * branches
         values: list[list[int]] = [[] for _ in range(branches)]

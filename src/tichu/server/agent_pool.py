@@ -10,13 +10,16 @@ so a seeded agent decides exactly as if it had decided in this process; a decisi
 caller gave up (a stale answer) is not adopted.
 
 The workers start on the first decision (a server that never seats an agent starts no
-process), from a fork server that has the agents imported (or by ``spawn`` where there is
-no fork server; never by forking the running event loop). Each worker is replaced after
-:data:`TASKS_PER_WORKER` decisions, so a server that runs for weeks does not keep a
-worker's grown heap. At most the workers' count plus :data:`QUEUED_DECISIONS` decisions are
-handed to the processes at a time; further callers wait their turn on the event loop. A
-worker that dies (killed, out of memory) breaks the executor: it is replaced, and the
-decisions it took are run once more on the new one.
+process), from a fork server that has the agents imported (or by ``spawn`` where there is no
+fork server; never by forking the running event loop). Each worker is replaced after
+:data:`TASKS_PER_WORKER` decisions, so a server that runs for weeks does not keep a worker's
+grown heap. At most the workers' count plus :data:`QUEUED_DECISIONS` decisions are handed to
+the processes at a time; further callers wait their turn on the event loop. A decision's
+time budget counts from the moment it was asked for
+(:attr:`~tichu.agents.agent.Agent.asked_at`), so the time it waited for a worker is spent:
+while many tables' agents queue, each searches for less, and no play waits for the budgets
+of all the searches before it. A worker that dies (killed, out of memory) breaks the
+executor: it is replaced, and the decisions it took are run once more on the new one.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -56,9 +60,15 @@ def worker_count(setting: int) -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def _decide(method: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, object]:
-    """In a worker: run the decision on the agent's copy; return the answer and that copy."""
-    return method(*args), method.__self__  # type: ignore[attr-defined]  # a bound method of the agent
+def _decide(method: Callable[..., T], args: tuple[Any, ...], asked_at: float) -> tuple[T, object]:
+    """In a worker: run the decision on the agent's copy, its time budget counted from
+    ``asked_at`` (the wait for this worker is spent); return the answer and that copy."""
+    agent = method.__self__  # type: ignore[attr-defined]  # a bound method of the agent
+    agent.asked_at = asked_at
+    try:
+        return method(*args), agent
+    finally:
+        agent.asked_at = None
 
 
 class AgentPool:
@@ -117,12 +127,12 @@ class AgentPool:
         """
         agent = method.__self__  # type: ignore[attr-defined]  # checked by the worker anyway
         loop = asyncio.get_running_loop()
-        started = loop.time()
+        started, asked_at = loop.time(), time.monotonic()
         try:
-            answer, after = await self._run(loop, method, args)
+            answer, after = await self._run(loop, method, args, asked_at)
         except BrokenProcessPool:
             log.warning("agent pool: a worker died; starting new workers")
-            answer, after = await self._run(loop, method, args)  # nothing was adopted: run it again
+            answer, after = await self._run(loop, method, args, asked_at)  # nothing was adopted: run it again
         left = pause - (loop.time() - started)
         if left > 0:
             await asyncio.sleep(left)
@@ -130,7 +140,7 @@ class AgentPool:
         return answer
 
     async def _run(self, loop: asyncio.AbstractEventLoop, method: Callable[..., T],
-                   args: tuple[Any, ...]) -> tuple[T, object]:
+                   args: tuple[Any, ...], asked_at: float) -> tuple[T, object]:
         """Hand a decision to the processes once a slot is free and await its answer and agent.
 
         :raises BrokenProcessPool: When a worker died (killed, out of memory); the broken
@@ -140,7 +150,7 @@ class AgentPool:
         executor = None
         try:
             executor = self._start()
-            future = executor.submit(_decide, method, args)
+            future = executor.submit(_decide, method, args, asked_at)
         except BaseException as error:
             self._slots.release()
             if isinstance(error, BrokenProcessPool) and executor is not None:
