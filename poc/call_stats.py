@@ -5,8 +5,8 @@ Run: ``python poc/call_stats.py FILE.jsonl [...]``. For each side (A: the first 
 B: the second; the seat labels of the Arena's records end in ``-A0`` .. ``-B3``) it prints the
 Tichu and Grand Tichu calls made, how many succeeded (the caller went out first, R6), the
 Tichu bonus points per round (made minus failed times 100 or 200) and, from the same
-records, the mean score difference A - B per round with a 95% interval over the deals
-(both games of a duplicate deal form one sample). Nothing here changes the Arena's output.
+records, the mean score difference and the mean Tichu bonus difference A - B per round, each
+with a 95% interval over the deals (both games of a duplicate deal form one sample).
 """
 
 from __future__ import annotations
@@ -22,11 +22,23 @@ def side_of(name: str) -> str:
     return name.rsplit("-", 1)[1][0]
 
 
+def per_round(by_deal: dict[Any, list[float]], column: int) -> tuple[float, float, float] | None:
+    """Mean per round of a per-deal total (``column`` of ``[score diff, rounds, bonus diff]``) with
+    its 95% interval (a ratio estimate over the deals); ``None`` with fewer than two deals."""
+    deals = [(values[column], values[1]) for values in by_deal.values() if values[1]]
+    if len(deals) < 2:
+        return None
+    rounds = sum(count for _, count in deals)
+    mean = sum(total for total, _ in deals) / rounds
+    spread = math.sqrt(sum((total - mean * count) ** 2 for total, count in deals)) / rounds
+    return mean, mean - 1.96 * spread, mean + 1.96 * spread
+
+
 def main(paths: list[str]) -> None:
     calls: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     bonus = {"A": 0, "B": 0}
     rounds = 0
-    by_deal: dict[Any, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    by_deal: dict[Any, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     for path in paths:
         with open(path, encoding="utf-8") as file:
             for line in file:
@@ -49,20 +61,20 @@ def main(paths: list[str]) -> None:
                         side = sides[seat]
                         calls[side][kind] += 1
                         calls[side][kind + "_made"] += won
-                        bonus[side] += (100 if kind == "tichu" else 200) * (1 if won else -1)
+                        points = (100 if kind == "tichu" else 200) * (1 if won else -1)
+                        bonus[side] += points
+                        deal[2] += points if side == "A" else -points
     print(f"rounds: {rounds}, deals: {len(by_deal)}")
     for side in ("A", "B"):
         stats = calls[side]
         print(f"side {side}: Tichu {stats['tichu_made']}/{stats['tichu']} made, "
               f"Grand {stats['grand_made']}/{stats['grand']} made, "
               f"bonus {bonus[side] / max(rounds, 1):+.1f} per round")
-    means = [total / count for total, count in by_deal.values() if count]
-    if len(means) > 1:
-        weights = [count for _, count in by_deal.values() if count]
-        mean = sum(total for total, _ in by_deal.values()) / sum(weights)
-        spread = math.sqrt(sum((m - mean) ** 2 * w * w for m, w in zip(means, weights))) / sum(weights)
-        low, high = mean - 1.96 * spread, mean + 1.96 * spread
-        print(f"difference A - B per round: {mean:+.1f} (95% {low:+.1f} .. {high:+.1f})")
+    for column, label in ((0, "difference A - B per round"), (2, "Tichu bonus difference A - B per round")):
+        estimate = per_round(by_deal, column)
+        if estimate is not None:
+            mean, low, high = estimate
+            print(f"{label}: {mean:+.1f} (95% {low:+.1f} .. {high:+.1f})")
 
 
 if __name__ == "__main__":

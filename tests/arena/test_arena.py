@@ -225,14 +225,16 @@ def test_play_chunk_summaries() -> None:
 def test_report_lines() -> None:
     """The report's text names the teams, the games and rounds, wins with their interval, the score
     difference, calls with their rate and Tichu bonus per round (R6: +-100 for Tichu, +-200 for
-    Grand Tichu) and double victories."""
+    Grand Tichu), the bonus difference per round with its interval, and double victories."""
     report = ArenaReport(("random", "random", "random", "random"))
     times = (TimeHistogram(), TimeHistogram())
     for _ in range(99):
         times[0].add(0.002)
     times[0].add(0.5)
-    report.add(GameSummary(0, 0, (1000, 400), [600, 0], [[1, 0], [0, 1]], [[1, 0], [0, 0]], [1, 0], times))
-    report.add(GameSummary(1, 1, (300, 1100), [-400, -400], [[0, 0], [0, 0]], [[0, 0], [0, 0]], [0, 0], times))
+    report.add(GameSummary(0, 0, (1000, 400), [600, 0], [[1, 0], [0, 1]], [[1, 0], [0, 0]], [1, 0], times,
+                           bonus_diffs=[100, 200]))
+    report.add(GameSummary(1, 1, (300, 1100), [-400, -400], [[0, 0], [0, 0]], [[0, 0], [0, 0]], [0, 0], times,
+                           bonus_diffs=[0, 0]))
     report.elapsed = 2.0
     text = "\n".join(report.lines())
     assert "games 2, rounds 4 (2.00 per game)" in text
@@ -243,8 +245,18 @@ def test_report_lines() -> None:
     assert ("team B: Tichu 0 calls, Grand Tichu 1 calls, 0% won, calls per round 0.250, "
             "Tichu bonus per round -50.0, double victories 0") in text
     assert (report.tichu_bonus(0), report.tichu_bonus(1)) == (100, -200)
+    assert "Tichu bonus difference A - B per round: +75.0 (95% CI " in text
     assert "1.0 games/s" in text
     assert "team A: " in text and "200 decisions, median 2." in text and "p99 " in text
+
+
+def test_the_bonus_difference_per_round_adds_up_to_the_sides_tichu_bonus_R6() -> None:
+    """Each round's Tichu bonus difference A - B (R6) is counted once: over a run with calls, the
+    per-round differences sum to side A's bonus minus side B's, one per round."""
+    report = Arena(["heuristic", "rule", "heuristic", "rule"], games=2, seed=4, workers=1, duplicate=True).run()
+    assert len(report.bonus_diffs) == report.rounds
+    assert any(report.bonus_diffs), "no Tichu call in the run: pick another seed"
+    assert sum(report.bonus_diffs) == report.tichu_bonus(0) - report.tichu_bonus(1)
 
 
 def test_until_clear_stops_at_an_interim_look() -> None:

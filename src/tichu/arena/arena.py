@@ -61,6 +61,8 @@ class GameSummary:
     :ivar double_victories: Per side, the rounds it won with a double victory.
     :ivar times: Per side, the durations of its agents' decisions.
     :ivar record: The game record, when requested.
+    :ivar bonus_diffs: Per round, A's Tichu bonus minus B's (R6: 100 or 200 per call won, less
+        as much per call lost).
     """
 
     index: int
@@ -72,6 +74,7 @@ class GameSummary:
     double_victories: list[int]
     times: tuple[TimeHistogram, TimeHistogram]
     record: dict[str, Any] | None = None
+    bonus_diffs: list[int] = field(default_factory=list)
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -128,7 +131,7 @@ async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
         calls = [[0, 0], [0, 0]]
         successes = [[0, 0], [0, 0]]
         double_victories = [0, 0]
-        diffs = []
+        diffs, bonus_diffs = [], []
         for result in game.results:
             side_points = [0, 0]
             for team in (0, 1):
@@ -137,19 +140,22 @@ async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
             score = [score[0] + side_points[0], score[1] + side_points[1]]
             if result.double_victory:
                 double_victories[side_of_team[team_of(result.out_order[0])]] += 1
+            bonus = [0, 0]
             for seat, success in enumerate(result.tichu_success):
                 if success is not None:
                     side = side_of_team[team_of(seat)]
                     grand = 1 if result.calls[seat] == ANNOUNCE_GRAND else 0
                     calls[side][grand] += 1
                     successes[side][grand] += int(success)
+                    bonus[side] += (200 if grand else 100) * (1 if success else -1)
+            bonus_diffs.append(bonus[0] - bonus[1])
         record = None
         if job.records:
             record = game_record(engine.rounds, rules, [(agent.name, agent.kind) for agent in agents],
                                  record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
         winner_team = TEAM_NAMES.index(game.winner)
         summaries.append(GameSummary(spec.index, side_of_team[winner_team], (score[0], score[1]), diffs,
-                                     calls, successes, double_victories, times, record))
+                                     calls, successes, double_victories, times, record, bonus_diffs))
     return summaries
 
 
@@ -168,6 +174,7 @@ class ArenaReport:
     rounds: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
     round_diffs: list[int] = field(default_factory=list)
+    bonus_diffs: list[int] = field(default_factory=list)
     calls: list[list[int]] = field(default_factory=lambda: [[0, 0], [0, 0]])
     successes: list[list[int]] = field(default_factory=lambda: [[0, 0], [0, 0]])
     double_victories: list[int] = field(default_factory=lambda: [0, 0])
@@ -182,6 +189,7 @@ class ArenaReport:
         self.rounds += len(summary.round_diffs)
         self.wins[summary.winner] += 1
         self.round_diffs += summary.round_diffs
+        self.bonus_diffs += summary.bonus_diffs
         for side in (0, 1):
             self.times[side].merge(summary.times[side])
             self.double_victories[side] += summary.double_victories[side]
@@ -221,6 +229,10 @@ class ArenaReport:
             parts.append(f"{times.total} decisions, median {times.quantile(0.5) * 1e3:.2f} ms, "
                          f"p99 {times.quantile(0.99) * 1e3:.2f} ms")
             lines.append(f"team {SIDES[side]}: " + ", ".join(parts))
+        if len(self.bonus_diffs) > 1:
+            bonus, bonus_low, bonus_high = mean_interval([float(diff) for diff in self.bonus_diffs])
+            lines.append(f"Tichu bonus difference A - B per round: {bonus:+.1f} "
+                         f"(95% CI {bonus_low:+.1f} .. {bonus_high:+.1f})")
         if self.stopped_early == "clear":
             lines.append(f"stopped at an interim look: the mean difference per round is clear of 0 "
                          f"(|z| > {POCOCK_Z10}, Pocock's boundary for ten looks)")
