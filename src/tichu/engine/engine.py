@@ -520,11 +520,16 @@ class GameEngine:
         self._interrupted.set()
 
     async def _pause(self, seconds: float) -> bool:
-        """Sleep unless interrupted; return whether the state is still the same."""
+        """Sleep unless interrupted; return whether the state is still the same.
+
+        ``asyncio.timeout``, not ``wait_for``: Python 3.11's ``wait_for`` swallows a cancellation
+        that arrives together with the interrupt (a table closed right after a client's bomb
+        would play on)."""
         version = self._version
         self._interrupted.clear()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._interrupted.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self._interrupted.wait()
         return self._version == version
 
     async def _await_decision(self, seat: int, decision: Awaitable[T]) -> T | _Stale | None:
