@@ -1051,6 +1051,47 @@ async def test_interrupt_bomb_in_the_bomb_window_after_the_last_pass_R4_3() -> N
     assert played[1]["turn"][0] == 3 and played[1]["out_of_turn"] and played[1]["trick_points"] == 0
 
 
+async def _only_client_owns(first: str, bomb: str, *, bombs_in_window: bool) -> asyncio.Future[Any]:
+    """Client seat 0 (the only client) leads ``first``, the agents pass; with a 30 s bomb window
+    the engine either takes the trick at once (``bombs_in_window`` False: seat 0 is asked to lead
+    again) or waits, and seat 0 bombs its own closed trick with ``bomb`` in the window. The
+    engine's task is cancelled at once (the table closes) and returned, finished."""
+    hands, pushes = build_deal(["Ma " + first + " " + bomb, "", "", ""], [bomb, "", "", ""], seed=7)
+    seat0 = Client("A", 10, push=pushes[0], script=[first], dragon=[1])
+    agents = [ScriptedPlayer(f"S{seat}", schupf=pushes[seat], plays=["", "", ""], dragon=[1]) for seat in (1, 2, 3)]
+    engine = GameEngine([seat0, *agents], RuleSet(target_score=200), rng=RiggedRandom(hands), bomb_window=30.0)
+    task = asyncio.ensure_future(engine.run())
+    try:
+        await _until(lambda: engine.round is not None and _rnd(engine).trick_closed)
+        if not bombs_in_window:
+            await _until(lambda: len(seat0.requests) >= 2)  # well within the 30 s window
+            assert any(e.name == "trick_taken" for e in agents[0].events)
+        else:
+            await asyncio.sleep(0.2)
+            assert _rnd(engine).trick_closed and not any(e.name == "trick_taken" for e in agents[0].events)
+            engine.interrupt(0, ActionKind.BOMB, parse_mask(bomb))
+            assert _rnd(engine).trick_owner == 0 and not _rnd(engine).trick_closed
+    finally:
+        task.cancel()
+        await asyncio.wait_for(asyncio.gather(task, return_exceptions=True), 5)
+    return task
+
+
+async def test_no_bomb_window_when_the_only_client_owns_the_trick_R4_3() -> None:
+    """A bomb on one's own trick gains nothing outside the Dragon's trick (R4.3: the owner leads
+    next and may lead the bomb), so when the only client seated owns the closing trick the engine
+    takes it at once instead of waiting the bomb window: the person leads without a pause."""
+    await _only_client_owns("S9", "S7 B7 G7 R7", bombs_in_window=False)
+
+
+async def test_the_bomb_window_is_waited_for_the_owner_of_the_dragons_trick_R4_3() -> None:
+    """The Dragon's owner may bomb its own trick to keep it (R4.3): with the only client owning the
+    Dragon's trick, the window is waited and its bomb lands on the closed trick. The table closed
+    right after the bomb stops (Python 3.11's ``wait_for`` swallowed a cancel that came with the
+    interrupt, and the game played on)."""
+    assert (await _only_client_owns("Dr", "S7 B7 G7 R7", bombs_in_window=True)).cancelled()
+
+
 async def test_request_cancelled_only_for_an_open_request() -> None:
     """protocol.md: ``request_cancelled`` goes "only to the seat whose request an interrupt
     cancelled". A bomb in the bomb window cancels no request (the seat due to lead was not asked

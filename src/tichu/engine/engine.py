@@ -310,7 +310,8 @@ class GameEngine:
             elif decision == Decision.WISH:
                 await self._wish(round_)
             elif decision == Decision.DRAGON:
-                if (self._bomb_holders or self._waits_for_bombs) and await self._offer_bombs(round_, closing=True):
+                if (self._bomb_holders or self._waits_for_bombs) \
+                        and await self._offer_bombs(round_, closing=True, dragon=True):
                     continue
                 await self._dragon(round_)
 
@@ -413,12 +414,13 @@ class GameEngine:
             pending = self._offer_tichu(round_, seat)
         return True
 
-    async def _offer_bombs(self, round_: Round, *, closing: bool) -> bool:
+    async def _offer_bombs(self, round_: Round, *, closing: bool, dragon: bool = False) -> bool:
         """Offer a bomb (R4.3), nearest seat after the trick's owner first (not to a player
         that acts unprompted: it throws its bombs by itself).
 
         :param closing: The trick is about to be taken: every seat may bomb, and clients
-            get :attr:`bomb_window` seconds for it.
+            get :attr:`bomb_window` seconds for it (see :meth:`_window_wanted`).
+        :param dragon: The closing trick is the Dragon's, which its owner may bomb to keep.
         :returns: Whether a bomb was thrown.
         """
         owner = round_.trick_owner
@@ -446,9 +448,20 @@ class GameEngine:
                 if choice is not None and choice in bombs:
                     self._throw_bomb(round_, seat, bombs[bombs.index(choice)])
                     return True
-        if closing and self._waits_for_bombs and self.bomb_window:
+        if closing and self.bomb_window and self._window_wanted(round_, owner_too=dragon):
             await self._pause(self.bomb_window)
         return self._version != version
+
+    def _window_wanted(self, round_: Round, *, owner_too: bool) -> bool:
+        """Whether a closing trick waits the bomb window: a player that bombs by itself (a
+        client) still holds cards and does not own the trick. A bomb on one's own trick gains
+        nothing (the owner leads next and may lead the bomb) except to keep the Dragon's trick
+        (R4.3): ``owner_too``. Who owns the trick and who is out are public, so the wait
+        tells nothing of anyone's hand (R8).
+        """
+        owner = round_.trick_owner
+        return any(player.acts_unprompted and round_.hands[seat] and (owner_too or seat != owner)
+                   for seat, player in enumerate(self.players))
 
     def _throw_bomb(self, round_: Round, seat: int, bomb: Play) -> None:
         had_wish = round_.wish_open
