@@ -16,8 +16,10 @@ for ``--seconds`` each, while one of these loads runs in another process:
   ``expert``), with the server's default agent delay (0.8 s) and bomb window (1.5 s): what
   people see. The load process reports, from its clients' logs, the time from the person's
   play (its response to a ``play`` request) to its next request, and each agent's turn (the
-  time from one play or pass at the table to the next, the agent pause included), as median
-  and 99th percentile. ``TICHU_AGENT_WORKERS`` in the environment reaches the server.
+  time from one play or pass at the table to the next, the agent pause included), and the
+  time from the table's last play or pass to each ``play`` request of the person (a finished
+  trick's bomb window included), as median and 99th percentile. ``TICHU_AGENT_WORKERS`` in the
+  environment reaches the server.
 
 The probe sits alone at a table of its own and sends a ``ping`` every 100 ms (time to its
 ``pong``), and fetches ``GET /`` every 200 ms (time to the whole page). It reports the
@@ -175,16 +177,48 @@ async def monte_carlo_tables(port: int, tables: int, seconds: float) -> int:
     return answered
 
 
-async def people_tables(port: int, tables: int, seconds: float) -> tuple[list[float], list[float], int]:
-    """``tables`` tables, each one scripted person with three default agents, for ``seconds``;
-    returns the seconds from each of the person's plays to its next request, the seconds of
-    each agent turn (one play or pass at the table to the next, within a trick), and the
-    requests answered."""
+@dataclass
+class PeopleTimes:
+    """What the ``people`` load measured, in seconds.
+
+    :ivar to_request: From each of the person's plays to its next request.
+    :ivar turns: Each agent's turn: one play or pass at the table to the next, within a trick.
+    :ivar since_play: From the last play or pass at the table to each of the person's ``play``
+        requests (a finished trick's bomb window included).
+    :ivar answered: The requests the people answered.
+    """
+
+    to_request: list[float]
+    turns: list[float]
+    since_play: list[float]
+    answered: int
+
+
+def _since_last_play(client: TableClient) -> list[float]:
+    """Seconds from the last ``player_played``/``player_passed`` the client received to each
+    ``play`` request it got after one."""
+    spans: list[float] = []
+    last: float | None = None
+    for entry in client.received:
+        kind, payload = entry.message.get("type"), entry.message.get("payload", {})
+        if kind == "notification" and payload.get("event") in ("player_played", "player_passed"):
+            last = entry.time
+        elif kind == "notification" and payload.get("event") == "round_started":
+            last = None
+        elif kind == "request" and payload.get("action") == "play" and last is not None:
+            spans.append(entry.time - last)
+    return spans
+
+
+async def people_tables(port: int, tables: int, seconds: float) -> PeopleTimes:
+    """``tables`` tables, each one scripted person with three default agents, for ``seconds``."""
     clients = await _play_tables(port, tables, seconds, "people")
     to_request: list[float] = []
     turns: list[float] = []
+    since_play: list[float] = []
     answered = 0
     for client in clients:
+        since_play += _since_last_play(client)
         actions = {entry.message["payload"].get("request_id"): entry.message["payload"].get("action")
                    for entry in client.received if entry.message.get("type") == "request"}
         requests = [entry.time for entry in client.received if entry.message.get("type") == "request"]
@@ -212,7 +246,7 @@ async def people_tables(port: int, tables: int, seconds: float) -> tuple[list[fl
     for client in clients:
         with contextlib.suppress(Exception):
             await client.finish()
-    return to_request, turns, answered
+    return PeopleTimes(to_request, turns, since_play, answered)
 
 
 def _quantiles(values: list[float]) -> str:
@@ -231,10 +265,12 @@ def run_load(kind: str, port: int, seconds: float, tables: int) -> None:
         answered = asyncio.run(monte_carlo_tables(port, tables, seconds))
         print(f"  load: {tables} tables of a bot and three Monte Carlo agents; the bots answered {answered} requests")
     elif kind == "people":
-        to_request, turns, answered = asyncio.run(people_tables(port, tables, seconds))
-        print(f"  load: {tables} tables of a person and three default agents; the people answered {answered} requests")
-        print(f"  person's play -> its next request: {_quantiles(to_request)}")
-        print(f"  an agent's turn (previous play or pass -> its play or pass): {_quantiles(turns)}")
+        times = asyncio.run(people_tables(port, tables, seconds))
+        print(f"  load: {tables} tables of a person and three default agents; "
+              f"the people answered {times.answered} requests")
+        print(f"  person's play -> its next request: {_quantiles(times.to_request)}")
+        print(f"  an agent's turn (previous play or pass -> its play or pass): {_quantiles(times.turns)}")
+        print(f"  the table's last play or pass -> the person's play request: {_quantiles(times.since_play)}")
 
 
 def start_server(port: int, data_dir: str, agent: str | None) -> subprocess.Popen[bytes]:
