@@ -146,3 +146,44 @@ def test_tuned_leads_a_low_single_to_a_partner_with_one_card_R7_1() -> None:
     assert HeuristicPolicy(V1, seed=1).play(s, legal(s)) == play_of("S4 B4")
     threatened = situation("S4 B4 S9 RK", counts=(4, 1, 1, 6))
     assert HeuristicPolicy(feeding, seed=1).play(threatened, legal(threatened)) != play_of("S4")
+
+
+def test_takes_the_trick_with_a_sure_winner_to_go_out_R8_1() -> None:
+    """R8.1: with the Dragon, the Phoenix and two Aces played, the tuned heuristic (``sure_out``)
+    takes the opponent's Jack with its Ace (no unseen card beats it) and then leads the King to
+    go out; without the switch it plays the King, which the unseen Ace may beat. Not with two
+    beatable cards left."""
+    s = situation("SA SK", trick="SB", owner=1, played="Dr Ph GA RA")
+    assert HeuristicPolicy(DEFAULT, seed=1).play(s, legal(s)) == play_of("SA")
+    assert HeuristicPolicy(replace(DEFAULT, sure_out=False), seed=1).play(s, legal(s)) == play_of("SK")
+    two = situation("SA SK S3", trick="SB", owner=1, played="Dr Ph GA RA")
+    assert HeuristicPolicy(DEFAULT, seed=1).play(two, legal(two)) == play_of("SK")
+
+
+def test_bombs_to_run_sure_winners_out_R4_3() -> None:
+    """R4.3: with ``sure_out`` (tuned) a bomb takes the opponent's trick when the rest is a sure
+    Ace (the Dragon and Phoenix played) and one low single: the lead runs the Ace, then the last
+    card. Without the switch the heuristic bombs only when one combination is left."""
+    s = situation("S5 B5 G5 R5 SA S3", trick="RK", owner=1, counts=(6, 8, 8, 8), played="Dr Ph")
+    bomb = play_of("S5 B5 G5 R5")
+    assert HeuristicPolicy(DEFAULT, seed=1).choose_bomb(s, [bomb]) == bomb
+    assert HeuristicPolicy(replace(DEFAULT, sure_out=False), seed=1).choose_bomb(s, [bomb]) is None
+    assert HeuristicPolicy(V1, seed=1).choose_bomb(s, [bomb]) is None
+
+
+def test_guards_the_partners_trick_from_an_opponent_on_one_card_R4_4() -> None:
+    """R4.4: with ``guard_partner_trick`` (tuned) the heuristic overtakes the partner's 9 with the
+    Dragon (no unseen card beats it) while an opponent holds one card and could go out on the
+    9; it lets the trick run when no opponent is that close, when the partner's play is sure
+    (the Ace with the Dragon in hand and the Phoenix played) or while the partner's Tichu stands."""
+    guard = DEFAULT
+    s = situation("Dr S4 B4 G6 R7", trick="S9", owner=2, counts=(5, 1, 6, 6))
+    assert HeuristicPolicy(guard, seed=1).play(s, legal(s)) == play_of("Dr")
+    assert HeuristicPolicy(replace(DEFAULT, guard_partner_trick=False), seed=1).play(s, legal(s)) == PASS_PLAY
+    assert HeuristicPolicy(V1, seed=1).play(s, legal(s)) == PASS_PLAY
+    far = situation("Dr S4 B4 G6 R7", trick="S9", owner=2, counts=(5, 3, 6, 6))
+    assert HeuristicPolicy(guard, seed=1).play(far, legal(far)) == PASS_PLAY
+    ace = situation("Dr S4 B4 G6 R7", trick="SA", owner=2, counts=(5, 1, 6, 6), played="Ph")
+    assert HeuristicPolicy(guard, seed=1).play(ace, legal(ace)) == PASS_PLAY
+    called = situation("Dr S4 B4 G6 R7", trick="S9", owner=2, counts=(5, 1, 6, 6), calls=(0, 0, 1, 0))
+    assert HeuristicPolicy(guard, seed=1).play(called, legal(called)) == PASS_PLAY

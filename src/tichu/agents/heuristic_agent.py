@@ -64,6 +64,15 @@ class Weights:
         (bombs aside) when the rest of the hand is one combination (out at the next lead).
     :ivar feed_partner: Lead the lowest single when the partner holds one card and no
         opponent does (the partner may go out on it, R7.1's double victory comes closer).
+    :ivar sure_out: On a trick (an opponent's, or the partner's unless its Tichu call stands)
+        play the lowest play no unseen card beats (counting the cards, R8.1; bombs aside)
+        when at most one combination of the rest is beatable: the lead then runs the sure
+        winners and the last one goes out; the same with a bomb on an opponent's trick
+        (R4.3, with :attr:`bomb_to_out`).
+    :ivar guard_partner_trick: Overtake the partner's trick with the lowest play no unseen
+        card beats (R8.1) when an opponent still in the trick holds at most
+        :attr:`RulePolicy.URGENT_COUNT` cards, no fewer than the trick's, and unseen cards
+        may beat it: that opponent would go out on it (R4.4).
     """
 
     rule: float = 10.0
@@ -85,13 +94,15 @@ class Weights:
     bomb_to_out: bool = False
     overtake_to_out: bool = False
     feed_partner: bool = False
+    sure_out: bool = False
+    guard_partner_trick: bool = False
 
 
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
 DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,
-                  overtake_to_out=True)
+                  overtake_to_out=True, sure_out=True, guard_partner_trick=True)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
 
@@ -155,10 +166,22 @@ class HeuristicPolicy(RulePolicy):
 
     def play(self, s: Situation, legal: Sequence[Play]) -> Play:
         """The rules' play, but the partner's trick runs while its Tichu call needs it
-        (:attr:`Weights.guard_partner_call`)."""
+        (:attr:`Weights.guard_partner_call`), sure winners take a trick when the rest then
+        goes out (:attr:`Weights.sure_out`), and the partner's trick is overtaken where an
+        opponent about to go out could beat it (:attr:`Weights.guard_partner_trick`)."""
         if self.weights.guard_partner_call and len(legal) > 1 and legal[-1] is PASS_PLAY \
                 and s.trick_owner == s.partner and self._partner_call_open(s):
             return PASS_PLAY
+        if self.weights.sure_out and s.trick is not None and len(legal) > 1 \
+                and not (s.trick_owner == s.partner and self._partner_call_open(s)):
+            sure = _sure_to_out(s, legal)
+            if sure is not None:
+                return sure
+        if self.weights.guard_partner_trick and s.trick_owner == s.partner and len(legal) > 1 \
+                and not self._partner_call_open(s):
+            guard = self._guard_partner_trick(s, legal)
+            if guard is not None:
+                return guard
         if self.weights.overtake_to_out and s.trick_owner == s.partner and len(legal) > 1:
             overtake = self._overtake_to_out(s, legal)
             if overtake is not None:
@@ -184,6 +207,18 @@ class HeuristicPolicy(RulePolicy):
                 if rest and len(partition(rest).plays) == 1:
                     return play
         return None
+
+    def _guard_partner_trick(self, s: Situation, legal: Sequence[Play]) -> Play | None:
+        """The lowest sure play over the partner's trick when an opponent about to go out
+        might beat it (:attr:`Weights.guard_partner_trick`)."""
+        trick = s.trick
+        unseen = DECK & ~s.played & ~s.hand
+        if trick is None or is_top(trick, unseen):
+            return None
+        if not any(trick.length <= s.counts[seat] <= self.URGENT_COUNT for seat in opponents(s.seat)):
+            return None
+        sure = [play for play in legal if play.cards and play.kind != BOMB and is_top(play, unseen)]
+        return min(sure, key=lambda play: play.rank) if sure else None
 
     @staticmethod
     def _partner_call_open(s: Situation) -> bool:
@@ -279,13 +314,16 @@ class HeuristicPolicy(RulePolicy):
         return best if best is not None else self.wish(s, choices, 0)
 
     def _bomb_to_out(self, s: Situation, bombs: Sequence[Play]) -> Play | None:
-        """A bomb after which the rest of the hand is one combination (or nothing), unless
-        the partner's open Tichu call forbids going out first."""
+        """A bomb after which the rest of the hand is one combination (or nothing; with
+        :attr:`Weights.sure_out` at most one beatable one), unless the partner's open Tichu
+        call forbids going out first."""
         if not bombs or (self._partner_call_open(s) and not s.calls[s.seat]):
             return None
+        unseen = DECK & ~s.played & ~s.hand
         for bomb in sorted(bombs, key=lambda play: (play.length, play.rank)):
             rest = s.hand & ~bomb.cards
-            if not rest or len(partition(rest).plays) <= 1:
+            if not rest or len(partition(rest).plays) <= 1 \
+                    or (self.weights.sure_out and _beatable(rest, unseen) <= 1):
                 return bomb
         return None
 
@@ -442,6 +480,21 @@ def hand_strength(hand: int, sampled: tuple[HeuristicPolicy, Knowledge, Sequence
         features["losers"] = sum(beaten)
         features["winners"] = sum(1 - p for p in beaten)
     return features
+
+
+def _sure_to_out(s: Situation, legal: Sequence[Play]) -> Play | None:
+    """The lowest play no unseen card beats (bombs aside, R8.1) after which at most one
+    combination of the plan is beatable (:attr:`Weights.sure_out`)."""
+    unseen = DECK & ~s.played & ~s.hand
+    for play in sorted((play for play in legal if play.cards and play.kind != BOMB), key=lambda play: play.rank):
+        if is_top(play, unseen) and _beatable(s.hand & ~play.cards, unseen) <= 1:
+            return play
+    return None
+
+
+def _beatable(hand: int, unseen: int) -> int:
+    """Combinations of the hand's plan that some unseen cards may beat (bombs never)."""
+    return sum(1 for play in partition(hand).plays if play.kind != BOMB and not is_top(play, unseen))
 
 
 def double_victory_threat(s: Situation) -> bool:
