@@ -23,7 +23,7 @@ from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.policy import CONTROL_CARDS, RulePolicy, higher_cards, is_top
 from tichu.agents.support.prob import DealSampler, can_beat, is_exact, p_holds_value
 from tichu.agents.support.situation import Situation, situation_of
-from tichu.core.cards import DECK, DOG, DRAGON, PHOENIX, VALUE_MASK, points_of
+from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
 from tichu.core.seats import opponents
 from tichu.engine.views import PrivateState, PublicState, SeatView
@@ -200,7 +200,7 @@ class HeuristicPolicy(RulePolicy):
         counting the unseen cards), unless the partner's Tichu call stands."""
         if s.calls[s.partner] and all(s.counts):
             return None
-        unseen = DECK & ~s.played & ~s.hand
+        unseen = s.unseen
         for play in legal:
             if play.cards and play.kind != BOMB and is_top(play, unseen):
                 rest = s.hand & ~play.cards
@@ -212,7 +212,7 @@ class HeuristicPolicy(RulePolicy):
         """The lowest sure play over the partner's trick when an opponent about to go out
         might beat it (:attr:`Weights.guard_partner_trick`)."""
         trick = s.trick
-        unseen = DECK & ~s.played & ~s.hand
+        unseen = s.unseen
         if trick is None or is_top(trick, unseen):
             return None
         if not any(trick.length <= s.counts[seat] <= self.URGENT_COUNT for seat in opponents(s.seat)):
@@ -319,7 +319,7 @@ class HeuristicPolicy(RulePolicy):
         call forbids going out first."""
         if not bombs or (self._partner_call_open(s) and not s.calls[s.seat]):
             return None
-        unseen = DECK & ~s.played & ~s.hand
+        unseen = s.unseen
         for bomb in sorted(bombs, key=lambda play: (play.length, play.rank)):
             rest = s.hand & ~bomb.cards
             if not rest or len(partition(rest).plays) <= 1 \
@@ -485,7 +485,7 @@ def hand_strength(hand: int, sampled: tuple[HeuristicPolicy, Knowledge, Sequence
 def _sure_to_out(s: Situation, legal: Sequence[Play]) -> Play | None:
     """The lowest play no unseen card beats (bombs aside, R8.1) after which at most one
     combination of the plan is beatable (:attr:`Weights.sure_out`)."""
-    unseen = DECK & ~s.played & ~s.hand
+    unseen = s.unseen
     for play in sorted((play for play in legal if play.cards and play.kind != BOMB), key=lambda play: play.rank):
         if is_top(play, unseen) and _beatable(s.hand & ~play.cards, unseen) <= 1:
             return play

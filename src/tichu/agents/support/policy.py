@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from tichu.agents.support.hand import Partition, partition
 from tichu.agents.support.situation import Situation
-from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, SPECIALS, VALUE_MASK, points_of
+from tichu.core.cards import DOG, DRAGON, MAHJONG, PHOENIX, SPECIALS, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, DRAGON_RANK, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
 from tichu.core.seats import opponents, partner
 
@@ -83,7 +83,7 @@ class RulePolicy:
         """Call Tichu when at most :attr:`TICHU_LOSERS` combinations are not sure winners."""
         if s.calls[s.partner] or s.counts[s.seat] < 14:
             return False
-        return self.losers(s.hand, DECK & ~s.played & ~s.hand) <= self.TICHU_LOSERS
+        return self.losers(s.hand, s.unseen) <= self.TICHU_LOSERS
 
     @staticmethod
     def controls(hand: int, plan: Partition) -> int:
@@ -156,7 +156,7 @@ class RulePolicy:
         if dog is not None and s.counts[partner] and (s.calls[partner] or not s.calls[s.seat]) \
                 and s.counts[partner] <= s.counts[s.seat] + 3:
             return dog
-        unseen = DECK & ~s.played & ~s.hand
+        unseen = s.unseen
         winners = [play for play in pieces if play.cards != DOG and is_top(play, unseen)]
         losers = [play for play in pieces if play not in winners]
         if winners and len(losers) <= 1:

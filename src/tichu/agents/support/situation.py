@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from tichu.core.cards import DOG, points_of
+from tichu.core.cards import DECK, DOG, points_of
 from tichu.core.combos import Play
 from tichu.core.round import Round
 from tichu.core.seats import is_opponent, partner
@@ -40,6 +40,12 @@ class Situation(NamedTuple):
     counts: tuple[int, ...]
     calls: tuple[int, ...]
     played: int
+
+    @property
+    def unseen(self) -> int:
+        """The cards this seat has not seen: neither played nor in its hand (the others'
+        hands between them, R8.1)."""
+        return DECK & ~self.played & ~self.hand
 
     @property
     def partner(self) -> int:
