@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from tichu.agents.agent import Agent  # noqa: E402
 from tichu.agents.heuristic_agent import HeuristicPolicy  # noqa: E402
 from tichu.agents.levels import LEVELS, make_level_agent  # noqa: E402
-from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, rollout  # noqa: E402
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS  # noqa: E402
 from tichu.agents.support.hand import partition  # noqa: E402
+from tichu.agents.support.rollout import rollout  # noqa: E402
 from tichu.agents.support.situation import situation_in  # noqa: E402
 from tichu.core.combos import Play  # noqa: E402
 from tichu.core.round import Decision, Round  # noqa: E402

@@ -17,8 +17,9 @@ import random
 import time
 
 from tichu.agents.heuristic_agent import HeuristicPolicy
-from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, rollout
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
 from tichu.agents.mc_search import rollout_full
+from tichu.agents.support.rollout import rollout
 from tichu.agents.support.situation import situation_in
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet

@@ -21,13 +21,14 @@ import pytest
 from tests.core.helpers import playing_round, run
 from tichu.agents.agent import Agent
 from tichu.agents.heuristic_agent import HeuristicAgent, HeuristicPolicy
-from tichu.agents.mc_agent import MonteCarloAgent, rollout, round_value
+from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent
 from tichu.agents.support.hand import partition
 from tichu.agents.support.knowledge import Knowledge, SeatFacts, knowledge_of
 from tichu.agents.support.policy import RulePolicy, is_top
 from tichu.agents.support.prob import DealSampler, p_beats_exact, p_holds_value
+from tichu.agents.support.rollout import rollout, round_value
 from tichu.agents.support.situation import Situation, situation_in, situation_of
 from tichu.arena.stats import TimeHistogram, clearly_nonzero
 from tichu.arena.timed import TimedAgent

@@ -6,17 +6,20 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from tests.agents.test_agents import endgame, legal, play_of, situation, view_of
+from tests.agents.test_agents import endgame, legal, play_of, seeded_positions, situation, view_of
 from tichu.agents.heuristic_agent import (
     DEFAULT,
+    ENDGAME_CANDIDATES,
     V1,
     HeuristicAgent,
     HeuristicPolicy,
     _best_gift,
     hand_strength,
+    rollout_weights,
     tichu_score,
 )
 from tichu.agents.support.knowledge import Knowledge, SeatFacts
+from tichu.agents.support.rollout import resume_at, rollout, round_value
 from tichu.core.cards import DECK, DRAGON, VALUE_MASK, parse_mask
 from tichu.core.combos import BOMB, PASS_PLAY
 from tichu.core.round import Round
@@ -187,3 +190,39 @@ def test_guards_the_partners_trick_from_an_opponent_on_one_card_R4_4() -> None:
     assert HeuristicPolicy(guard, seed=1).play(ace, legal(ace)) == PASS_PLAY
     called = situation("Dr S4 B4 G6 R7", trick="S9", owner=2, counts=(5, 1, 6, 6), calls=(0, 0, 1, 0))
     assert HeuristicPolicy(guard, seed=1).play(called, legal(called)) == PASS_PLAY
+
+
+def test_endgame_rollouts_choose_the_best_mean_of_the_scored_candidates_R8() -> None:
+    """With five cards or fewer the play is the one of the four best-scored ones whose rollouts
+    on the decision's sampled deals (from the seat's knowledge only, R8) score best for its team
+    (R7); recomputed here candidate by candidate. Without the switch the best-scored play stands."""
+    weights = replace(DEFAULT, endgame_cards=5)
+    searched = changed = 0
+    for round_ in seeded_positions(21, rounds=6):
+        seat = round_.decision_seat
+        assert seat is not None
+        if round_.hands[seat].bit_count() > 5 or len(round_.legal_plays()) < 2:
+            continue
+        view = view_of(round_, seat)
+        agent = HeuristicAgent("H", 3, weights)
+        choice = agent.decide_play(view, round_.legal_plays())
+        deals = agent.policy.sampled_deals()
+        plain = HeuristicAgent("H", 3, replace(weights, endgame_cards=0))
+        ranked = [play for play, _ in plain.rank_plays(view, round_.legal_plays())][:ENDGAME_CANDIDATES]
+        assert plain.decide_play(view, round_.legal_plays()) == ranked[0]
+        if len(ranked) < 2:
+            continue
+        values = []
+        for play in ranked:
+            total = 0
+            for hands in deals:
+                trial = resume_at(view.rules, hands, view.public_state(), seat)
+                trial.apply_legal_play(play)
+                rollout(trial, HeuristicPolicy(rollout_weights(weights)))
+                total += round_value(trial, seat)
+            values.append(total)
+        best = max(range(len(ranked)), key=lambda index: (values[index], -index))
+        assert choice == ranked[best]
+        searched += 1
+        changed += best != 0
+    assert searched >= 10 and changed >= 1

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from tests.agents.test_agents import view_of
 from tichu.agents.heuristic_agent import HeuristicPolicy
-from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, rollout
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, MonteCarloAgent, leads_clearly, share_lower_bound
 from tichu.agents.mc_search import SEARCH, V1, deal_from, deal_start, rollout_full, unknown_cards
-from tichu.core.cards import DECK
+from tichu.agents.support.rollout import rollout
+from tichu.core.cards import DECK, parse_mask
 from tichu.core.round import ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
 
@@ -57,3 +61,30 @@ def test_deal_start_takes_a_sampled_deal_to_the_first_play() -> None:
 def test_the_options_in_one_place() -> None:
     assert SEARCH.rollout_extras and not V1.rollout_extras
     assert V1.describe() == "v1"
+
+
+def test_the_share_of_first_outs_is_judged_by_wilsons_lower_bound() -> None:
+    assert share_lower_bound(0, 0, 1.5) == 0
+    assert share_lower_bound(8, 10, 1.96) == pytest.approx(0.4902, abs=1e-4)  # the textbook case
+    assert share_lower_bound(4, 4, 1.5) < SEARCH.grand_first <= share_lower_bound(8, 8, 1.5)
+    assert share_lower_bound(13, 16, 1.5) < SEARCH.tichu_first <= share_lower_bound(14, 16, 1.5)
+
+
+def test_few_deals_never_make_a_grand_tichu_call() -> None:
+    """R2.1: the Dragon, the Phoenix, four Aces and two Kings; every rollout goes out first,
+    but four deals are too few to call on, eight are enough."""
+    own = [parse_mask("Dr Ph RA GA BA SA RK GK"), 0, 0, 0]
+    cards = unknown_cards(own[0])
+    random.Random(3).shuffle(cards)
+    view = view_of(Round(RuleSet(), deal=deal_from(own, 0, True, cards)), 0)
+    few = MonteCarloAgent("M", 1, budget=None, max_samples=4, min_samples=4)
+    assert few.decide_grand_tichu(view) is False
+    assert few.last_first[1] == 1.0 and few.last_means[1] > few.last_means[0]
+    assert MonteCarloAgent("M", 1, budget=None, max_samples=8, min_samples=8).decide_grand_tichu(view) is True
+
+
+def test_a_searched_branch_replaces_the_heuristics_choice_only_on_a_clear_lead() -> None:
+    assert not leads_clearly([100, 100], [0, 0], 1.0)  # two deals never
+    assert leads_clearly([100, 120, 90], [0, 10, 0], 1.0)
+    assert not leads_clearly([300, -250, 20], [0, 0, 0], 1.0)  # ahead on average, but noise
+    assert not leads_clearly([0, 10, 0], [100, 120, 90], 0.0)

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from tests.core.helpers import playing_round, run
-from tichu.agents.mc_agent import _resume
 from tichu.agents.support.knowledge import knowledge_of
 from tichu.agents.support.prob import DealSampler
+from tichu.agents.support.rollout import resume_at as _resume
 from tichu.core.cards import DECK, DOG, DRAGON, indices_of, parse_mask, points_of
 from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, Play, combinations_of, legal_plays_from
 from tichu.core.round import Decision, Phase, Round, find_legal_play

@@ -15,13 +15,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tichu.agents.agent import Agent
 from tichu.agents.support.hand import Partition, partition
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.policy import CONTROL_CARDS, RulePolicy, higher_cards, is_top
 from tichu.agents.support.prob import DealSampler, can_beat, is_exact, p_holds_value
+from tichu.agents.support.rollout import resume_at, rollout, round_value
 from tichu.agents.support.situation import Situation, situation_of
 from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
@@ -73,6 +74,10 @@ class Weights:
         card beats (R8.1) when an opponent still in the trick holds at most
         :attr:`RulePolicy.URGENT_COUNT` cards, no fewer than the trick's, and unseen cards
         may beat it: that opponent would go out on it (R4.4).
+    :ivar endgame_cards: With this many cards or fewer in hand, the play is chosen among the
+        :data:`ENDGAME_CANDIDATES` best-scored ones by rollouts on the decision's sampled deals
+        (:func:`rollout_weights`' policy for every seat; 0: never): the endgame decides who
+        goes out first (R6) and whether a double victory comes (R7.1), and its rollouts are short.
     """
 
     rule: float = 10.0
@@ -96,6 +101,7 @@ class Weights:
     feed_partner: bool = False
     sure_out: bool = False
     guard_partner_trick: bool = False
+    endgame_cards: int = 0
 
 
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
@@ -105,6 +111,18 @@ DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True,
                   overtake_to_out=True, sure_out=True, guard_partner_trick=True)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
+#: Most plays compared by rollouts in the endgame (:attr:`Weights.endgame_cards`).
+ENDGAME_CANDIDATES = 4
+
+
+def rollout_weights(weights: Weights) -> Weights:
+    """The rollouts' fast policy from an agent's heuristic weights: the same, minus holding
+    back to fight for a trick, the endgame counting of ``sure_out`` and
+    ``guard_partner_trick``, which made a rollout some 19% slower (docs/benchmarks.md) for a
+    gain measured only in the heuristic's own play, and the endgame rollouts themselves
+    (:data:`~tichu.agents.mc_agent.ROLLOUT_WEIGHTS` for the default weights)."""
+    return replace(weights, fight_hold=0.0, fight_hold_control=0.0, sure_out=False, guard_partner_trick=False,
+                   endgame_cards=0)
 
 
 class HeuristicPolicy(RulePolicy):
@@ -286,6 +304,10 @@ class HeuristicPolicy(RulePolicy):
                 return min(bombs, key=lambda play: (play.length, play.rank))
         return choice
 
+    def sampled_deals(self) -> list[list[int]]:
+        """The deals sampled for the decision :meth:`evaluate` scored last."""
+        return self._deals()
+
     def _deals(self) -> list[list[int]]:
         """The sampled deals of the current decision (drawn on first use)."""
         if self._sampled is None:
@@ -353,6 +375,7 @@ class HeuristicAgent(Agent):
     def __init__(self, name: str = "Heuristic", seed: int | None = None, weights: Weights = WEIGHTS) -> None:
         super().__init__(name)
         self.policy = HeuristicPolicy(weights, seed)
+        self._rollout_policy = HeuristicPolicy(rollout_weights(weights))
         self._tichu_hand: tuple[int, bool] | None = None
 
     @staticmethod
@@ -403,7 +426,25 @@ class HeuristicAgent(Agent):
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         if len(legal) == 1:
             return legal[0]
-        return self.rank_plays(view, legal)[0][0]
+        s, knowledge, public, _ = self._facts(view)
+        ranked = [play for play, _ in self.policy.evaluate(s, knowledge, legal)]
+        if len(ranked) > 1 and s.counts[s.seat] <= self.policy.weights.endgame_cards:
+            return self._endgame_play(view, public, ranked[:ENDGAME_CANDIDATES])
+        return ranked[0]
+
+    def _endgame_play(self, view: SeatView, public: PublicState, candidates: Sequence[Play]) -> Play:
+        """The candidate with the best mean round value over the decision's sampled deals,
+        each round finished by the rollout policy; the best-scored one on ties (R8: the deals
+        come from the seat's knowledge)."""
+        totals = [0] * len(candidates)
+        for hands in self.policy.sampled_deals():
+            start = resume_at(view.rules, hands, public, view.seat)
+            for index, play in enumerate(candidates):
+                round_ = start.clone()
+                round_.apply_legal_play(play)
+                rollout(round_, self._rollout_policy)
+                totals[index] += round_value(round_, view.seat)
+        return candidates[max(range(len(candidates)), key=lambda index: (totals[index], -index))]
 
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         s, knowledge, _, _ = self._facts(view)

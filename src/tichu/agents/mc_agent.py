@@ -23,34 +23,21 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
-from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy, Weights
+from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy, rollout_weights
 from tichu.agents.mc_search import SEARCH, V1, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
 from tichu.agents.support.inference import WeightedSampler, evidence_of
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
-from tichu.agents.support.policy import RulePolicy
 from tichu.agents.support.prob import DealSampler
-from tichu.agents.support.situation import situation_in, situation_of
+from tichu.agents.support.rollout import resume_at, rollout, round_value
+from tichu.agents.support.situation import situation_of
 from tichu.core.cards import VALUE_MASK
 from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation
-from tichu.core.round import Decision, Round
-from tichu.core.ruleset import RuleSet
-from tichu.core.seats import team_of
+from tichu.core.round import Round
 from tichu.engine.views import PublicState, SeatView, TablePhase
-
-
-def rollout_weights(weights: Weights) -> Weights:
-    """The rollouts' fast policy from an agent's heuristic weights: the same, minus holding
-    back to fight for a trick and the endgame counting of ``sure_out`` and
-    ``guard_partner_trick``, which made a rollout some 19% slower (docs/benchmarks.md) for a
-    gain measured only in the heuristic's own play (:data:`ROLLOUT_WEIGHTS` for the default
-    weights)."""
-    return replace(weights, fight_hold=0.0, fight_hold_control=0.0, sure_out=False, guard_partner_trick=False)
-
 
 #: The rollouts' policy: the heuristic's rules without its sampling (every opponent trick
 #: is contested with the lowest play that beats it), fast enough for hundreds of rollouts.
@@ -59,27 +46,6 @@ ROLLOUT_WEIGHTS = rollout_weights(WEIGHTS)
 #: Default seconds per decision: the 99th percentile stays below one second on a
 #: Raspberry Pi class machine (see docs/agents.md).
 DEFAULT_BUDGET = 0.5
-
-
-def rollout(round_: Round, policy: RulePolicy) -> None:
-    """Finish a round with ``policy`` deciding for every seat (bombs only at one's turn)."""
-    while not round_.is_over:
-        decision = round_.decision
-        seat = round_.decision_seat
-        assert seat is not None
-        if decision == Decision.PLAY:
-            round_.apply_legal_play(policy.play(situation_in(round_, seat), round_.legal_plays()))
-        elif decision == Decision.WISH:
-            round_.make_wish(seat, policy.wish(situation_in(round_, seat), round_.wish_choices(), 0))
-        else:
-            round_.give_dragon(seat, policy.dragon(situation_in(round_, seat), round_.dragon_recipients()))
-
-
-def round_value(round_: Round, seat: int) -> int:
-    """A finished round's points of ``seat``'s team minus the other team's (R7)."""
-    points = round_.result().points
-    team = team_of(seat)
-    return points[team] - points[1 - team]
 
 
 class MonteCarloAgent(HeuristicAgent):
@@ -112,6 +78,7 @@ class MonteCarloAgent(HeuristicAgent):
         self.options = options
         self.last_means: list[float] = []
         self.last_first: list[float] = []
+        self.last_values: list[list[int]] = []
         self._tichu_call: tuple[int, bool] | None = None
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
@@ -137,7 +104,7 @@ class MonteCarloAgent(HeuristicAgent):
                 hands = sampler.sample(self.policy.rng)
             except ValueError:
                 break
-            start = _resume(rules, hands, public, view.seat)
+            start = resume_at(rules, hands, public, view.seat)
             for seat in range(4):
                 start.combinations(seat)  # shared by the clones
                 if self.options.rollout_bombs:
@@ -223,14 +190,29 @@ class MonteCarloAgent(HeuristicAgent):
             return None
         self.last_first = [first / samples for first in firsts]
         self.last_means = [total / samples for total in totals]
+        self.last_values = values
         return self.last_means
 
     def _best(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], Round], branches: int) -> int:
-        """The branch with the best mean (branch 0, the heuristic's choice, on ties or without deals)."""
+        """The branch with the best mean, if it leads branch 0 (the heuristic's choice) clearly:
+        by :attr:`~tichu.agents.mc_search.SearchOptions.deviate_z` standard errors of their
+        paired differences; else branch 0 (also without deals). Few deals, as a small budget
+        on a slow machine gives, thus keep the heuristic's choice instead of noise."""
         means = self._search(seat, draw, build, branches)
         if means is None:
             return 0
-        return max(range(branches), key=lambda index: (means[index], -index))
+        best = max(range(branches), key=lambda index: (means[index], -index))
+        if best and not leads_clearly(self.last_values[best], self.last_values[0], self.options.deviate_z):
+            return 0
+        return best
+
+    def _call_is_sure(self, means: list[float], first: float) -> bool:
+        """Whether the searched call pays (its mean above not calling by ``call_margin``) and
+        the caller went out first often enough: the lower end of the share's Wilson interval
+        at ``first_z`` standard errors reaches ``first`` (few deals never suffice, R6)."""
+        outs = round(self.last_first[1] * self.last_samples)
+        return means[1] - means[0] > self.options.call_margin \
+            and share_lower_bound(outs, self.last_samples, self.options.first_z) >= first
 
     def _in_play(self, view: SeatView) -> tuple[PublicState, Callable[[], list[int]]] | None:
         """The public state and a deal sampler for a search in play, or ``None`` where a
@@ -269,7 +251,7 @@ class MonteCarloAgent(HeuristicAgent):
         means = self._search(view.seat, draw, build, 2)
         if means is None:
             return super().decide_grand_tichu(view)
-        return means[1] - means[0] > self.options.call_margin and self.last_first[1] >= self.options.grand_first
+        return self._call_is_sure(means, self.options.grand_first)
 
     def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
         first = super().decide_schupf(view)
@@ -310,16 +292,13 @@ class MonteCarloAgent(HeuristicAgent):
         rules, seat = view.rules, view.seat
 
         def build(hands: list[int], branch: int) -> Round:
-            round_ = _resume(rules, hands, public, public.current_turn_index or 0)
+            round_ = resume_at(rules, hands, public, public.current_turn_index or 0)
             if branch:
                 round_.announce(seat)
             return round_
 
         means = self._search(seat, draw, build, 2)
-        if means is None:
-            call = super().decide_tichu(view)
-        else:
-            call = means[1] - means[0] > self.options.call_margin and self.last_first[1] >= self.options.tichu_first
+        call = super().decide_tichu(view) if means is None else self._call_is_sure(means, self.options.tichu_first)
         self._tichu_call = view.hand, call
         return call
 
@@ -333,7 +312,7 @@ class MonteCarloAgent(HeuristicAgent):
         rules, seat = view.rules, view.seat
 
         def build(hands: list[int], branch: int) -> Round:
-            round_ = _resume(rules, hands, public, public.current_turn_index or 0)
+            round_ = resume_at(rules, hands, public, public.current_turn_index or 0)
             bomb = options[branch]
             if bomb is not None:
                 round_.bomb(seat, bomb.cards)
@@ -357,7 +336,7 @@ class MonteCarloAgent(HeuristicAgent):
         rules, seat = view.rules, view.seat
 
         def build(hands: list[int], branch: int) -> Round:
-            round_ = _resume(rules, hands, public, turn)
+            round_ = resume_at(rules, hands, public, turn)
             round_.trick_owner = seat
             round_.wish_value = wishes[branch]
             round_.wish_open = wishes[branch] != 0
@@ -402,9 +381,23 @@ class MonteCarloAgent(HeuristicAgent):
         return mean > self.z * math.sqrt(variance / n)
 
 
-def _resume(rules: RuleSet, hands: list[int], public: PublicState, seat: int) -> Round:
-    """The round at ``seat``'s turn with the sampled hands (``seat`` is the seat at turn)."""
-    return Round.resume(rules, hands, turn=seat, announcements=public.announcements,
-                        trick_turns=public.trick_turns, trick_owner=public.trick_owner_index,
-                        wish_value=public.wish_value, wish_open=public.wish_open, won_points=public.points,
-                        out_order=public.out_order, played=public.played_cards)
+def share_lower_bound(successes: int, n: int, z: float) -> float:
+    """The lower end of the Wilson score interval of a share (``successes`` of ``n``) at ``z``
+    standard errors; 0 without trials."""
+    if n <= 0:
+        return 0.0
+    share = successes / n
+    spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+    return (share + z * z / (2 * n) - spread) / (1 + z * z / n)
+
+
+def leads_clearly(values: Sequence[int], baseline: Sequence[int], z: float) -> bool:
+    """Whether ``values`` beat ``baseline`` (paired, the same deals) by more than ``z``
+    standard errors of the mean difference; with two deals or fewer, never."""
+    n = len(values)
+    if n < 3:
+        return False
+    diffs = [a - b for a, b in zip(values, baseline)]
+    mean = sum(diffs) / n
+    variance = sum((diff - mean) ** 2 for diff in diffs) / (n - 1)
+    return mean > z * math.sqrt(variance / n)

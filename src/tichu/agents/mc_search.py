@@ -40,8 +40,12 @@ class SearchOptions:
     :ivar bomb: Out-of-turn bombs by rollouts, bomb against no bomb (R4.3).
     :ivar call_margin: Points per round by which calling must beat not calling.
     :ivar tichu_first: Least share of the rollouts with the call in which the caller goes
-        out first for a Tichu call (the rollouts' opponents are weaker than real ones).
+        out first for a Tichu call (the rollouts' opponents are weaker than real ones), as
+        the lower end of the share's Wilson interval at :attr:`first_z` standard errors.
     :ivar grand_first: The same for Grand Tichu.
+    :ivar first_z: Standard errors of that lower end (so that few deals never make a call).
+    :ivar deviate_z: Standard errors by which a searched branch must lead the heuristic's
+        choice (paired over the deals) to replace it, in the push, wish, Dragon and bomb searches.
     """
 
     rollout_bombs: bool = True
@@ -54,8 +58,10 @@ class SearchOptions:
     dragon: bool = True
     bomb: bool = True
     call_margin: float = 0.0
-    tichu_first: float = 0.85
-    grand_first: float = 0.85
+    tichu_first: float = 0.7
+    grand_first: float = 0.7
+    first_z: float = 1.5
+    deviate_z: float = 1.0
 
     @property
     def rollout_extras(self) -> bool:
