@@ -79,7 +79,8 @@
         + 'sometimes leads the wrong card and calls Tichu too boldly.',
       'level.casual.about': 'Plays by fixed rules: keeps its combinations together and its high cards '
         + 'for later, but lets many tricks go.',
-      'level.strong.about': 'Counts the cards and weighs its chances; fights for the opponents\' tricks.',
+      'level.strong.about': 'Counts the cards and weighs its chances; fights for the opponents\' tricks '
+        + 'and thinks its last few cards through.',
       'level.expert.about': 'Thinks ahead: before each move it plays many possible deals to the end '
         + '(up to half a second).',
       'level.other': 'A setting of the server, not one of the levels.',
@@ -441,7 +442,8 @@
         + 'sind, spielt manchmal die falsche Karte aus und sagt zu mutig Tichu an.',
       'level.casual.about': 'Spielt nach festen Regeln: hält seine Kombinationen zusammen und die hohen '
         + 'Karten zurück, lässt aber viele Stiche ziehen.',
-      'level.strong.about': 'Zählt die Karten und wägt seine Chancen ab; kämpft um die Stiche der Gegner.',
+      'level.strong.about': 'Zählt die Karten und wägt seine Chancen ab; kämpft um die Stiche der Gegner '
+        + 'und denkt seine letzten Karten durch.',
       'level.expert.about': 'Denkt voraus: spielt vor jedem Zug viele mögliche Verteilungen bis zum Ende '
         + 'durch (bis zu einer halben Sekunde).',
       'level.other': 'Eine Einstellung des Servers, keine der Stufen.',

@@ -108,7 +108,7 @@ class Weights:
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
 DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,
-                  overtake_to_out=True, sure_out=True, guard_partner_trick=True)
+                  overtake_to_out=True, sure_out=True, guard_partner_trick=True, endgame_cards=5)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
 #: Most plays compared by rollouts in the endgame (:attr:`Weights.endgame_cards`).
