@@ -11,7 +11,7 @@ from tichu.agents.beginner_agent import BeginnerAgent
 from tichu.agents.heuristic_agent import DEFAULT, HeuristicAgent
 from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
-from tichu.agents.mc_search import SEARCH, V1
+from tichu.agents.mc_search import PLAYS, SEARCH, V1
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT, make_agent
 from tichu.agents.rule_agent import RuleAgent
@@ -119,8 +119,12 @@ def test_montecarlo_v1_and_the_search_options() -> None:
     v1n = make_agent("montecarlo:v1:n16", seed=1)
     assert isinstance(v1n, MonteCarloAgent) and v1n.options == V1 and v1n.max_samples == 16 and v1n.budget is None
     assert make_agent("montecarlo:v1:0.2").budget == 0.2  # type: ignore[attr-defined]
-    assert V1.describe() == "v1" and "tichu" in SEARCH.describe()
-    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v2"):
+    assert V1.describe() == "v1" and "tichu" in SEARCH.describe() and PLAYS.describe() == "plays"
+    plays = make_agent("montecarlo:plays:n16", seed=1)
+    assert isinstance(plays, MonteCarloAgent) and plays.options == PLAYS and plays.max_samples == 16
+    assert plays.policy.weights == DEFAULT and v1.policy.weights == HEURISTIC_V1
+    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v2",
+                "montecarlo:plays:v1"):
         with pytest.raises(ValueError):
             make_agent(bad)
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy, rollout_weights
-from tichu.agents.mc_search import SEARCH, V1, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
+from tichu.agents.mc_search import SEARCH, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
 from tichu.agents.support.inference import WeightedSampler, evidence_of
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.prob import DealSampler
@@ -66,7 +66,7 @@ class MonteCarloAgent(HeuristicAgent):
                  max_samples: int = 400, min_samples: int = 8, z: float = 2.5, max_candidates: int = 8,
                  options: SearchOptions = SEARCH) -> None:
         # montecarlo:v1 is the agent as it was: the first heuristic ranks and rolls out for it
-        weights = HEURISTIC_V1 if options == V1 else WEIGHTS
+        weights = HEURISTIC_V1 if options.first_heuristic else WEIGHTS
         super().__init__(name, seed, weights)
         self.budget = budget
         self.max_samples = max_samples

@@ -44,6 +44,8 @@ class SearchOptions:
         the lower end of the share's Wilson interval at :attr:`first_z` standard errors.
     :ivar grand_first: The same for Grand Tichu.
     :ivar first_z: Standard errors of that lower end (so that few deals never make a call).
+    :ivar first_heuristic: Rank the candidates, roll out and make every unsearched decision
+        with the first heuristic (``heuristic:v1``'s weights) instead of the tuned one.
     :ivar deviate_z: Standard errors by which a searched branch must lead the heuristic's
         choice (paired over the deals) to replace it, in the push, wish, Dragon and bomb searches.
     """
@@ -62,6 +64,7 @@ class SearchOptions:
     grand_first: float = 0.7
     first_z: float = 1.5
     deviate_z: float = 1.0
+    first_heuristic: bool = False
 
     @property
     def rollout_extras(self) -> bool:
@@ -69,16 +72,20 @@ class SearchOptions:
         return self.rollout_bombs or self.rollout_calls
 
     def describe(self) -> str:
-        """The switches that are on, for logs and docs."""
-        return ",".join(field.name for field in fields(self)
-                        if isinstance(getattr(self, field.name), bool) and getattr(self, field.name)) or "v1"
+        """The searches that are on, for logs and docs (``v1`` or ``plays`` with none)."""
+        return ",".join(field.name for field in fields(self) if field.name != "first_heuristic"
+                        and isinstance(getattr(self, field.name), bool) and getattr(self, field.name)) \
+            or ("v1" if self.first_heuristic else "plays")
 
 
 #: Everything on: ``montecarlo``.
 SEARCH = SearchOptions()
 #: Everything off: ``montecarlo:v1``, today's agent.
 V1 = replace(SEARCH, rollout_bombs=False, rollout_calls=False, inference=False, tichu=False, grand=False,
-             push=False, wish=False, dragon=False, bomb=False)
+             push=False, wish=False, dragon=False, bomb=False, first_heuristic=True)
+#: ``montecarlo:plays``: plays searched as in v1, but ranked, rolled out and every other
+#: decision made by the tuned heuristic (its calls, push, wish, Dragon and bombs).
+PLAYS = replace(V1, first_heuristic=False)
 
 
 def rollout_full(round_: Round, policy: HeuristicPolicy, *, bombs: bool, calls: bool, quiet_seat: int = -1) -> None:
@@ -180,4 +187,4 @@ def _mask(indices: Sequence[int]) -> int:
     return mask
 
 
-__all__ = ["SEARCH", "V1", "SearchOptions", "deal_from", "deal_start", "rollout_full", "unknown_cards"]
+__all__ = ["PLAYS", "SEARCH", "V1", "SearchOptions", "deal_from", "deal_start", "rollout_full", "unknown_cards"]

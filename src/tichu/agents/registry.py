@@ -4,7 +4,8 @@ A name is a kind, optionally with a search setting after a colon: ``montecarlo:0
 thinks 0.1 s per decision, ``montecarlo:n24`` samples 24 deals per decision whatever the
 time (reproducible with a seed). ``montecarlo:v1`` is the Monte Carlo agent as it was
 before the search over every decision (:data:`~tichu.agents.mc_search.V1`); settings
-combine: ``montecarlo:v1:n16``.
+combine: ``montecarlo:v1:n16``. ``montecarlo:plays`` searches plays only, like v1, but with
+the tuned heuristic for everything else (:data:`~tichu.agents.mc_search.PLAYS`).
 ``heuristic:v1`` is the first heuristic, kept for comparison
 (:data:`~tichu.agents.heuristic_agent.V1`).
 """
@@ -18,7 +19,7 @@ from tichu.agents.beginner_agent import BeginnerAgent
 from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
-from tichu.agents.mc_search import SEARCH
+from tichu.agents.mc_search import PLAYS, SEARCH
 from tichu.agents.mc_search import V1 as SEARCH_V1
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent
@@ -46,7 +47,7 @@ DEFAULT_AGENT = "montecarlo:v1"
 def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -> Agent:
     """Make an agent of a named kind.
 
-    :param kind: A key of :data:`AGENTS`, for ``montecarlo`` optionally with ``:v1``,
+    :param kind: A key of :data:`AGENTS`, for ``montecarlo`` optionally with ``:v1`` or ``:plays``,
         ``:SECONDS`` or ``:nSAMPLES`` (``montecarlo:v1:n16``), for ``heuristic`` with a key of
         :data:`HEURISTIC_VERSIONS`.
     :param name: (Optional) Display name; the kind if omitted.
@@ -67,8 +68,8 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
         raise ValueError(f"agent {base!r} takes no setting")
     options, budget, samples = SEARCH, DEFAULT_BUDGET, None
     for part in setting.split(":"):
-        if part == "v1" and options is SEARCH:
-            options = SEARCH_V1
+        if part in ("v1", "plays") and options is SEARCH:
+            options = SEARCH_V1 if part == "v1" else PLAYS
             continue
         try:
             if part.startswith("n"):
@@ -81,7 +82,7 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
                 raise ValueError
         except ValueError:
             raise ValueError(f"bad setting {setting!r} for {base!r}: use seconds (0.1) or nSAMPLES (n24), "
-                             "optionally after v1 (v1:n24)") from None
+                             "optionally after v1 or plays (v1:n24)") from None
     if samples is not None:
         return MonteCarloAgent(name or kind, seed, budget=None, max_samples=samples, min_samples=samples,
                                options=options)
