@@ -70,17 +70,27 @@ def test_the_share_of_first_outs_is_judged_by_wilsons_lower_bound() -> None:
     assert share_lower_bound(13, 16, 1.5) < SEARCH.tichu_first <= share_lower_bound(14, 16, 1.5)
 
 
-def test_few_deals_never_make_a_grand_tichu_call() -> None:
-    """R2.1: the Dragon, the Phoenix, four Aces and two Kings; every rollout goes out first,
-    but four deals are too few to call on, eight are enough."""
+def test_few_deals_leave_the_grand_tichu_call_to_the_heuristic() -> None:
+    """R2.1: with four deals the search cannot judge a call (even four first-outs in four are
+    too few), so the tuned heuristic's call decides; with eight the search decides. The Dragon,
+    the Phoenix, four Aces and two Kings: every rollout goes out first, both call. A hand the
+    heuristic calls on and eight deals refuse shows that the search, not the fallback, decided."""
     own = [parse_mask("Dr Ph RA GA BA SA RK GK"), 0, 0, 0]
     cards = unknown_cards(own[0])
     random.Random(3).shuffle(cards)
     view = view_of(Round(RuleSet(), deal=deal_from(own, 0, True, cards)), 0)
     few = MonteCarloAgent("M", 1, budget=None, max_samples=4, min_samples=4)
-    assert few.decide_grand_tichu(view) is False
-    assert few.last_first[1] == 1.0 and few.last_means[1] > few.last_means[0]
-    assert MonteCarloAgent("M", 1, budget=None, max_samples=8, min_samples=8).decide_grand_tichu(view) is True
+    assert few.decide_grand_tichu(view) is True and few._too_few_to_call(SEARCH.grand_first)
+    assert few.last_first[1] == 1.0
+    enough = MonteCarloAgent("M", 1, budget=None, max_samples=8, min_samples=8)
+    assert enough.decide_grand_tichu(view) is True and not enough._too_few_to_call(SEARCH.grand_first)
+    own = [parse_mask("Dr Ph RA RK GD B9 S6 R4"), 0, 0, 0]  # the heuristic calls, Grand Tichu at -0.5
+    cards = unknown_cards(own[0])
+    random.Random(4).shuffle(cards)
+    view = view_of(Round(RuleSet(), deal=deal_from(own, 0, True, cards)), 0)
+    assert MonteCarloAgent("M", 1, budget=None, max_samples=4, min_samples=4).decide_grand_tichu(view) is True
+    searched = MonteCarloAgent("M", 1, budget=None, max_samples=16, min_samples=16)
+    assert searched.decide_grand_tichu(view) is False and searched.last_first[1] < SEARCH.grand_first
 
 
 def test_a_searched_branch_replaces_the_heuristics_choice_only_on_a_clear_lead() -> None:

@@ -60,7 +60,7 @@ def test_settings_defaults_and_environment() -> None:
     1/0, true/false, on/off, yes/no (any case); ``TICHU_AGENT`` takes a kind with its setting."""
     settings = Settings.load({}, env_file=None)
     assert settings.agent == DEFAULT_LEVEL == "expert" and settings.hints is True
-    assert LEVELS[DEFAULT_LEVEL].agent == DEFAULT_AGENT == "montecarlo:v1"
+    assert LEVELS[DEFAULT_LEVEL].agent == DEFAULT_AGENT == "montecarlo:plays"
     for word, value in (("1", True), ("0", False), ("true", True), ("False", False), ("ON", True), ("off", False),
                         ("yes", True), ("No", False), (" on ", True)):
         assert Settings.load({"TICHU_HINTS": word}, env_file=None).hints is value, word

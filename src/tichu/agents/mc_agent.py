@@ -209,10 +209,16 @@ class MonteCarloAgent(HeuristicAgent):
     def _call_is_sure(self, means: list[float], first: float) -> bool:
         """Whether the searched call pays (its mean above not calling by ``call_margin``) and
         the caller went out first often enough: the lower end of the share's Wilson interval
-        at ``first_z`` standard errors reaches ``first`` (few deals never suffice, R6)."""
+        at ``first_z`` standard errors reaches ``first`` (R6)."""
         outs = round(self.last_first[1] * self.last_samples)
         return means[1] - means[0] > self.options.call_margin \
             and share_lower_bound(outs, self.last_samples, self.options.first_z) >= first
+
+    def _too_few_to_call(self, first: float) -> bool:
+        """Whether the last search had too few deals for any call: even a caller out first in
+        every one would not reach ``first`` (then the heuristic's call decides, not silence)."""
+        samples = self.last_samples
+        return share_lower_bound(samples, samples, self.options.first_z) < first
 
     def _in_play(self, view: SeatView) -> tuple[PublicState, Callable[[], list[int]]] | None:
         """The public state and a deal sampler for a search in play, or ``None`` where a
@@ -249,7 +255,7 @@ class MonteCarloAgent(HeuristicAgent):
             return deal_start(rules, deal, self.rollout_policy, view.seat, calls, grand=branch == 1, push=None)
 
         means = self._search(view.seat, draw, build, 2)
-        if means is None:
+        if means is None or self._too_few_to_call(self.options.grand_first):
             return super().decide_grand_tichu(view)
         return self._call_is_sure(means, self.options.grand_first)
 
@@ -298,7 +304,10 @@ class MonteCarloAgent(HeuristicAgent):
             return round_
 
         means = self._search(seat, draw, build, 2)
-        call = super().decide_tichu(view) if means is None else self._call_is_sure(means, self.options.tichu_first)
+        if means is None or self._too_few_to_call(self.options.tichu_first):
+            call = super().decide_tichu(view)
+        else:
+            call = self._call_is_sure(means, self.options.tichu_first)
         self._tichu_call = view.hand, call
         return call
 
