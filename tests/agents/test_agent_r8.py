@@ -26,7 +26,7 @@ import pytest
 
 from tests.core.helpers import playing_round, run
 from tichu.agents.agent import Agent, AgentPlayer
-from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_agent import DEFAULT, HeuristicAgent
 from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.registry import make_agent
 from tichu.agents.rule_agent import RuleAgent
@@ -419,6 +419,9 @@ def test_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str)
     if kind == "heuristic":  # the tuned features' situations are among them
         assert any(point.kind == "play" and point.round.announcements[(point.seat + 2) % 4] for point in chosen)
         assert any(point.kind == "schupf" and point.round.announcements[(point.seat + 2) % 4] for point in chosen)
+        endgame = [point for point in chosen if point.kind == "play" and len(point.round.legal_plays()) > 1
+                   and point.round.hands[point.seat].bit_count() <= DEFAULT.endgame_cards]
+        assert len(endgame) >= 20  # the endgame rollouts ran
     assert r8_violations(lambda: make_agent(kind, seed=AGENT_SEED), chosen, seed=3) == []
 
 
@@ -449,12 +452,14 @@ def test_montecarlo_decisions_do_not_depend_on_hidden_cards(points: list[Point])
         assert searched >= min(4, len(agents) // 2), (kind, searched)  # searched, not the heuristic's answer
 
 
-def test_montecarlo_v1_decisions_do_not_depend_on_hidden_cards(points: list[Point]) -> None:
-    """R8 for ``montecarlo:v1:n3`` (today's agent) on a few plays and its other decisions."""
+@pytest.mark.parametrize("kind", ["montecarlo:v1:n3", "montecarlo:plays:n3"])
+def test_montecarlo_v1_and_plays_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str) -> None:
+    """R8 for ``montecarlo:v1:n3`` (today's agent) and ``montecarlo:plays:n3`` (the expert level's
+    search with the tuned heuristic's other decisions) on a few plays and their other decisions."""
     plays = [point for point in points if point.kind == "play" and len(point.round.legal_plays()) > 2]
     chosen = random.Random(14).sample(plays, 15)
     chosen += _select(points, {"grand": 4, "schupf": 4, "wish": 4, "dragon": 4, "tichu": 6, "bomb": 6}, seed=15)
-    assert r8_violations(lambda: make_agent("montecarlo:v1:n3", seed=AGENT_SEED), chosen, seed=16) == []
+    assert r8_violations(lambda: make_agent(kind, seed=AGENT_SEED), chosen, seed=16) == []
 
 
 def test_hint_does_not_depend_on_hidden_cards(points: list[Point]) -> None:
