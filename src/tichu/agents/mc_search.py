@@ -43,7 +43,8 @@ class SearchOptions:
         out first for a Tichu call (the rollouts' opponents are weaker than real ones), as
         the lower end of the share's Wilson interval at :attr:`first_z` standard errors.
     :ivar grand_first: The same for Grand Tichu.
-    :ivar first_z: Standard errors of that lower end (so that few deals never make a call).
+    :ivar first_z: Standard errors of that lower end: fewer than six deals cannot make
+        or refuse a call, and the tuned heuristic's call decides instead.
     :ivar first_heuristic: Rank the candidates, roll out and make every unsearched decision
         with the first heuristic (``heuristic:v1``'s weights) instead of the tuned one.
     :ivar deviate_z: Standard errors by which a searched branch must lead the heuristic's
