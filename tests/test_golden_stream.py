@@ -7,20 +7,18 @@ or an agent's decision shows here. Rewrite it only for a change meant to alter t
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.slow
 def test_table_stream_and_records_are_unchanged() -> None:
-    spec = importlib.util.spec_from_file_location("golden_stream", ROOT / "poc" / "golden_stream.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("poc/golden_stream.py")
     expected = (ROOT / "tests" / "data" / "golden_stream.txt").read_text(encoding="utf-8").splitlines()
     lines = module.golden_lines()
     assert len(lines) == len(expected)

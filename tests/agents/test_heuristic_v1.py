@@ -9,24 +9,20 @@ in four seeded games. The same games with ``heuristic:v1`` must make the same de
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.scripts import load_script
 from tichu.agents.heuristic_agent import DEFAULT, V1, Weights
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _recorder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("heuristic_v1_decisions", ROOT / "poc" / "heuristic_v1_decisions.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("poc/heuristic_v1_decisions.py")
 
 
 @pytest.mark.slow

@@ -3,7 +3,6 @@ any number of workers, duplicate deals, early stopping by the SPRT, statistics, 
 
 from __future__ import annotations
 
-import importlib.util
 import io
 from pathlib import Path
 from types import ModuleType
@@ -11,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.scripts import load_script
 from tichu.arena.arena import (
     Arena,
     ArenaReport,
@@ -303,11 +303,7 @@ def test_arena_refuses_bad_agents() -> None:
 
 
 def _cli() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("run_arena_cli", ROOT / "bin" / "run_arena.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bin/run_arena.py")
 
 
 def test_run_arena_cli_prints_statistics_and_writes_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -10,17 +9,14 @@ from typing import Any
 
 import pytest
 
+from tests.scripts import load_script
 from tichu.arena.arena import Arena
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paired_rounds", ROOT / "poc" / "paired_rounds.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("poc/paired_rounds.py")
 
 
 def _records(path: Path, team_a: str, seed: int) -> Path:

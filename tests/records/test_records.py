@@ -4,7 +4,6 @@ tampered records are reported at the right round, event and rule (:func:`tichu.r
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -13,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.scripts import load_script
 from tichu.arena.arena import Arena
 from tichu.core.cards import CARDS, DOG, LABELS, format_mask, indices_of, parse_mask
 from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, bombs_of
@@ -524,10 +524,7 @@ def test_replay_command_goes_on_after_a_torn_line(tmp_path: Path, arena_records:
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """``bin/replay_records.py`` replays the whole records of a file with a torn last line,
     reports the line and exits with 1."""
-    spec = importlib.util.spec_from_file_location("replay_records", ROOT / "bin" / "replay_records.py")
-    assert spec is not None and spec.loader is not None
-    command = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(command)
+    command = load_script("bin/replay_records.py")
     path = tmp_path / "torn.jsonl"
     write_records(path, arena_records[:3])
     with open(path, "a", encoding="utf-8") as file:

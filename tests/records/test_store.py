@@ -3,7 +3,6 @@ import and export as JSON Lines (records.md), durable across a killed process.""
 
 from __future__ import annotations
 
-import importlib.util
 import signal
 import sqlite3
 import subprocess
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.scripts import load_script
 from tichu.arena.arena import Arena
 from tichu.records.record import read_records, replay, write_records
 from tichu.records.store import MIGRATIONS, GameStore
@@ -38,11 +38,7 @@ def arena_games() -> list[Record]:
 
 def command(name: str) -> Any:
     """A ``bin/`` script as a module (its ``main``)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bin" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"bin/{name}.py")
 
 
 def test_a_new_store_is_in_wal_mode_at_the_newest_schema(tmp_path: Path) -> None:

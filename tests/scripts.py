@@ -1,0 +1,20 @@
+"""Scripts of ``bin/`` and ``poc/`` loaded as modules, so that tests can call their functions."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(relative: str) -> ModuleType:
+    """The script at ``relative`` (from the repository's root, e.g. ``poc/paired_rounds.py``),
+    executed as a fresh module named after its file."""
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
