@@ -140,7 +140,13 @@ class Player:
     async def pick_up(self, rounds: int) -> None:
         """After the exchange: ``#btn-play`` (pick up) until the hand shows all 14 cards."""
         tab = self.tab
-        await tab.until(lambda: tab.enabled("#btn-play"), "#btn-play (pick up) enabled after the exchange")
+
+        async def ready_to_pick_up() -> bool:
+            # the wire may have ``start_playing`` a frame before the page shows the received
+            # cards, while #btn-play still reads "Push"
+            return await tab.count("#push-zones.receiving .push-zone .card") == 3 and await tab.enabled("#btn-play")
+
+        await tab.until(ready_to_pick_up, "the three received cards shown and #btn-play (pick up) enabled")
         await self._trick_and_turn_shown_while_picking_up()
         await self.snap("pick-up")
         await tab.click("#btn-play")
