@@ -92,14 +92,15 @@ async def test_a_stored_game_step_by_step(server: LiveServer, open_page: OpenPag
     # a play of a pair or more in the middle of the trick, for the screenshot
     middle = next(index for index, step in enumerate(steps) if step["kind"] == "play"
                   and len(step["trick_turns"]) >= 3 and step["round"] == 0)
-    await tab.page.select_option("#replay-trick-select", str(next(
-        index for index, step in enumerate(steps) if step["trick"] == steps[middle]["trick"] and step["round"] == 0)))
-    for _ in range(200):
-        position = (await _position(tab))[0] - 1
-        if position >= middle:
-            break
+    trick_start = next(
+        index for index, step in enumerate(steps) if step["trick"] == steps[middle]["trick"] and step["round"] == 0)
+    await tab.page.select_option("#replay-trick-select", str(trick_start))
+    await _at(tab, trick_start)
+    for position in range(trick_start + 1, middle + 1):
+        # one key at a time: the shown position updates a frame later, so a press made before
+        # it did would step past the target
         await tab.page.keyboard.press("ArrowRight")
-    await _at(tab, middle)
+        await _at(tab, position)
     assert await _hand_sizes(tab) == [len(hand) for hand in steps[middle]["hands"]]
     name = ["Ada", "Ben", "Cleo", "Dan"][steps[middle]["seat"]]
     assert (await tab.texts("#replay-step-text"))[0].startswith(f"{name} plays ")
