@@ -21,7 +21,7 @@ from tests.data.make_legal_counts import Reading
 from tests.data.make_legal_counts import legal_plays as reference_legal_plays
 from tests.data.make_legal_counts import readings as reference_readings
 from tests.data.make_legal_counts import trick_reading as reference_trick
-from tichu.core.cards import DECK, LABELS, PHOENIX, format_mask, indices_of
+from tichu.core.cards import CARDS, DECK, LABELS, PHOENIX, cards_of, format_mask, indices_of
 from tichu.core.combos import (
     BOMB,
     FULLHOUSE,
@@ -295,6 +295,14 @@ def _expected_classification(mask: int) -> tuple[int, int, int] | None:
 
 
 @CARD_SETS
+@given(any_card_sets)
+def test_cards_of_and_format_mask_sort_by_value_then_suit_highest_first(mask: int) -> None:
+    """The record's order of a card set (records.md): by value, then suit, highest first."""
+    expected = sorted(indices_of(mask), key=lambda index: (-CARDS[index].value, -CARDS[index].suit))
+    assert cards_of(mask) == [CARDS[index] for index in expected]
+    assert format_mask(mask) == " ".join(LABELS[index] for index in expected)
+
+
 @given(st.one_of(near_combinations(), any_card_sets))
 def test_r3_classify_mask_agrees_with_brute_force(mask: int) -> None:
     assert classify_mask(mask) == _expected_classification(mask), format_mask(mask)

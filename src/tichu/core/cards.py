@@ -125,12 +125,26 @@ def indices_of(mask: int) -> list[int]:
 
 def cards_of(mask: int) -> list[Card]:
     """Return the cards of a mask, highest value first (the order players sort a hand in)."""
-    return [CARDS[index] for index in sorted(indices_of(mask), key=_sort_key)]
+    return [CARDS[index] for index in _descending(mask)]
 
 
-def _sort_key(index: int) -> tuple[int, int]:
-    card = CARDS[index]
-    return -card.value, -card.suit
+def _descending(mask: int) -> list[int]:
+    """The card indexes of a mask by value, then suit, highest first: the Phoenix (16) and the
+    Dragon (15), the standard cards by falling index (the layout orders them so), then the Mah
+    Jong (1) and the Dog (0). Records and hints format many small masks, hence no sort."""
+    indices = [index for index in _HIGH_SPECIALS if mask >> index & 1]
+    standard = mask & _STANDARD
+    while standard:
+        high = standard.bit_length() - 1
+        indices.append(high)
+        standard ^= 1 << high
+    indices += [index for index in _LOW_SPECIALS if mask >> index & 1]
+    return indices
+
+
+_STANDARD = (1 << 52) - 1
+_HIGH_SPECIALS = (PHOENIX_INDEX, DRAGON_INDEX)
+_LOW_SPECIALS = (MAHJONG_INDEX, DOG_INDEX)
 
 
 def parse_mask(labels: str) -> int:
@@ -170,7 +184,7 @@ def parse_labels(labels: str) -> list[Card]:
 
 def format_mask(mask: int) -> str:
     """Return the labels of a mask, highest value first, joined by spaces."""
-    return " ".join(LABELS[card_index(card)] for card in cards_of(mask))
+    return " ".join([LABELS[index] for index in _descending(mask)])
 
 
 def format_labels(cards: Iterable[tuple[int, int]]) -> str:

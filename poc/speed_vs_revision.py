@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""This tree's engine against an earlier revision's, side by side: random-agent rounds per
+second and rollouts per second, with the ratios (issue 14's speed targets).
+
+Run: ``.venv/bin/python poc/speed_vs_revision.py --rev 6d2a3f6`` (the commit before issue 14).
+
+The revision is checked out into a temporary ``git worktree`` (removed at the end). Each pair
+runs both trees in turn, the order alternating from pair to pair, so that a machine that is
+busier for a while slows both alike:
+
+- **Arena**: ``bin/run_arena.py`` of each tree, random agents, one worker, records written,
+  the whole process timed (start-up included, as a user sees it). The same seed must give the
+  same games in both trees: the records are compared (apart from the start time), and a
+  difference stops the benchmark, since a speed-up must not change a single decision.
+- **Rollouts**: this tree's ``poc/rollout_profile.py --mode full`` run against each tree's
+  ``src``: seeded mid-round positions finished by the Monte Carlo agent's rollout (bombs and
+  calls), timed in the process around the rollouts only.
+
+The ratios (this tree / the revision) are printed per pair and as medians. Nothing here is a
+test; the figures go into docs/benchmarks.md with the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUNDS_LINE = re.compile(r"games (\d+), rounds (\d+)")
+ROLLOUT_LINE = re.compile(r"full: (\d+) rollouts/s")
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One tree's figures in one pair.
+
+    :ivar rounds_per_second: Random-agent rounds per second of the whole Arena process.
+    :ivar rollouts_per_second: Rollouts per second (0 when not measured).
+    :ivar records: The Arena's records without their start times, for the comparison.
+    """
+
+    rounds_per_second: float
+    rollouts_per_second: float
+    records: list[object]
+
+
+@contextmanager
+def worktree(revision: str) -> Iterator[Path]:
+    """Check ``revision`` out into a temporary worktree, and remove it afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="tichu-rev-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--quiet", "--detach", str(folder), revision],
+                   check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], check=True)
+
+
+def _records(path: Path) -> list[object]:
+    """The records of a run, without the start time (the one field that differs)."""
+    found: list[object] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        record.pop("started_at", None)
+        found.append(record)
+    return found
+
+
+def measure(tree: Path, games: int, rollouts: int, seed: int) -> Measurement:
+    """Run the Arena of ``tree`` as a whole process, then the rollouts against its sources."""
+    environment = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"}
+    with tempfile.TemporaryDirectory() as scratch:
+        records = Path(scratch) / "records.jsonl"
+        command = [sys.executable, str(tree / "bin" / "run_arena.py"), "--games", str(games), "--workers", "1",
+                   "--seed", str(seed), "--records", str(records), "--no-progress"] + ["random"] * 4
+        started = time.perf_counter()
+        output = subprocess.run(command, env=environment, capture_output=True, text=True, check=True).stdout
+        elapsed = time.perf_counter() - started
+        found = ROUNDS_LINE.search(output)
+        if found is None:
+            raise RuntimeError(f"no rounds line in the Arena's output:\n{output}")
+        rounds = int(found.group(2))
+        kept = _records(records)
+    rate = 0.0
+    if rollouts:
+        output = subprocess.run([sys.executable, str(ROOT / "poc" / "rollout_profile.py"), "--mode", "full",
+                                 "--rollouts", str(rollouts)],
+                                env=environment, capture_output=True, text=True, check=True).stdout
+        match = ROLLOUT_LINE.search(output)
+        if match is None:
+            raise RuntimeError(f"no rollout rate in the output:\n{output}")
+        rate = float(match.group(1))
+    return Measurement(rounds / elapsed, rate, kept)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure both trees in alternating pairs and print the ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rev", required=True, help="the earlier revision (a commit, tag or branch)")
+    parser.add_argument("--pairs", type=int, default=5, help="pairs of runs (default 5)")
+    parser.add_argument("--games", type=int, default=300, help="random-agent games per Arena run (default 300)")
+    parser.add_argument("--rollouts", type=int, default=3000, help="rollouts per run, 0 to skip (default 3000)")
+    parser.add_argument("--seed", type=int, default=1, help="the Arena's seed (default 1)")
+    args = parser.parse_args(argv)
+    arena_ratios: list[float] = []
+    rollout_ratios: list[float] = []
+    with worktree(args.rev) as earlier:
+        print(f"this tree: {ROOT}; earlier: {args.rev} in {earlier}")
+        print("| pair | rounds/s now | rounds/s then | ratio | rollouts/s now | rollouts/s then | ratio |")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for pair in range(args.pairs):
+            trees = [ROOT, earlier] if pair % 2 == 0 else [earlier, ROOT]
+            results = {tree: measure(tree, args.games, args.rollouts, args.seed) for tree in trees}
+            now, then = results[ROOT], results[earlier]
+            if now.records != then.records:
+                print("the two trees played different games for the same seed: not a pure speed-up")
+                return 1
+            arena_ratios.append(now.rounds_per_second / then.rounds_per_second)
+            rollout_ratio = now.rollouts_per_second / then.rollouts_per_second if args.rollouts else 0.0
+            rollout_ratios.append(rollout_ratio)
+            print(f"| {pair + 1} | {now.rounds_per_second:.0f} | {then.rounds_per_second:.0f} | "
+                  f"{arena_ratios[-1]:.2f} | {now.rollouts_per_second:.0f} | {then.rollouts_per_second:.0f} | "
+                  f"{rollout_ratio:.2f} |", flush=True)
+    print(f"\nmedian ratio, random-agent rounds per second (whole process, records): "
+          f"{statistics.median(arena_ratios):.2f}x")
+    if args.rollouts:
+        print(f"median ratio, rollouts per second: {statistics.median(rollout_ratios):.2f}x")
+    print("the same games in both trees: records identical apart from the start time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

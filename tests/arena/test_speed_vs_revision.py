@@ -1,0 +1,50 @@
+"""``poc/speed_vs_revision.py``: the side-by-side benchmark against an earlier revision runs
+both trees from a temporary worktree, checks that they played the same games, and cleans up."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.scripts import ROOT, load_script
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    return load_script("poc/speed_vs_revision.py")
+
+
+def _worktrees() -> str:
+    return subprocess.run(["git", "-C", str(ROOT), "worktree", "list"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_a_tiny_run_against_head_prints_both_ratios_and_removes_its_worktree(
+        script: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    before = _worktrees()
+    assert script.main(["--rev", "HEAD", "--pairs", "2", "--games", "3", "--rollouts", "30"]) == 0
+    output = capsys.readouterr().out
+    assert output.count("| 1 |") == 1 and output.count("| 2 |") == 1
+    assert "median ratio, random-agent rounds per second" in output
+    assert "median ratio, rollouts per second" in output
+    assert "records identical" in output
+    assert _worktrees() == before
+
+
+def test_different_games_for_the_same_seed_fail_the_benchmark(
+        script: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def measure(tree: Path, games: int, rollouts: int, seed: int) -> object:
+        return script.Measurement(100.0, 0.0, [str(tree)])  # each tree "played" other games
+
+    monkeypatch.setattr(script, "measure", measure)
+    assert script.main(["--rev", "HEAD", "--pairs", "1", "--rollouts", "0"]) == 1
+    assert "different games" in capsys.readouterr().out
+
+
+def test_the_records_are_compared_without_their_start_time(script: ModuleType, tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"id": "a", "started_at": "2026-11-24T10:00:00Z"}\n{"id": "b"}\n', encoding="utf-8")
+    assert script._records(path) == [{"id": "a"}, {"id": "b"}]
