@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from tichu.agents.registry import AGENTS  # noqa: E402
 from tichu.arena.arena import Arena, ProgressBar  # noqa: E402
+from tichu.arena.runners import ClusterUnavailable  # noqa: E402
 from tichu.arena.stats import Sprt  # noqa: E402
 from tichu.records.record import RecordWriter  # noqa: E402
 
@@ -37,6 +38,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="stop at an interim look (each tenth of --games) once the mean score difference "
                              "per round is clear of zero")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--times", action="store_true",
+                        help="time every decision and report the median and 99th percentile per team")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play on a Ray cluster (host:port, or auto); needs pip install 'tichu[cluster]' "
+                             "on every node; --workers is then the cluster's CPUs")
     args = parser.parse_args(argv)
     if len(args.agents) == 2:
         args.agents = [args.agents[0], args.agents[1], args.agents[0], args.agents[1]]
@@ -46,18 +52,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the Arena; exit 0."""
+    """Run the Arena; exit 0, or 2 when the cluster asked for is not there."""
     args = parse_args(argv)
     sprt = Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None
     arena = Arena(args.agents, games=args.games, seed=args.seed, workers=args.workers, target_score=args.target,
                   duplicate=args.duplicate, records=bool(args.records), sprt=sprt,
-                  until_clear=args.until_clear)
+                  until_clear=args.until_clear, cluster=args.cluster, time_decisions=args.times)
     progress = ProgressBar(args.games, enabled=False if args.no_progress else None)
-    if args.records:
-        with RecordWriter(args.records) as writer:
-            report = arena.run(on_record=writer.write, progress=progress)
-    else:
-        report = arena.run(progress=progress)
+    try:
+        if args.records:
+            with RecordWriter(args.records) as writer:
+                report = arena.run(on_record=writer.write, progress=progress)
+        else:
+            report = arena.run(progress=progress)
+    except ClusterUnavailable as error:
+        print(f"run_arena: {error}", file=sys.stderr)
+        return 2
     print("\n".join(report.lines()))
     if args.records:
         print(f"records: {args.records}")

@@ -270,11 +270,18 @@ def test_until_clear_stops_at_an_interim_look() -> None:
     assert equal.games == 20 and equal.stopped_early is None
 
 
-def test_decision_times_are_counted_per_side() -> None:
-    """Every decision the engine asks of an agent is timed for its side (A or B)."""
-    report = Arena(["rule", "random", "rule", "random"], games=2, seed=5, workers=1, target_score=200).run()
-    assert report.times[0].total > 0 and report.times[1].total > 0
-    assert 0 < report.times[0].quantile(0.5) <= report.times[0].quantile(0.99)
+def test_decision_times_are_counted_per_side_when_asked_for() -> None:
+    """With ``time_decisions`` every decision the engine asks of an agent is timed for its side
+    (A or B); without, nothing is timed and the report says so, and the games are the same."""
+    timed = Arena(["rule", "random", "rule", "random"], games=2, seed=5, workers=1, target_score=200,
+                  time_decisions=True).run()
+    assert timed.times[0].total > 0 and timed.times[1].total > 0
+    assert 0 < timed.times[0].quantile(0.5) <= timed.times[0].quantile(0.99)
+    assert any("decisions, median" in line for line in timed.lines())
+    bare = Arena(["rule", "random", "rule", "random"], games=2, seed=5, workers=1, target_score=200).run()
+    assert bare.times[0].total == 0 and bare.times[1].total == 0
+    assert sum("decisions not timed" in line for line in bare.lines()) == 2
+    assert bare.round_diffs == timed.round_diffs
 
 
 def test_progress_bar() -> None:
@@ -327,6 +334,10 @@ def test_run_arena_cli_prints_statistics_and_writes_records(tmp_path: Path, caps
     cli.main(["--games", "5", "--workers", "1", "--no-progress", "--records", str(again), "--target", "300"])
     capsys.readouterr()
     assert [_without_time(r) for r in read_records(again)] == [_without_time(r) for r in records]
+    assert "decisions not timed" in out
+    # --times adds each side's decision times
+    cli.main(["--games", "2", "--workers", "1", "--no-progress", "--target", "300", "--times"])
+    assert capsys.readouterr().out.count("decisions, median") == 2
 
 
 def test_run_arena_cli_defaults_and_two_agents() -> None:
@@ -334,6 +345,7 @@ def test_run_arena_cli_defaults_and_two_agents() -> None:
     cli = _cli()
     args = cli.parse_args(["random", "random", "--games", "3"])
     assert args.agents == ["random"] * 4 and args.games == 3 and args.workers is None
+    assert args.cluster is None and not args.times
     assert cli.parse_args([]).agents == ["random"] * 4
     with pytest.raises(SystemExit):
         cli.parse_args(["random", "random", "random"])

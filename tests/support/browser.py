@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
+from tests.support.extras import unavailable
 from tests.support.live_server import POLL, WAIT, Message
 
 if TYPE_CHECKING:
@@ -76,21 +75,14 @@ def other_size(size: Size) -> Size:
 # -- availability -------------------------------------------------------------------------------
 
 
-def _unavailable(reason: str) -> None:
-    """Skip, or fail under ``CI=true`` (the browser tests must run in CI)."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true but {reason}", pytrace=False)
-    pytest.skip(reason)
-
-
 def find_chromium() -> Path:
     """The Chromium executable, and Playwright importable; else skip (fail with ``CI=true``)."""
     try:
         import playwright.async_api  # noqa: F401
     except ImportError:
-        _unavailable("the Python package playwright is not installed (pip install -e .[dev])")
+        unavailable("the Python package playwright is not installed (pip install -e .[dev])")
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        _unavailable(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set $TICHU_CHROMIUM)")
+        unavailable(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set $TICHU_CHROMIUM)")
     return CHROMIUM
 
 

@@ -9,7 +9,6 @@ summaries, plus records when asked for.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
 import random
 import sys
@@ -17,11 +16,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.pool import AsyncResult
 from typing import IO, Any
 
 from tichu.agents.agent import Agent, AgentPlayer
 from tichu.agents.registry import make_agent
+from tichu.arena.runners import ProcessRunner, RayRunner, Runner
 from tichu.arena.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
 from tichu.arena.timed import TimedAgent
 from tichu.core.round import ANNOUNCE_GRAND
@@ -91,13 +90,18 @@ def plan_games(games: int, seed: int, duplicate: bool) -> list[GameSpec]:
 
 @dataclass(frozen=True)
 class ChunkJob:
-    """A worker's job: some games with the same agents and rules."""
+    """A worker's job: some games with the same agents and rules.
+
+    :ivar time_decisions: Measure every decision's duration (a wrapper around each decision
+        on the hot path, so only when asked for).
+    """
 
     agents: tuple[str, str, str, str]
     target_score: int
     specs: tuple[GameSpec, ...]
     records: bool
     started_at: str
+    time_decisions: bool = False
 
 
 def _seat_agents(job: ChunkJob, spec: GameSpec, times: tuple[TimeHistogram, TimeHistogram]) -> list[Agent]:
@@ -109,7 +113,8 @@ def _seat_agents(job: ChunkJob, spec: GameSpec, times: tuple[TimeHistogram, Time
         # swapped game then differs beyond the cards instead of mirroring the first.
         agent_seed = random.Random(f"{spec.seed}:{source}").getrandbits(63)
         label = f"{names[source]}-{SIDES[source & 1]}{source}"
-        agents.append(TimedAgent(make_agent(names[source], name=label, seed=agent_seed), times[source & 1]))
+        agent = make_agent(names[source], name=label, seed=agent_seed)
+        agents.append(TimedAgent(agent, times[source & 1]) if job.time_decisions else agent)
     return agents
 
 
@@ -226,8 +231,11 @@ class ArenaReport:
                          f"Tichu bonus per round {self.tichu_bonus(side) / rounds:+.1f}")
             parts.append(f"double victories {self.double_victories[side]}")
             times = self.times[side]
-            parts.append(f"{times.total} decisions, median {times.quantile(0.5) * 1e3:.2f} ms, "
-                         f"p99 {times.quantile(0.99) * 1e3:.2f} ms")
+            if times.total:
+                parts.append(f"{times.total} decisions, median {times.quantile(0.5) * 1e3:.2f} ms, "
+                             f"p99 {times.quantile(0.99) * 1e3:.2f} ms")
+            else:
+                parts.append("decisions not timed")
             lines.append(f"team {SIDES[side]}: " + ", ".join(parts))
         if len(self.bonus_diffs) > 1:
             bonus, bonus_low, bonus_high = mean_interval([float(diff) for diff in self.bonus_diffs])
@@ -277,11 +285,15 @@ class Arena:
     """Runs games of four agents and collects the statistics.
 
     :ivar agents: Agent names by seat of a normal game (see :mod:`tichu.agents.registry`).
+    :ivar cluster: A Ray cluster's address (or ``auto``) to play the chunks on instead of
+        local worker processes; ``None`` plays here.
+    :ivar time_decisions: Time every decision for the report (off: the hot path stays bare).
     """
 
     def __init__(self, agents: Sequence[str], *, games: int = 1000, seed: int = 1, workers: int | None = None,
                  target_score: int = 1000, duplicate: bool = False, records: bool = False,
-                 sprt: Sprt | None = None, until_clear: bool = False, chunk_size: int | None = None) -> None:
+                 sprt: Sprt | None = None, until_clear: bool = False, chunk_size: int | None = None,
+                 cluster: str | None = None, time_decisions: bool = False) -> None:
         if len(agents) != 4:
             raise ValueError("four agents are needed")
         self.agents = (agents[0], agents[1], agents[2], agents[3])
@@ -297,14 +309,18 @@ class Arena:
         self.until_clear = until_clear
         unit = 2 if duplicate else 1  # a duplicate deal is looked at after both its games
         self.looks = {unit * round(games * step / (10 * unit)) for step in range(1, 10)}
-        self.chunk_size = chunk_size or max(1, min(25, games // (self.workers * 8) or 1))
+        self.chunk_size = chunk_size
+        self.cluster = cluster
+        self.time_decisions = time_decisions
 
-    def _jobs(self) -> Iterator[ChunkJob]:
+    def _jobs(self, workers: int) -> Iterator[ChunkJob]:
+        """The chunks: about eight per worker, at most 25 games each (unless a size was given)."""
+        size = self.chunk_size or max(1, min(25, self.games // (workers * 8) or 1))
         specs = plan_games(self.games, self.seed, self.duplicate)
         started_at = now_iso()
-        for start in range(0, len(specs), self.chunk_size):
-            yield ChunkJob(self.agents, self.target_score, tuple(specs[start:start + self.chunk_size]),
-                           self.records, started_at)
+        for start in range(0, len(specs), size):
+            yield ChunkJob(self.agents, self.target_score, tuple(specs[start:start + size]),
+                           self.records, started_at, self.time_decisions)
 
     def run(self, *, on_record: Callable[[dict[str, Any]], None] | None = None,
             progress: ProgressBar | None = None) -> ArenaReport:
@@ -315,13 +331,15 @@ class Arena:
         """
         report = ArenaReport(self.agents)
         started = time.perf_counter()
-        jobs = self._jobs()
-        if self.workers == 1:
-            for summaries in map(play_chunk, jobs):
+        if self.cluster is None and self.workers == 1:
+            for summaries in map(play_chunk, self._jobs(1)):
                 if self._consume(summaries, report, on_record, progress):
                     break
         else:
-            self._run_pool(jobs, report, on_record, progress)
+            runner: Runner[ChunkJob, list[GameSummary]] = (
+                ProcessRunner(play_chunk, self.workers) if self.cluster is None
+                else RayRunner(play_chunk, self.cluster))
+            self._run_parallel(runner, report, on_record, progress)
         report.elapsed = time.perf_counter() - started
         if self.sprt is not None:
             report.sprt_llr = self.sprt.llr
@@ -329,35 +347,32 @@ class Arena:
             progress.close()
         return report
 
-    def _run_pool(self, jobs: Iterator[ChunkJob], report: ArenaReport,
-                  on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> None:
+    def _run_parallel(self, runner: Runner[ChunkJob, list[GameSummary]], report: ArenaReport,
+                      on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> None:
         """Keep two chunks per worker in flight and consume the results in game order.
 
-        After an early stop only the chunks in flight are finished, and the pool closes
-        normally (a terminated worker would lose its work, and its coverage data in tests).
+        After an early stop only the chunks in flight are finished, and the runner closes
+        normally; an error or an interrupt aborts it.
         """
-        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        pool = context.Pool(self.workers)
-        in_flight: deque[AsyncResult[list[GameSummary]]] = deque()
+        jobs = self._jobs(runner.slots)
+        in_flight: deque[Callable[[], list[GameSummary]]] = deque()
 
         def submit() -> None:
             job = next(jobs, None)
             if job is not None:
-                in_flight.append(pool.apply_async(play_chunk, (job,)))
+                in_flight.append(runner.submit(job))
 
         try:
-            for _ in range(2 * self.workers):
+            for _ in range(2 * runner.slots):
                 submit()
             while in_flight:
-                if self._consume(in_flight.popleft().get(), report, on_record, progress):
+                if self._consume(in_flight.popleft()(), report, on_record, progress):
                     break
                 submit()
-            pool.close()
         except BaseException:
-            pool.terminate()
+            runner.abort()
             raise
-        finally:
-            pool.join()
+        runner.close()
 
     def _consume(self, summaries: list[GameSummary], report: ArenaReport,
                  on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> bool:
