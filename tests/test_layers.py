@@ -1,8 +1,9 @@
 """The layers of ``src/tichu`` point one way (docs/architecture.md, "Which layer may import which").
 
 The rules core imports only itself; the engine the core; the agents the engine and the
-core; records the core; the Arena and the server everything below them; the protocol
-client everything below the server plus the protocol's error codes (``server.codes``).
+core; records the core; the Arena, the learning environment and the server everything below
+them; the protocol client everything below the server plus the protocol's error codes
+(``server.codes``).
 The wire stays at the edge: nothing below the server and the client imports ``aiohttp``,
 and the core, engine and agents import no ``json`` either. Every import counts, also one
 made only for type checking or inside a function; a folder that is no layer fails too.
@@ -23,6 +24,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "records": frozenset({"core", "records"}),
     "agents": frozenset({"core", "engine", "agents"}),
     "arena": frozenset({"core", "engine", "agents", "records", "arena"}),
+    "learn": frozenset({"core", "engine", "agents", "records", "learn"}),
     "server": frozenset({"core", "rules", "engine", "agents", "records", "server"}),
     "client": frozenset({"core", "rules", "engine", "agents", "client", "server.codes"}),
 }
@@ -34,6 +36,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "agents": frozenset({"aiohttp", "json"}),
     "records": frozenset({"aiohttp"}),
     "arena": frozenset({"aiohttp"}),
+    "learn": frozenset({"aiohttp"}),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.support.checks import check_combinations, check_requests
+from tests.support.extras import require
 from tests.support.live_server import Message, read_table_records
 from tests.support.raw_client import GAME_WAIT, Client, StartServer
 from tichu.records.record import replay
@@ -51,6 +52,22 @@ async def test_one_client_and_three_agents_play_a_whole_game(start_server: Start
         [record] = read_table_records(server, "solo")
         assert [p["kind"] for p in record["players"]] == ["human", "agent:random", "agent:random", "agent:random"]
         assert record["score"] == game_over["payload"]["context"]["total"]
+        assert replay(record) is None
+
+
+async def test_a_policy_for_the_learning_environment_fills_the_empty_seats(start_server: StartServer) -> None:
+    """``TICHU_AGENT=policy:package.module:factory`` (docs/learning.md): the server's agents in
+    empty seats play the policy over the learning agents' action catalogue, through the agent
+    pool like any agent, to ``game_over``."""
+    require("numpy", "learn")
+    async with asyncio.timeout(GAME_WAIT):
+        server = await start_server(agent="policy:tichu.agents.learning.policy_agent:random_policy")
+        anna = await server.join("Anna", "policy")
+        await anna.send_type("start_game")
+        game_over = await anna.play()
+        check_game_over([anna], [game_over["payload"]["context"]])
+        [record] = read_table_records(server, "policy")
+        assert [p["kind"] for p in record["players"]] == ["human"] + ["agent:policy"] * 3
         assert replay(record) is None
 
 

@@ -7,7 +7,9 @@ before the search over every decision (:data:`~tichu.agents.mc_search.V1`); sett
 combine: ``montecarlo:v1:n16``. ``montecarlo:plays`` searches plays only, like v1, but with
 the tuned heuristic for everything else (:data:`~tichu.agents.mc_search.PLAYS`).
 ``heuristic:v1`` is the first heuristic, kept for comparison
-(:data:`~tichu.agents.heuristic_agent.V1`).
+(:data:`~tichu.agents.heuristic_agent.V1`). ``policy:package.module:factory`` plays the
+policy ``factory(seed)`` makes over the learning agents' action catalogue
+(:class:`~tichu.agents.learning.policy_agent.PolicyAgent`, docs/learning.md).
 """
 
 from __future__ import annotations
@@ -51,12 +53,16 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
 
     :param kind: A key of :data:`AGENTS`, for ``montecarlo`` optionally with ``:v1`` or ``:plays``,
         ``:SECONDS`` or ``:nSAMPLES`` (``montecarlo:v1:n16``), for ``heuristic`` with a key of
-        :data:`HEURISTIC_VERSIONS`.
+        :data:`HEURISTIC_VERSIONS`; or ``policy:package.module:factory``.
     :param name: (Optional) Display name; the kind if omitted.
     :param seed: (Optional) Seed of its random choices.
     :raises ValueError: For an unknown kind or setting.
     """
     base, _, setting = kind.partition(":")
+    if base == "policy":
+        from tichu.agents.learning.policy_agent import PolicyAgent  # numpy: only for learning agents
+
+        return PolicyAgent(name or kind, setting, seed)
     factory = AGENTS.get(base)
     if factory is None:
         raise ValueError(f"unknown agent {kind!r}; known: {', '.join(AGENTS)}")

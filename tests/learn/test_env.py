@@ -1,0 +1,164 @@
+"""The PettingZoo environment: PettingZoo's own API test, 200 episodes of random masked actions
+(every action a mask allows is legal in the rules, every episode ends with the engine's score),
+refusals that change nothing, and the seats our agents play."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.support.extras import require
+from tichu.core.round import Round
+
+require("pettingzoo", "learn")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from tichu.agents.learning import actions  # noqa: E402
+from tichu.agents.learning.observation import Question  # noqa: E402
+from tichu.learn.env import TichuEnv  # noqa: E402
+
+
+def test_pettingzoo_api_test_passes_with_four_learners_and_with_two() -> None:
+    api_test(TichuEnv(target_score=300, max_rounds=4), num_cycles=3000)
+    api_test(TichuEnv(learners=(1, 3), opponents="rule", target_score=300, max_rounds=4), num_cycles=1000)
+
+
+def _is_legal(round_: Round, seat: int, question: Question, answer: Any, pushed: int) -> bool:
+    """Whether the rules allow ``answer`` to ``question`` of ``seat`` now (asked of the round
+    itself, not of the environment's mapping)."""
+    if question == Question.GRAND_TICHU:
+        return answer is False or (answer is True and not round_.grand_decided[seat])
+    if question == Question.TICHU:
+        return answer is False or (answer is True and round_.can_announce(seat))
+    if question == Question.PUSH:
+        return isinstance(answer, int) and answer.bit_count() == 1 and bool(answer & round_.hands[seat] & ~pushed)
+    if question == Question.PLAY:
+        return seat == round_.turn and answer in round_.legal_plays()
+    if question == Question.BOMB:
+        return answer is None or answer in round_.bombs_for(seat)
+    if question == Question.WISH:
+        return answer in round_.wish_choices()
+    if question == Question.DRAGON:
+        return answer in round_.dragon_recipients()
+    return False
+
+
+def test_200_episodes_of_random_masked_actions_are_legal_and_end_with_the_engines_score(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """At every step every action the mask allows stands for an answer the rules allow; the
+    engine never has to replace an answer; each episode's rewards add up to its score."""
+    env = TichuEnv(target_score=500, max_rounds=3)
+    rng = random.Random(2026)
+    questions: set[Question] = set()
+    ended = truncated = 0
+    with caplog.at_level(logging.WARNING, logger="tichu.engine.engine"):
+        for episode in range(200):
+            env.reset(seed=episode)
+            returns = dict.fromkeys(env.agents, 0.0)
+            for agent in env.agent_iter():
+                observation, reward, terminated, truncation, info = env.last()
+                returns[agent] += reward
+                if terminated or truncation:
+                    env.step(None)
+                    continue
+                assert env.observation_space(agent).contains(observation)
+                question = env.question()
+                questions.add(question)
+                allowed = np.flatnonzero(info["action_mask"])
+                assert len(allowed) > 0
+                assert env.engine is not None and env.engine.round is not None
+                seat = int(agent.removeprefix("seat_"))
+                pushed = sum(1 << int(index) for index in np.flatnonzero(observation[56:112]))
+                for action in allowed:
+                    answer = env.answer_of(int(action))
+                    assert _is_legal(env.engine.round, seat, question, answer, pushed), \
+                        (question, actions.CATALOGUE[action], answer)
+                env.step(int(allowed[rng.randrange(len(allowed))]))
+            assert env.engine is not None
+            game = env.engine.game
+            for agent, total in returns.items():
+                team = int(agent.removeprefix("seat_")) % 2
+                assert total == game.total[team] - game.total[1 - team], (episode, agent)
+            ended += game.is_over
+            truncated += not game.is_over
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert questions == set(Question) - {Question.NONE}, "every kind of question was asked"
+    assert ended > 0 and truncated > 0
+
+
+def test_an_action_the_mask_does_not_allow_is_refused_and_changes_nothing() -> None:
+    env = TichuEnv(target_score=300)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    before = env.observe(agent).copy()
+    mask = env.infos[agent]["action_mask"]
+    forbidden = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="not allowed"):
+        env.step(forbidden)
+    with pytest.raises(ValueError, match="not allowed"):
+        env.answer_of(forbidden)
+    assert env.agent_selection == agent
+    assert np.array_equal(env.observe(agent), before)
+    assert np.array_equal(env.infos[agent]["action_mask"], mask)
+    env.close()
+
+
+def test_the_push_is_three_steps_of_the_same_seat_in_seat_order() -> None:
+    """After Grand Tichu (asked of all four at once, handed out in seat order) each seat pushes
+    three cards in three steps; the chosen cards show in its observation and leave its mask."""
+    env = TichuEnv(target_score=300)
+    env.reset(seed=5)
+    order = []
+    while env.question() == Question.GRAND_TICHU:
+        order.append(env.agent_selection)
+        env.step(actions.NO)
+    assert order == ["seat_0", "seat_1", "seat_2", "seat_3"]
+    assert env.question() == Question.PUSH and env.agent_selection == "seat_0"
+    chosen = []
+    for step in range(3):
+        assert env.agent_selection == "seat_0"
+        allowed = np.flatnonzero(env.infos["seat_0"]["action_mask"])
+        assert len(allowed) == 14 - step
+        observation = env.observe("seat_0")
+        assert observation[56:112].sum() == step
+        chosen.append(int(allowed[0]))
+        env.step(int(allowed[0]))
+    assert env.agent_selection == "seat_1"
+    env.close()
+
+
+def test_opponent_seats_are_played_by_our_agents_and_only_learners_are_agents() -> None:
+    env = TichuEnv(learners=(2,), opponents="heuristic", target_score=200, max_rounds=2)
+    env.reset(seed=1)
+    assert env.agents == ["seat_2"]
+    for _ in env.agent_iter():
+        _, _, terminated, truncation, info = env.last()
+        env.step(None if terminated or truncation else int(np.flatnonzero(info["action_mask"])[-1]))
+    assert env.engine is not None
+    assert [player.kind for player in env.engine.players] == [
+        "agent:heuristic", "agent:heuristic", "agent:learner", "agent:heuristic"]
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError):
+        TichuEnv(learners=())
+    with pytest.raises(ValueError):
+        TichuEnv(learners=(0, 4))
+    with pytest.raises(ValueError):
+        TichuEnv(opponents="nobody")
+    with pytest.raises(ValueError):
+        TichuEnv(render_mode="human")
+
+
+def test_render_shows_the_score_and_the_table() -> None:
+    env = TichuEnv(target_score=300, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert text is not None and text.startswith("score 0 : 0, round 1")
+    assert TichuEnv().render() is None
+    env.close()

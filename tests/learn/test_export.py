@@ -1,0 +1,101 @@
+"""Training data from records: every decision of the Brettspielwelt logs and of Arena games
+becomes one row whose action its mask allows, with the round's outcome; faulty records are
+refused; the command line writes the arrays."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.scripts import load_script
+from tests.support.extras import require
+
+np = require("numpy", "learn")
+
+from tichu.agents.learning import actions  # noqa: E402
+from tichu.agents.learning.observation import Question  # noqa: E402
+from tichu.arena.arena import Arena  # noqa: E402
+from tichu.learn.export import RecordFault, TrainingData, training_data  # noqa: E402
+from tichu.records.bsw import import_file  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def bsw_records(shared_dir: Path) -> list[dict[str, Any]]:
+    logs = sorted((shared_dir / "data" / "bsw").glob("*.tch"))
+    assert logs
+    return [import_file(path) for path in logs]
+
+
+def _questions(data: TrainingData) -> Any:
+    return data.observation[:, 269:277].argmax(axis=1)
+
+
+def _check(data: TrainingData, records: list[dict[str, Any]]) -> None:
+    """The invariants of any export: one row per decision the records show, each action
+    allowed by its mask, outcomes from the rounds' scores."""
+    rounds = [round_ for record in records for round_ in record["rounds"]]
+    events = [event for round_ in rounds for event in round_["events"]]
+    questions = _questions(data)
+    assert (questions == Question.GRAND_TICHU).sum() == 4 * len(rounds)  # R2.1: every seat, every round
+    assert (questions == Question.PUSH).sum() == 12 * len(rounds)  # R2.3: three cards each
+    assert (questions == Question.PLAY).sum() == sum("play" in event or "pass" in event for event in events)
+    assert (questions == Question.BOMB).sum() == sum("bomb" in event for event in events)
+    assert (questions == Question.WISH).sum() == sum("wish" in event for event in events)
+    assert (questions == Question.DRAGON).sum() == sum("dragon_to" in event for event in events)
+    tichu = questions == Question.TICHU
+    assert (data.action[tichu] == actions.CALL).sum() == sum("tichu" in event for event in events)
+    grand = questions == Question.GRAND_TICHU
+    assert (data.action[grand] == actions.CALL).sum() == sum(sum(round_["grand_tichu"]) for round_ in rounds)
+    assert all(data.mask[row, data.action[row]] == 1 for row in range(len(data)))
+    assert data.observation.shape == (len(data), 284) and data.mask.shape == (len(data), actions.SIZE)
+    # Grand Tichu is decided on 8 cards, the push on 14 (R2.1, R2.3)
+    assert set(data.observation[grand, :56].sum(axis=1)) == {8.0}
+    assert set(data.observation[questions == Question.PUSH, :56].sum(axis=1)) == {14.0}
+    first = 0
+    for game, record in enumerate(records):
+        scores = [round_["score"] for round_ in record["rounds"]]
+        rows = np.flatnonzero(data.game == game)
+        assert rows[0] == first
+        first = rows[-1] + 1
+        row = rows[0]  # seat 0's Grand Tichu decision in the first round
+        assert data.seat[row] == 0 and data.outcome[row] == scores[0][0] - scores[0][1]
+
+
+def test_the_brettspielwelt_logs_become_training_data(bsw_records: list[dict[str, Any]]) -> None:
+    data = training_data(bsw_records)
+    assert len(data) > 5000
+    _check(data, bsw_records)
+    assert (_questions(data) == Question.BOMB).sum() > 0 and (_questions(data) == Question.TICHU).sum() > 0
+
+
+def test_arena_records_become_training_data() -> None:
+    records: list[dict[str, Any]] = []
+    Arena(["heuristic", "rule", "heuristic", "rule"], games=3, seed=12, workers=1, target_score=400,
+          records=True).run(on_record=records.append)
+    _check(training_data(records), records)
+
+
+def test_a_record_that_does_not_replay_is_refused(bsw_records: list[dict[str, Any]]) -> None:
+    broken = copy.deepcopy(bsw_records[0])
+    broken["rounds"][0]["events"][3] = {"seat": 0, "play": "Dr"}
+    with pytest.raises(RecordFault, match=str(broken["id"])):
+        training_data([broken])
+    assert len(training_data([])) == 0
+
+
+def test_the_command_line_writes_the_arrays(bsw_records: list[dict[str, Any]], shared_dir: Path,
+                                            tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script("bin/training_data.py")
+    out = tmp_path / "train.npz"
+    assert script.main([str(shared_dir / "data" / "bsw"), "--out", str(out)]) == 0
+    assert "decisions of 9 games" in capsys.readouterr().out
+    with np.load(out) as arrays:
+        assert set(arrays.files) == {"observation", "mask", "action", "outcome", "game", "seat"}
+        assert len(arrays["action"]) == len(training_data(bsw_records))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "tichu-record/1", "id": "x", "rounds": []}\n', encoding="utf-8")
+    assert script.main([str(bad), "--out", str(tmp_path / "no.npz")]) == 2
+    assert "training_data:" in capsys.readouterr().err
