@@ -8,6 +8,7 @@ hand by :func:`tichu.core.combos.combinations_of` (brute force below).
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import pytest
@@ -15,7 +16,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.core.helpers import cards
-from tichu.agents.support.hand import SINGLE_PENALTY, partition
+from tichu.agents.support import hand as hand_module
+from tichu.agents.support.hand import PARTITION_CACHE, SINGLE_PENALTY, SOLVE_CACHE, partition
 from tichu.core.cards import DOG, DRAGON, MAHJONG, PHOENIX, VALUE_MASK, format_mask
 from tichu.core.combos import (
     BOMB,
@@ -272,3 +274,15 @@ def test_straight_flush_is_kept_whole_before_a_four_of_a_kind() -> None:
 
 def test_phoenix_alone_is_the_led_single() -> None:
     assert partition(PHOENIX).plays == ((PHOENIX, SINGLE, 1, PHOENIX_LEAD_RANK),)
+
+
+def test_the_partition_caches_are_bounded() -> None:
+    """The memoised partitions and search states stay within their bounds (a Raspberry Pi's
+    memory), however many hands are split."""
+    rng = random.Random(9)
+    for _ in range(PARTITION_CACHE + 200):
+        partition(sum(1 << index for index in rng.sample(range(56), 8)))
+    for cached, bound in ((partition, PARTITION_CACHE), (hand_module._solve, SOLVE_CACHE)):
+        info = cached.cache_info()
+        assert info.maxsize == bound and info.currsize <= bound
+    assert partition.cache_info().currsize == PARTITION_CACHE

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import tichu.records.record as record_module
 from tests.scripts import load_script
 from tichu.arena.arena import Arena
 from tichu.core.cards import CARDS, DOG, LABELS, format_mask, indices_of, parse_mask
@@ -20,6 +21,7 @@ from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 from tichu.records.record import (
     FORMAT,
+    LABEL_CACHE,
     ReplayFault,
     event_action,
     game_record,
@@ -532,3 +534,16 @@ def test_replay_command_goes_on_after_a_torn_line(tmp_path: Path, arena_records:
     assert command.main([str(path)]) == 1
     out = capsys.readouterr().out
     assert f"{path}:4: skipped, not JSON" in out and "3 games" in out and "1 problems" in out
+
+
+def test_the_play_label_cache_is_bounded_and_labels_like_format_mask() -> None:
+    """Records label plays through a cache of :data:`LABEL_CACHE` masks at most, with the same
+    labels as :func:`format_mask` (records.md order)."""
+    labels = record_module._play_labels
+    labels.cache_clear()
+    masks = [(1 << a) | (1 << b) for a in range(56) for b in range(a + 1, 56)] * 2
+    masks += list(range(1, LABEL_CACHE + 100))
+    for mask in masks:
+        assert labels(mask) == format_mask(mask)
+    info = labels.cache_info()
+    assert info.maxsize == LABEL_CACHE and info.currsize <= LABEL_CACHE and info.hits >= 1540

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ from tichu.core.ruleset import RuleSet
 from tichu.core.seats import winning_team
 
 FORMAT = "tichu-record/1"
+#: Plays' labels remembered (the Arena writes every play of every game; most are small sets
+#: that come again and again).
+LABEL_CACHE = 8192
+_play_labels = lru_cache(maxsize=LABEL_CACHE)(format_mask)
 
 _EVENT_KEYS = {"tichu": ActionKind.TICHU, "play": ActionKind.PLAY, "pass": ActionKind.PASS,
                "bomb": ActionKind.BOMB, "wish": ActionKind.WISH, "dragon_to": ActionKind.DRAGON}
@@ -34,7 +39,7 @@ def event_json(action: Action) -> dict[str, Any]:
     if kind == ActionKind.TICHU:
         return {"seat": seat, "tichu": True}
     if kind == ActionKind.PLAY:
-        return {"seat": seat, "play": format_mask(value)}
+        return {"seat": seat, "play": _play_labels(value)}
     if kind == ActionKind.PASS:
         return {"seat": seat, "pass": True}
     if kind == ActionKind.BOMB:
