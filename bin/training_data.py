@@ -4,7 +4,8 @@
 Example: ``bin/training_data.py data/records/arena.jsonl ../shared/data/bsw --out data/train.npz``.
 Inputs are record files (JSON Lines: the Arena's ``--records``, ``bin/export_games.py``'s),
 Brettspielwelt logs (``.tch``), or folders of either. The arrays are described in
-docs/learning.md; ``numpy.load`` reads them. Needs ``pip install -e '.[learn]'``.
+docs/learning.md; ``numpy.load`` reads them. At most ``--rows-per-file`` decisions are held in
+memory and written per file. Needs ``pip install -e '.[learn]'``.
 """
 
 from __future__ import annotations
@@ -38,21 +39,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", type=Path, help="record files, .tch logs, or folders of them")
     parser.add_argument("--out", type=Path, required=True, help="the .npz file to write")
+    parser.add_argument("--rows-per-file", type=int, default=100_000,
+                        help="at most this many decisions per file (default 100000, about 130 MB in memory); "
+                             "more go to OUT-1.npz, OUT-2.npz, ...")
     args = parser.parse_args(argv)
     try:
-        from tichu.learn.export import RecordFault, training_data
+        from tichu.learn.export import RecordFault, training_batches
     except ImportError as error:
         print(f"training_data: needs the learning extra (pip install -e '.[learn]'): {error}", file=sys.stderr)
         return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    decisions = games = 0
     try:
-        data = training_data(records_in(args.inputs))
+        for batch in training_batches(records_in(args.inputs), args.rows_per_file):
+            path = args.out if not written else args.out.with_name(f"{args.out.stem}-{len(written)}.npz")
+            batch.save(str(path))
+            written.append(path)
+            decisions += len(batch)
+            games = int(batch.game.max()) + 1
     except (OSError, BswError, RecordFault, ValueError) as error:
         print(f"training_data: {error}", file=sys.stderr)
         return 2
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    data.save(str(args.out))
-    games = int(data.game.max()) + 1 if len(data) else 0
-    print(f"{len(data)} decisions of {games} games -> {args.out}")
+    print(f"{decisions} decisions of {games} games -> {', '.join(str(path) for path in written) or 'nothing'}")
     return 0
 
 

@@ -43,7 +43,7 @@ class LinearPolicy:
     """Logits ``observation @ weights + bias`` over the actions; the masked-out actions get
     none of the probability. Fitted by cross-entropy to the actions taken in the data.
 
-    :ivar weights: ``float32[284, 737]``.
+    :ivar weights: ``float32[620, 737]``.
     :ivar bias: ``float32[737]``.
     """
 

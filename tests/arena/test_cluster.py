@@ -17,7 +17,7 @@ import pytest
 from tests.scripts import ROOT, load_script
 from tests.support.extras import require
 from tichu.arena.arena import Arena
-from tichu.arena.runners import ClusterUnavailable, RayRunner
+from tichu.arena.runners import ClusterUnavailable, RayRunner, _check_reachable
 
 AGENTS = ["rule", "random", "heuristic", "random"]
 
@@ -68,12 +68,13 @@ def test_an_arena_in_a_connected_process_uses_the_connection_and_keeps_it(ray_ad
     ray = require("ray", "cluster")
     ray.init(address=ray_address, ignore_reinit_error=True, log_to_driver=False, configure_logging=False)
     records: dict[str, list[dict[str, Any]]] = {"local": [], "cluster": []}
-    local = Arena(AGENTS, games=12, seed=5, workers=1, target_score=300, until_clear=True, records=True) \
+    local = Arena(AGENTS, games=40, seed=5, workers=1, target_score=300, until_clear=True, records=True) \
         .run(on_record=records["local"].append)
-    cluster = Arena(AGENTS, games=12, seed=5, cluster="auto", target_score=300, until_clear=True, records=True) \
+    cluster = Arena(AGENTS, games=40, seed=5, cluster="auto", target_score=300, until_clear=True, records=True) \
         .run(on_record=records["cluster"].append)
     assert cluster.lines()[:-1] == local.lines()[:-1]
     assert cluster.round_diffs == local.round_diffs and cluster.games == local.games
+    assert local.stopped_early == "clear" and 1 < local.games < 40  # chunks were still in flight
     for run in records.values():
         for record in run:
             record.pop("started_at")
@@ -90,3 +91,14 @@ def test_without_ray_the_command_line_says_how_to_get_it(monkeypatch: pytest.Mon
     run_arena = load_script("bin/run_arena.py")
     assert run_arena.main(["--cluster", "auto", "--games", "2", "--no-progress"]) == 2
     assert "tichu[cluster]" in capsys.readouterr().err
+
+
+def test_an_address_where_nothing_listens_fails_at_once_with_exit_2(tmp_path: Path) -> None:
+    """Ray would retry an unreachable cluster for minutes: the Arena checks the address first."""
+    require("ray", "cluster")
+    with pytest.raises(ClusterUnavailable, match="no Ray cluster at '127.0.0.1:1'"):
+        _check_reachable("127.0.0.1:1")
+    _check_reachable("auto")  # found by Ray itself
+    done = subprocess.run([sys.executable, str(ROOT / "bin" / "run_arena.py"), "--no-progress", "--games", "2",
+                           "--cluster", "127.0.0.1:1"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "no Ray cluster at '127.0.0.1:1'" in done.stderr

@@ -18,7 +18,7 @@ np = require("numpy", "learn")
 from tichu.agents.learning import actions  # noqa: E402
 from tichu.agents.learning.observation import Question  # noqa: E402
 from tichu.arena.arena import Arena  # noqa: E402
-from tichu.learn.export import RecordFault, TrainingData, training_data  # noqa: E402
+from tichu.learn.export import RecordFault, TrainingData, training_batches, training_data  # noqa: E402
 from tichu.records.bsw import import_file  # noqa: E402
 
 
@@ -50,7 +50,7 @@ def _check(data: TrainingData, records: list[dict[str, Any]]) -> None:
     grand = questions == Question.GRAND_TICHU
     assert (data.action[grand] == actions.CALL).sum() == sum(sum(round_["grand_tichu"]) for round_ in rounds)
     assert all(data.mask[row, data.action[row]] == 1 for row in range(len(data)))
-    assert data.observation.shape == (len(data), 284) and data.mask.shape == (len(data), actions.SIZE)
+    assert data.observation.shape == (len(data), 620) and data.mask.shape == (len(data), actions.SIZE)
     # Grand Tichu is decided on 8 cards, the push on 14 (R2.1, R2.3)
     assert set(data.observation[grand, :56].sum(axis=1)) == {8.0}
     assert set(data.observation[questions == Question.PUSH, :56].sum(axis=1)) == {14.0}
@@ -95,7 +95,26 @@ def test_the_command_line_writes_the_arrays(bsw_records: list[dict[str, Any]], s
     with np.load(out) as arrays:
         assert set(arrays.files) == {"observation", "mask", "action", "outcome", "game", "seat"}
         assert len(arrays["action"]) == len(training_data(bsw_records))
+    shards = tmp_path / "shards.npz"
+    assert script.main([str(shared_dir / "data" / "bsw"), "--out", str(shards), "--rows-per-file", "2000"]) == 0
+    names = ["shards.npz", "shards-1.npz", "shards-2.npz", "shards-3.npz"]
+    assert sorted(path.name for path in tmp_path.glob("shards*.npz")) == sorted(names)
+    assert "decisions of 9 games" in capsys.readouterr().out
+    parts = [np.load(tmp_path / name) for name in names]
+    assert [len(part["action"]) for part in parts] == [2000, 2000, 2000, len(training_data(bsw_records)) - 6000]
+    assert np.array_equal(np.concatenate([part["action"] for part in parts]), training_data(bsw_records).action)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "tichu-record/1", "id": "x", "rounds": []}\n', encoding="utf-8")
     assert script.main([str(bad), "--out", str(tmp_path / "no.npz")]) == 2
     assert "training_data:" in capsys.readouterr().err
+
+
+def test_batches_hold_at_most_their_rows_and_add_up_to_the_whole(bsw_records: list[dict[str, Any]]) -> None:
+    """The bound of the export's memory: ``training_batches`` yields ``rows`` rows at most."""
+    whole = training_data(bsw_records)
+    batches = list(training_batches(bsw_records, rows=1000))
+    assert [len(batch) for batch in batches[:-1]] == [1000] * (len(batches) - 1) and 0 < len(batches[-1]) <= 1000
+    assert np.array_equal(np.concatenate([batch.observation for batch in batches]), whole.observation)
+    assert np.array_equal(np.concatenate([batch.game for batch in batches]), whole.game)
+    with pytest.raises(ValueError):
+        next(training_batches(bsw_records, rows=0))

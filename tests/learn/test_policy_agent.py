@@ -80,6 +80,11 @@ def test_an_observation_is_bounded_and_marks_the_question(points: Sequence[Point
     assert vector.min() >= -2 and vector.max() <= 2
     assert vector[269 + Question.PLAY] == 1 and vector[269:277].sum() == 1
     assert vector[:56].sum() == point.round.hands[point.seat].bit_count()
+    given, received = point.round.given[point.seat], point.round.received(point.seat)
+    assert given is not None and received is not None
+    for block, cards in enumerate((*given, *received)):  # R2.3: to / from seats 1, 2, 3
+        start = 284 + 56 * block
+        assert [int(index) for index in np.flatnonzero(vector[start:start + 56])] == [cards.bit_length() - 1]
 
 
 

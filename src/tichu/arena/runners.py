@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
@@ -67,7 +68,8 @@ class ClusterUnavailable(RuntimeError):
 class RayRunner(Generic[J, R]):
     """Chunks as Ray tasks on a cluster (``--cluster ADDRESS``, or ``auto`` for the cluster this
     machine belongs to, see ``ray start``). Connects on creation and disconnects on
-    :meth:`close` unless Ray was already connected in this process.
+    :meth:`close` unless Ray was already connected in this process; either way the tasks
+    still running when the Arena stops (an early stop, an error) are cancelled.
     """
 
     def __init__(self, play: Callable[[J], R], address: str) -> None:
@@ -77,20 +79,46 @@ class RayRunner(Generic[J, R]):
             raise ClusterUnavailable("--cluster needs Ray: pip install 'tichu[cluster]'") from error
         self._owns_connection = not self._ray.is_initialized()
         if self._owns_connection:
+            _check_reachable(address)
             try:
                 self._ray.init(address=address, log_to_driver=False, logging_level="WARNING")
-            except ConnectionError as error:
+            except (ConnectionError, SystemExit) as error:  # Ray exits when it gives up on a cluster
                 raise ClusterUnavailable(f"no Ray cluster at {address!r}: {error}") from error
         self.slots = max(1, int(self._ray.cluster_resources().get("CPU", 1)))
         self._remote = self._ray.remote(num_cpus=1)(play)
+        self._running: set[Any] = set()
 
     def submit(self, job: J) -> Callable[[], R]:
         reference = self._remote.remote(job)
-        return lambda: self._ray.get(reference)
+        self._running.add(reference)
+
+        def result() -> R:
+            self._running.discard(reference)
+            found: R = self._ray.get(reference)
+            return found
+
+        return result
 
     def close(self) -> None:
+        for reference in self._running:
+            self._ray.cancel(reference, force=True)  # results nobody will read
+        self._running.clear()
         if self._owns_connection:
             self._ray.shutdown()
 
     def abort(self) -> None:
-        self.close()  # tasks in flight end with the driver's connection
+        self.close()
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on an address where nothing listens (Ray itself retries for minutes).
+
+    :raises ClusterUnavailable: If ``host:port`` refuses or does not answer in ``timeout`` s.
+    """
+    host, _, port = address.rpartition(":")
+    if address == "auto" or "://" in address or not host or not port.isdigit():
+        return  # "auto" and ray:// addresses: Ray finds the cluster itself
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise ClusterUnavailable(f"no Ray cluster at {address!r}: {error}") from error

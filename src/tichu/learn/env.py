@@ -10,10 +10,11 @@ them, the wish (R5.1) and the Dragon gift (R4.5). The other seats are our agents
 (``opponents``, a registry name). Questions asked at once (Grand Tichu, the push) are handed
 out in seat order.
 
-- Observation: ``float32[284]`` from the seat's frozen :class:`~tichu.engine.views.SeatView`
+- Observation: ``float32[620]`` from the seat's frozen :class:`~tichu.engine.views.SeatView`
   only (R8, :mod:`tichu.agents.learning.observation`).
 - Legal-action mask: ``infos[agent]["action_mask"]``, ``int8[737]``, allowing the actions of
-  the seat's open question (:mod:`tichu.agents.learning.actions`), none for a seat not asked.
+  the selected agent's question (:mod:`tichu.agents.learning.actions`); all 0 for the others,
+  also for an agent whose question waits its turn (Grand Tichu, the push).
 - Action: an index of the catalogue; an action the mask does not allow is refused with a
   :class:`ValueError` and changes nothing.
 - Reward: at the end of each round, every learning seat gets its team's points minus the

@@ -16,8 +16,8 @@ thrown leaves no trace), the wish (R5.1) and the Dragon gift (R4.5).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -55,7 +55,7 @@ class _Sample:
 class TrainingData:
     """The decisions of some records, as arrays with one row per decision.
 
-    :ivar observation: ``float32[N, 284]``, the deciding seat's observation.
+    :ivar observation: ``float32[N, 620]``, the deciding seat's observation.
     :ivar mask: ``int8[N, 737]``, the actions the rules allowed.
     :ivar action: ``int16[N]``, the action taken.
     :ivar outcome: ``float32[N]``, the round's points of the deciding seat's team minus the
@@ -153,14 +153,20 @@ class _Collector(ReplayObserver):
         self.total = list(total)
 
 
-def training_data(records: Iterable[dict[str, Any]]) -> TrainingData:
-    """Every decision of the records, in order.
+#: Rows of one batch of :func:`training_batches` (about 130 MB of arrays).
+BATCH_ROWS = 100_000
 
-    :raises RecordFault: For a record that does not replay through the rules.
+
+def training_batches(records: Iterable[dict[str, Any]], rows: int = BATCH_ROWS) -> Iterator[TrainingData]:
+    """Every decision of the records, in order, in batches of ``rows`` rows (the last may be
+    shorter): memory stays bounded however many records come.
+
+    :raises RecordFault: For a record that does not replay through the rules (the batches
+        before it were yielded).
     """
-    samples: list[_Sample] = []
-    games: list[int] = []
-    outcomes: list[float] = []
+    if rows < 1:
+        raise ValueError("a batch has at least one row")
+    pending: list[tuple[_Sample, int, float]] = []
     for game, record in enumerate(records):
         collector = _Collector([player.get("name", "") for player in record.get("players", [{}] * 4)])
         fault = replay(record, collector)
@@ -170,15 +176,34 @@ def training_data(records: Iterable[dict[str, Any]]) -> TrainingData:
         for sample in collector.samples:
             team = team_of(sample.seat)
             points = scores[sample.round_index]
-            outcomes.append(float(points[team] - points[1 - team]))
-            games.append(game)
-        samples += collector.samples
-    count = len(samples)
+            pending.append((sample, game, float(points[team] - points[1 - team])))
+            if len(pending) == rows:
+                yield _arrays(pending)
+                pending = []
+    if pending:
+        yield _arrays(pending)
+
+
+def training_data(records: Iterable[dict[str, Any]]) -> TrainingData:
+    """Every decision of the records, in order, in one batch (for inputs that fit in memory;
+    :func:`training_batches` for any size).
+
+    :raises RecordFault: For a record that does not replay through the rules.
+    """
+    batches = list(training_batches(records))
+    if len(batches) <= 1:
+        return batches[0] if batches else _arrays([])
+    return TrainingData(**{field.name: np.concatenate([getattr(batch, field.name) for batch in batches])
+                           for field in fields(TrainingData)})
+
+
+def _arrays(rows: list[tuple[_Sample, int, float]]) -> TrainingData:
+    count = len(rows)
     return TrainingData(
-        observation=np.stack([sample.observation for sample in samples]) if count
+        observation=np.stack([sample.observation for sample, _, _ in rows]) if count
         else np.zeros((0, OBSERVATION_SIZE), dtype=np.float32),
-        mask=np.stack([sample.mask for sample in samples]) if count else np.zeros((0, actions.SIZE), dtype=np.int8),
-        action=np.array([sample.action for sample in samples], dtype=np.int16),
-        outcome=np.array(outcomes, dtype=np.float32),
-        game=np.array(games, dtype=np.int32),
-        seat=np.array([sample.seat for sample in samples], dtype=np.int8))
+        mask=np.stack([sample.mask for sample, _, _ in rows]) if count else np.zeros((0, actions.SIZE), dtype=np.int8),
+        action=np.array([sample.action for sample, _, _ in rows], dtype=np.int16),
+        outcome=np.array([outcome for _, _, outcome in rows], dtype=np.float32),
+        game=np.array([game for _, game, _ in rows], dtype=np.int32),
+        seat=np.array([sample.seat for sample, _, _ in rows], dtype=np.int8))

@@ -16,7 +16,8 @@ data, so a policy trained on one plays in the others. Its layout (docs/learning.
   Phoenix; full houses by the triple's and the pair's rank, with or without the Phoenix;
   stairs and streets by length and top rank, with or without the Phoenix; bombs by length and
   rank. The suits are not part of a shape: where a hand can lay a shape with several card
-  sets, :func:`choose_cards` takes the one that breaks the fewest bombs, then the lowest cards.
+  sets, :func:`choose_cards` takes the one that takes the fewest cards out of the hand's
+  bombs, then the lowest cards.
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ def play_action(play: Play) -> int:
 
 
 def choose_cards(plays: Iterable[Play], hand: int) -> Play:
-    """The play a shape stands for among ``plays`` of that shape: the one that breaks the
-    fewest of the hand's bombs, then the one with the lowest cards."""
+    """The play a shape stands for among ``plays`` of that shape: the one that takes the
+    fewest cards out of the hand's bombs, then the one with the lowest cards."""
     bomb_cards = 0
     for bomb in bombs_of(hand):
         bomb_cards |= bomb.cards

@@ -21,6 +21,8 @@ relative: 0 is the seat itself, 1 the next seat, 2 the partner, 3 the seat befor
 ``277``               points in the open trick / 100
 ``278 .. 281``        card points each seat has taken / 100
 ``282``, ``283``      the game's score of own team and of the other / 1000 (clipped)
+``284 .. 451``        the cards this seat pushed to seat 1, 2 and 3 (56 each, R2.3)
+``452 .. 619``        the cards it received from seat 1, 2 and 3 (56 each)
 ====================  ==========================================================
 """
 
@@ -35,7 +37,7 @@ from tichu.core.round import ANNOUNCE_GRAND, ANNOUNCE_TICHU
 from tichu.core.seats import team_of
 from tichu.engine.views import SeatView
 
-SIZE = 284
+SIZE = 620
 
 
 class Question(IntEnum):
@@ -95,4 +97,9 @@ def observe(view: SeatView, question: Question = Question.NONE, pushed: int = 0)
     team = team_of(seat)
     vector[282] = min(2.0, max(-2.0, public.total[team] / 1000))
     vector[283] = min(2.0, max(-2.0, public.total[1 - team] / 1000))
+    private = view.private_state()
+    for start, cards in ((284, private.given_schupf_cards), (452, private.received_schupf_cards)):
+        if cards is not None:
+            for offset, mask in enumerate(cards):  # to (from) the right opponent, the partner, the left
+                _set_cards(vector, start + 56 * offset, mask)
     return vector

@@ -32,7 +32,7 @@ from tichu.agents.learning.observation import observe
 from tichu.core.combos import Play
 from tichu.engine.views import SeatView
 
-#: A policy: ``(observation float32[284], action_mask int8[737])`` -> an allowed action.
+#: A policy: ``(observation float32[620], action_mask int8[737])`` -> an allowed action.
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
 
