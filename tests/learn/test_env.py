@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from typing import Any
 
 import numpy as np
@@ -162,3 +163,51 @@ def test_render_shows_the_score_and_the_table() -> None:
     assert text is not None and text.startswith("score 0 : 0, round 1")
     assert TichuEnv().render() is None
     env.close()
+
+
+def _episode_actions(env: TichuEnv, seed: int, steps: int | None = None) -> list[tuple[str, int]]:
+    """Play ``seed``'s episode with the lowest allowed action (``steps`` steps, or to its end)."""
+    env.reset(seed=seed)
+    taken: list[tuple[str, int]] = []
+    for agent in env.agent_iter():
+        _, _, terminated, truncation, info = env.last()
+        if terminated or truncation:
+            env.step(None)
+            continue
+        if steps is not None and len(taken) == steps:
+            break
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        taken.append((agent, action))
+        env.step(action)
+    return taken
+
+
+async def test_the_environment_works_inside_a_running_event_loop() -> None:
+    """As in a notebook or an async trainer: the engines run on a loop of their own thread."""
+    env = TichuEnv(target_score=300, max_rounds=2)
+    assert len(_episode_actions(env, 4)) > 100
+    env.close()
+
+
+def test_a_reset_in_the_middle_of_an_episode_starts_afresh() -> None:
+    """The engine of the episode left behind is cancelled; none of its questions reach the new one."""
+    fresh = _episode_actions(TichuEnv(target_score=300, max_rounds=2), 7)
+    env = TichuEnv(target_score=300, max_rounds=2)
+    for steps in (1, 5, 13, 40):
+        _episode_actions(env, 7, steps)
+        assert _episode_actions(env, 7) == fresh
+
+
+def test_environments_in_two_threads_play_as_they_would_alone() -> None:
+    alone = [_episode_actions(TichuEnv(target_score=300, max_rounds=2), seed) for seed in (1, 2)]
+    found: dict[int, list[tuple[str, int]]] = {}
+
+    def play(seed: int) -> None:
+        found[seed] = _episode_actions(TichuEnv(target_score=300, max_rounds=2), seed)
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert [found[1], found[2]] == alone

@@ -1,8 +1,9 @@
 """A PettingZoo AEC environment of Tichu, driven by the same :class:`~tichu.engine.engine.GameEngine`
 as the server and the Arena (``pip install tichu[learn]``; docs/learning.md).
 
-The engine runs in the environment's own event loop and asks its players as at any table;
-the seats of the learning agents (``seat_0`` .. ``seat_3``, those named in ``learners``)
+The engine runs on an event loop in a daemon thread shared by all environments (so an
+environment works from any thread, also inside a running event loop such as a notebook's)
+and asks its players as at any table; the seats of the learning agents (``seat_0`` .. ``seat_3``, those named in ``learners``)
 answer :class:`~tichu.engine.player.Later`, and the environment hands each question to its
 agent as one step: Grand Tichu (R2.1), the push as three cards (R2.3), each play with the
 pass (R4.1), the Tichu call (R6.1) and the bomb out of turn (R4.3) wherever the engine offers
@@ -27,9 +28,9 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import random
 import threading
-import weakref
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,27 +55,44 @@ from tichu.engine.views import SeatView
 
 Observation = npt.NDArray[np.float32]
 
-_LOOPS = threading.local()
+_LOOP_LOCK = threading.Lock()
+_LOOP: asyncio.AbstractEventLoop | None = None
 
 
-def _thread_loop() -> asyncio.AbstractEventLoop:
-    """This thread's event loop for the environments' engines (one per thread, closed at exit):
-    light enough for many environments, and a half-played episode's engine is cancelled on it."""
-    loop: asyncio.AbstractEventLoop | None = getattr(_LOOPS, "loop", None)
-    if loop is None:
-        loop = _LOOPS.loop = asyncio.new_event_loop()
-        atexit.register(_close, loop)
-    return loop
+def _engine_loop() -> asyncio.AbstractEventLoop:
+    """The event loop every environment's engine runs on, in a daemon thread of its own: an
+    environment then works from any thread, also one that runs an event loop itself (a
+    Jupyter notebook, an async trainer), and all of them share one loop and thread."""
+    global _LOOP
+    with _LOOP_LOCK:
+        if _LOOP is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="tichu-env-engines", daemon=True)
+            thread.start()
+            atexit.register(_shut_down, loop, thread)
+            _LOOP = loop
+        return _LOOP
 
 
-def _close(loop: asyncio.AbstractEventLoop) -> None:
-    """Cancel the engines still waiting (environments not closed) and close the loop."""
-    pending = asyncio.all_tasks(loop)
-    for task in pending:
-        task.cancel()
-    if pending:
-        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+def _shut_down(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """At exit: cancel the engines still waiting (environments not closed), stop the loop."""
+
+    async def cancel_all() -> None:
+        pending = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
+    asyncio.run_coroutine_threadsafe(cancel_all(), loop).result(timeout=10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=10)
     loop.close()
+
+
+def _answer(future: asyncio.Future[Any], value: object) -> None:
+    """Give the engine its answer (in the loop's thread; an engine cancelled meanwhile wants none)."""
+    if not future.done():
+        future.set_result(value)
 
 
 @dataclass
@@ -91,21 +109,83 @@ class _Question:
     pushed: list[int] = field(default_factory=list)
 
 
+class _Episode:
+    """One game's engine on the shared loop, and the questions it asked the learning seats.
+
+    The engine runs only while no question is open. Its questions are published once it
+    waits for their answers (a callback after its current step, which may ask several seats
+    at once), so the environment reads them only while the engine stands still. A stopped
+    episode's engine is cancelled; a question it still asks goes nowhere.
+
+    :ivar questions: The open questions, in the order asked.
+    :ivar game: The engine's game, running on the loop.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._changed = threading.Condition()
+        self._published = False
+        self.questions: list[_Question] = []
+        self.game: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+    def start(self, engine: GameEngine) -> None:
+        """Start the engine's game on the loop."""
+        self.game = asyncio.run_coroutine_threadsafe(engine.run(), self._loop)
+        self.game.add_done_callback(self._notify)
+
+    def ask(self, seat: int, view: SeatView, choice: Choice) -> Awaitable[Any]:
+        """Queue a question (in the loop's thread); the engine awaits the answer."""
+        answer: asyncio.Future[Any] = self._loop.create_future()
+        with self._changed:
+            self.questions.append(_Question(seat, view, choice, answer))
+        self._loop.call_soon(self._publish)
+        return answer
+
+    def _publish(self) -> None:
+        with self._changed:
+            self._published = True
+            self._changed.notify_all()
+
+    def _notify(self, _: object) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    def wait(self) -> None:
+        """Wait until the engine asks a learning seat something or the game is over.
+
+        :raises Exception: What the engine raised, if it failed.
+        """
+        with self._changed:
+            self._changed.wait_for(lambda: (self._published and bool(self.questions)) or self.game.done())
+        if self.game.done() and not self.questions:
+            self.game.result()
+
+    def answer(self, value: object) -> None:
+        """Answer the first open question; the engine goes on once every open one is answered."""
+        with self._changed:
+            question = self.questions.pop(0)
+            if not self.questions:
+                self._published = False
+        self._loop.call_soon_threadsafe(_answer, question.answer, value)
+
+    def stop(self) -> None:
+        """Cancel the engine (from any thread)."""
+        self.game.cancel()
+
+
 class _LearnerSeat(Player):
     """A learning agent's seat: every question becomes a step of the environment."""
 
     kind = "agent:learner"
     listens = False
 
-    def __init__(self, env: TichuEnv, seat: int) -> None:
+    def __init__(self, episode: _Episode, seat: int) -> None:
         super().__init__(f"seat_{seat}")
-        self._env = weakref.ref(env)  # no cycle: an environment dropped mid-game stops its engine at once
+        self._episode = episode
         self._seat = seat
 
     def _later(self, view: SeatView, choice: Choice) -> Later[Any]:
-        env = self._env()
-        assert env is not None, "the engine of a dropped environment runs on"
-        return Later(env._ask(self._seat, view, choice))
+        return Later(self._episode.ask(self._seat, view, choice))
 
     def grand_tichu(self, view: SeatView) -> Later[bool]:
         return self._later(view, actions.grand_tichu_choice())
@@ -159,9 +239,8 @@ class TichuEnv(AECEnv[str, Observation, int]):
         action_space = spaces.Discrete(actions.SIZE)
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
-        self._loop = _thread_loop()
-        self._task: asyncio.Task[Any] | None = None
-        self._questions: list[_Question] = []
+        self._loop = _engine_loop()
+        self._episode: _Episode | None = None
         self.engine: GameEngine | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -172,28 +251,15 @@ class TichuEnv(AECEnv[str, Observation, int]):
 
     # -- the engine ---------------------------------------------------------------------------
 
-    def _ask(self, seat: int, view: SeatView, choice: Choice) -> Awaitable[Any]:
-        """Queue a question of a learning seat; the engine awaits the answer."""
-        answer: asyncio.Future[Any] = self._loop.create_future()
-        self._questions.append(_Question(seat, view, choice, answer))
-        return answer
-
-    def _advance(self) -> None:
-        """Run the engine until a learning seat is asked something or the game is over."""
-        assert self._task is not None
-        while not self._questions and not self._task.done():
-            self._loop.run_until_complete(asyncio.sleep(0))
-        if self._task.done():
-            self._task.result()  # an error in the engine is raised here
+    @property
+    def _questions(self) -> list[_Question]:
+        return self._episode.questions if self._episode is not None else []
 
     def _stop(self) -> None:
-        """Cancel the engine of an episode not played to its end (its loop finishes the
-        cancellation now, or on its next run if it is running, as in a garbage collection)."""
-        task, self._task = self._task, None
-        if task is not None and not task.done() and not self._loop.is_closed():
-            task.cancel()
-            if not self._loop.is_running():
-                self._loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
+        """Cancel the engine of an episode not played to its end (from any thread)."""
+        episode, self._episode = self._episode, None
+        if episode is not None:
+            episode.stop()
 
     # -- PettingZoo -----------------------------------------------------------------------------
 
@@ -201,24 +267,25 @@ class TichuEnv(AECEnv[str, Observation, int]):
         """Start a new game (its deals and the opponents' choices seeded by ``seed``)."""
         self._stop()
         rng = random.Random(seed)
+        episode = _Episode(self._loop)
         players: list[Player] = []
         for seat in range(4):
             if seat in self.learners:
-                players.append(_LearnerSeat(self, seat))
+                players.append(_LearnerSeat(episode, seat))
             else:
                 agent = make_agent(self.opponents, name=f"{self.opponents}-{seat}", seed=rng.getrandbits(63))
                 players.append(AgentPlayer(agent))
         self.engine = GameEngine(players, RuleSet(target_score=self.target_score, seed=rng.getrandbits(63)))
-        self._questions = []
         self._booked = 0
-        self._task = self._loop.create_task(self.engine.run())
+        self._episode = episode
+        episode.start(self.engine)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._advance()
+        episode.wait()
         self._select()
 
     def _select(self) -> None:
@@ -270,16 +337,15 @@ class TichuEnv(AECEnv[str, Observation, int]):
                 self._select()
                 return
             answer = tuple(question.pushed)
-        self._questions.pop(0)
-        question.answer.set_result(answer)
-        self._advance()
+        episode = self._episode
+        assert episode is not None and self.engine is not None
+        episode.answer(answer)
+        episode.wait()
         self._book_rounds()
-        assert self._task is not None and self.engine is not None
-        ended = self._task.done()
+        ended = episode.game.done()
         truncated = not ended and self.max_rounds is not None and self._booked >= self.max_rounds
         if ended or truncated:
             self._stop()
-            self._questions = []
             total = self.engine.game.total
             for name in self.agents:
                 team = team_of(int(name.removeprefix("seat_")))
@@ -331,5 +397,5 @@ class TichuEnv(AECEnv[str, Observation, int]):
         self._stop()
 
     def __del__(self) -> None:
-        if getattr(self, "_task", None) is not None:
+        if getattr(self, "_episode", None) is not None:
             self._stop()  # an episode left half-played: cancel its engine before its loop goes
