@@ -3,13 +3,13 @@ as the server and the Arena (``pip install tichu[learn]``; docs/learning.md).
 
 The engine runs on an event loop in a daemon thread shared by all environments (so an
 environment works from any thread, also inside a running event loop such as a notebook's)
-and asks its players as at any table; the seats of the learning agents (``seat_0`` .. ``seat_3``, those named in ``learners``)
-answer :class:`~tichu.engine.player.Later`, and the environment hands each question to its
-agent as one step: Grand Tichu (R2.1), the push as three cards (R2.3), each play with the
-pass (R4.1), the Tichu call (R6.1) and the bomb out of turn (R4.3) wherever the engine offers
-them, the wish (R5.1) and the Dragon gift (R4.5). The other seats are our agents
-(``opponents``, a registry name). Questions asked at once (Grand Tichu, the push) are handed
-out in seat order.
+and asks its players as at any table; the seats of the learning agents (``seat_0`` ..
+``seat_3``, those named in ``learners``) answer :class:`~tichu.engine.player.Later`, and the
+environment hands each question to its agent as one step: Grand Tichu (R2.1), the push as
+three cards (R2.3), each play with the pass (R4.1), the Tichu call (R6.1) and the bomb out
+of turn (R4.3) wherever the engine offers them, the wish (R5.1) and the Dragon gift (R4.5).
+The other seats are our agents (``opponents``, a registry name). Questions asked at once
+(Grand Tichu, the push) are handed out in seat order.
 
 - Observation: ``float32[620]`` from the seat's frozen :class:`~tichu.engine.views.SeatView`
   only (R8, :mod:`tichu.agents.learning.observation`).

@@ -70,12 +70,22 @@ def situation_of(public: PublicState, private: PrivateState) -> Situation:
                      public.announcements, public.played_cards)
 
 
+#: Builds a :class:`Situation` from its fields without the named tuple's Python-level
+#: ``__new__``: rollouts make one for every play.
+_new_situation = tuple.__new__
+
+
 def situation_in(round_: Round, seat: int) -> Situation:
-    """The situation of ``seat`` in a (simulated) round, read directly."""
-    lead = round_.is_lead
-    return Situation(seat, round_.hands[seat], None if lead else round_.trick,
-                     None if lead else round_.trick_owner, points_of(round_.trick_cards),
-                     round_.wish_value if round_.wish_open else 0,
-                     tuple(hand.bit_count() for hand in round_.hands), tuple(round_.announcements),
-                     round_.played)
+    """The situation of ``seat`` in a (simulated) round, read directly (a rollout's hot path:
+    no generator, no keyword construction)."""
+    hands = round_.hands
+    if round_.trick is None or round_.trick_closed:
+        trick = owner = None
+    else:
+        trick, owner = round_.trick, round_.trick_owner
+    return _new_situation(Situation, (
+        seat, hands[seat], trick, owner, points_of(round_.trick_cards),
+        round_.wish_value if round_.wish_open else 0,
+        (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
+        tuple(round_.announcements), round_.played))
 
