@@ -351,8 +351,8 @@ class Arena:
                       on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> None:
         """Keep two chunks per worker in flight and consume the results in game order.
 
-        After an early stop only the chunks in flight are finished, and the runner closes
-        normally; an error or an interrupt aborts it.
+        After an early stop no chunk is submitted any more and the runner closes normally
+        (:meth:`~tichu.arena.runners.Runner.close`); an error or an interrupt aborts it.
         """
         jobs = self._jobs(runner.slots)
         in_flight: deque[Callable[[], list[GameSummary]]] = deque()

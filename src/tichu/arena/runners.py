@@ -33,7 +33,8 @@ class Runner(Protocol[J_contra, R_co]):
         """Start a chunk; the returned function waits for its result."""
 
     def close(self) -> None:
-        """Let the chunks in flight finish and release the workers (a normal end)."""
+        """A normal end (also an early stop): release the workers. The local pool lets the
+        chunks in flight finish; Ray cancels them."""
 
     def abort(self) -> None:
         """Stop at once (an error or an interrupt): chunks in flight are lost."""
