@@ -51,8 +51,10 @@ def _is_legal(round_: Round, seat: int, question: Question, answer: Any, pushed:
 
 def test_200_episodes_of_random_masked_actions_are_legal_and_end_with_the_engines_score(
         caplog: pytest.LogCaptureFixture) -> None:
-    """At every step every action the mask allows stands for an answer the rules allow; the
-    engine never has to replace an answer; each episode's rewards add up to its score."""
+    """At every step every action the mask allows stands for an answer the rules allow (R2.1
+    Grand Tichu, R2.3 push, R4.1 play, R4.3 bomb, R5.1 wish, R4.5 Dragon, R6.1 Tichu, each
+    asked of the round itself); the engine never has to replace an answer; each episode's
+    rewards add up to its score (R7.3)."""
     env = TichuEnv(target_score=500, max_rounds=3)
     rng = random.Random(2026)
     questions: set[Question] = set()
