@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from tichu.agents.agent import Agent  # noqa: E402
-from tichu.agents.heuristic_agent import HeuristicPolicy  # noqa: E402
+from tichu.agents.heuristic_policy import HeuristicPolicy  # noqa: E402
 from tichu.agents.levels import LEVELS, make_level_agent  # noqa: E402
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS  # noqa: E402
 from tichu.agents.support.hand import partition  # noqa: E402

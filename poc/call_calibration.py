@@ -21,7 +21,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from tichu.agents.agent import Agent, AgentPlayer  # noqa: E402
-from tichu.agents.heuristic_agent import HeuristicAgent, hand_strength  # noqa: E402
+from tichu.agents.heuristic_agent import HeuristicAgent  # noqa: E402
+from tichu.agents.heuristic_policy import hand_strength  # noqa: E402
 from tichu.agents.registry import make_agent  # noqa: E402
 from tichu.core.combos import Play  # noqa: E402
 from tichu.core.ruleset import RuleSet  # noqa: E402

@@ -16,7 +16,10 @@ import pstats
 import random
 import time
 
-from tichu.agents.heuristic_agent import HeuristicPolicy
+try:
+    from tichu.agents.heuristic_policy import HeuristicPolicy
+except ImportError:  # a revision from before the policy had a module of its own (speed_vs_revision.py)
+    from tichu.agents.heuristic_agent import HeuristicPolicy  # type: ignore[attr-defined]
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
 from tichu.agents.mc_search import rollout_full
 from tichu.agents.support.rollout import rollout

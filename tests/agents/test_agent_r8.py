@@ -26,7 +26,8 @@ import pytest
 
 from tests.core.helpers import playing_round, run
 from tichu.agents.agent import Agent, AgentPlayer
-from tichu.agents.heuristic_agent import DEFAULT, HeuristicAgent
+from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_policy import DEFAULT
 from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.registry import make_agent
 from tichu.agents.rule_agent import RuleAgent

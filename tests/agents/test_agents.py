@@ -20,7 +20,8 @@ import pytest
 
 from tests.core.helpers import playing_round, run
 from tichu.agents.agent import Agent
-from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy
+from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy
 from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent

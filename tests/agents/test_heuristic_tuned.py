@@ -1,5 +1,5 @@
 """The tuned heuristic's features (issue 13), each against the rule it serves (rules.md), and
-where it differs from ``heuristic:v1`` (:data:`~tichu.agents.heuristic_agent.V1`)."""
+where it differs from ``heuristic:v1`` (:data:`~tichu.agents.heuristic_policy.V1`)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import random
 from dataclasses import replace
 
 from tests.agents.test_agents import endgame, legal, play_of, seeded_positions, situation, view_of
-from tichu.agents.heuristic_agent import (
+from tichu.agents.heuristic_agent import HeuristicAgent, _best_gift
+from tichu.agents.heuristic_policy import (
     DEFAULT,
     ENDGAME_CANDIDATES,
     V1,
-    HeuristicAgent,
     HeuristicPolicy,
-    _best_gift,
     hand_strength,
     rollout_weights,
     tichu_score,

@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 from tests.scripts import load_script
-from tichu.agents.heuristic_agent import DEFAULT, V1, Weights
+from tichu.agents.heuristic_policy import DEFAULT, V1, Weights
 
 ROOT = Path(__file__).resolve().parents[2]
 

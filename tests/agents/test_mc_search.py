@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tests.agents.test_agents import view_of
-from tichu.agents.heuristic_agent import HeuristicPolicy
+from tichu.agents.heuristic_policy import HeuristicPolicy
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, MonteCarloAgent, leads_clearly, share_lower_bound
 from tichu.agents.mc_search import SEARCH, V1, deal_from, deal_start, rollout_full, unknown_cards
 from tichu.agents.support.rollout import rollout

@@ -8,8 +8,9 @@ import pytest
 from tests.core.helpers import playing_round
 from tichu.agents.agent import Agent
 from tichu.agents.beginner_agent import BeginnerAgent
-from tichu.agents.heuristic_agent import DEFAULT, HeuristicAgent
-from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
+from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_policy import DEFAULT
+from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.mc_search import PLAYS, SEARCH, V1
 from tichu.agents.random_agent import RandomAgent

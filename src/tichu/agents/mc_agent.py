@@ -25,8 +25,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
-from tichu.agents.heuristic_agent import WEIGHTS, HeuristicAgent, HeuristicPolicy, rollout_weights
+from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
+from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy, rollout_weights
 from tichu.agents.mc_search import SEARCH, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
 from tichu.agents.support.inference import WeightedSampler, evidence_of
 from tichu.agents.support.knowledge import Knowledge, knowledge_of

@@ -8,7 +8,7 @@ other decision the heuristic's.
 
 :func:`rollout_full` finishes a round like :func:`~tichu.agents.mc_agent.rollout`, but
 before each play the other seats may throw a bomb out of turn (the heuristic's
-:meth:`~tichu.agents.heuristic_agent.HeuristicPolicy.choose_bomb`, R4.3) and a seat that
+:meth:`~tichu.agents.heuristic_policy.HeuristicPolicy.choose_bomb`, R4.3) and a seat that
 has not played may call Tichu (the rule policy's cheap test, R6.1). :func:`deal_start` makes
 the rounds for the decisions before play (Grand Tichu, the push) from a sampled deal.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
-from tichu.agents.heuristic_agent import HeuristicPolicy
+from tichu.agents.heuristic_policy import HeuristicPolicy
 from tichu.agents.support.situation import Situation, situation_in
 from tichu.core.cards import DECK, indices_of
 from tichu.core.round import Decision, Round

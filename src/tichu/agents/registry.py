@@ -7,7 +7,7 @@ before the search over every decision (:data:`~tichu.agents.mc_search.V1`); sett
 combine: ``montecarlo:v1:n16``. ``montecarlo:plays`` searches plays only, like v1, but with
 the tuned heuristic for everything else (:data:`~tichu.agents.mc_search.PLAYS`).
 ``heuristic:v1`` is the first heuristic, kept for comparison
-(:data:`~tichu.agents.heuristic_agent.V1`). ``policy:package.module:factory`` plays the
+(:data:`~tichu.agents.heuristic_policy.V1`). ``policy:package.module:factory`` plays the
 policy ``factory(seed)`` makes over the learning agents' action catalogue
 (:class:`~tichu.agents.learning.policy_agent.PolicyAgent`, docs/learning.md).
 """
@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 from tichu.agents.agent import Agent
 from tichu.agents.beginner_agent import BeginnerAgent
-from tichu.agents.heuristic_agent import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.mc_search import PLAYS, SEARCH
 from tichu.agents.mc_search import V1 as SEARCH_V1

@@ -1,7 +1,7 @@
 """Rollouts: a round resumed on a sampled deal and finished by a fast policy for every seat.
 
 The Monte Carlo agent searches with them (:mod:`tichu.agents.mc_agent`), and the heuristic
-agent with a few of them in the endgame (:attr:`~tichu.agents.heuristic_agent.Weights.endgame_cards`).
+agent with a few of them in the endgame (:attr:`~tichu.agents.heuristic_policy.Weights.endgame_cards`).
 The deal comes from the searching seat's knowledge only (R8); nothing here reads a hidden hand.
 """
 
