@@ -215,9 +215,18 @@ def finish(round_: Round) -> Round:
 # -- state checks ------------------------------------------------------------------------
 
 
+def state_names(round_: Round) -> list[str]:
+    """The names of a round's attributes: those of its ``__dict__``, or, where the accelerator
+    (``bin/accelerate.py``) compiled :class:`Round` into a class without one, every public or
+    private name whose value is data, not a method."""
+    if hasattr(round_, "__dict__"):
+        return list(vars(round_))
+    return [name for name in dir(round_) if not name.startswith("__") and not callable(getattr(round_, name))]
+
+
 def snapshot(round_: Round) -> dict[str, Any]:
     """A deep copy of a round's whole state except lazily filled caches."""
-    return copy.deepcopy({key: value for key, value in vars(round_).items() if key not in _CACHES})
+    return copy.deepcopy({name: getattr(round_, name) for name in state_names(round_) if name not in _CACHES})
 
 
 def assert_refused(round_: Round, code: Violation, action: Callable[[], object],

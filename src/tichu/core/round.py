@@ -266,13 +266,41 @@ class Round:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", f"unknown action {kind!r}")
 
     def clone(self) -> Round:
-        """Return an independent copy (the lists are copied, the immutable values shared)."""
+        """Return an independent copy (the lists are copied, the immutable values shared).
+
+        Every attribute is named, not copied through ``__dict__``: the compiled accelerator
+        (``bin/accelerate.py``) turns this class into one without a ``__dict__``."""
         other = Round.__new__(Round)
-        other.__dict__.update(self.__dict__)
-        for name in ("first_deal", "second_deal", "hands", "grand_decided", "announcements", "given",
-                     "trick_turns", "won", "tricks_won", "out_order", "has_played", "events", "_combos",
-                     "_bombs", "carried_points"):
-            setattr(other, name, list(getattr(self, name)))
+        other.rules = self.rules
+        other.first_deal = list(self.first_deal)
+        other.second_deal = list(self.second_deal)
+        other.hands = list(self.hands)
+        other.phase = self.phase
+        other.grand_decided = list(self.grand_decided)
+        other.announcements = list(self.announcements)
+        other.given = list(self.given)
+        other.turn = self.turn
+        other.trick = self.trick
+        other.trick_owner = self.trick_owner
+        other.trick_cards = self.trick_cards
+        other.trick_turns = list(self.trick_turns)
+        other.trick_closed = self.trick_closed
+        other._passes = self._passes
+        other.wish_value = self.wish_value
+        other.wish_open = self.wish_open
+        other._wish_pending = self._wish_pending
+        other._dragon_pending = self._dragon_pending
+        other.won = list(self.won)
+        other.tricks_won = list(self.tricks_won)
+        other.last_trick = self.last_trick
+        other.out_order = list(self.out_order)
+        other.played = self.played
+        other.has_played = list(self.has_played)
+        other.events = list(self.events)
+        other._combos = list(self._combos)
+        other._bombs = list(self._bombs)
+        other.carried_points = list(self.carried_points)
+        other._result = self._result
         return other
 
     @classmethod
@@ -438,7 +466,9 @@ class Round:
         if not self.trick_turns:
             return []
         passed = []
-        for kind, seat, _ in reversed(self.events):
+        events = self.events
+        for index in range(len(events) - 1, -1, -1):
+            kind, seat, _ = events[index]
             if kind == ActionKind.PASS:
                 passed.append(seat)
             elif kind in (ActionKind.PLAY, ActionKind.BOMB):
