@@ -587,6 +587,30 @@
         assert.ok(!TableControls.compute(situation({ phase: phase })).hint.visible, phase);
       }
     });
+    it('after the own action the status speaks to the player, never of them (issue 11, item 12)', function () {
+      let own = null;
+      own = TableControls.ownAction(own, 'player_passed', { player_index: 0 }, 0);
+      assert.equal(own, 'pass');
+      assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: own }),
+        { key: 'status.youPassed', seat: null }, 'the turn still points here: not "Anna is playing."');
+      assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: own }),
+        { key: 'status.youPassedTurnOf', seat: 1 });
+      assert.equal(I18n.t('status.youPassedTurnOf', { name: 'Bot 2' }), 'You passed. Bot 2 is playing.');
+      own = TableControls.ownAction(own, 'player_played', { turn: [1, [[9, 1]], ['single', 1, 9]] }, 0);
+      assert.equal(own, null, 'another seat acted');
+      assert.deepEqual(TableControls.turnStatus({ turn: 2, seat: 0, ownAction: own }),
+        { key: 'status.turnOf', seat: 2 });
+      own = TableControls.ownAction(own, 'player_played', { turn: [0, [[5, 1], [5, 2]], ['pair', 2, 5]] }, 0);
+      assert.equal(own, 'play');
+      assert.equal(TableControls.ownAction(own, 'player_turn_changed', { current_turn_index: 1 }, 0), 'play');
+      assert.equal(TableControls.ownAction(own, 'trick_taken', { player_index: 0, points: 0 }, 0), null);
+      assert.equal(TableControls.ownAction(own, 'round_started', { round_index: 1 }, 0), null);
+      assert.equal(TableControls.ownAction(own, 'player_joined', joined(), 0), null);
+      assert.equal(TableControls.ownAction(own, 'player_joined', { player_index: 2, player_name: 'Ben' }, 0), 'play');
+      assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: null }),
+        { key: 'status.waiting', seat: null });
+      assert.equal(TableControls.turnStatus({ turn: null, seat: 0, ownAction: 'play' }), null);
+    });
     it('bomb button: selects the weakest bomb, then throws the selected one', function () {
       const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
       const offered = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS] }));

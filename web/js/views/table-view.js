@@ -22,16 +22,19 @@
 
   /**
    * What is only on screen.
-   * `nextHint` is the request and the index of the hinted play the Hint button selected last.
+   * `nextHint` is the request and the index of the hinted play the Hint button selected last;
+   * `ownAction` what the own seat did last in the open trick (TableControls.ownAction).
    * @type {{selected: Set<string>, push: Object<string, (string|null)>, awaitingPickUp: boolean,
-   *   resultDismissed: boolean, nextHint: {requestId: (string|null), index: (number|null)}}}
+   *   resultDismissed: boolean, nextHint: {requestId: (string|null), index: (number|null)},
+   *   ownAction: (string|null)}}
    */
   const _ui = {
     selected: new Set(),
     push: { right: null, partner: null, left: null },
     awaitingPickUp: false,
     resultDismissed: false,
-    nextHint: { requestId: null, index: null }
+    nextHint: { requestId: null, index: null },
+    ownAction: null
   };
 
   /**
@@ -199,12 +202,10 @@
       }
       return I18n.t(State.request.context.trick_combination ? 'status.yourTurn' : 'status.yourLead');
     }
-    const turn = State.public.current_turn_index;
-    if (turn === null || turn === undefined) {
-      return '';
-    }
-    // right after the own action the turn may still point here: never "Ada is playing" to Ada
-    return I18n.t(turn === State.playerIndex ? 'status.waiting' : 'status.turnOf', { name: State.displayName(turn) });
+    // right after the own action: "You passed. Bot 2 is playing.", never "Ada is playing" to Ada
+    const status = TableControls.turnStatus({ turn: State.public.current_turn_index, seat: State.playerIndex,
+      ownAction: _ui.ownAction });
+    return status ? I18n.t(status.key, { name: status.seat === null ? '' : State.displayName(status.seat) }) : '';
   }
 
   /**
@@ -379,6 +380,7 @@
    */
   function _onStateChanged(change) {
     const event = change.event;
+    _ui.ownAction = TableControls.ownAction(_ui.ownAction, event, change.context || {}, State.playerIndex);
     if (event === 'round_started' || (event === 'player_joined' && 'session_id' in change.context)) {
       _resetCards();
       _ui.awaitingPickUp = false;
@@ -435,6 +437,13 @@
       }
     });
     EventBus.on('state:changed', _onStateChanged);
+    EventBus.on('intent:respond', function (answer) {
+      // the own pass or play, said at once (the server's notification confirms it); this
+      // runs before the AppController sends the answer and closes the request
+      if (answer.action === 'play' && State.requestAction() === 'play') {
+        _ui.ownAction = answer.data.cards.length ? 'play' : 'pass';
+      }
+    });
   }
 
   /**

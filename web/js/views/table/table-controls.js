@@ -129,6 +129,53 @@
   }
 
   /**
+   * What the own seat did last in the open trick, kept over the notifications, so that the
+   * status line speaks to the player right after the own action ("You passed."), never of
+   * them: `pass` or `play` after the own pass or play (a bomb too), null again once another
+   * seat acts, the trick is taken, a round begins or the page (re)joins.
+   * @param {(string|null)} previous The value before the notification.
+   * @param {string} event The notification's event.
+   * @param {Object} context Its context.
+   * @param {(number|null)} seat The own seat.
+   * @returns {(string|null)} `pass`, `play` or null.
+   */
+  function ownAction(previous, event, context, seat) {
+    if (event === 'player_played') {
+      return context.turn[0] === seat ? 'play' : null;
+    }
+    if (event === 'player_passed') {
+      return context.player_index === seat ? 'pass' : null;
+    }
+    const rejoined = event === 'player_joined' && 'session_id' in context;
+    if (event === 'trick_taken' || event === 'round_started' || rejoined) {
+      return null;
+    }
+    return previous;
+  }
+
+  /**
+   * The status line while the own seat waits in a trick (no request open): whose turn it is,
+   * after the own action first what the player did, in the second person; the own seat is
+   * never named (the turn may still point to it right after the own answer).
+   * @param {{turn: (number|null|undefined), seat: (number|null), ownAction: (string|null)}} situation
+   *   The seat at turn, the own seat and TableControls.ownAction.
+   * @returns {({key: string, seat: (number|null)}|null)} The I18n key and the seat whose name
+   *   fills `{name}`, or null when nobody is at turn.
+   */
+  function turnStatus(situation) {
+    const turn = situation.turn;
+    if (turn === null || turn === undefined) {
+      return null;
+    }
+    const own = situation.ownAction === 'pass' ? 'status.youPassed' : situation.ownAction === 'play'
+      ? 'status.youPlayed' : null;
+    if (turn === situation.seat) {
+      return { key: own || 'status.waiting', seat: null };
+    }
+    return { key: own ? own + 'TurnOf' : 'status.turnOf', seat: turn };
+  }
+
+  /**
    * Compute the buttons' states.
    * @param {ControlSituation} situation The situation.
    * @returns {ControlStates} The states.
@@ -184,5 +231,5 @@
    * @namespace TableControls
    * @type {Object}
    */
-  Tichu.TableControls = Object.freeze({ compute, selectionProblem });
+  Tichu.TableControls = Object.freeze({ compute, selectionProblem, ownAction, turnStatus });
 })(window.Tichu = window.Tichu || {});
