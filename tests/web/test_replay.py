@@ -1,12 +1,14 @@
 """The replay viewer (``#view-replay``) in Chromium: a stored game opened by its address
 (``#replay=<id>``, also at a step), stepped forwards to the end and back by buttons and keys,
-played at a speed; a record file chosen on the login view; a game just played by clicks;
-screenshots at the four sizes with the layout check."""
+played at a speed; a record file chosen on the login view; a Brettspielwelt log of the shared
+data; a game just played by clicks; screenshots at the four sizes with the layout check."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -15,6 +17,7 @@ from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, OpenPage, Shots, Ta
 from tests.support.clicks import Player, game_over, start_alone
 from tests.support.live_server import LiveServer, StartServer, wait_for_records
 from tichu.arena.arena import Arena
+from tichu.records.bsw import import_file
 from tichu.records.steps import replay_document
 from tichu.server.app import STORE
 
@@ -41,11 +44,16 @@ async def _store(server: LiveServer, record: Record) -> None:
     assert await server.app[STORE].read(lambda games: games.add(record))
 
 
+async def _shown_position(tab: Tab) -> tuple[int, int] | None:
+    """The step shown and the steps there are, or None before the view's first render."""
+    found = re.fullmatch(r"Step (\d+) of (\d+)", (await tab.texts("#replay-position"))[0])
+    return None if found is None else (int(found.group(1)), int(found.group(2)))
+
+
 async def _position(tab: Tab) -> tuple[int, int]:
-    text = (await tab.texts("#replay-position"))[0]
-    found = re.fullmatch(r"Step (\d+) of (\d+)", text)
-    assert found, text
-    return int(found.group(1)), int(found.group(2))
+    position = await _shown_position(tab)
+    assert position is not None, await tab.texts("#replay-position")
+    return position
 
 
 async def _at(tab: Tab, step: int) -> None:
@@ -53,7 +61,9 @@ async def _at(tab: Tab, step: int) -> None:
 
 
 async def _is_at(tab: Tab, step: int) -> bool:
-    return (await _position(tab))[0] == step + 1
+    # the view is shown a frame before it renders: no position yet is not at the step (yet)
+    position = await _shown_position(tab)
+    return position is not None and position[0] == step + 1
 
 
 async def _scores(tab: Tab) -> list[int]:
@@ -225,6 +235,75 @@ async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shot
     shots.assert_layout()
 
 
+#: A Brettspielwelt log of the shared data (shared/data/bsw) with 11 rounds, names in UTF-8 with
+#: umlauts, a seat whose player changed within the game, and a Mah Jong with no wish (BSW's
+#: rule, the flag ``wish_optional``).
+BSW_LOG = "game_100920.tch"
+
+
+async def test_a_brettspielwelt_game_opens_and_steps_to_its_scores(server: LiveServer, open_page: OpenPage,
+                                                                    shots: Shots, shared_dir: Path) -> None:
+    """Issue 12, Replay viewer: "The Arena's and Brettspielwelt's records open in it too". A real
+    BSW log chosen on the login view ("Open a record") opens at its first step with the log's
+    names; it steps on by keys (the open hands as the rules have them), jumps to the Mah Jong
+    that wishes nothing, then to every round's end, where the score shown is the running sum
+    of the record's round scores; at the last step it is the record's final score."""
+    path = shared_dir / "data" / "bsw" / BSW_LOG
+    record = import_file(path)
+    steps = replay_document(record)["steps"]
+    totals = [list(score) for score in itertools.accumulate(
+        (round_["score"] for round_ in record["rounds"]), lambda a, b: [a[0] + b[0], a[1] + b[1]])]
+    assert totals[-1] == record["score"] == steps[-1]["score"]
+    tab = await open_page(DESKTOP, "replay-bsw")
+    await tab.page.goto(server.url)
+    await tab.wait_view("view-login")
+    assert await tab.visible("#login-open-record")
+    await tab.page.set_input_files("#replay-file-input", path)  # the file that button chooses
+    await tab.wait_view("view-replay")
+    await _at(tab, 0)
+    assert (await _position(tab))[1] == len(steps)
+    names = [player["name"] for player in record["players"]]
+    assert "alejandro_styl / püppi69" in names
+    assert await tab.texts("#replay-seats .replay-seat-name") == names
+    for step in range(1, 4):
+        await tab.page.keyboard.press("ArrowRight")
+        await _at(tab, step)
+        assert await _hand_sizes(tab) == [len(hand) for hand in steps[step]["hands"]]
+    no_wish = next(index for index, step in enumerate(steps) if step["kind"] == "wish" and not step["value"])
+    trick_start = steps.index(next(step for step in steps if (step["round"], step["trick"]) == (
+        steps[no_wish]["round"], steps[no_wish]["trick"])))
+    await tab.page.select_option("#replay-round", str(_round_start(steps, steps[no_wish]["round"])))
+    await tab.page.select_option("#replay-trick-select", str(trick_start))
+    await _at(tab, trick_start)
+    for position in range(trick_start + 1, no_wish + 1):
+        await tab.page.keyboard.press("ArrowRight")
+        await _at(tab, position)
+    assert (await tab.texts("#replay-step-text"))[0] == f"{names[steps[no_wish]['seat']]} wishes for nothing."
+    ends = [index for index, step in enumerate(steps) if step["kind"] == "round_end"]
+    assert len(ends) == len(record["rounds"]) == 11
+    for number, end in enumerate(ends):
+        await tab.page.select_option("#replay-round", str(_round_start(steps, number)))
+        await _at(tab, _round_start(steps, number))
+        await tab.page.select_option("#replay-trick-select", str(end))
+        await _at(tab, end)
+        assert await _scores(tab) == totals[number], f"round {number + 1}"
+        a, b = record["rounds"][number]["score"]
+        assert (await tab.texts("#replay-step-text"))[0].endswith(f": {a} : {b}.")
+    await tab.page.evaluate("() => document.activeElement.blur()")  # keys in a select are the select's
+    await tab.page.keyboard.press("Home")
+    await _at(tab, 0)
+    await tab.click("#replay-last")
+    await _at(tab, len(steps) - 1)
+    assert await _scores(tab) == record["score"]
+    await shots.take(tab, "replay-bsw", both=False)
+    shots.assert_layout()
+
+
+def _round_start(steps: list[dict[str, Any]], number: int) -> int:
+    """The index of a round's first step (its deal)."""
+    return next(index for index, step in enumerate(steps) if step["round"] == number)
+
+
 def _file(name: str, mime_type: str, data: bytes) -> FilePayload:
     return {"name": name, "mimeType": mime_type, "buffer": data}
 
@@ -241,8 +320,8 @@ async def _text_has(tab: Tab, selector: str, text: str) -> bool:
 
 
 async def _is_last(tab: Tab) -> bool:
-    position, total = await _position(tab)
-    return position == total
+    position = await _shown_position(tab)
+    return position is not None and position[0] == position[1]
 
 
 async def _count_is(tab: Tab, selector: str, count: int) -> bool:
