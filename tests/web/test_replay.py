@@ -1,7 +1,8 @@
 """The replay viewer (``#view-replay``) in Chromium: a stored game opened by its address
 (``#replay=<id>``, also at a step), stepped forwards to the end and back by buttons and keys,
 played at a speed; a record file chosen on the login view; a Brettspielwelt log of the shared
-data; a game just played by clicks; screenshots at the four sizes with the layout check."""
+data; a game just played by clicks, opened from the history; screenshots at the four sizes with
+the layout check."""
 
 from __future__ import annotations
 
@@ -330,19 +331,58 @@ async def _count_is(tab: Tab, selector: str, count: int) -> bool:
 
 @pytest.mark.slow
 async def test_a_game_just_played(start_server: StartServer, open_page: OpenPage) -> None:
-    """A game played by clicks (target 100) opens at ``#replay=<its id>``; its last step shows
-    its final score; Back returns to the lobby."""
+    """Issue 12, Done means: "the replay viewer steps through it [the game just played] forwards
+    and backwards and its final scores equal the record's". A game played by clicks (target
+    100) is opened by clicking its Replay link in the history; four steps forwards by ▶ and one
+    back by ◀ show exactly what the step before showed (position, text, hands, trick, address);
+    ⏭ jumps to the end, whose scores are the stored record's; Back returns to the lobby."""
     server = await start_server(target_score=100, seed=11)
     tab = await open_page(PHONE, "replay-played")
     await start_alone(tab, server, "Gio", "replayed")
     await Player(tab).play_until(game_over, GAME_WAIT)
-    record = (await wait_for_records(server, "replayed"))[0]
-    await tab.page.goto(f"{server.url}#replay={record['id']}")
+    [record] = await wait_for_records(server, "replayed")
+    steps = replay_document(record)["steps"]
+    await tab.until(lambda: tab.visible("#round-result .result-close"), "the last round's result")
+    await tab.click("#round-result .result-close")
+    await tab.wait_view("view-scores")
+    await tab.click("#scores-back")
+    await tab.wait_view("view-lobby")
+    await tab.click("#lobby-history")
+    await tab.wait_view("view-history")
+    link = f'#history-list li.history-game[data-game-id="{record["id"]}"] a.history-replay'
+    await tab.until(lambda: tab.visible(link), "the game's Replay link")
+    await tab.click(link)
     await tab.wait_view("view-replay")
-    await tab.until(lambda: tab.visible("#replay-position"), "the replay's position")
-    await tab.page.keyboard.press("End")
-    await tab.until(lambda: _is_last(tab), "at the last step")
-    assert await _scores(tab) == record["score"]
+    await _at(tab, 0)
+    assert (await _position(tab))[1] == len(steps)
     assert "Gio" in (await tab.texts("#replay-title"))[0]
+    shown = [await _shown_step(tab)]
+    for step in range(1, 5):
+        await tab.click("#replay-next")
+        await _at(tab, step)
+        shown.append(await _shown_step(tab))
+        assert shown[step]["hands"] == [len(hand) for hand in steps[step]["hands"]]
+        assert tab.page.url.endswith(f"#replay={record['id']}&step={step}")
+    # every step showed something else, so that going back is seen
+    assert len({str({key: value for key, value in view.items() if key != "position"}) for view in shown}) == 5
+    await tab.click("#replay-prev")
+    await _at(tab, 3)
+    assert await _shown_step(tab) == shown[3]
+    assert tab.page.url.endswith(f"#replay={record['id']}&step=3")
+    await tab.click("#replay-next")
+    await _at(tab, 4)
+    assert await _shown_step(tab) == shown[4]
+    await tab.click("#replay-last")
+    await tab.until(lambda: _is_last(tab), "at the last step")
+    assert steps[-1]["kind"] == "round_end"
+    assert await _scores(tab) == record["score"] == steps[-1]["score"]
+    assert not await tab.enabled("#replay-next")
     await tab.click("#replay-back")
     await tab.wait_view("view-lobby")  # seated at the table: back to it
+
+
+async def _shown_step(tab: Tab) -> dict[str, Any]:
+    """What the viewer shows of a step: position, text, score, each seat's hand size and the trick."""
+    return {"position": await _position(tab), "text": await tab.texts("#replay-step-text"),
+            "scores": await _scores(tab), "hands": await _hand_sizes(tab),
+            "seats": await tab.texts("#replay-seats .replay-seat-head"), "trick": await tab.texts("#replay-trick")}
