@@ -385,7 +385,8 @@ async def _play_as_markup_name(server: LiveServer, tab: Tab, size: str) -> None:
 async def test_a_turn_clock_counts_down_when_the_server_limits_the_time(start_server: StartServer,
                                                                         open_page: OpenPage, shots: Shots) -> None:
     """With ``TICHU_TURN_TIMEOUT`` set, the status line shows the seconds left for the own
-    decision and counts down (issue: a turn timeout was invisible until a toast said it was over)."""
+    decision and counts down (issue: a turn timeout was invisible until a toast said it was over);
+    the screens with the clock pass the layout check at every size."""
     server = await start_server(turn_timeout=30.0)
     for size in (PHONE, DESKTOP):
         tab = await open_page(size, "clock")
@@ -394,6 +395,7 @@ async def test_a_turn_clock_counts_down_when_the_server_limits_the_time(start_se
         first = _seconds_in((await tab.texts("#status"))[0])
         await tab.until(partial(_clock_below, tab, first), "the turn clock counts down", timeout=WAIT)
         await shots.take(tab, "table-clock")
+    shots.assert_layout()
 
 
 def _seconds_in(status: str) -> int:
