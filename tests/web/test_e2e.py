@@ -225,14 +225,21 @@ async def _own_is(tab: Tab, selector: str, seat: str | None) -> bool:
 
 async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
     """A page reloaded at its own turn reconnects with the saved session id (not the login),
-    shows the same seat and the same hand, and the restored turn can be played by clicks."""
+    shows the same seat and the same hand, and the restored turn can be played by clicks. The
+    turn is one after at least one seat passed since the last play: the "Pass" markers shown
+    before the reload (never none) are shown again after it (issue 11, item 8: after a
+    reconnect the markers of the current trick were gone)."""
     tab = await open_page(PHONE, "reload")
     await start_alone(tab, server, "Rita", "reload")
     player = Player(tab)
 
-    await player.play_until(partial(_my_turn, player), ROUND_WAIT)
+    await player.play_until(partial(_my_turn_after_a_pass, player), ROUND_WAIT)
     request = tab.wire.open_request()
     assert request is not None
+    passed_before = {str(seat) for seat in _passed_since_the_last_play(tab.wire)}
+    assert passed_before, "no seat passed since the last play: the reload would show no Pass marker to restore"
+    await tab.until(partial(_passed_seats_are, tab, passed_before),
+                    f"before the reload the seats that passed ({sorted(passed_before)}) show it")
     await tab.until(lambda: _hand_count_is(tab, len(request["context"]["hand_cards"])), "the hand is drawn")
     hand_before, seat_before = await tab.hand(), await own_seat(tab)
     assert hand_before, "the hand is empty before the reload"
@@ -258,13 +265,33 @@ async def test_reload_mid_game_finds_seat_and_hand(server: LiveServer, open_page
     assert await tab.hand() == hand_before, "the hand after the reload differs"
     await tab.until(partial(_own_is, tab, ".seat.own", seat_before), f"the own seat is {seat_before} again")
     passed = {str(seat) for seat in public["passed"]}
-    await tab.until(partial(_passed_seats_are, tab, passed), f"the seats that passed ({sorted(passed)}) show it again")
+    assert passed == passed_before, f"the server's public_state.passed {sorted(passed)} after the reload, " \
+                                    f"{sorted(passed_before)} before it"
+    await tab.until(partial(_passed_seats_are, tab, passed_before),
+                    f"the seats that passed ({sorted(passed_before)}) show it again after the reload")
     await shots.take(tab, "table-reloaded")
 
     await player.step()
     assert tab.wire.answered(request["request_id"]), "the restored turn was not played"
     assert not tab.wire.unexplained_errors()
     shots.assert_layout()
+
+
+def _passed_since_the_last_play(wire: Wire) -> set[int]:
+    """The seats that passed since the open trick's last play (what the Pass markers show)."""
+    passed: set[int] = set()
+    for context, event in ((m["payload"]["context"], m["payload"]["event"]) for m in wire.received()
+                           if m.get("type") == "notification"):
+        if event in ("player_played", "trick_taken", "round_started"):
+            passed = set()
+        elif event == "player_passed":
+            passed.add(context["player_index"])
+    return passed
+
+
+def _my_turn_after_a_pass(player: Player, wire: Wire) -> bool:
+    """Stop condition: the own ``play`` request is open and some seat passed since the last play."""
+    return _my_turn(player, wire) and bool(_passed_since_the_last_play(wire))
 
 
 async def _has_own_seat(tab: Tab) -> bool:
