@@ -20,6 +20,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from tichu.agents.support.hand import Partition, partition
 from tichu.agents.support.knowledge import Knowledge
@@ -28,10 +29,11 @@ from tichu.agents.support.prob import DealSampler, can_beat, is_exact, p_holds_v
 from tichu.agents.support.situation import Situation
 from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, TRIPLE, Play
+from tichu.core.frozen import by_fields
 from tichu.core.seats import opponents
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Weights:
     """The heuristic's weights, all in one place.
 
@@ -106,6 +108,10 @@ class Weights:
 
 
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
+
+    def __reduce__(self) -> tuple[type[Weights], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
 DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from tichu.agents.heuristic_policy import HeuristicPolicy
 from tichu.agents.support.situation import Situation, situation_in
 from tichu.core.cards import DECK, indices_of
+from tichu.core.frozen import by_fields
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SearchOptions:
     """What the Monte Carlo agent searches and how (every switch of issue 13 part 2).
 
@@ -66,6 +68,10 @@ class SearchOptions:
     first_z: float = 1.5
     deviate_z: float = 1.0
     first_heuristic: bool = False
+
+    def __reduce__(self) -> tuple[type[SearchOptions], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
     @property
     def rollout_extras(self) -> bool:

@@ -35,6 +35,7 @@ from tichu.core.combos import (
     legal_plays_from,
 )
 from tichu.core.errors import RuleViolation, Violation
+from tichu.core.frozen import by_fields
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import opponents, team_of
 
@@ -107,6 +108,10 @@ class RoundResult:
     points: tuple[int, int]
     tichu_success: tuple[bool | None, ...]
     calls: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[type[RoundResult], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
 
 ANNOUNCE_NONE, ANNOUNCE_TICHU, ANNOUNCE_GRAND = 0, 1, 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from tichu.core.frozen import by_fields
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
@@ -24,6 +26,10 @@ class RuleSet:
     seed: int | None = None
     tichu_before_schupf: bool = False
     reveal_hands_when_out: bool = True
+
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
     def to_json(self) -> dict[str, Any]:
         """Return the rules as a record's ``rules`` object (records.md), without the seed."""

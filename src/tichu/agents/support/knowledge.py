@@ -11,9 +11,11 @@ R5.2). Sampling and probabilities (:mod:`tichu.agents.support.prob`) build on it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tichu.core.cards import DOG, MAHJONG, VALUE_MASK
 from tichu.core.combos import BOMB, SINGLE, Play
+from tichu.core.frozen import by_fields
 from tichu.core.seats import opponents, partner
 from tichu.engine.views import PrivateState, PublicState
 
@@ -31,6 +33,10 @@ class SeatFacts:
     must: int
     cannot: int
 
+    def __reduce__(self) -> tuple[type[SeatFacts], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Knowledge:
@@ -46,6 +52,10 @@ class Knowledge:
     hand: int
     unseen: int
     seats: tuple[SeatFacts, ...]
+
+    def __reduce__(self) -> tuple[type[Knowledge], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
     def opponents(self) -> tuple[int, int]:
         """The two opponents' seats (R1.3)."""
