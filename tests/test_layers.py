@@ -27,6 +27,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "learn": frozenset({"core", "engine", "agents", "records", "learn"}),
     "server": frozenset({"core", "rules", "engine", "agents", "records", "server"}),
     "client": frozenset({"core", "rules", "engine", "agents", "client", "server.codes"}),
+    "accelerator": frozenset(),
 }
 #: Outside libraries a layer must not import: the wire belongs to the server and the client.
 FORBIDDEN: dict[str, frozenset[str]] = {
@@ -37,6 +38,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "records": frozenset({"aiohttp"}),
     "arena": frozenset({"aiohttp"}),
     "learn": frozenset({"aiohttp"}),
+    "accelerator": frozenset({"aiohttp", "json"}),
 }
 
 
