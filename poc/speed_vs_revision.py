@@ -16,6 +16,9 @@ busier for a while slows both alike:
   ``src``: seeded mid-round positions finished by the Monte Carlo agent's rollout (bombs and
   calls), timed in the process around the rollouts only.
 
+With ``--accelerated`` a third tree joins: this one copied with the optional accelerator
+compiled (``bin/accelerate.py --into``), and the pairs rotate the order of the three.
+
 The ratios (this tree / the revision) are printed per pair and as medians. Nothing here is a
 test; the figures go into docs/benchmarks.md with the command.
 """
@@ -31,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,39 +106,64 @@ def measure(tree: Path, games: int, rollouts: int, seed: int) -> Measurement:
     return Measurement(rounds / elapsed, rate, kept)
 
 
+@contextmanager
+def compiled_copy() -> Iterator[Path]:
+    """This tree copied into a temporary folder with the accelerator compiled there
+    (``bin/accelerate.py --into``), removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="tichu-compiled-") as folder:
+        subprocess.run([sys.executable, str(ROOT / "bin" / "accelerate.py"), "--into", folder], check=True)
+        yield Path(folder)
+
+
+def _ratio_cells(now: float, then: float) -> str:
+    return f"{now:.0f} | {now / then:.2f}" if then else f"{now:.0f} | -"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Measure both trees in alternating pairs and print the ratios."""
+    """Measure the trees in rotating order, pair by pair, and print the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rev", required=True, help="the earlier revision (a commit, tag or branch)")
     parser.add_argument("--pairs", type=int, default=5, help="pairs of runs (default 5)")
     parser.add_argument("--games", type=int, default=300, help="random-agent games per Arena run (default 300)")
     parser.add_argument("--rollouts", type=int, default=3000, help="rollouts per run, 0 to skip (default 3000)")
     parser.add_argument("--seed", type=int, default=1, help="the Arena's seed (default 1)")
+    parser.add_argument("--accelerated", action="store_true",
+                        help="also time this tree with the optional accelerator (bin/accelerate.py) compiled")
     args = parser.parse_args(argv)
-    arena_ratios: list[float] = []
-    rollout_ratios: list[float] = []
-    with worktree(args.rev) as earlier:
-        print(f"this tree: {ROOT}; earlier: {args.rev} in {earlier}")
-        print("| pair | rounds/s now | rounds/s then | ratio | rollouts/s now | rollouts/s then | ratio |")
-        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    ratios: dict[str, list[float]] = {"arena": [], "rollouts": [], "arena compiled": [], "rollouts compiled": []}
+    with worktree(args.rev) as earlier, (compiled_copy() if args.accelerated else nullcontext(None)) as compiled:
+        trees = [ROOT, earlier] + ([compiled] if compiled else [])
+        print(f"this tree: {ROOT}; earlier: {args.rev} in {earlier}"
+              + (f"; compiled copy: {compiled}" if compiled else ""))
+        extra = " compiled | ratio |" if compiled else ""
+        print(f"| pair | rounds/s then | now | ratio |{extra} rollouts/s then | now | ratio |{extra}")
+        print("| ---: " * (8 + (4 if compiled else 0)) + "|")
         for pair in range(args.pairs):
-            trees = [ROOT, earlier] if pair % 2 == 0 else [earlier, ROOT]
-            results = {tree: measure(tree, args.games, args.rollouts, args.seed) for tree in trees}
-            now, then = results[ROOT], results[earlier]
-            if now.records != then.records:
-                print("the two trees played different games for the same seed: not a pure speed-up")
+            shift = pair % len(trees)  # each tree goes first, second... in turn
+            order = trees[shift:] + trees[:shift]
+            results = {tree: measure(tree, args.games, args.rollouts, args.seed) for tree in order}
+            then = results[earlier]
+            if any(result.records != then.records for result in results.values()):
+                print("the trees played different games for the same seed: not a pure speed-up")
                 return 1
-            arena_ratios.append(now.rounds_per_second / then.rounds_per_second)
-            rollout_ratio = now.rollouts_per_second / then.rollouts_per_second if args.rollouts else 0.0
-            rollout_ratios.append(rollout_ratio)
-            print(f"| {pair + 1} | {now.rounds_per_second:.0f} | {then.rounds_per_second:.0f} | "
-                  f"{arena_ratios[-1]:.2f} | {now.rollouts_per_second:.0f} | {then.rollouts_per_second:.0f} | "
-                  f"{rollout_ratio:.2f} |", flush=True)
-    print(f"\nmedian ratio, random-agent rounds per second (whole process, records): "
-          f"{statistics.median(arena_ratios):.2f}x")
-    if args.rollouts:
-        print(f"median ratio, rollouts per second: {statistics.median(rollout_ratios):.2f}x")
-    print("the same games in both trees: records identical apart from the start time")
+            arena_cells, rollout_cells = [], []
+            for name, tree in [("", ROOT)] + ([(" compiled", compiled)] if compiled else []):
+                result = results[tree]
+                ratios["arena" + name].append(result.rounds_per_second / then.rounds_per_second)
+                arena_cells.append(_ratio_cells(result.rounds_per_second, then.rounds_per_second))
+                if args.rollouts:
+                    ratios["rollouts" + name].append(result.rollouts_per_second / then.rollouts_per_second)
+                rollout_cells.append(_ratio_cells(result.rollouts_per_second, then.rollouts_per_second))
+            print(f"| {pair + 1} | {then.rounds_per_second:.0f} | {' | '.join(arena_cells)} | "
+                  f"{then.rollouts_per_second:.0f} | {' | '.join(rollout_cells)} |", flush=True)
+    print()
+    for key, label in (("arena", "random-agent rounds per second (whole process, records)"),
+                       ("rollouts", "rollouts per second")):
+        for name in ("", " compiled"):
+            if ratios[key + name]:
+                print(f"median ratio, {label}{', accelerated' if name else ''}: "
+                      f"{statistics.median(ratios[key + name]):.2f}x")
+    print("the same games in every tree: records identical apart from the start time")
     return 0
 
 

@@ -4,6 +4,8 @@ both trees from a temporary worktree, checks that they played the same games, an
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -48,3 +50,30 @@ def test_the_records_are_compared_without_their_start_time(script: ModuleType, t
     path = tmp_path / "r.jsonl"
     path.write_text('{"id": "a", "started_at": "2026-11-24T10:00:00Z"}\n{"id": "b"}\n', encoding="utf-8")
     assert script._records(path) == [{"id": "a"}, {"id": "b"}]
+
+
+def test_the_accelerated_tree_joins_with_ratios_of_its_own(
+        script: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--accelerated`` times a third tree, this one compiled in a copy; here the copy is made
+    without compiling (``bin/test`` tests the compiled build), and each tree's figures are
+    made up so that the ratios are known: 2x and 3x the earlier revision's."""
+    copies: list[Path] = []
+
+    @contextmanager
+    def copy_without_compiling() -> Iterator[Path]:
+        copies.append(ROOT)
+        yield ROOT.parent
+
+    def measure(tree: Path, games: int, rollouts: int, seed: int) -> object:
+        rate = {ROOT: 200.0, ROOT.parent: 300.0}.get(tree, 100.0)
+        return script.Measurement(rate, rate * 10, ["same games"])
+
+    monkeypatch.setattr(script, "compiled_copy", copy_without_compiling)
+    monkeypatch.setattr(script, "measure", measure)
+    assert script.main(["--rev", "HEAD", "--pairs", "3", "--accelerated"]) == 0
+    output = capsys.readouterr().out
+    assert copies == [ROOT]
+    assert output.count("| 100 | 200 | 2.00 | 300 | 3.00 | 1000 | 2000 | 2.00 | 3000 | 3.00 |") == 3
+    assert "median ratio, random-agent rounds per second (whole process, records): 2.00x" in output
+    assert "median ratio, random-agent rounds per second (whole process, records), accelerated: 3.00x" in output
+    assert "median ratio, rollouts per second, accelerated: 3.00x" in output
