@@ -46,9 +46,10 @@ MANIFEST: Path = _accelerator.MANIFEST
 manifest_text: Callable[[Path], str] = _accelerator.manifest_text
 source_of: Callable[[str, Path], Path] = _accelerator.source_of
 
-#: What a copy leaves out: version control, the environment, what a build or a test run
-#: leaves behind, and the checkout's generated ``data`` (only at the top: ``tests/data`` stays).
-_LEFT_OUT = shutil.ignore_patterns(".git", ".venv", "build", "dist", "__pycache__", "*.so", "_accelerated.txt",
+#: What a copy leaves out: the environment, what a build or a test run leaves behind, and the
+#: checkout's generated ``data`` (only at the top: ``tests/data`` stays). The history comes
+#: along: some tests and benchmarks check an earlier revision out of it.
+_LEFT_OUT = shutil.ignore_patterns(".venv", "build", "dist", "__pycache__", "*.so", "_accelerated.txt",
                                    "*.egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
                                    ".coverage*")
 
@@ -105,7 +106,7 @@ def build(src: Path) -> list[Path]:
 
 
 def copy_checkout(target: Path) -> Path:
-    """Copy this checkout (its working files, not its history) into ``target``; its ``src``."""
+    """Copy this checkout (its working files and its history) into ``target``; its ``src``."""
     shutil.copytree(ROOT, target, ignore=_left_out, dirs_exist_ok=True)
     (target / "data").mkdir(exist_ok=True)
     return target / "src"
