@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
               + (f"; compiled copy: {compiled}" if compiled else ""))
         extra = " compiled | ratio |" if compiled else ""
         print(f"| pair | rounds/s then | now | ratio |{extra} rollouts/s then | now | ratio |{extra}")
-        print("| ---: " * (8 + (4 if compiled else 0)) + "|")
+        print("| ---: " * (7 + (4 if compiled else 0)) + "|")
         for pair in range(args.pairs):
             shift = pair % len(trees)  # each tree goes first, second... in turn
             order = trees[shift:] + trees[:shift]
