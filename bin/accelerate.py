@@ -17,7 +17,6 @@ the compiled modules and the manifest (:data:`tichu.accelerator.MANIFEST`) come 
 from __future__ import annotations
 
 import argparse
-import importlib.machinery
 import importlib.util
 import shutil
 import subprocess
@@ -62,12 +61,17 @@ def _left_out(folder: str, names: list[str]) -> set[str]:
     return left
 
 
+#: The endings of compiled extensions, of any Python version (a build of an earlier Python
+#: must go too) and on Windows.
+_EXTENSION_ENDINGS = ("*.so", "*.pyd")
+
+
 def compiled_files(src: Path) -> list[Path]:
     """The compiled extensions under ``src``: the modules' and mypyc's shared library."""
     found: list[Path] = []
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        found += src.glob(f"*__mypyc{suffix}")
-        found += [path for path in (src / "tichu").rglob(f"*{suffix}")]
+    for ending in _EXTENSION_ENDINGS:
+        found += src.glob(f"*__mypyc*{ending[1:]}")
+        found += (src / "tichu").rglob(ending)
     return sorted(set(found))
 
 
@@ -90,18 +94,23 @@ def build(src: Path) -> list[Path]:
     :raises subprocess.CalledProcessError: When mypyc or the C compiler fails.
     """
     remove(src)
-    with tempfile.TemporaryDirectory(prefix="tichu-accelerate-") as scratch:
-        work = Path(scratch) / "src"
-        shutil.copytree(src, work, ignore=_left_out)
-        sources = [str(source_of(module, Path("."))) for module in MODULES]
-        subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=work, check=True,
-                       stdout=subprocess.DEVNULL)
-        written = []
-        for built in compiled_files(work):
-            target = src / built.relative_to(work)
-            shutil.copy2(built, target)
-            written.append(target)
-    (src / MANIFEST.relative_to(ROOT / "src")).write_text(manifest_text(src), encoding="utf-8")
+    try:
+        with tempfile.TemporaryDirectory(prefix="tichu-accelerate-") as scratch:
+            work = Path(scratch) / "src"
+            shutil.copytree(src, work, ignore=_left_out)
+            sources = [str(source_of(module, Path("."))) for module in MODULES]
+            subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=work, check=True,
+                           stdout=subprocess.DEVNULL)
+            manifest = manifest_text(work)  # of the very sources compiled, not of later edits
+            written = []
+            for built in compiled_files(work):
+                target = src / built.relative_to(work)
+                shutil.copy2(built, target)
+                written.append(target)
+    except BaseException:
+        remove(src)  # no half a build: Python again, as the message says
+        raise
+    (src / MANIFEST.relative_to(ROOT / "src")).write_text(manifest, encoding="utf-8")
     return written
 
 

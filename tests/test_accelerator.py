@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.machinery
 import os
 import pickle
 import pkgutil
@@ -48,8 +49,9 @@ def _tree(root: Path) -> Path:
 
 
 def test_a_changed_source_makes_the_compiled_modules_refused(tmp_path: Path) -> None:
-    """No manifest: nothing compiled, nothing to check. A manifest that matches passes; one
-    source edited after the build is named in the refusal, which says how to fix it."""
+    """No manifest and nothing compiled: all is well. A manifest that matches passes; one
+    source edited after the build is named in the refusal, which says how to fix it; a source
+    deleted is refused too."""
     root = _tree(tmp_path / "src")
     manifest = tmp_path / "manifest.txt"
     verify(manifest, root)
@@ -57,6 +59,25 @@ def test_a_changed_source_makes_the_compiled_modules_refused(tmp_path: Path) -> 
     verify(manifest, root)
     source_of("tichu.core.round", root).write_text("NAME = 'edited'\n", encoding="utf-8")
     with pytest.raises(StaleAccelerator, match=r"tichu\.core\.round.*bin/accelerate\.py"):
+        verify(manifest, root)
+    manifest.write_text(manifest_text(root), encoding="utf-8")
+    source_of("tichu.core.cards", root).unlink()
+    with pytest.raises(StaleAccelerator, match=r"tichu\.core\.cards"):
+        verify(manifest, root)
+
+
+def test_a_build_cut_short_or_of_another_list_is_refused(tmp_path: Path) -> None:
+    """A compiled module without the manifest (a build cut short) is refused, and so is a
+    manifest of other modules than the list (one dropped from it may still lie compiled)."""
+    root = _tree(tmp_path / "src")
+    manifest = tmp_path / "manifest.txt"
+    source = source_of("tichu.core.combos", root)
+    compiled = source.with_name(source.stem + importlib.machinery.EXTENSION_SUFFIXES[0])
+    compiled.write_bytes(b"")
+    with pytest.raises(StaleAccelerator, match="interrupted build"):
+        verify(manifest, root)
+    manifest.write_text(manifest_text(root) + "tichu.engine.engine 00\n", encoding="utf-8")
+    with pytest.raises(StaleAccelerator, match="not the ones"):
         verify(manifest, root)
 
 
@@ -101,7 +122,7 @@ def test_remove_deletes_the_compiled_files_and_the_manifest_only(tmp_path: Path)
     library) and the manifest go, the sources stay."""
     script = load_script("bin/accelerate.py")
     src = _tree(tmp_path / "src")
-    suffix = script.importlib.machinery.EXTENSION_SUFFIXES[0]
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     made = [src / f"abc__mypyc{suffix}", src / "tichu" / "core" / f"round{suffix}"]
     for path in made:
         path.write_bytes(b"")

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib.machinery
-import sys
+import importlib.util
+from collections.abc import Sequence
 from pathlib import Path
 
 #: The modules the accelerator compiles: the rules core, and what rollouts run at every play.
@@ -57,39 +58,54 @@ def source_of(module: str, root: Path = SOURCE_ROOT) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def digests(root: Path = SOURCE_ROOT) -> dict[str, str]:
-    """The SHA-256 of each compiled module's source under ``root``, by module name."""
-    return {module: hashlib.sha256(source_of(module, root).read_bytes()).hexdigest() for module in MODULES}
+def digests_of(modules: Sequence[str], root: Path = SOURCE_ROOT) -> dict[str, str]:
+    """The SHA-256 of each module's source under ``root``, by module name."""
+    return {module: hashlib.sha256(source_of(module, root).read_bytes()).hexdigest() for module in modules}
 
 
 def manifest_text(root: Path = SOURCE_ROOT) -> str:
-    """The manifest for the sources under ``root``: one ``module digest`` line per module."""
-    return "".join(f"{module} {digest}\n" for module, digest in digests(root).items())
+    """The manifest for the sources under ``root``: one ``module digest`` line per module of
+    :data:`MODULES` (the build takes it from the very sources it compiled)."""
+    return "".join(f"{module} {digest}\n" for module, digest in digests_of(MODULES, root).items())
+
+
+def _compiled_beside(module: str, root: Path) -> bool:
+    """Whether a compiled extension of ``module`` lies beside its source under ``root``."""
+    source = source_of(module, root)
+    return any(source.with_name(source.stem + suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def verify(manifest: Path = MANIFEST, root: Path = SOURCE_ROOT) -> None:
-    """Refuse compiled modules that no longer match their sources.
+    """Refuse compiled modules that may not match their sources.
 
-    :param manifest: The build's manifest; without it nothing was compiled and all is well.
+    :param manifest: The build's manifest.
     :param root: The folder holding the ``tichu`` package.
-    :raises StaleAccelerator: When a source differs from the one that was compiled.
+    :raises StaleAccelerator: When a compiled module lies there without a manifest (an
+        interrupted build), when the manifest lists other modules than :data:`MODULES`, or
+        when a source is missing or differs from the one that was compiled.
     """
+    advice = "run bin/accelerate.py again, or bin/accelerate.py --remove"
     if not manifest.exists():
+        if any(_compiled_beside(module, root) for module in MODULES):
+            raise StaleAccelerator(f"compiled modules without the build's manifest (an interrupted build?): {advice}")
         return
     built = dict(line.split(" ", 1) for line in manifest.read_text(encoding="utf-8").splitlines() if line)
-    changed = [module for module, digest in digests(root).items() if built.get(module) != digest]
+    if set(built) != set(MODULES):
+        raise StaleAccelerator(f"the compiled modules are not the ones tichu.accelerator lists: {advice}")
+    changed = [module for module in MODULES
+               if not source_of(module, root).exists() or digests_of([module], root)[module] != built[module]]
     if changed:
-        raise StaleAccelerator(f"compiled modules are older than their sources ({', '.join(changed)}): "
-                               "run bin/accelerate.py again, or bin/accelerate.py --remove")
+        raise StaleAccelerator(f"compiled modules are older than their sources ({', '.join(changed)}): {advice}")
 
 
 def compiled_modules() -> list[str]:
-    """The modules of :data:`MODULES` that are loaded from a compiled extension (imports them)."""
+    """The modules of :data:`MODULES` that Python loads from a compiled extension (found, not
+    imported: only their packages are)."""
     found = []
     for module in MODULES:
-        __import__(module)
-        origin = getattr(sys.modules[module], "__file__", None) or ""
-        if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+        spec = importlib.util.find_spec(module)
+        origin = spec.origin if spec is not None else None
+        if origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
             found.append(module)
     return found
 

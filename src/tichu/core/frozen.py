@@ -16,5 +16,6 @@ if TYPE_CHECKING:
 
 
 def by_fields(instance: DataclassInstance) -> tuple[type[Any], tuple[Any, ...]]:
-    """A ``__reduce__`` value that rebuilds ``instance`` from its fields, in their order."""
+    """A ``__reduce__`` value that rebuilds ``instance`` from its fields, in their order (all
+    of them positional ``__init__`` arguments, as in every frozen dataclass here)."""
     return type(instance), tuple(getattr(instance, field.name) for field in fields(instance))
