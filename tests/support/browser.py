@@ -25,7 +25,7 @@ from tests.support.extras import unavailable
 from tests.support.live_server import POLL, WAIT, Message
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, WebSocket
+    from playwright.async_api import Browser, BrowserContext, ConsoleMessage, Page, WebSocket, WebSocketRoute
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Debian's Chromium (``$TICHU_CHROMIUM`` overrides it).
@@ -532,3 +532,30 @@ def screenshots_since(start: float) -> list[str]:
     if not SCREENSHOTS.is_dir():
         return []
     return sorted(path.name for path in SCREENSHOTS.glob("*.png") if path.stat().st_mtime >= start)
+
+
+def notification(event: str, context: Message) -> str:
+    """A protocol.md ``notification`` frame, as a scripted socket sends it to the page."""
+    return json.dumps({"type": "notification", "payload": {"event": event, "context": context}})
+
+
+async def join_scripted_table(tab: Tab, url: str, name: str, joined: Message,
+                              on_message: Callable[[str], None] | None = None) -> list[WebSocketRoute]:
+    """Log in against a scripted socket instead of the server's: each connection the page opens
+    is answered by ``player_joined`` with ``joined`` (protocol.md), and the test sends the rest
+    through the last of the returned sockets; ``on_message`` sees what the page sends.
+
+    :returns: The page's sockets so far (a reconnect adds one).
+    """
+    sockets: list[WebSocketRoute] = []
+
+    def connect(socket: WebSocketRoute) -> None:
+        sockets.append(socket)
+        if on_message is not None:
+            socket.on_message(lambda text: on_message(text if isinstance(text, str) else text.decode()))
+        socket.send(notification("player_joined", joined))
+
+    await tab.page.route_web_socket("**/ws*", connect)
+    await tab.login(url, name, "mock")
+    await tab.wait_view("view-table")
+    return sockets

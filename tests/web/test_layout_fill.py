@@ -27,7 +27,19 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, PHONE_LANDSCAPE, ROUND_WAIT, OpenPage, Shots, Size, Tab, Wire
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    PHONE_LANDSCAPE,
+    ROUND_WAIT,
+    OpenPage,
+    Shots,
+    Size,
+    Tab,
+    Wire,
+    join_scripted_table,
+    notification,
+)
 from tests.support.clicks import Player, start_alone
 from tests.support.live_server import POLL, LiveServer, Message
 
@@ -341,10 +353,6 @@ async def covered(tab: Tab, first: str, second: str) -> float | None:
     return area
 
 
-def _notification(event: str, context: Message) -> str:
-    return json.dumps({"type": "notification", "payload": {"event": event, "context": context}})
-
-
 def _play_request(request_id: str, hand: list[list[int]], legal: list[list[list[int]]]) -> Message:
     return {"request_id": request_id, "action": "play", "timeout": None,
             "context": {"hand_cards": hand, "trick_combination": ["single", 1, 9], "trick_owner_index": 1,
@@ -360,7 +368,7 @@ class Scripted:
 
     def send(self, event: str, context: Message) -> None:
         """Send a notification to the page."""
-        self.sockets[-1].send(_notification(event, context))
+        self.sockets[-1].send(notification(event, context))
 
     def send_error(self, code: int, message: str) -> None:
         """Send an ``error`` to the page."""
@@ -385,16 +393,7 @@ async def scripted_table(tab: Tab, server: LiveServer) -> Scripted:
               "pending_request": request, "public_state": public,
               "private_state": {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None,
                                 "received_schupf_cards": None}}
-    sockets: list[WebSocketRoute] = []
-
-    def connect(socket: WebSocketRoute) -> None:
-        sockets.append(socket)
-        socket.send(_notification("player_joined", joined))
-
-    await tab.page.route_web_socket("**/ws*", connect)
-    await tab.login(server.url, "Bo", "mock")
-    await tab.wait_view("view-table")
-    return Scripted(tab, sockets)
+    return Scripted(tab, await join_scripted_table(tab, server.url, "Bo", joined))
 
 
 async def _toast_is(tab: Tab, text: str) -> bool:

@@ -17,20 +17,30 @@ Seeds (the first deal of every game on a server with that seed):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.support.browser import DESKTOP, FULL_HD, PHONE, ROUND_WAIT, OpenPage, Size, Tab, Wire
+from tests.support.browser import (
+    DESKTOP,
+    FULL_HD,
+    PHONE,
+    ROUND_WAIT,
+    OpenPage,
+    Size,
+    Tab,
+    Wire,
+    join_scripted_table,
+    notification,
+)
 from tests.support.clicks import Player, card_label, chosen_play, round_over, start_alone
 from tests.support.live_server import WAIT, LiveServer, Message, StartServer
 from tichu.core.round import ANNOUNCE_NONE, ANNOUNCE_TICHU
 
 if TYPE_CHECKING:
-    from playwright.async_api import WebSocketRoute
+    pass
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -626,10 +636,6 @@ async def test_the_round_result_never_covers_the_next_grand_tichu_question(
     assert not tab.wire.unexplained_errors()
 
 
-def _notification(event: str, context: Message) -> str:
-    return json.dumps({"type": "notification", "payload": {"event": event, "context": context}})
-
-
 @pytest.mark.parametrize("size", [PHONE, DESKTOP, FULL_HD], ids=["phone", "laptop", "full-hd"])
 async def test_a_double_victory_result_reads_sensibly(server: LiveServer, open_page: OpenPage, size: Size) -> None:
     """Issue 11, item 6: a double victory's result, with a Tichu bonus, from scripted server
@@ -638,7 +644,6 @@ async def test_a_double_victory_result_reads_sensibly(server: LiveServer, open_p
     not "Card points"; its "Close" button and its contents stay inside the panel's border, at
     phone, laptop and 1920x1080 size."""
     tab = await open_page(size, "double-victory")
-    sockets: list[WebSocketRoute] = []
     public = {"table_name": "mock", "player_names": ["Dora", "", "", ""], "host_index": 0, "is_running": True,
               "phase": "playing", "round_index": 0, "current_turn_index": 1, "count_hand_cards": [0, 2, 0, 5],
               "announcements": [1, 0, 0, 0], "wish_value": 0, "wish_open": False, "trick_turns": [],
@@ -649,16 +654,10 @@ async def test_a_double_victory_result_reads_sensibly(server: LiveServer, open_p
               "private_state": {"player_index": 0, "hand_cards": [], "given_schupf_cards": None,
                                 "received_schupf_cards": None}}
 
-    def connect(socket: WebSocketRoute) -> None:
-        sockets.append(socket)
-        socket.send(_notification("player_joined", joined))
-
-    await tab.page.route_web_socket("**/ws*", connect)
-    await tab.login(server.url, "Dora", "mock")
-    await tab.wait_view("view-table")
+    sockets = await join_scripted_table(tab, server.url, "Dora", joined)
     round_over_context = {"card_points": [200, 0], "bonus": [100, 0], "points": [300, 0], "total": [300, 0],
                           "out_order": [0, 2], "is_double_victory": True}
-    sockets[-1].send(_notification("round_over", round_over_context))
+    sockets[-1].send(notification("round_over", round_over_context))
     await tab.until(lambda: tab.visible("#round-result"), "#round-result shown for the double victory")
     await assert_double_victory_reads_sensibly(tab, round_over_context)
     assert await tab.texts("#round-result .result-close") == ["Close"]

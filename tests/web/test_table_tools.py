@@ -16,12 +16,22 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, ROUND_WAIT, OpenPage, Shots, Tab, Wire
+from tests.support.browser import (
+    DESKTOP,
+    PHONE,
+    ROUND_WAIT,
+    OpenPage,
+    Shots,
+    Tab,
+    Wire,
+    join_scripted_table,
+    notification,
+)
 from tests.support.clicks import Player, card_label, start_alone
 from tests.support.live_server import WAIT, LiveServer, Message
 
 if TYPE_CHECKING:
-    from playwright.async_api import WebSocketRoute
+    pass
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -385,10 +395,6 @@ async def test_keyboard_selects_plays_and_passes(server: LiveServer, open_page: 
     shots.assert_layout()
 
 
-def _notification(event: str, context: Message) -> str:
-    return json.dumps({"type": "notification", "payload": {"event": event, "context": context}})
-
-
 def _play_request(request_id: str, hand: list[list[int]], legal: list[list[list[int]]]) -> str:
     return json.dumps({"type": "request", "payload": {"request_id": request_id, "action": "play", "timeout": None,
                                                       "context": {"hand_cards": hand,
@@ -403,7 +409,6 @@ async def test_auto_pass_leaves_a_bomb_and_a_forced_play_to_the_player(server: L
     passed without a click, one where passing is not legal (the wish) is left alone, and
     ``trick_taken`` switches the toggle off."""
     tab = await open_page(PHONE, "bomb-mode")
-    sockets: list[WebSocketRoute] = []
     sent: list[Message] = []
     hand = [[7, 1], [7, 2], [7, 3], [7, 4], [9, 1], [12, 2]]
     public = {"table_name": "mock", "player_names": ["Bo", "", "", ""], "host_index": 0, "is_running": True,
@@ -417,14 +422,7 @@ async def test_auto_pass_leaves_a_bomb_and_a_forced_play_to_the_player(server: L
               "private_state": {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None,
                                 "received_schupf_cards": None}}
 
-    def connect(socket: WebSocketRoute) -> None:
-        sockets.append(socket)
-        socket.on_message(lambda text: sent.append(json.loads(text)))
-        socket.send(_notification("player_joined", joined))
-
-    await tab.page.route_web_socket("**/ws*", connect)
-    await tab.login(server.url, "Bo", "mock")
-    await tab.wait_view("view-table")
+    sockets = await join_scripted_table(tab, server.url, "Bo", joined, lambda text: sent.append(json.loads(text)))
 
     def answered(request_id: str) -> bool:
         return any(m.get("type") == "response" and m["payload"]["request_id"] == request_id for m in sent)
@@ -438,7 +436,7 @@ async def test_auto_pass_leaves_a_bomb_and_a_forced_play_to_the_player(server: L
     await tab.click("#btn-pass")
     await tab.until(lambda: answered("r1"), "a click on Pass answers the request")
 
-    sockets[-1].send(_notification("player_played", {"turn": [2, [[10, 3]], ["single", 1, 10]], "trick_points": 15,
+    sockets[-1].send(notification("player_played", {"turn": [2, [[10, 3]], ["single", 1, 10]], "trick_points": 15,
                                                      "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False}))
     sockets[-1].send(_play_request("r2", hand, [[], [[12, 2]]]))
     await tab.until(lambda: answered("r2"), "auto-pass passes a request without a bomb")
@@ -447,6 +445,6 @@ async def test_auto_pass_leaves_a_bomb_and_a_forced_play_to_the_player(server: L
     sockets[-1].send(_play_request("r3", hand, [[[12, 2]]]))
     await asyncio.sleep(LEFT_ALONE)
     assert not answered("r3"), "auto-pass passed where passing is not legal"
-    sockets[-1].send(_notification("trick_taken", {"player_index": 2, "points": 15, "dragon_recipient": None}))
+    sockets[-1].send(notification("trick_taken", {"player_index": 2, "points": 15, "dragon_recipient": None}))
     await tab.until(lambda: _attribute_is(tab, "#auto-pass-bomb", "aria-pressed", "false"),
                     "trick_taken switches #auto-pass-bomb off")
