@@ -8,7 +8,6 @@ summaries, plus records when asked for.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import sys
@@ -18,7 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from tichu.agents.agent import Agent, AgentPlayer
+from tichu.agents.agent import Agent
+from tichu.agents.driver import play_game
 from tichu.agents.registry import make_agent
 from tichu.arena.runners import ProcessRunner, RayRunner, Runner
 from tichu.arena.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
@@ -26,7 +26,6 @@ from tichu.arena.timed import TimedAgent
 from tichu.core.round import ANNOUNCE_GRAND
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import TEAM_NAMES, team_of
-from tichu.engine.engine import GameEngine
 from tichu.records.record import game_record, now_iso
 
 #: Team labels of the two agent teams: "A" sits on seats 0 and 2 in a normal game.
@@ -119,18 +118,16 @@ def _seat_agents(job: ChunkJob, spec: GameSpec, times: tuple[TimeHistogram, Time
 
 
 def play_chunk(job: ChunkJob) -> list[GameSummary]:
-    """Play a chunk of games in this process (the worker's entry point)."""
-    return asyncio.run(_play_chunk(job))
-
-
-async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
+    """Play a chunk of games in this process (the worker's entry point): each game a plain
+    loop of its agents over the rules core (:func:`~tichu.agents.driver.play_game`)."""
     summaries = []
     for spec in job.specs:
         times = (TimeHistogram(), TimeHistogram())
         agents = _seat_agents(job, spec, times)
         rules = RuleSet(target_score=job.target_score, seed=spec.seed)
-        engine = GameEngine([AgentPlayer(agent) for agent in agents], rules, keep_rounds=job.records)
-        game = await engine.run()
+        state = play_game(agents, rules, keep_rounds=job.records)
+        game = state.game
+        assert game is not None
         side_of_team = (1, 0) if spec.swapped else (0, 1)  # seat team -> agent side
         score = [0, 0]
         calls = [[0, 0], [0, 0]]
@@ -156,7 +153,7 @@ async def _play_chunk(job: ChunkJob) -> list[GameSummary]:
             bonus_diffs.append(bonus[0] - bonus[1])
         record = None
         if job.records:
-            record = game_record(engine.rounds, rules, [(agent.name, agent.kind) for agent in agents],
+            record = game_record(state.rounds, rules, [(agent.name, agent.kind) for agent in agents],
                                  record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
         winner_team = TEAM_NAMES.index(game.winner)
         summaries.append(GameSummary(spec.index, side_of_team[winner_team], (score[0], score[1]), diffs,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 
 from tichu.core.round import Round, RoundResult
@@ -38,9 +39,25 @@ class Game:
         self.results: list[RoundResult] = []
         self.total = [0, 0]
 
-    def new_round(self) -> Round:
-        """Deal the next round from the game's shuffle source."""
-        return Round(self._round_rules, self.rng)
+    def new_round(self, deal: Sequence[tuple[int, int]] | None = None) -> Round:
+        """Deal the next round: from the game's shuffle source, or the given deal (a chance
+        outcome chosen elsewhere, R2.1).
+
+        :param deal: (Optional) Per seat ``(first 8, last 6)`` card masks.
+        :raises RuleViolation: If ``deal`` is not 56 distinct cards split 8 + 6.
+        """
+        return Round(self._round_rules, self.rng, deal)
+
+    def clone(self) -> Game:
+        """Return an independent copy: the results, the scores and the shuffle source's state."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other._round_rules = self._round_rules
+        other.results = list(self.results)
+        other.total = list(self.total)
+        return other
 
     def add_result(self, result: RoundResult) -> None:
         """Book a finished round's points (R7.3)."""

@@ -50,7 +50,8 @@ class Phase(IntEnum):
 
 
 class Decision(IntEnum):
-    """Kind of the decision the round waits for."""
+    """Kind of a decision: the round's own (``NONE`` .. ``DRAGON``), and those that only the
+    game's flow asks (:mod:`tichu.core.flow`): an offered Tichu call, an offered bomb, the deal."""
 
     NONE = 0
     GRAND_TICHU = 1
@@ -58,10 +59,14 @@ class Decision(IntEnum):
     PLAY = 3
     WISH = 4
     DRAGON = 5
+    TICHU = 6  # R6.1: call Tichu now, or decline
+    BOMB = 7  # R4.3: throw a bomb out of turn now, or decline
+    DEAL = 8  # chance: the shuffle of a new round (R2.1)
 
 
 class ActionKind(IntEnum):
-    """Kinds of :class:`Action`; the last six are the record's events (records.md)."""
+    """Kinds of :class:`Action`; ``TICHU`` .. ``DRAGON`` are the record's events (records.md),
+    ``DECLINE`` and ``DEAL`` exist only in the game's flow (:mod:`tichu.core.flow`)."""
 
     GRAND_TICHU = 0
     SCHUPF = 1
@@ -71,6 +76,8 @@ class ActionKind(IntEnum):
     BOMB = 5
     WISH = 6
     DRAGON = 7
+    DECLINE = 8  # let an offered call or bomb pass (R6.1, R4.3)
+    DEAL = 9  # chance: the deal of a round, per seat (first 8, last 6) card masks (R2.1)
 
 
 class Action(NamedTuple):
@@ -80,7 +87,8 @@ class Action(NamedTuple):
     :ivar seat: Who does it.
     :ivar value: ``bool`` for Grand Tichu; three card masks (to right, partner, left) for
         the push; a card mask for play and bomb; the value for a wish; the recipient's
-        seat for the Dragon; ``None`` otherwise.
+        seat for the Dragon; the four seats' ``(first 8, last 6)`` masks for the deal;
+        ``None`` otherwise.
     """
 
     kind: ActionKind
@@ -360,10 +368,7 @@ class Round:
 
         :raises RuleViolation: Outside R2.1 or if the seat has decided already.
         """
-        _check_seat(seat)
-        if self.phase != Phase.GRAND_TICHU or self.grand_decided[seat]:
-            raise RuleViolation(Violation.CALL_NOT_ALLOWED, "R6.2",
-                                "Grand Tichu is decided once, on the first 8 cards")
+        self.check_grand_tichu(seat)
         self.grand_decided[seat] = True
         if announced:
             self.announcements[seat] = ANNOUNCE_GRAND
@@ -373,6 +378,16 @@ class Round:
             self.phase = Phase.SCHUPF
             self._forget_combinations()
 
+    def check_grand_tichu(self, seat: int) -> None:
+        """Check that a seat may decide on Grand Tichu now (R2.1, R6.2), changing nothing.
+
+        :raises RuleViolation: Outside R2.1 or if the seat has decided already.
+        """
+        check_seat(seat)
+        if self.phase != Phase.GRAND_TICHU or self.grand_decided[seat]:
+            raise RuleViolation(Violation.CALL_NOT_ALLOWED, "R6.2",
+                                "Grand Tichu is decided once, on the first 8 cards")
+
     def schupf(self, seat: int, cards: Sequence[int]) -> None:
         """Give three cards: to the right opponent, the partner, the left opponent (R2.3).
 
@@ -381,7 +396,21 @@ class Round:
         :raises RuleViolation: Outside R2.3, if the seat gave already, or for cards that
             are not three distinct cards of its hand.
         """
-        _check_seat(seat)
+        triple = self.check_schupf(seat, cards)
+        given = triple[0] | triple[1] | triple[2]
+        self.hands[seat] &= ~given
+        self.given[seat] = triple
+        self._forget_combinations()
+        if all(entry is not None for entry in self.given):
+            self._exchange()
+
+    def check_schupf(self, seat: int, cards: Sequence[int]) -> tuple[int, int, int]:
+        """Check a push (R2.3) without giving the cards.
+
+        :returns: The three single-card masks (to right, partner, left).
+        :raises RuleViolation: As :meth:`schupf`.
+        """
+        check_seat(seat)
         if self.phase != Phase.SCHUPF or self.given[seat] is not None:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.3", "no push is expected from this seat now")
         triple = tuple(cards)
@@ -393,11 +422,7 @@ class Round:
             raise RuleViolation(Violation.DUPLICATE_CARD, "R2.3", "the three pushed cards must differ")
         if given & ~self.hands[seat]:
             raise RuleViolation(Violation.NOT_IN_HAND, "R2.3", "pushed cards must come from the hand")
-        self.hands[seat] &= ~given
-        self.given[seat] = (triple[0], triple[1], triple[2])
-        self._forget_combinations()
-        if all(entry is not None for entry in self.given):
-            self._exchange()
+        return triple[0], triple[1], triple[2]
 
     def _exchange(self) -> None:
         for giver, triple in enumerate(self.given):
@@ -437,7 +462,7 @@ class Round:
 
         :raises RuleViolation: (``CALL_NOT_ALLOWED``) if the seat may not call now.
         """
-        _check_seat(seat)
+        check_seat(seat)
         if not self.can_announce(seat):
             raise RuleViolation(Violation.CALL_NOT_ALLOWED, "R6.1",
                                 "Tichu can be called once, after the push and before one's first card")
@@ -494,7 +519,7 @@ class Round:
 
     def bombs_for(self, seat: int) -> list[Play]:
         """The bombs a seat may throw out of turn now (R4.3); never forced by the wish (R5.3)."""
-        if not self.holds_bomb(seat) or not self._bomb_window_open(seat):
+        if not self.holds_bomb(seat) or not self.bomb_window_open(seat):
             return []
         trick = self.trick
         assert trick is not None
@@ -504,7 +529,17 @@ class Round:
             return list(bombs)
         return [play for play in bombs if (play.length, play.rank) > (trick.length, trick.rank)]
 
-    def _bomb_window_open(self, seat: int) -> bool:
+    def playable_bombs(self, seat: int) -> list[Play]:
+        """The bombs a seat may lay now (R4.3): at its turn those among its legal plays (a bomb
+        at one's turn is the play, R5.3), else those it may throw out of turn."""
+        if self.decision == Decision.PLAY and seat == self.turn and not self.trick_closed:
+            return [play for play in self.legal_plays() if play.kind == BOMB]
+        return self.bombs_for(seat)
+
+    def bomb_window_open(self, seat: int) -> bool:
+        """Whether a bomb of this seat could land now, by public facts alone (R4.3): the round is
+        played, no wish is pending, a trick lies open, the seat holds cards and the round goes
+        on (R7.2); at its own turn only on a closed trick or the Dragon's."""
         if (self.phase != Phase.PLAYING or self._wish_pending or self.trick is None or not self.hands[seat]
                 or len(self.out_order) >= 3):
             return False  # R4.3: not on a lead or the Dog; R7.2: not after the round ended
@@ -525,7 +560,7 @@ class Round:
         self.apply_legal_play(self.find_legal(seat, cards))
 
     def _check_turn(self, seat: int) -> None:
-        _check_seat(seat)
+        check_seat(seat)
         if self.decision != Decision.PLAY or seat != self.turn:
             raise RuleViolation(Violation.NOT_YOUR_TURN, "R4.1", "it is not this seat's turn to play")
 
@@ -584,11 +619,11 @@ class Round:
             ``BOMB_NOT_ALLOWED`` when no bomb may land now or the cards are no bomb that
             beats the trick.
         """
-        _check_seat(seat)
+        check_seat(seat)
         if self.decision == Decision.PLAY and seat == self.turn and not self.trick_closed \
                 and self.trick is not None:
             raise RuleViolation(Violation.NOT_YOUR_TURN, "R4.3", "at one's turn a bomb is played as the play")
-        if not self._bomb_window_open(seat):
+        if not self.bomb_window_open(seat):
             raise RuleViolation(Violation.BOMB_NOT_ALLOWED, "R4.3",
                                 "no bomb now (a lead, the Dog, a pending wish, or the seat is out)")
         if not isinstance(cards, int) or cards < 0 or cards & ~self.hands[seat]:
@@ -685,7 +720,7 @@ class Round:
         :raises RuleViolation: (``WISH_NOT_ALLOWED``) if no wish is due from this seat or the
             value is not allowed.
         """
-        _check_seat(seat)
+        check_seat(seat)
         if not self._wish_pending or seat != self.trick_owner:
             raise RuleViolation(Violation.WISH_NOT_ALLOWED, "R5.1", "no wish is due from this seat")
         if not _is_int(value) or value not in self.wish_choices():
@@ -713,7 +748,7 @@ class Round:
         :raises RuleViolation: (``DRAGON_RECIPIENT``) if no gift is due from this
             seat or ``to`` is not an opponent.
         """
-        _check_seat(seat)
+        check_seat(seat)
         if not self._dragon_pending or seat != self.trick_owner:
             raise RuleViolation(Violation.DRAGON_RECIPIENT, "R4.5", "no Dragon trick to give away")
         if not _is_int(to) or to not in self.dragon_recipients():
@@ -824,7 +859,11 @@ def find_legal_play(cards: int, hand: int, legal: Sequence[Play], *, is_lead: bo
     raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4.1", "the combination does not beat the trick")
 
 
-def _check_seat(seat: int) -> None:
+def check_seat(seat: int) -> None:
+    """Refuse anything but a seat index 0..3 (R1.3).
+
+    :raises RuleViolation: For any other value.
+    """
     if not _is_int(seat) or not 0 <= seat < 4:
         raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R1.3", f"no seat {seat!r}")
 

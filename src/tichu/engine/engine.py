@@ -1,13 +1,14 @@
-"""The async :class:`GameEngine`: runs a game over four :class:`~tichu.engine.player.Player` s.
+"""The async :class:`GameEngine`: drives a game's flow over four :class:`~tichu.engine.player.Player` s.
 
-The rules live in :class:`~tichu.core.round.Round`; the engine asks the players, checks
-every answer against what the round allows, applies it, and tells the table with typed
-events (:mod:`tichu.engine.events`). Every player is asked the same way (the one port of
-:mod:`tichu.engine.player`): an answer that comes at once costs no await, which keeps the
-Arena's hot path fast; an answer that comes :class:`~tichu.engine.player.Later` is awaited,
-and clients may interrupt meanwhile with a Tichu call or a bomb
-(:meth:`GameEngine.interrupt`): a bomb makes the awaited answer stale, and so does a call
-while an agent decides (it must see the call).
+The rules and the order of every decision live in the core's
+:class:`~tichu.core.flow.GameState`; the engine asks whichever seat the state names (the
+seats deciding at once all together), awaits the answers that come
+:class:`~tichu.engine.player.Later` (a client over the network, an agent in a worker) with
+their time limits, checks every answer against what the state allows, applies it, and tells
+the table with typed events (:mod:`tichu.engine.events`). Clients may interrupt meanwhile
+with a Tichu call or a bomb (:meth:`GameEngine.interrupt`): a bomb makes the awaited answer
+stale, and so does a call while an agent decides (it must see the call). Before a closed
+trick is taken, the engine waits its bomb window for the clients the state names.
 
 A game can also go on from a point it reached before (:meth:`GameEngine.resume`): a server
 that restarts after a crash rebuilds its rounds by replaying them through the rules, and the
@@ -21,13 +22,14 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Sequence
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
-from tichu.core.cards import indices_of, points_of
-from tichu.core.combos import PASS_PLAY, Play
+from tichu.core.cards import points_of
+from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation, Violation
+from tichu.core.flow import GameState
 from tichu.core.game import Game
-from tichu.core.round import ActionKind, Decision, Phase, Round, RoundResult
+from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.events import (
     Event,
@@ -49,7 +51,7 @@ from tichu.engine.events import (
     WishMade,
 )
 from tichu.engine.player import Later, Player, Reply
-from tichu.engine.views import SeatView, TableInfo, TablePhase
+from tichu.engine.views import SeatView, TableInfo, TablePhase, follow, view_of
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,27 @@ class _Stale:
 
 
 _STALE = _Stale()
+
+
+class _Before(NamedTuple):
+    """What the table showed before an action, to tell what the action changed.
+
+    :ivar wish_open: Whether a wish was open (R5.4).
+    :ivar last_trick: The last trick taken (compared by identity: a new one is a new tuple).
+    :ivar owner: The open trick's owner.
+    :ivar points: The open trick's points.
+    """
+
+    wish_open: bool
+    last_trick: tuple[int, int] | None
+    owner: int | None
+    points: int
+
+    @classmethod
+    def of(cls, state: GameState) -> _Before:
+        round_ = state.round
+        assert round_ is not None
+        return cls(round_.wish_open, round_.last_trick, round_.trick_owner, points_of(round_.trick_cards))
 
 
 class Observer(Protocol):
@@ -76,9 +99,7 @@ class GameEngine:
     :ivar players: The four players, by seat.
     :ivar rules: The rule set.
     :ivar info: Table facts beyond the round (names, host, phase, scores).
-    :ivar game: The running (or last) game.
-    :ivar round: The current round, or ``None`` between games.
-    :ivar rounds: The finished rounds of the game (kept when ``keep_rounds``).
+    :ivar state: The running (or last) game's state, ``None`` before the first.
     """
 
     def __init__(self, players: Sequence[Player], rules: RuleSet | None = None, *,
@@ -91,7 +112,7 @@ class GameEngine:
         :param rng: (Optional) The shuffle source instead of ``rules.seed``.
         :param info: (Optional) Table facts; names are taken from the players if omitted.
         :param bomb_window: Seconds to wait for unprompted bombs before a trick is taken,
-            while a player that acts unprompted (a client) is seated.
+            for the clients the state names (its bomb window).
         :param keep_rounds: Keep the finished rounds for a game record.
         """
         if len(players) != 4:
@@ -100,27 +121,46 @@ class GameEngine:
         self.rules = rules or RuleSet()
         self._rng = rng
         self.info = info or TableInfo(player_names=[player.name for player in players])
-        self.game = Game(self.rules, rng)
-        self.round: Round | None = None
-        self.rounds: list[Round] = []
+        self.state: GameState | None = None
         self.bomb_window = bomb_window
         self.keep_rounds = keep_rounds
         self._version = 0
         self._awaiting: int | None = None
         self._interrupted = asyncio.Event()
-        self._may_call: list[int] = []  # seats that may still call Tichu this round (R6.1)
-        self._bomb_holders: list[int] = []  # seats that may still hold a bomb
         self._observers: list[Observer] = []
-        self._resuming = False  # run() goes on with the game of resume()
-        self._resumed: Round | None = None  # the unfinished round it goes on with
+        self._resumed: GameState | None = None  # run() goes on with the game of resume()
+        self._reported: Round | None = None  # the last round whose end the table was told
         self._refresh_players()
+
+    # -- what the table reads ---------------------------------------------------------------
+
+    @property
+    def round(self) -> Round | None:
+        """The current round, or ``None`` between games."""
+        return self.state.round if self.state is not None else None
+
+    @property
+    def game(self) -> Game:
+        """The running (or last) game's scores."""
+        state = self.state or self._resumed
+        if state is None or state.game is None:
+            return Game(self.rules, self._rng)
+        return state.game
+
+    @property
+    def rounds(self) -> list[Round]:
+        """The finished rounds of the game (kept when ``keep_rounds``)."""
+        state = self.state or self._resumed
+        return state.rounds if state is not None else []
 
     # -- seats ----------------------------------------------------------------------------
 
     def _refresh_players(self) -> None:
         self._listeners: list[Player | Observer] = [player for player in self.players if player.listens]
         self._listeners += self._observers
-        self._waits_for_bombs = any(player.acts_unprompted for player in self.players)
+
+    def _prompted(self) -> list[bool]:
+        return [not player.acts_unprompted for player in self.players]
 
     def observe(self, observer: Observer) -> None:
         """Tell ``observer`` every event from now on, after the players."""
@@ -136,14 +176,18 @@ class GameEngine:
         self.players[seat] = player
         self.info.player_names[seat] = player.name
         self._refresh_players()
-        if self.round is not None and seat in (self.round.decision_seat, self._awaiting):
-            self._version += 1  # the seat's open decision (or offer) is asked again of the new player
-            self._wake()
+        state = self.state
+        if state is not None:
+            open_seats = [open_seat for open_seat, _ in state.open_decisions()]
+            state.set_prompted(seat, not player.acts_unprompted)
+            if seat in open_seats or seat == self._awaiting:
+                self._version += 1  # the seat's open decision (or offer) is asked again of the new player
+                self._wake()
         return old
 
     def _view(self, seat: int, player: Player) -> SeatView:
         """A frozen snapshot of the seat's view for one question (R8)."""
-        return SeatView.of(self, seat, player.reads_table)
+        return view_of(self.info, self.round, seat, player.reads_table)
 
     # -- notifications --------------------------------------------------------------------
 
@@ -162,111 +206,123 @@ class GameEngine:
         :param unfinished: The round being played, or ``None`` (the next is dealt).
         :raises ValueError: If a finished round is not over, or the unfinished one is.
         """
-        if any(not round_.is_over for round_ in finished) or (unfinished is not None and unfinished.is_over):
-            raise ValueError("finished rounds must be over and the unfinished one not")
-        self.game = Game(self.rules, self._rng)
-        self.rounds = []
-        self.info.round_scores = []
-        self.info.total = (0, 0)
-        for round_ in finished:
-            self._book(round_)
-        self._resumed = unfinished
-        self._resuming = True
+        self._resumed = GameState.resume(self.rules, Game(self.rules, self._rng), finished, unfinished,
+                                         prompted=self._prompted(), keep_rounds=self.keep_rounds)
+        follow(self.info, self._resumed)
 
     async def run(self) -> Game:
         """Play one game to its end (R7.4) and return it (from where :meth:`resume` left it)."""
-        resumed, self._resumed = self._resumed, None
-        if not self._resuming:
-            self.game = Game(self.rules, self._rng)
-            self.rounds = []
+        state, self._resumed = self._resumed, None
+        if state is None:
+            state = GameState(self.rules, Game(self.rules, self._rng), prompted=self._prompted(),
+                              keep_rounds=self.keep_rounds)
             self.info.round_scores = []
             self.info.total = (0, 0)
-        self._resuming = False
+        self.state = state
+        self._reported = None
         self.info.is_running = True
         if self._listeners:
             self._emit(GameStarted())
+        round_ = state.round
+        if round_ is not None and round_.phase == Phase.GRAND_TICHU:
+            self._round_started(state)
+        elif round_ is not None:
+            follow(self.info, state)
         try:
-            if resumed is not None:
-                await self._play_round(resumed)
-            while not self.game.is_over:
-                await self._play_round()
+            while not state.is_over:
+                await self._step(state)
+            self._round_over(state)
         finally:
             self.info.is_running = False
         self.info.phase = TablePhase.GAME_OVER
+        game = state.game
+        assert game is not None
         if self._listeners:
-            self._emit(GameOver(tuple(self.info.round_scores), (self.game.total[0], self.game.total[1]),
-                                self.game.winner))
-        return self.game
+            self._emit(GameOver(tuple(self.info.round_scores), (game.total[0], game.total[1]), game.winner))
+        return game
 
-    async def _play_round(self, resumed: Round | None = None) -> None:
-        """Play a new round, or the resumed one on from the phase it is in."""
-        round_ = resumed or self.game.new_round()
-        self.round = round_
-        self.info.round_index = len(self.game.results)
-        self._may_call = [0, 1, 2, 3]
-        if round_.phase == Phase.GRAND_TICHU:
-            self.info.phase = TablePhase.GRAND_TICHU
-            if self._listeners:
-                self._emit(RoundStarted(self.info.round_index))
-                self._emit(HandCardsDealt(8))
-            await self._grand_tichu(round_)
-            self.info.phase = TablePhase.SCHUPF
-            if self._listeners:
-                self._emit(HandCardsDealt(6))
-        if round_.phase == Phase.SCHUPF:
-            self.info.phase = TablePhase.SCHUPF
-            await self._schupf(round_)
-            self.info.phase = TablePhase.PLAYING
-            if self._listeners:
-                assert round_.turn is not None
-                self._emit(StartPlaying(round_.turn))
-        self.info.phase = TablePhase.PLAYING
-        self._bomb_holders = [0, 1, 2, 3]
-        await self._play(round_)
-        result = self._book(round_)
+    async def _step(self, state: GameState) -> None:
+        """Make the decision the state waits for."""
+        decision = state.decision
+        if decision == Decision.DEAL:
+            self._round_over(state)
+            state.deal()
+            self._round_started(state)
+        elif decision == Decision.PLAY:
+            await self._turn(state)
+        elif decision == Decision.TICHU:
+            await self._offer_tichu(state)
+        elif decision == Decision.BOMB:
+            if state.in_window():
+                await self._window(state)
+            else:
+                await self._offer_bomb(state)
+        elif decision == Decision.GRAND_TICHU:
+            await self._grand_tichu(state)
+        elif decision == Decision.SCHUPF:
+            await self._schupf(state)
+        elif decision == Decision.WISH:
+            await self._wish(state)
+        elif decision == Decision.DRAGON:
+            await self._dragon(state)
+
+    def _round_started(self, state: GameState) -> None:
+        follow(self.info, state)
+        if self._listeners:
+            self._emit(RoundStarted(self.info.round_index))
+            self._emit(HandCardsDealt(8))
+
+    def _round_over(self, state: GameState) -> None:
+        """Tell the table a round's result once it is booked (R7.3)."""
+        round_ = state.round
+        if round_ is None or not round_.is_over or self._reported is round_:
+            return
+        self._reported = round_
+        follow(self.info, state)
         self.info.phase = TablePhase.ROUND_OVER
         if self._listeners:
+            result = round_.result()
             self._emit(RoundOver(result.card_points, result.bonus, result.points, self.info.total,
                                  result.out_order, result.double_victory))
 
-    def _book(self, round_: Round) -> RoundResult:
-        """Book a finished round's result (R7.3) in the game and the table's facts."""
-        result = round_.result()
-        self.game.add_result(result)
-        if self.keep_rounds:
-            self.rounds.append(round_)
-        self.info.round_scores = self.info.round_scores + [result.points]
-        self.info.total = (self.game.total[0], self.game.total[1])
-        return result
-
-    async def _grand_tichu(self, round_: Round) -> None:
-        seats = [seat for seat in range(4) if not round_.grand_decided[seat]]
+    async def _grand_tichu(self, state: GameState) -> None:
+        seats = [seat for seat, _ in state.open_decisions()]
         replies: list[Reply[bool]] = [self.players[seat].grand_tichu(self._view(seat, self.players[seat]))
                                       for seat in seats]
         answers: list[bool | None] = await self._all_answers(replies)
+        round_ = state.round
         for seat, answer in zip(seats, answers):
-            announced = answer is True
-            round_.decide_grand_tichu(seat, announced)
-            if announced and self._listeners:
-                self._emit(PlayerAnnounced(seat, True))
+            state.decide_grand_tichu(seat, answer is True)
+        follow(self.info, state)
+        if self._listeners and round_ is not None:
+            for seat in seats:
+                if round_.announcements[seat] == ANNOUNCE_GRAND:
+                    self._emit(PlayerAnnounced(seat, True))
+            self._emit(HandCardsDealt(6))
 
-    async def _schupf(self, round_: Round) -> None:
-        if self.rules.tichu_before_schupf:
-            offer = self._offer_tichu(round_)
-            while offer is not None and not await self._tichu_later(round_, offer):
-                offer = self._offer_tichu(round_)  # an answer went stale: ask again (R6.1)
-        seats = [seat for seat in range(4) if round_.given[seat] is None]
+    async def _schupf(self, state: GameState) -> None:
+        seats = [seat for seat, _ in state.open_decisions()]
         replies: list[Reply[tuple[int, int, int]]] = [self.players[seat].schupf(self._view(seat, self.players[seat]))
                                                       for seat in seats]
         answers: list[tuple[int, int, int] | None] = await self._all_answers(replies)
         for seat, answer in zip(seats, answers):
-            try:
-                round_.schupf(seat, answer)  # type: ignore[arg-type]  # checked there: never trusted
-            except (RuleViolation, TypeError, ValueError) as error:
-                log.warning("seat %d pushed invalid cards (%s); pushing its lowest", seat, error)
-                round_.schupf(seat, [1 << index for index in indices_of(round_.hands[seat])[:3]])
+            self._apply_checked(state, Action(ActionKind.SCHUPF, seat, answer))
             if self._listeners:
                 self._emit(PlayerSchupfed(seat))
+        follow(self.info, state)
+        round_ = state.round
+        if self._listeners and round_ is not None and round_.turn is not None:
+            self._emit(StartPlaying(round_.turn))
+
+    def _apply_checked(self, state: GameState, action: Action) -> None:
+        """Apply an answer; one the rules refuse is logged and replaced by the state's fallback
+        (the engine never trusts a player)."""
+        try:
+            state.apply(action)
+        except (RuleViolation, TypeError, ValueError) as error:
+            log.warning("seat %d answered against the rules (%s); %r instead", action.seat, error,
+                        state.fallback(action.seat))
+            state.apply(state.fallback(action.seat))
 
     async def _all_answers(self, replies: list[Reply[T]]) -> list[T | None]:
         """The seats' answers to questions asked at once (hidden from each other), in the order
@@ -285,40 +341,60 @@ class GameEngine:
                 answers[index] = None if isinstance(result, BaseException) else result
         return answers
 
-    # -- playing --------------------------------------------------------------------------
+    # -- offers (the state says to whom, in which order) ---------------------------------------
 
-    async def _play(self, round_: Round) -> None:
-        while not round_.is_over:
-            decision = round_.decision
-            if decision == Decision.PLAY:
-                if round_.trick_closed:
-                    if not (self._bomb_holders or self._waits_for_bombs) \
-                            or not await self._offer_bombs(round_, closing=True):
-                        self._take_trick(round_, None)
-                    continue
-                if self._may_call:
-                    offer = self._offer_tichu(round_)
-                    if offer is not None:
-                        version = self._version
-                        await self._tichu_later(round_, offer)
-                        if self._version != version:
-                            continue  # a client bombed or called meanwhile: look again
-                if round_.trick is not None and self._bomb_holders \
-                        and await self._offer_bombs(round_, closing=False):
-                    continue
-                await self._turn(round_)
-            elif decision == Decision.WISH:
-                await self._wish(round_)
-            elif decision == Decision.DRAGON:
-                if (self._bomb_holders or self._waits_for_bombs) \
-                        and await self._offer_bombs(round_, closing=True, dragon=True):
-                    continue
-                await self._dragon(round_)
-
-    async def _turn(self, round_: Round) -> None:
-        seat = round_.turn
+    async def _offer_tichu(self, state: GameState) -> None:
+        seat = state.decision_seat
         assert seat is not None
-        legal = round_.legal_plays()
+        player = self.players[seat]
+        answer: object = player.offer_tichu(self._view(seat, player))
+        if isinstance(answer, Later):
+            answer = await self._await_decision(seat, answer.answer)
+            if isinstance(answer, _Stale) or (state.decision, state.decision_seat) != (Decision.TICHU, seat):
+                return  # the table changed meanwhile: the state says what is asked now
+        if answer is True:
+            state.call(seat)
+            if self._listeners:
+                self._emit(PlayerAnnounced(seat, False))
+        else:
+            state.decline(seat)
+
+    async def _offer_bomb(self, state: GameState) -> None:
+        seat = state.decision_seat
+        assert seat is not None
+        player = self.players[seat]
+        bombs = state.offered_bombs()
+        choice: object = player.offer_bomb(self._view(seat, player), bombs)
+        if isinstance(choice, Later):
+            choice = await self._await_decision(seat, choice.answer)
+            if isinstance(choice, _Stale) or (state.decision, state.decision_seat) != (Decision.BOMB, seat):
+                return
+            bombs = state.offered_bombs()
+        if choice is not None and choice in bombs:
+            self._throw_bomb(state, seat, bombs[bombs.index(choice)].cards)
+        else:
+            before = _Before.of(state)
+            state.decline(seat)
+            self._tell_taken(state, before)
+
+    async def _window(self, state: GameState) -> None:
+        """The bomb window (R4.3): the clients the state names may bomb the closing trick for
+        :attr:`bomb_window` seconds (a bomb interrupts), then the state goes on without them."""
+        if self.bomb_window and not await self._pause(self.bomb_window):
+            return  # a bomb (or a new player) changed the table: the state says what is next
+        if not state.in_window():
+            return
+        before = _Before.of(state)
+        for seat, _ in state.open_decisions():
+            state.decline(seat)
+        self._tell_taken(state, before)
+
+    # -- the round's own decisions ---------------------------------------------------------
+
+    async def _turn(self, state: GameState) -> None:
+        seat = state.decision_seat
+        assert seat is not None
+        legal = state.legal_plays()
         player = self.players[seat]
         reply = player.play(self._view(seat, player), legal)
         answer: object = reply
@@ -327,15 +403,19 @@ class GameEngine:
             if isinstance(answer, _Stale):
                 return
         try:
-            play = legal[legal.index(answer)]  # type: ignore[arg-type]  # the round's own object, not the answer
+            play = legal[legal.index(answer)]  # type: ignore[arg-type]  # the state's own object, not the answer
         except ValueError:
             log.warning("seat %d answered an illegal play %r; it passes or plays its first option", seat, answer)
-            play = PASS_PLAY if PASS_PLAY in legal else legal[0]
-        had_wish = round_.wish_open
-        round_.apply_legal_play(play)
-        self._after_play(round_, seat, play, had_wish, out_of_turn=False)
+            fallback = state.fallback(seat)
+            play = next(option for option in legal if option.cards == (fallback.value or 0))
+        before = _Before.of(state)
+        state.apply_play(play)
+        self._tell_play(state, seat, play, before, out_of_turn=False)
 
-    def _after_play(self, round_: Round, seat: int, play: Play, had_wish: bool, *, out_of_turn: bool) -> None:
+    def _tell_play(self, state: GameState, seat: int, play: Play, before: _Before, *, out_of_turn: bool) -> None:
+        """Tell the table of a play, a pass or a bomb just applied (R4, R7)."""
+        round_ = state.round
+        assert round_ is not None
         self._version += 1
         if not self._listeners:
             return
@@ -349,12 +429,20 @@ class GameEngine:
             if not round_.hands[seat]:
                 self._emit(PlayerOut(seat, round_.out_order.index(seat) + 1))
                 self._reveal_hands(round_)
-            if had_wish and not round_.wish_open:
+            if before.wish_open and not round_.wish_open:
                 self._emit(WishFulfilled())
             if taken_at_end and round_.last_trick:
                 self._emit(TrickTaken(round_.last_trick[0], points_of(trick_cards), None))
         if round_.turn is not None and not round_.is_over and round_.decision == Decision.PLAY:
             self._emit(TurnChanged(round_.turn))
+        if not play.cards:
+            self._tell_taken(state, before)  # R4.2: nobody could bomb the trick the pass closed
+
+    def _tell_taken(self, state: GameState, before: _Before) -> None:
+        """Tell the table of a trick the state took since ``before`` (its offers all declined, R4.2)."""
+        round_ = state.round
+        if round_ is not None and round_.last_trick is not before.last_trick and not round_.is_over:
+            self._trick_taken(round_, before.owner, before.points, None)
 
     def _reveal_hands(self, round_: Round) -> None:
         if not self.rules.reveal_hands_when_out or round_.is_over:
@@ -366,113 +454,14 @@ class GameEngine:
             if player.listens:
                 player.notify(event)  # R8.3: only to seats that are out
 
-    def _offer_tichu(self, round_: Round, after: int = -1) -> tuple[int, Later[bool]] | None:
-        """Offer a Tichu call (R6.1) to each seat after ``after`` that has neither called nor
-        played yet, in seat order, so that each sees the calls before it; a player that acts
-        unprompted (a client) calls by itself and is not asked.
+    def _throw_bomb(self, state: GameState, seat: int, cards: int) -> None:
+        """Throw a bomb out of turn (R4.3) and tell the table.
 
-        :param after: The last seat already asked in this round of offers.
-        :returns: The first seat whose answer comes later, with that answer (the seats after
-            it are asked by :meth:`_tichu_later` once it is there), or ``None``.
+        :raises RuleViolation: If the rules do not allow it; nothing changes then.
         """
-        announcements, has_played = round_.announcements, round_.has_played
-        for seat in list(self._may_call):
-            if announcements[seat] or has_played[seat]:
-                self._may_call.remove(seat)
-                continue
-            player = self.players[seat]
-            if player.acts_unprompted or seat <= after:
-                continue
-            if round_.can_announce(seat):
-                answer = player.offer_tichu(self._view(seat, player))
-                if isinstance(answer, Later):
-                    return seat, answer
-                if answer:
-                    round_.announce(seat)
-                    if self._listeners:
-                        self._emit(PlayerAnnounced(seat, False))
-        return None
-
-    async def _tichu_later(self, round_: Round, offer: tuple[int, Later[bool]]) -> bool:
-        """Await a Tichu offer answered later, then offer the seats after it (R6.1). A call is
-        applied only if the seat may still call; an answer made stale by an interrupt is
-        dropped, and the caller offers again.
-
-        :param offer: The seat and its answer, from :meth:`_offer_tichu`.
-        :returns: Whether every seat was asked (``False``: an answer went stale).
-        """
-        pending: tuple[int, Later[bool]] | None = offer
-        while pending is not None:
-            seat, later = pending
-            answer = await self._await_decision(seat, later.answer)
-            if isinstance(answer, _Stale):
-                return False
-            if answer is True and round_.can_announce(seat):
-                round_.announce(seat)
-                if self._listeners:
-                    self._emit(PlayerAnnounced(seat, False))
-            pending = self._offer_tichu(round_, seat)
-        return True
-
-    async def _offer_bombs(self, round_: Round, *, closing: bool, dragon: bool = False) -> bool:
-        """Offer a bomb (R4.3), nearest seat after the trick's owner first (not to a player
-        that acts unprompted: it throws its bombs by itself).
-
-        :param closing: The trick is about to be taken: every seat may bomb, and clients
-            get :attr:`bomb_window` seconds for it (see :meth:`_window_wanted`).
-        :param dragon: The closing trick is the Dragon's, which its owner may bomb to keep.
-        :returns: Whether a bomb was thrown.
-        """
-        owner = round_.trick_owner
-        assert owner is not None
-        version = self._version
-        holders = self._bomb_holders
-        for offset in (1, 2, 3, 4):
-            seat = (owner + offset) % 4
-            if seat not in holders or (seat == round_.turn and not closing):
-                continue
-            if not round_.holds_bomb(seat):
-                holders.remove(seat)  # cards only leave a hand while playing
-                continue
-            player = self.players[seat]
-            if player.acts_unprompted:
-                continue  # a client bombs by itself (interrupt), within the bomb window
-            bombs = round_.bombs_for(seat)
-            if bombs:
-                choice = player.offer_bomb(self._view(seat, player), bombs)
-                if isinstance(choice, Later):
-                    later = await self._await_decision(seat, choice.answer)
-                    if isinstance(later, _Stale):
-                        return True  # an interrupt changed the table meanwhile: look again
-                    choice, bombs = later, round_.bombs_for(seat)
-                if choice is not None and choice in bombs:
-                    self._throw_bomb(round_, seat, bombs[bombs.index(choice)])
-                    return True
-        if closing and self.bomb_window and self._window_wanted(round_, owner_too=dragon):
-            await self._pause(self.bomb_window)
-        return self._version != version
-
-    def _window_wanted(self, round_: Round, *, owner_too: bool) -> bool:
-        """Whether a closing trick waits the bomb window: a player that bombs by itself (a
-        client) still holds cards and does not own the trick. A bomb on one's own trick gains
-        nothing (the owner leads next and may lead the bomb) except to keep the Dragon's trick
-        (R4.3): ``owner_too``. Who owns the trick and who is out are public, so the wait
-        tells nothing of anyone's hand (R8).
-        """
-        owner = round_.trick_owner
-        return any(player.acts_unprompted and round_.hands[seat] and (owner_too or seat != owner)
-                   for seat, player in enumerate(self.players))
-
-    def _throw_bomb(self, round_: Round, seat: int, bomb: Play) -> None:
-        had_wish = round_.wish_open
-        round_.bomb(seat, bomb.cards)
-        self._after_play(round_, seat, bomb, had_wish, out_of_turn=True)
-
-    def _take_trick(self, round_: Round, recipient: int | None) -> None:
-        winner = round_.trick_owner
-        points = points_of(round_.trick_cards)
-        round_.collect_trick(recipient)
-        self._trick_taken(round_, winner, points, recipient)
+        before = _Before.of(state)
+        bomb = state.bomb(seat, cards)
+        self._tell_play(state, seat, bomb, before, out_of_turn=True)
 
     def _trick_taken(self, round_: Round, winner: int | None, points: int, recipient: int | None) -> None:
         self._version += 1
@@ -498,24 +487,26 @@ class GameEngine:
             return choices[0]
         return value
 
-    async def _wish(self, round_: Round) -> None:
-        seat = round_.decision_seat
-        assert seat is not None
+    async def _wish(self, state: GameState) -> None:
+        round_ = state.round
+        seat = state.decision_seat
+        assert seat is not None and round_ is not None
         player = self.players[seat]
         choices = round_.wish_choices()
         value = await self._choose(seat, choices, player.wish(self._view(seat, player), choices), "wish")
         if isinstance(value, _Stale):
             return
-        round_.make_wish(seat, value)
+        state.wish(seat, value)
         self._version += 1
         if self._listeners:
             self._emit(WishMade(value))
             if round_.turn is not None:
                 self._emit(TurnChanged(round_.turn))
 
-    async def _dragon(self, round_: Round) -> None:
-        seat = round_.decision_seat
-        assert seat is not None
+    async def _dragon(self, state: GameState) -> None:
+        round_ = state.round
+        seat = state.decision_seat
+        assert seat is not None and round_ is not None
         player = self.players[seat]
         recipients = round_.dragon_recipients()
         to = await self._choose(seat, recipients, player.give_dragon(self._view(seat, player), recipients),
@@ -524,7 +515,7 @@ class GameEngine:
             return
         winner = round_.trick_owner
         points = points_of(round_.trick_cards)
-        round_.give_dragon(seat, to)
+        state.give_dragon(seat, to)
         self._trick_taken(round_, winner, points, to)
 
     # -- waiting and interrupts -------------------------------------------------------------
@@ -590,12 +581,13 @@ class GameEngine:
         :param cards: The bomb's card mask.
         :raises RuleViolation: If it is not allowed now; nothing changes then.
         """
+        state = self.state
         round_ = self.round
-        if round_ is None or not self.info.is_running or round_.is_over:
+        if state is None or round_ is None or not self.info.is_running or round_.is_over:
             violation = Violation.CALL_NOT_ALLOWED if kind == ActionKind.TICHU else Violation.BOMB_NOT_ALLOWED
             raise RuleViolation(violation, "R4.3" if kind == ActionKind.BOMB else "R6.1", "no round is being played")
         if kind == ActionKind.TICHU:
-            round_.announce(seat)
+            state.call(seat)
             if self._listeners:
                 self._emit(PlayerAnnounced(seat, False))
             awaiting = self._awaiting
@@ -605,12 +597,8 @@ class GameEngine:
             return
         if kind != ActionKind.BOMB:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", "only a Tichu call or a bomb can interrupt")
-        had_wish = round_.wish_open
-        round_.bomb(seat, cards)
-        bomb = round_.trick
-        assert bomb is not None
-        if self._awaiting is not None:
-            self.players[self._awaiting].request_cancelled()
-        self._after_play(round_, seat, bomb, had_wish, out_of_turn=True)
+        awaiting = self._awaiting
+        self._throw_bomb(state, seat, cards)
+        if awaiting is not None:
+            self.players[awaiting].request_cancelled()
         self._wake()
-

@@ -15,6 +15,7 @@ from typing import NamedTuple, Protocol
 
 from tichu.core.cards import points_of
 from tichu.core.combos import Play
+from tichu.core.flow import GameState
 from tichu.core.round import Phase, Round
 from tichu.core.ruleset import RuleSet
 
@@ -83,18 +84,22 @@ class PublicState:
 
 @dataclass(frozen=True, slots=True)
 class PrivateState:
-    """What only one seat knows (R8.2).
+    """What only one seat knows (R8.2), and what it may do beyond its turn.
 
     :ivar player_index: The seat.
     :ivar hand_cards: Its hand (mask).
     :ivar given_schupf_cards: Its pushed cards (to right, partner, left) or ``None``.
     :ivar received_schupf_cards: Its received cards (from right, partner, left) or ``None``.
+    :ivar may_announce: Whether it may call Tichu now (R2.4, R6.1, R6.3).
+    :ivar bombs: The bombs it may lay now (R4.3): out of turn, or at its turn as its play.
     """
 
     player_index: int
     hand_cards: int
     given_schupf_cards: tuple[int, int, int] | None
     received_schupf_cards: tuple[int, int, int] | None
+    may_announce: bool = False
+    bombs: tuple[Play, ...] = ()
 
 
 def build_public_state(info: TableInfo, round_: Round | None) -> PublicState:
@@ -117,10 +122,36 @@ def build_public_state(info: TableInfo, round_: Round | None) -> PublicState:
 
 
 def build_private_state(round_: Round | None, seat: int) -> PrivateState:
-    """Build a seat's private state (R8.2)."""
+    """Build a seat's private state (R8.2) with what the rules let it do beyond its turn: its
+    own cards and public facts decide both (the core's :meth:`~tichu.core.round.Round.can_announce`
+    and :meth:`~tichu.core.round.Round.playable_bombs`)."""
     if round_ is None:
         return PrivateState(seat, 0, None, None)
-    return PrivateState(seat, round_.hands[seat], round_.given[seat], round_.received(seat))
+    return PrivateState(seat, round_.hands[seat], round_.given[seat], round_.received(seat),
+                        round_.can_announce(seat), tuple(round_.playable_bombs(seat)))
+
+
+def follow(info: TableInfo, state: GameState) -> None:
+    """Bring a table's facts up to the game's state: the phase, the round's index, the
+    scores of the finished rounds and the total (the engine and the agents' loop both keep
+    their :class:`TableInfo` so)."""
+    game = state.game
+    if game is not None and len(info.round_scores) != len(game.results):
+        info.round_scores = [result.points for result in game.results]
+        info.total = (game.total[0], game.total[1])
+    round_ = state.round
+    if round_ is None:
+        return
+    info.round_index = state.round_index
+    phase = round_.phase
+    if phase == Phase.OVER:
+        info.phase = TablePhase.GAME_OVER if state.is_over and game is not None else TablePhase.ROUND_OVER
+    else:
+        info.phase = _TABLE_PHASES[phase]
+
+
+_TABLE_PHASES = {Phase.GRAND_TICHU: TablePhase.GRAND_TICHU, Phase.SCHUPF: TablePhase.SCHUPF,
+                 Phase.PLAYING: TablePhase.PLAYING}
 
 
 class TableSource(Protocol):
@@ -177,22 +208,7 @@ class SeatView(NamedTuple):
         :param reads_table: Whether to include the public and private state.
         :returns: The snapshot.
         """
-        round_ = source.round
-        if round_ is None:
-            if not reads_table:
-                return _new_view(cls, (seat, 0, None, None, 0, RuleSet(), None, None))
-            return _new_view(cls, (seat, 0, None, None, 0, RuleSet(), build_public_state(source.info, None),
-                                   build_private_state(None, seat)))
-        trick = round_.trick
-        if trick is None or round_.trick_closed:
-            trick = owner = None
-        else:
-            owner = round_.trick_owner
-        wish = round_.wish_value if round_.wish_open else 0
-        if not reads_table:
-            return _new_view(cls, (seat, round_.hands[seat], trick, owner, wish, round_.rules, None, None))
-        return _new_view(cls, (seat, round_.hands[seat], trick, owner, wish, round_.rules,
-                               build_public_state(source.info, round_), build_private_state(round_, seat)))
+        return view_of(source.info, source.round, seat, reads_table)
 
     def public_state(self) -> PublicState:
         """The public state (R8.1).
@@ -211,3 +227,22 @@ class SeatView(NamedTuple):
         if self.private is None:
             raise ValueError("this view was made without the table (the player does not read it)")
         return self.private
+
+
+def view_of(info: TableInfo, round_: Round | None, seat: int, reads_table: bool = True) -> SeatView:
+    """A seat's snapshot of a table (its facts and its round) now (R8); see :meth:`SeatView.of`."""
+    if round_ is None:
+        if not reads_table:
+            return _new_view(SeatView, (seat, 0, None, None, 0, RuleSet(), None, None))
+        return _new_view(SeatView, (seat, 0, None, None, 0, RuleSet(), build_public_state(info, None),
+                                    build_private_state(None, seat)))
+    trick = round_.trick
+    if trick is None or round_.trick_closed:
+        trick = owner = None
+    else:
+        owner = round_.trick_owner
+    wish = round_.wish_value if round_.wish_open else 0
+    if not reads_table:
+        return _new_view(SeatView, (seat, round_.hands[seat], trick, owner, wish, round_.rules, None, None))
+    return _new_view(SeatView, (seat, round_.hands[seat], trick, owner, wish, round_.rules,
+                                build_public_state(info, round_), build_private_state(round_, seat)))
