@@ -198,7 +198,7 @@ class GameState:
         if decision == Decision.BOMB and self._stage == _WINDOW:
             return [(seat, decision) for seat in self._window]
         seat = self.decision_seat
-        if seat is None:
+        if seat is None or seat == CHANCE:
             return []
         return [(seat, decision)]
 
@@ -304,6 +304,63 @@ class GameState:
         other._may_call = list(self._may_call)
         other._holders = list(self._holders)
         other._booked = other.round if self._booked is self.round and self.round is not None else None
+        return other
+
+    def redeal(self, hands: Sequence[int], rest: Sequence[int] | None = None,
+               pending: Sequence[object] | None = None) -> GameState:
+        """A copy of this state with other cards in the hands: the same history, scores and
+        open decisions, a world a search samples for a seat from what it knows (R8; what is
+        known is the caller's question, :mod:`tichu.agents.support.knowledge`).
+
+        :param hands: The four hands now, each of the size it has.
+        :param rest: While Grand Tichu is decided (R2.1): the four sets of six cards still to
+            be dealt (the same for a seat as before if omitted: give them for a new world).
+        :param pending: The answers of the seats that decided at once already (a Grand Tichu
+            bool, a push of three of the seat's cards, ``None`` for none yet); the same as
+            before if omitted.
+        :raises ValueError: If the cards are not this state's cards in hands of the same sizes.
+        """
+        round_ = self.round
+        if round_ is None or len(hands) != 4:
+            raise ValueError("four hands of a dealt round")
+        other = self.clone()
+        copy = other.round
+        assert copy is not None
+        if any(hands[seat].bit_count() != round_.hands[seat].bit_count() for seat in range(4)):
+            raise ValueError("each hand keeps its size")
+        everything = 0
+        for hand in hands:
+            everything |= hand
+        before = 0
+        for hand in round_.hands:
+            before |= hand
+        if everything != before:
+            raise ValueError("the hands hold the same cards as before")
+        copy.hands = list(hands)
+        if round_.phase == Phase.GRAND_TICHU:
+            copy.first_deal = list(hands)
+            if rest is not None:
+                if len(rest) != 4 or any(part.bit_count() != 6 for part in rest):
+                    raise ValueError("six cards to deal per seat")
+                remaining = 0
+                for part in rest:
+                    remaining |= part
+                dealt = 0
+                for part in round_.second_deal:
+                    dealt |= part
+                if remaining != dealt:
+                    raise ValueError("the cards still to deal are the same cards")
+                copy.second_deal = list(rest)
+        copy._combos = [None] * 4
+        copy._bombs = [None] * 4
+        if pending is not None:
+            if len(pending) != 4:
+                raise ValueError("four pending answers")
+            for seat, answer in enumerate(pending):
+                if isinstance(answer, tuple) and (answer[0] | answer[1] | answer[2]) & ~hands[seat]:
+                    raise ValueError("a pending push gives cards of its seat's hand")
+            other._pending = list(pending)
+        other._holders = [seat for seat in range(4) if other.prompted[seat]]  # the bombs are new too
         return other
 
     # -- chance ---------------------------------------------------------------------------
