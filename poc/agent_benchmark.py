@@ -30,7 +30,7 @@ from tichu.agents.heuristic_policy import HeuristicPolicy  # noqa: E402
 from tichu.agents.levels import LEVELS, make_level_agent  # noqa: E402
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS  # noqa: E402
 from tichu.agents.support.hand import partition  # noqa: E402
-from tichu.agents.support.rollout import rollout  # noqa: E402
+from tichu.agents.support.rollout import at_decision, rollout  # noqa: E402
 from tichu.agents.support.situation import situation_in  # noqa: E402
 from tichu.core.combos import Play  # noqa: E402
 from tichu.core.round import Decision, Round  # noqa: E402
@@ -95,7 +95,7 @@ def bench_rollouts(positions: Sequence[Round]) -> float:
     policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
     started = time.perf_counter()
     for position in positions:
-        rollout(position.clone(), policy)
+        rollout(at_decision(position.clone()), policy)
     return len(positions) / (time.perf_counter() - started)
 
 

@@ -3,9 +3,12 @@
 
 Run: ``PYTHONPATH=src python poc/rollout_profile.py --mode v1|full [--rollouts N] [--profile]``.
 It deals seeded rounds, takes each to mid-round with the rollout policy (a few plays), and
-finishes clones of them ``--rollouts`` times in all: ``v1`` with
-:func:`tichu.agents.mc_agent.rollout`, ``full`` with :func:`tichu.agents.mc_search.rollout_full`
-(out-of-turn bombs and Tichu calls). ``--profile`` prints cProfile's top functions.
+finishes clones of them ``--rollouts`` times in all with
+:func:`tichu.agents.support.rollout.rollout`: ``v1`` with a policy that lets every offered
+bomb and call pass, ``full`` with the policy's own out-of-turn bombs and Tichu calls.
+``--profile`` prints cProfile's top functions. A tree from before the game's flow lived in
+the rules core (issue 22) is measured with its own rollouts: ``rollout`` and ``rollout_full``
+on a :class:`~tichu.core.round.Round` (``poc/speed_vs_revision.py`` runs this script there).
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ try:
     from tichu.agents.heuristic_policy import HeuristicPolicy
 except ImportError:  # a revision from before the policy had a module of its own (speed_vs_revision.py)
     from tichu.agents.heuristic_agent import HeuristicPolicy  # type: ignore[attr-defined]
+from collections.abc import Callable
+
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
-from tichu.agents.mc_search import rollout_full
-from tichu.agents.support.rollout import rollout
+from tichu.agents.support import rollout as rollouts
 from tichu.agents.support.situation import situation_in
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
@@ -51,17 +55,31 @@ def positions(count: int, policy: HeuristicPolicy) -> list[Round]:
     return found
 
 
-def run(mode: str, rollouts: int) -> float:
+def finisher(mode: str, policy: HeuristicPolicy) -> Callable[[Round], None]:
+    """How this tree finishes a copy of a position in ``mode``."""
+    full = mode == "full"
+    if hasattr(rollouts, "at_decision"):  # the flow in the rules core (issue 22)
+        def finish(round_: Round) -> None:
+            rollouts.rollout(rollouts.at_decision(round_), policy, bombs=full, calls=full)
+    else:  # before: a rollout of its own, and one more with bombs and calls
+        from tichu.agents.mc_search import rollout_full  # type: ignore[attr-defined]
+
+        def finish(round_: Round) -> None:
+            if full:
+                rollout_full(round_, policy, bombs=True, calls=True)
+            else:
+                rollouts.rollout(round_, policy)  # type: ignore[arg-type]
+    return finish
+
+
+def run(mode: str, count: int) -> float:
     policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
     starts = positions(40, policy)
+    finish = finisher(mode, policy)
     started = time.perf_counter()
-    for index in range(rollouts):
-        round_ = starts[index % len(starts)].clone()
-        if mode == "v1":
-            rollout(round_, policy)
-        else:
-            rollout_full(round_, policy, bombs=True, calls=True)
-    return rollouts / (time.perf_counter() - started)
+    for index in range(count):
+        finish(starts[index % len(starts)].clone())
+    return count / (time.perf_counter() - started)
 
 
 def main() -> None:

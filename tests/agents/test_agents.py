@@ -22,14 +22,14 @@ from tests.core.helpers import playing_round, run
 from tichu.agents.agent import Agent
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy
-from tichu.agents.mc_agent import MonteCarloAgent
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, MonteCarloAgent
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent
 from tichu.agents.support.hand import partition
 from tichu.agents.support.knowledge import Knowledge, SeatFacts, knowledge_of
 from tichu.agents.support.policy import RulePolicy, is_top
 from tichu.agents.support.prob import DealSampler, p_beats_exact, p_holds_value
-from tichu.agents.support.rollout import rollout, round_value
+from tichu.agents.support.rollout import at_decision, rollout, round_value
 from tichu.agents.support.situation import Situation, situation_in, situation_of
 from tichu.arena.stats import TimeHistogram, clearly_nonzero
 from tichu.arena.timed import TimedAgent
@@ -391,15 +391,16 @@ def test_montecarlo_single_play_needs_no_search() -> None:
 def test_rollout_ends_rounds_and_round_value_is_per_team_R7() -> None:
     """``rollout`` plays any position to the end (R7); ``round_value`` is the seat's team's points
     minus the others', the same for partners and opposite for opponents."""
-    policy = RulePolicy()
+    policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
     for round_ in seeded_positions(7, rounds=2)[::10]:
-        rollout(round_, policy)
-        assert round_.is_over
+        state = at_decision(round_)
+        rollout(state, policy)
+        assert state.is_over and round_.is_over
         points = round_.result().points
         for seat in range(4):
             expected = points[seat % 2] - points[1 - seat % 2]
-            assert round_value(round_, seat) == expected
-        assert round_value(round_, 0) == round_value(round_, 2) == -round_value(round_, 1) == -round_value(round_, 3)
+            assert round_value(state, seat) == expected
+        assert round_value(state, 0) == round_value(state, 2) == -round_value(state, 1) == -round_value(state, 3)
 
 
 # -- situations, knowledge, probabilities ---------------------------------------------------------------

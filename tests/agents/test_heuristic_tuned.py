@@ -18,7 +18,7 @@ from tichu.agents.heuristic_policy import (
     tichu_score,
 )
 from tichu.agents.support.knowledge import Knowledge, SeatFacts
-from tichu.agents.support.rollout import resume_at, rollout, round_value
+from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_value
 from tichu.core.cards import DECK, DRAGON, VALUE_MASK, parse_mask
 from tichu.core.combos import BOMB, PASS_PLAY
 from tichu.core.round import Round
@@ -215,8 +215,8 @@ def test_endgame_rollouts_choose_the_best_mean_of_the_scored_candidates_R8() -> 
         for play in ranked:
             total = 0
             for hands in deals:
-                trial = resume_at(view.rules, hands, view.public_state(), seat)
-                trial.apply_legal_play(play)
+                trial = at_decision(resume_at(view.rules, hands, view.public_state(), seat))
+                trial.apply_play(play)
                 rollout(trial, HeuristicPolicy(rollout_weights(weights)))
                 total += round_value(trial, seat)
             values.append(total)

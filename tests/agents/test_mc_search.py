@@ -1,5 +1,6 @@
 """The search over every decision's rollouts (:mod:`tichu.agents.mc_search`): rollouts that
-throw bombs out of turn (R4.3) and call Tichu (R6.1), and whole rounds from a sampled deal."""
+step the game's flow, throwing the bombs out of turn (R4.3) and making the Tichu calls (R6.1)
+their policy takes when offered, and whole rounds from a sampled deal."""
 
 from __future__ import annotations
 
@@ -10,37 +11,67 @@ import pytest
 from tests.agents.test_agents import view_of
 from tichu.agents.heuristic_policy import HeuristicPolicy
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, MonteCarloAgent, leads_clearly, share_lower_bound
-from tichu.agents.mc_search import SEARCH, V1, deal_from, deal_start, rollout_full, unknown_cards
+from tichu.agents.mc_search import SEARCH, V1, deal_from, deal_start, unknown_cards
 from tichu.agents.support.rollout import rollout
 from tichu.core.cards import DECK, parse_mask
-from tichu.core.round import ActionKind, Phase, Round
+from tichu.core.flow import GameState
+from tichu.core.round import ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
 
 
-def _started(seed: int, policy: HeuristicPolicy) -> Round:
-    round_ = Round(RuleSet(), random.Random(seed))
+def _started(seed: int, policy: HeuristicPolicy) -> GameState:
+    state = GameState.within(Round(RuleSet(), random.Random(seed)), offered=False)
+    round_ = state.round
+    assert round_ is not None
     for seat in range(4):
-        round_.decide_grand_tichu(seat, False)
+        state.decide_grand_tichu(seat, False)
     for seat in range(4):
-        round_.schupf(seat, policy.schupf(round_.hands[seat], False))
-    return round_
+        state.push(seat, policy.schupf(round_.hands[seat], False))
+    return state
 
 
-def test_rollouts_bomb_out_of_turn_and_call_only_with_the_options() -> None:
+def test_rollouts_take_the_offered_bombs_and_calls_only_with_the_options() -> None:
     policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
     kinds_full: set[ActionKind] = set()
     quiet_called = False
     for seed in range(60):
         start = _started(seed, policy)
         plain, full = start.clone(), start.clone()
-        rollout(plain, policy)
-        rollout_full(full, policy, bombs=True, calls=True, quiet_seat=0)
-        assert plain.is_over and full.is_over
-        assert not any(action.kind in (ActionKind.BOMB, ActionKind.TICHU) for action in plain.events)
-        kinds_full |= {action.kind for action in full.events}
-        quiet_called |= any(action.kind == ActionKind.TICHU and action.seat == 0 for action in full.events)
-    assert ActionKind.BOMB in kinds_full and ActionKind.TICHU in kinds_full
+        rollout(plain, policy, bombs=False, calls=False)
+        rollout(full, policy, quiet_seat=0)
+        assert plain.is_over and full.is_over and plain.round is not None and full.round is not None
+        assert not any(action.kind in (ActionKind.BOMB, ActionKind.TICHU) for action in plain.round.events)
+        kinds_full |= {action.kind for action in full.round.events}
+        quiet_called |= any(action.kind == ActionKind.TICHU and action.seat == 0 for action in full.round.events)
+    assert ActionKind.BOMB in kinds_full and ActionKind.TICHU in kinds_full  # R4.3, R6.1
     assert not quiet_called  # the searching seat's calls are the search's
+
+
+#: The decision at which each kind of a round's events is made.
+_ASKED = {ActionKind.BOMB: Decision.BOMB, ActionKind.PLAY: Decision.PLAY, ActionKind.PASS: Decision.PLAY,
+          ActionKind.TICHU: Decision.TICHU, ActionKind.WISH: Decision.WISH, ActionKind.DRAGON: Decision.DRAGON}
+
+
+def test_a_rollout_bombs_where_the_game_offers_nearest_after_the_tricks_owner_R4_3() -> None:
+    """Every bomb a rollout throws out of turn was offered by the flow, in its order: the
+    rollout has no order of its own (the same state, stepped by hand, offers the same)."""
+    policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
+    thrown = 0
+    for seed in range(80):
+        state = _started(seed, policy)
+        shadow = state.clone()
+        rollout(state, policy)
+        assert state.round is not None and shadow.round is not None
+        for action in state.round.events[len(shadow.round.events):]:
+            while (shadow.decision, shadow.decision_seat) != (_ASKED[action.kind], action.seat):
+                assert shadow.decision in (Decision.TICHU, Decision.BOMB)
+                seat = shadow.decision_seat
+                assert seat is not None
+                shadow.decline(seat)  # an offer the rollout's policy let pass
+            shadow.apply(action)
+            thrown += action.kind == ActionKind.BOMB
+        assert shadow.is_over
+    assert thrown
 
 
 def test_deal_start_takes_a_sampled_deal_to_the_first_play() -> None:
@@ -53,8 +84,9 @@ def test_deal_start_takes_a_sampled_deal_to_the_first_play() -> None:
     deal = deal_from(own, 2, True, cards)
     assert deal[2][0] == own[2]
     assert deal[0][0] | deal[0][1] | deal[1][0] | deal[1][1] | deal[2][0] | deal[2][1] | deal[3][0] | deal[3][1] == DECK
-    round_ = deal_start(RuleSet(), deal, policy, 2, (0, 0, 0, 0), grand=True, push=None)
-    assert round_.phase == Phase.PLAYING and round_.announcements[2] == 2
+    state = deal_start(RuleSet(), deal, policy, 2, (0, 0, 0, 0), grand=True, push=None)
+    round_ = state.round
+    assert round_ is not None and round_.phase == Phase.PLAYING and round_.announcements[2] == 2
     assert all(hand.bit_count() == 14 for hand in round_.hands)
 
 

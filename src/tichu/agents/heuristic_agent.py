@@ -21,7 +21,7 @@ from tichu.agents.heuristic_policy import (
 )
 from tichu.agents.support.hand import partition
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
-from tichu.agents.support.rollout import resume_at, rollout, round_value
+from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_value
 from tichu.agents.support.situation import Situation, situation_of
 from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK
 from tichu.core.combos import Play
@@ -102,12 +102,12 @@ class HeuristicAgent(Agent):
         come from the seat's knowledge)."""
         totals = [0] * len(candidates)
         for hands in self.policy.sampled_deals():
-            start = resume_at(view.rules, hands, public, view.seat)
+            start = at_decision(resume_at(view.rules, hands, public, view.seat))
             for index, play in enumerate(candidates):
-                round_ = start.clone()
-                round_.apply_legal_play(play)
-                rollout(round_, self._rollout_policy)
-                totals[index] += round_value(round_, view.seat)
+                state = start.clone()
+                state.apply_play(play)
+                rollout(state, self._rollout_policy)
+                totals[index] += round_value(state, view.seat)
         return candidates[max(range(len(candidates)), key=lambda index: (totals[index], -index))]
 
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:

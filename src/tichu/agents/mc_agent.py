@@ -28,15 +28,16 @@ from typing import Any
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy, rollout_weights
-from tichu.agents.mc_search import SEARCH, SearchOptions, deal_from, deal_start, rollout_full, unknown_cards
+from tichu.agents.mc_search import SEARCH, SearchOptions, deal_from, deal_start, unknown_cards
 from tichu.agents.support.inference import WeightedSampler, evidence_of
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.prob import DealSampler
-from tichu.agents.support.rollout import resume_at, rollout, round_value
+from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_value
 from tichu.agents.support.situation import situation_of
 from tichu.core.cards import VALUE_MASK
 from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation
+from tichu.core.flow import GameState
 from tichu.core.round import Round
 from tichu.engine.views import PublicState, SeatView, TablePhase
 
@@ -105,15 +106,15 @@ class MonteCarloAgent(HeuristicAgent):
                 hands = sampler.sample(self.policy.rng)
             except ValueError:
                 break
-            start = resume_at(rules, hands, public, view.seat)
+            resumed = resume_at(rules, hands, public, view.seat)
             for seat in range(4):
-                start.combinations(seat)  # shared by the clones
-                if self.options.rollout_bombs:
-                    start.holds_bomb(seat)  # the bombs too
+                resumed.combinations(seat)  # shared by the clones
+                resumed.holds_bomb(seat)  # the bombs too
+            start = at_decision(resumed)
             for index, play in enumerate(candidates):
-                round_ = start.clone()
-                round_.apply_legal_play(play)
-                self._play_out(round_, view.seat, index, values, totals)
+                state = start.clone()
+                state.apply_play(play)
+                self._play_out(state, view.seat, index, values, totals)
             samples += 1
             if self._enough(samples, deadline, values, totals):
                 break
@@ -132,10 +133,11 @@ class MonteCarloAgent(HeuristicAgent):
             return sampler
         return WeightedSampler(sampler, evidence_of(public, seat))
 
-    def _play_out(self, round_: Round, seat: int, index: int, values: list[list[int]], totals: list[float]) -> None:
-        """Roll ``round_`` out and add its value for ``seat`` to candidate ``index``'s tally."""
-        self._rollout(round_, seat)
-        value = round_value(round_, seat)
+    def _play_out(self, state: GameState, seat: int, index: int, values: list[list[int]], totals: list[float]) -> None:
+        """Roll ``state`` out and add its value for ``seat`` to candidate ``index``'s tally."""
+        rollout(state, self.rollout_policy, bombs=self.options.rollout_bombs, calls=self.options.rollout_calls,
+                quiet_seat=seat)
+        value = round_value(state, seat)
         values[index].append(value)
         totals[index] += value
 
@@ -155,14 +157,7 @@ class MonteCarloAgent(HeuristicAgent):
             return True
         return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
-    def _rollout(self, round_: Round, seat: int) -> None:
-        if self.options.rollout_extras:
-            rollout_full(round_, self.rollout_policy, bombs=self.options.rollout_bombs,
-                         calls=self.options.rollout_calls, quiet_seat=seat)
-        else:
-            rollout(round_, self.rollout_policy)
-
-    def _search(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], Round],
+    def _search(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], GameState],
                 branches: int) -> list[float] | None:
         """Mean round value of each branch over the same drawn deals (``None`` without any):
         ``build(deal, branch)`` makes the branch's round, which is played out. Bounded like a
@@ -177,11 +172,13 @@ class MonteCarloAgent(HeuristicAgent):
         while samples < self.max_samples:
             try:
                 deal = draw()
-                rounds = [build(deal, branch) for branch in range(branches)]
+                states = [build(deal, branch) for branch in range(branches)]
             except (ValueError, RuleViolation):
                 break
-            for branch, round_ in enumerate(rounds):
-                self._play_out(round_, seat, branch, values, totals)
+            for branch, state in enumerate(states):
+                self._play_out(state, seat, branch, values, totals)
+                round_ = state.round
+                assert round_ is not None
                 firsts[branch] += round_.out_order[0] == seat
             samples += 1
             if self._enough(samples, deadline, values, totals):
@@ -194,7 +191,7 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_values = values
         return self.last_means
 
-    def _best(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], Round], branches: int) -> int:
+    def _best(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], GameState], branches: int) -> int:
         """The branch with the best mean, if it leads branch 0 (the heuristic's choice) clearly:
         by :attr:`~tichu.agents.mc_search.SearchOptions.deviate_z` standard errors of their
         paired differences; else branch 0 (also without deals). Few deals, as a small budget
@@ -252,7 +249,7 @@ class MonteCarloAgent(HeuristicAgent):
             rng.shuffle(cards)
             return deal_from(own, view.seat, True, cards)
 
-        def build(deal: list[tuple[int, int]], branch: int) -> Round:
+        def build(deal: list[tuple[int, int]], branch: int) -> GameState:
             return deal_start(rules, deal, self.rollout_policy, view.seat, calls, grand=branch == 1, push=None)
 
         means = self._search(view.seat, draw, build, 2)
@@ -281,7 +278,7 @@ class MonteCarloAgent(HeuristicAgent):
             rng.shuffle(cards)
             return deal_from(own, view.seat, False, cards)
 
-        def build(deal: list[tuple[int, int]], branch: int) -> Round:
+        def build(deal: list[tuple[int, int]], branch: int) -> GameState:
             return deal_start(rules, deal, self.rollout_policy, view.seat, calls, grand=None, push=candidates[branch])
 
         return candidates[self._best(view.seat, draw, build, len(candidates))]
@@ -298,11 +295,11 @@ class MonteCarloAgent(HeuristicAgent):
         _, draw = found
         rules, seat = view.rules, view.seat
 
-        def build(hands: list[int], branch: int) -> Round:
+        def build(hands: list[int], branch: int) -> GameState:
             round_ = resume_at(rules, hands, public, public.current_turn_index or 0)
             if branch:
                 round_.announce(seat)
-            return round_
+            return at_decision(round_)
 
         means = self._search(seat, draw, build, 2)
         if means is None or self._too_few_to_call(self.options.tichu_first):
@@ -321,12 +318,13 @@ class MonteCarloAgent(HeuristicAgent):
         options: list[Play | None] = [first] + [bomb for bomb in [None, *bombs[:3]] if bomb != first]
         rules, seat = view.rules, view.seat
 
-        def build(hands: list[int], branch: int) -> Round:
+        def build(hands: list[int], branch: int) -> GameState:
             round_ = resume_at(rules, hands, public, public.current_turn_index or 0)
             bomb = options[branch]
-            if bomb is not None:
-                round_.bomb(seat, bomb.cards)
-            return round_
+            if bomb is None:
+                return at_decision(round_)
+            round_.bomb(seat, bomb.cards)  # on the trick as it lies, closed or not (R4.3)
+            return GameState.within(round_, offered=False)  # a bomb starts the offers afresh
 
         return options[self._best(seat, draw, build, len(options))]
 
@@ -345,12 +343,12 @@ class MonteCarloAgent(HeuristicAgent):
                    and not view.hand & VALUE_MASK[value]][:3]
         rules, seat = view.rules, view.seat
 
-        def build(hands: list[int], branch: int) -> Round:
+        def build(hands: list[int], branch: int) -> GameState:
             round_ = resume_at(rules, hands, public, turn)
             round_.trick_owner = seat
             round_.wish_value = wishes[branch]
             round_.wish_open = wishes[branch] != 0
-            return round_
+            return at_decision(round_)
 
         return wishes[self._best(seat, draw, build, len(wishes))]
 
@@ -365,13 +363,13 @@ class MonteCarloAgent(HeuristicAgent):
         order = [first] + [seat for seat in recipients if seat != first]
         rules, seat, points = view.rules, view.seat, public.trick_points
 
-        def build(hands: list[int], branch: int) -> Round:
+        def build(hands: list[int], branch: int) -> GameState:
             round_ = Round.resume(rules, hands, turn=public.current_turn_index or 0, announcements=public.announcements,
                                   trick_turns=(), trick_owner=None, wish_value=public.wish_value,
                                   wish_open=public.wish_open, won_points=public.points, out_order=public.out_order,
                                   played=public.played_cards)
             round_.carried_points[order[branch]] += points
-            return round_
+            return at_decision(round_)
 
         return order[self._best(seat, draw, build, len(order))]
 

@@ -1,16 +1,16 @@
-"""Search over every decision for the Monte Carlo agent (issue 13, part 2): the options and
-the rollouts that bomb and call.
+"""Search over every decision for the Monte Carlo agent (issue 13, part 2): the options, and
+the rounds of the decisions before play.
 
 :class:`SearchOptions` holds every switch in one place. :data:`SEARCH` (all on) is
 ``montecarlo``; :data:`V1` (all off) is ``montecarlo:v1``, the agent as it was before:
-plays searched with uniform deals and rollouts without out-of-turn bombs or calls, every
-other decision the heuristic's.
+plays searched with uniform deals and rollouts whose policy never bombs out of turn nor calls,
+every other decision the heuristic's.
 
-:func:`rollout_full` finishes a round like :func:`~tichu.agents.mc_agent.rollout`, but
-before each play the other seats may throw a bomb out of turn (the heuristic's
-:meth:`~tichu.agents.heuristic_policy.HeuristicPolicy.choose_bomb`, R4.3) and a seat that
-has not played may call Tichu (the rule policy's cheap test, R6.1). :func:`deal_start` makes
-the rounds for the decisions before play (Grand Tichu, the push) from a sampled deal.
+Rollouts step the game's own flow (:func:`~tichu.agents.support.rollout.rollout`): the
+options say only whether the rollout policy takes the bombs (the heuristic's
+:meth:`~tichu.agents.heuristic_policy.HeuristicPolicy.choose_bomb`, R4.3) and the calls (the
+rule policy's cheap test, R6.1) it is offered. :func:`deal_start` makes the state for the
+decisions before play (Grand Tichu, the push) from a sampled deal.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from tichu.agents.heuristic_policy import HeuristicPolicy
-from tichu.agents.support.situation import Situation, situation_in
+from tichu.agents.support.situation import Situation
 from tichu.core.cards import DECK, indices_of
+from tichu.core.flow import GameState
 from tichu.core.frozen import by_fields
-from tichu.core.round import Decision, Round
+from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 
 
@@ -31,8 +32,10 @@ from tichu.core.ruleset import RuleSet
 class SearchOptions:
     """What the Monte Carlo agent searches and how (every switch of issue 13 part 2).
 
-    :ivar rollout_bombs: Rollouts throw bombs out of turn like the heuristic (R4.3).
-    :ivar rollout_calls: Rollouts call Tichu like the rule policy (R6.1; not for the searching seat).
+    :ivar rollout_bombs: The rollouts' policy throws the bombs it is offered out of turn like
+        the heuristic (R4.3); else it declines them.
+    :ivar rollout_calls: The rollouts' policy calls Tichu when offered like the rule policy (R6.1;
+        never for the searching seat); else it declines.
     :ivar inference: Deals weighted by passes and calls (:mod:`tichu.agents.support.inference`).
     :ivar tichu: Tichu calls by rollouts with and without the call (R6.1).
     :ivar grand: Grand Tichu by rollouts of whole rounds (R2.1).
@@ -91,43 +94,9 @@ SEARCH = SearchOptions()
 V1 = replace(SEARCH, rollout_bombs=False, rollout_calls=False, inference=False, tichu=False, grand=False,
              push=False, wish=False, dragon=False, bomb=False, first_heuristic=True)
 #: ``montecarlo:plays``: plays searched as in v1, but ranked, rolled out and every other
-#: decision made by the tuned heuristic (its calls, push, wish, Dragon and bombs).
-PLAYS = replace(V1, first_heuristic=False)
-
-
-def rollout_full(round_: Round, policy: HeuristicPolicy, *, bombs: bool, calls: bool, quiet_seat: int = -1) -> None:
-    """Finish a round with ``policy`` for every seat, with out-of-turn bombs (``bombs``) and
-    Tichu calls (``calls``, never for ``quiet_seat``, whose calls the search decides)."""
-    while not round_.is_over:
-        decision = round_.decision
-        seat = round_.decision_seat
-        assert seat is not None
-        if decision == Decision.PLAY:
-            if bombs and round_.trick is not None and _bomb_out_of_turn(round_, policy, seat):
-                continue
-            if calls and not round_.has_played[seat] and not round_.announcements[seat] and seat != quiet_seat \
-                    and policy.tichu(situation_in(round_, seat)):
-                round_.announce(seat)
-            round_.apply_legal_play(policy.play(situation_in(round_, seat), round_.legal_plays()))
-        elif decision == Decision.WISH:
-            round_.make_wish(seat, policy.wish(situation_in(round_, seat), round_.wish_choices(), 0))
-        else:
-            round_.give_dragon(seat, policy.dragon(situation_in(round_, seat), round_.dragon_recipients()))
-
-
-def _bomb_out_of_turn(round_: Round, policy: HeuristicPolicy, turn: int) -> bool:
-    """Let the first other seat whose heuristic wants to bomb throw its bomb; whether one did."""
-    for offset in (1, 2, 3):
-        other = (turn + offset) % 4
-        if not round_.holds_bomb(other):
-            continue
-        offered = round_.bombs_for(other)
-        if offered:
-            bomb = policy.choose_bomb(situation_in(round_, other), offered)
-            if bomb is not None:
-                round_.bomb(other, bomb.cards)
-                return True
-    return False
+#: decision made by the tuned heuristic (its calls, push, wish, Dragon and bombs); its
+#: rollouts take the bombs and calls the game's flow offers their policy (issue 22).
+PLAYS = replace(V1, first_heuristic=False, rollout_bombs=True, rollout_calls=True)
 
 
 def deal_from(known: Sequence[int], seat: int, first_eight: bool, rng_cards: list[int]) -> list[tuple[int, int]]:
@@ -156,11 +125,13 @@ def unknown_cards(own: int) -> list[int]:
 
 
 def deal_start(rules: RuleSet, deal: list[tuple[int, int]], policy: HeuristicPolicy, seat: int,
-               calls: Sequence[int], *, grand: bool | None, push: tuple[int, int, int] | None) -> Round:
-    """A round from ``deal`` taken to the first play: Grand Tichu decisions (``seat``'s is
-    ``grand`` unless ``None``: then its known ``calls``), the pushes (``seat``'s is ``push``
-    if given) and the rule policy's Tichu calls for the other seats."""
-    round_ = Round(rules, deal=deal)
+               calls: Sequence[int], *, grand: bool | None, push: tuple[int, int, int] | None) -> GameState:
+    """A one-round state from ``deal`` taken through Grand Tichu (``seat``'s decision is
+    ``grand`` unless ``None``: then its known ``calls``) and the pushes (``seat``'s is ``push``
+    if given) to the first play, whose offers (the Tichu calls, R6.1) the rollout makes."""
+    state = GameState.within(Round(rules, deal=deal), offered=False)
+    round_ = state.round
+    assert round_ is not None
     for other in range(4):
         if other == seat and grand is not None:
             call = grand
@@ -168,17 +139,13 @@ def deal_start(rules: RuleSet, deal: list[tuple[int, int]], policy: HeuristicPol
             call = True
         else:
             call = other != seat and policy.grand_tichu(round_.hands[other], round_.announcements, other)
-        round_.decide_grand_tichu(other, call)
+        state.decide_grand_tichu(other, call)
     for other in range(4):
         if other == seat and push is not None:
-            round_.schupf(other, push)
-            continue
-        s = _deal_situation(round_, other)
-        round_.schupf(other, policy.schupf(round_.hands[other], policy.tichu(s)))
-    for other in range(4):
-        if other != seat and round_.can_announce(other) and policy.tichu(situation_in(round_, other)):
-            round_.announce(other)
-    return round_
+            state.push(other, push)
+        else:
+            state.push(other, policy.schupf(round_.hands[other], policy.tichu(_deal_situation(round_, other))))
+    return state
 
 
 def _deal_situation(round_: Round, seat: int) -> Situation:
@@ -194,4 +161,4 @@ def _mask(indices: Sequence[int]) -> int:
     return mask
 
 
-__all__ = ["PLAYS", "SEARCH", "V1", "SearchOptions", "deal_from", "deal_start", "rollout_full", "unknown_cards"]
+__all__ = ["PLAYS", "SEARCH", "V1", "SearchOptions", "deal_from", "deal_start", "unknown_cards"]
