@@ -1,6 +1,7 @@
-"""The PettingZoo environment: PettingZoo's own API test, 200 episodes of random masked actions
-(every action a mask allows is legal in the rules, every episode ends with the engine's score),
-refusals that change nothing, and the seats our agents play."""
+"""The PettingZoo environment: PettingZoo's own API test (of the raw environment and of the
+wrapped one), 200 episodes of random masked actions (every action a mask allows is legal in the
+rules, every episode ends with the game's score), refusals that change nothing, and the seats
+our agents play."""
 
 from __future__ import annotations
 
@@ -21,12 +22,28 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from tichu.agents.learning import actions  # noqa: E402
 from tichu.agents.learning.observation import Question  # noqa: E402
-from tichu.learn.env import TichuEnv  # noqa: E402
+from tichu.learn.env import TichuEnv, env, raw_env  # noqa: E402
 
 
 def test_pettingzoo_api_test_passes_with_four_learners_and_with_two() -> None:
     api_test(TichuEnv(target_score=300, max_rounds=4), num_cycles=3000)
     api_test(TichuEnv(learners=(1, 3), opponents="rule", target_score=300, max_rounds=4), num_cycles=1000)
+
+
+def test_env_is_wrapped_as_pettingzoos_classic_games_and_raw_env_is_not(caplog: pytest.LogCaptureFixture) -> None:
+    """PettingZoo's convention: a module-level ``env()`` with the classic games' wrappers (an
+    illegal action ends the game for its agent) and ``raw_env`` unwrapped."""
+    wrapped = env(target_score=300, max_rounds=2)
+    api_test(wrapped, num_cycles=500)
+    assert raw_env is TichuEnv and isinstance(wrapped.unwrapped, TichuEnv)
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    forbidden = int(np.flatnonzero(wrapped.infos[agent]["action_mask"] == 0)[0])
+    with caplog.at_level(logging.WARNING):
+        wrapped.step(forbidden)
+    assert "Illegal move" in caplog.text
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[agent] == -1
 
 
 def _is_legal(round_: Round, seat: int, question: Question, answer: Any, pushed: int) -> bool:
@@ -59,7 +76,7 @@ def test_200_episodes_of_random_masked_actions_are_legal_and_end_with_the_engine
     rng = random.Random(2026)
     questions: set[Question] = set()
     ended = truncated = 0
-    with caplog.at_level(logging.WARNING, logger="tichu.engine.engine"):
+    with caplog.at_level(logging.WARNING, logger="tichu"):
         for episode in range(200):
             env.reset(seed=episode)
             returns = dict.fromkeys(env.agents, 0.0)
@@ -74,16 +91,16 @@ def test_200_episodes_of_random_masked_actions_are_legal_and_end_with_the_engine
                 questions.add(question)
                 allowed = np.flatnonzero(info["action_mask"])
                 assert len(allowed) > 0
-                assert env.engine is not None and env.engine.round is not None
+                assert env.state is not None and env.state.round is not None
                 seat = int(agent.removeprefix("seat_"))
                 pushed = sum(1 << int(index) for index in np.flatnonzero(observation[56:112]))
                 for action in allowed:
                     answer = env.answer_of(int(action))
-                    assert _is_legal(env.engine.round, seat, question, answer, pushed), \
+                    assert _is_legal(env.state.round, seat, question, answer, pushed), \
                         (question, actions.CATALOGUE[action], answer)
                 env.step(int(allowed[rng.randrange(len(allowed))]))
-            assert env.engine is not None
-            game = env.engine.game
+            assert env.state is not None and env.state.game is not None
+            game = env.state.game
             for agent, total in returns.items():
                 team = int(agent.removeprefix("seat_")) % 2
                 assert total == game.total[team] - game.total[1 - team], (episode, agent)
@@ -142,9 +159,9 @@ def test_opponent_seats_are_played_by_our_agents_and_only_learners_are_agents() 
     for _ in env.agent_iter():
         _, _, terminated, truncation, info = env.last()
         env.step(None if terminated or truncation else int(np.flatnonzero(info["action_mask"])[-1]))
-    assert env.engine is not None
-    assert [player.kind for player in env.engine.players] == [
-        "agent:heuristic", "agent:heuristic", "agent:learner", "agent:heuristic"]
+    assert env.driver is not None
+    assert [agent.kind if agent is not None else None for agent in env.driver.agents] == [
+        "agent:heuristic", "agent:heuristic", None, "agent:heuristic"]
 
 
 def test_bad_settings_are_refused() -> None:
@@ -185,14 +202,14 @@ def _episode_actions(env: TichuEnv, seed: int, steps: int | None = None) -> list
 
 
 async def test_the_environment_works_inside_a_running_event_loop() -> None:
-    """As in a notebook or an async trainer: the engines run on a loop of their own thread."""
+    """As in a notebook or an async trainer: a step steps the rules core, no event loop of its own."""
     env = TichuEnv(target_score=300, max_rounds=2)
     assert len(_episode_actions(env, 4)) > 100
     env.close()
 
 
 def test_a_reset_in_the_middle_of_an_episode_starts_afresh() -> None:
-    """The engine of the episode left behind is cancelled; none of its questions reach the new one."""
+    """Nothing of the episode left behind reaches the new one."""
     fresh = _episode_actions(TichuEnv(target_score=300, max_rounds=2), 7)
     env = TichuEnv(target_score=300, max_rounds=2)
     for steps in (1, 5, 13, 40):

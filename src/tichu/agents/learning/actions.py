@@ -31,6 +31,8 @@ import numpy.typing as npt
 from tichu.agents.learning.observation import Question
 from tichu.core.cards import CARD_VALUE, DOG_VALUE, DRAGON_VALUE, MAHJONG_VALUE, PHOENIX, PHOENIX_VALUE, indices_of
 from tichu.core.combos import BOMB, FULLHOUSE, PAIR, SINGLE, STAIR, STREET, TRIPLE, Play, bombs_of
+from tichu.core.flow import GameState
+from tichu.core.round import Decision
 
 #: A play's shape: ``(kind, length, rank, pair rank of a full house or 0, Phoenix used)``.
 Shape = tuple[int, int, int, int, bool]
@@ -216,3 +218,65 @@ def wish_choice(choices: Sequence[int]) -> Choice:
 def dragon_choice(giver: int, recipients: Sequence[int]) -> Choice:
     """The opponent who gets the Dragon trick (R4.5)."""
     return Choice(Question.DRAGON, {dragon_action(giver, seat): seat for seat in recipients})
+
+
+#: The question a learning seat is asked at each decision of the game.
+QUESTIONS = {Decision.GRAND_TICHU: Question.GRAND_TICHU, Decision.SCHUPF: Question.PUSH,
+             Decision.PLAY: Question.PLAY, Decision.TICHU: Question.TICHU, Decision.BOMB: Question.BOMB,
+             Decision.WISH: Question.WISH, Decision.DRAGON: Question.DRAGON}
+
+
+def choice_of(state: GameState, pushed: int = 0) -> Choice:
+    """The current decision of ``state`` as catalogue actions, each with its answer: a bool
+    (Grand Tichu, Tichu), a card (one of the push's three), a play (the pass included), a bomb
+    or ``None``, a wished value, a seat.
+
+    :param pushed: The cards the deciding seat chose so far in its push.
+    :raises ValueError: At the deal or after the end (no seat decides).
+    """
+    decision = state.decision
+    seat = state.decision_seat
+    round_ = state.round
+    if seat is None or seat < 0 or round_ is None:
+        raise ValueError(f"no seat decides at {decision.name}")
+    hand = round_.hands[seat]
+    if decision == Decision.PLAY:
+        return play_choice(state.legal_plays(), hand)
+    if decision == Decision.TICHU:
+        return tichu_choice()
+    if decision == Decision.BOMB:
+        return bomb_choice(state.offered_bombs(), hand)
+    if decision == Decision.GRAND_TICHU:
+        return grand_tichu_choice()
+    if decision == Decision.SCHUPF:
+        return push_choice(hand, pushed)
+    if decision == Decision.WISH:
+        return wish_choice(round_.wish_choices())
+    return dragon_choice(seat, round_.dragon_recipients())
+
+
+def apply_answer(state: GameState, question: Question, seat: int, answer: object) -> None:
+    """Apply a catalogue answer to the seat's decision (the push's three cards together).
+
+    :raises RuleViolation: If the rules refuse it; nothing changes then.
+    """
+    if question == Question.PLAY:
+        state.play(seat, answer.cards if answer is not None else 0)  # type: ignore[attr-defined]
+    elif question == Question.TICHU:
+        if answer is True:
+            state.call(seat)
+        else:
+            state.decline(seat)
+    elif question == Question.BOMB:
+        if answer is None:
+            state.decline(seat)
+        else:
+            state.bomb(seat, answer.cards)  # type: ignore[attr-defined]
+    elif question == Question.GRAND_TICHU:
+        state.decide_grand_tichu(seat, answer is True)
+    elif question == Question.PUSH:
+        state.push(seat, answer)  # type: ignore[arg-type]
+    elif question == Question.WISH:
+        state.wish(seat, answer)  # type: ignore[arg-type]
+    else:
+        state.give_dragon(seat, answer)  # type: ignore[arg-type]
