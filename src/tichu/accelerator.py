@@ -28,6 +28,7 @@ MODULES = (
     "tichu.core.cards",
     "tichu.core.combos",
     "tichu.core.errors",
+    "tichu.core.flow",
     "tichu.core.frozen",
     "tichu.core.game",
     "tichu.core.round",
@@ -42,6 +43,7 @@ MODULES = (
     "tichu.agents.support.situation",
     "tichu.agents.heuristic_policy",
     "tichu.agents.mc_search",
+    "tichu.agents.driver",
 )
 #: The folder that holds the ``tichu`` package (``src``).
 SOURCE_ROOT = Path(__file__).resolve().parents[1]

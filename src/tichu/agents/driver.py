@@ -56,15 +56,17 @@ class AgentDriver:
         state = self.state
         agents = self.agents
         info = self.info
+        play_decision = Decision.PLAY
+        legal_plays, apply_play = state.legal_plays, state.apply_play  # the Arena's hot path
         while True:
             decision = state.decision
             seat = state.decision_seat
-            if decision == Decision.PLAY:
+            if decision == play_decision:
                 assert seat is not None
                 agent = agents[seat]
                 if agent is None:
                     return
-                legal = state.legal_plays()
+                legal = legal_plays()
                 choice = agent.decide_play(view_of(info, state.round, seat, agent.reads_table), legal)
                 try:
                     play = legal[legal.index(choice)]  # the state's own play, not the answer
@@ -72,7 +74,7 @@ class AgentDriver:
                     log.warning("agent %s answered an illegal play %r", agent.name, choice)
                     state.apply(state.fallback(seat))
                     continue
-                state.apply_play(play)
+                apply_play(play)
             elif decision == Decision.DEAL:
                 state.deal()
                 follow(info, state)

@@ -12,10 +12,10 @@ and a wish, so a seat's list only needs filtering when its hand shrinks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from itertools import combinations
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from tichu.core.cards import (
     CARD_VALUE,
@@ -45,6 +45,8 @@ class CombinationType(IntEnum):
 
 
 PASS, SINGLE, PAIR, TRIPLE, STAIR, FULLHOUSE, STREET, BOMB = (int(t) for t in CombinationType)
+
+T = TypeVar("T")
 
 class Play(NamedTuple):
     """A play: the cards and the combination they form (R3); the pass is :data:`PASS_PLAY`.
@@ -227,51 +229,87 @@ def phoenix_on(trick: Play | None) -> Play:
 def combinations_of(hand: int) -> list[Play]:
     """List every combination that can be formed from a hand, bombs included.
 
-    Every set of cards appears once, with the reading of R3.5a.
+    Every set of cards appears once, with the reading of R3.5a. The cards of one value come
+    from precomputed tables by the value's suit pattern (:data:`_VALUE_PLAYS`); stairs, full
+    houses and streets are grown from them.
 
     :param hand: The hand's mask.
     :returns: The plays, grouped by type.
     """
-    plays: list[Play] = []
+    plays = [_SINGLES[index] for index in indices_of(hand & SPECIALS)]
     phoenix = hand & PHOENIX
-    by_value: list[list[int]] = [[] for _ in range(17)]
-    singles: list[list[Play]] = [[] for _ in range(17)]
-    for index in indices_of(hand & ~SPECIALS):
-        value = CARD_VALUE[index]
-        by_value[value].append(1 << index)
-        singles[value].append(_SINGLES[index])
-    for index in indices_of(hand & SPECIALS):
-        plays.append(_SINGLES[index])
-    pairs: list[list[int]] = [[] for _ in range(17)]
-    phoenix_pairs: list[list[int]] = [[] for _ in range(17)]
-    triples: list[list[tuple[int, bool]]] = [[] for _ in range(17)]
+    value_plays = _VALUE_PLAYS[1 if phoenix else 0]
+    value_triples = _PHOENIX_TRIPLES if phoenix else _TRIPLES
+    by_value: list[Sequence[int]] = [()] * 17
+    pairs: list[Sequence[int]] = [()] * 17
+    phoenix_pairs: list[Sequence[int]] = [()] * 17
+    triples: list[Sequence[tuple[int, bool]]] = [()] * 17
     for value in range(2, 15):
-        cards = by_value[value]
-        if not cards:
-            continue
-        plays += singles[value]
-        value_pairs = [a | b for a, b in combinations(cards, 2)]
-        pairs[value] = value_pairs
-        plays += [_SETS[pair] for pair in value_pairs]
-        if phoenix:
-            phoenix_pairs[value] = [card | phoenix for card in cards]
-            plays += [_SETS[pair] for pair in phoenix_pairs[value]]
-        value_triples = [(a | b | c, False) for a, b, c in combinations(cards, 3)]
-        if phoenix:
-            value_triples += [(pair | phoenix, True) for pair in value_pairs]
-        triples[value] = value_triples
-        plays += [_SETS[triple] for triple, _ in value_triples]
-        if len(cards) == 4:
-            plays.append(_SETS[VALUE_MASK[value]])
+        pattern = hand >> _NIBBLE_SHIFT[value] & 0xF
+        if pattern:
+            plays += value_plays[value][pattern]
+            by_value[value] = _CARDS[value][pattern]
+            pairs[value] = _PAIRS[value][pattern]
+            triples[value] = value_triples[value][pattern]
+            if phoenix:
+                phoenix_pairs[value] = _PHOENIX_PAIRS[value][pattern]
     _add_stairs(plays, pairs, phoenix_pairs)
     _add_full_houses(plays, triples, pairs, phoenix_pairs)
     if hand & MAHJONG:
-        by_value[1] = [MAHJONG]
+        by_value[1] = (MAHJONG,)
     _add_streets(plays, by_value, phoenix)
     return plays
 
 
-def _add_stairs(plays: list[Play], pairs: list[list[int]], phoenix_pairs: list[list[int]]) -> None:
+#: Per value (0..16; only 2..14 hold cards) and suit pattern 0..15 (bit ``s - 1``: the card of
+#: suit ``s`` is held), a table of what those cards make.
+ByPattern = tuple[tuple[T, ...], ...]
+
+
+def _by_pattern(make: Callable[[int, tuple[int, ...]], T]) -> ByPattern[T]:
+    """A table of ``make(value, cards)`` for every value and suit pattern (the cards ascending)."""
+    return tuple(tuple(make(value, tuple(1 << (4 * (value - 2) + suit) for suit in range(4)
+                                         if 2 <= value <= 14 and pattern >> suit & 1))
+                       for pattern in range(16)) for value in range(17))
+
+
+def _pairs(_: int, cards: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(a | b for a, b in combinations(cards, 2))
+
+
+def _plain_triples(_: int, cards: tuple[int, ...]) -> tuple[tuple[int, bool], ...]:
+    """The triples of one value as ``(mask, Phoenix used)``."""
+    return tuple((a | b | c, False) for a, b, c in combinations(cards, 3))
+
+
+def _value_plays(value: int, cards: tuple[int, ...], phoenix: bool) -> tuple[Play, ...]:
+    """Every play of one value's cards in :func:`combinations_of`'s order: singles, pairs, the
+    Phoenix's pairs, triples, the Phoenix's triples, the four of a kind (R3.1, R3.2, R3.6, R3.7)."""
+    pairs = _pairs(value, cards)
+    sets = pairs + tuple(card | PHOENIX for card in cards) if phoenix else pairs
+    triples = [triple for triple, _ in _plain_triples(value, cards)]
+    if phoenix:
+        triples += [pair | PHOENIX for pair in pairs]
+    four = (_SETS[VALUE_MASK[value]],) if len(cards) == 4 else ()
+    return tuple(_SINGLES[card.bit_length() - 1] for card in cards) + tuple(_SETS[mask] for mask in sets) \
+        + tuple(_SETS[mask] for mask in triples) + four
+
+
+_CARDS: ByPattern[tuple[int, ...]] = _by_pattern(lambda _, cards: cards)
+_PAIRS: ByPattern[tuple[int, ...]] = _by_pattern(_pairs)
+_PHOENIX_PAIRS: ByPattern[tuple[int, ...]] = _by_pattern(lambda _, cards: tuple(card | PHOENIX for card in cards))
+_TRIPLES: ByPattern[tuple[tuple[int, bool], ...]] = _by_pattern(_plain_triples)
+_PHOENIX_TRIPLES: ByPattern[tuple[tuple[int, bool], ...]] = _by_pattern(
+    lambda value, cards: _plain_triples(value, cards) + tuple((pair | PHOENIX, True) for pair in _pairs(value, cards)))
+#: The plays of one value's cards, without (``[0]``) and with (``[1]``) the Phoenix in the hand.
+_VALUE_PLAYS: tuple[ByPattern[tuple[Play, ...]], ByPattern[tuple[Play, ...]]] = (
+    _by_pattern(lambda value, cards: _value_plays(value, cards, False)),
+    _by_pattern(lambda value, cards: _value_plays(value, cards, True)))
+
+
+
+
+def _add_stairs(plays: list[Play], pairs: Sequence[Sequence[int]], phoenix_pairs: Sequence[Sequence[int]]) -> None:
     for low in range(2, 14):
         if not pairs[low] and not phoenix_pairs[low]:
             continue
@@ -287,8 +325,8 @@ def _add_stairs(plays: list[Play], pairs: list[list[int]], phoenix_pairs: list[l
             partial = grown
 
 
-def _add_full_houses(plays: list[Play], triples: list[list[tuple[int, bool]]], pairs: list[list[int]],
-                     phoenix_pairs: list[list[int]]) -> None:
+def _add_full_houses(plays: list[Play], triples: Sequence[Sequence[tuple[int, bool]]], pairs: Sequence[Sequence[int]],
+                     phoenix_pairs: Sequence[Sequence[int]]) -> None:
     pair_values = [value for value in range(2, 15) if pairs[value] or phoenix_pairs[value]]
     for triple_value in range(2, 15):
         for triple, triple_has_phoenix in triples[triple_value]:
@@ -304,38 +342,41 @@ def _add_full_houses(plays: list[Play], triples: list[list[tuple[int, bool]]], p
                         plays.append(_new_play(Play, (triple | pair, FULLHOUSE, 5, triple_value)))
 
 
-def _add_streets(plays: list[Play], by_value: list[list[int]], phoenix: int) -> None:
+def _add_streets(plays: list[Play], by_value: Sequence[Sequence[int]], phoenix: int) -> None:
+    """Every street (R3.5) and straight flush (R3.7) of the hand, grown value by value from
+    each low end: the partial streets without the Phoenix as plain masks, those with it with
+    the value it stands for (the hot part of splitting a hand: few objects per street)."""
+    append = plays.append
     missing_allowed = 1 if phoenix else 0
     for low in range(1, 11):
         if sum(1 for value in range(low, low + 5) if not by_value[value]) > missing_allowed:
             continue  # no street of five starts here
-        # partial: (mask, Phoenix position or 0)
-        partial = [(card, 0) for card in by_value[low]]
-        if phoenix and low >= 2:
-            partial.append((phoenix, low))
+        plain = by_value[low]
+        # the Phoenix's partials: (mask, the value it stands for); it may be the low end but the 1
+        with_phoenix = [(phoenix, low)] if phoenix and low >= 2 else []
         for value in range(low + 1, 15):
             cards = by_value[value]
-            grown = [(mask | card, position) for mask, position in partial for card in cards]
+            grown = [mask | card for mask in plain for card in cards] if cards else []
+            grown_phoenix = [(mask | card, position) for mask, position in with_phoenix for card in cards] \
+                if cards and with_phoenix else []
             if phoenix:
-                grown += [(mask | phoenix, value) for mask, position in partial if not position]
-            if not grown:
+                grown_phoenix += [(mask | phoenix, value) for mask in plain]
+            if not grown and not grown_phoenix:
                 break
             length = value - low + 1
             if length >= 5:
-                for mask, position in grown:
-                    if position == low and value < 14:
-                        continue  # R3.5a: the same cards read higher with the Phoenix on top
-                    plays.append(_new_play(Play, (mask, _street_kind(mask, position), length, value)))
-            partial = grown
+                for mask in grown:
+                    # R3.7: one suit throughout (no Mah Jong) is always the bomb
+                    flush = not mask & ~_SUIT_OF_CARD[(mask & -mask).bit_length() - 1]
+                    append(_new_play(Play, (mask, BOMB if flush else STREET, length, value)))
+                for mask, position in grown_phoenix:
+                    if position != low or value == 14:  # R3.5a: else the same cards read higher
+                        append(_new_play(Play, (mask, STREET, length, value)))
+            plain, with_phoenix = grown, grown_phoenix
 
 
-def _street_kind(mask: int, phoenix_position: int) -> int:
-    if phoenix_position or mask & MAHJONG:
-        return STREET
-    for suit in range(1, 5):
-        if mask & SUIT_MASK[suit] == mask:
-            return BOMB  # R3.7: a straight of one suit is always the bomb
-    return STREET
+#: Per card index, the mask of its suit (0 for the special cards, which are in no flush).
+_SUIT_OF_CARD = tuple(SUIT_MASK[index % 4 + 1] if index < 52 else 0 for index in range(56))
 
 
 def _straight_windows(row: int) -> tuple[tuple[int, int], ...]:

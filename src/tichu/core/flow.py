@@ -119,7 +119,7 @@ class GameState:
         :param offered: The offers of this moment were made already: the round's own
             decision is next (a search resumed at the decision it searches).
         """
-        state = cls.__new__(cls)
+        state = GameState.__new__(GameState)
         state.rules = round_.rules
         state.game = None
         state.round = round_
@@ -374,8 +374,7 @@ class GameState:
         game = self.game
         if self.decision != Decision.DEAL or game is None:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "no deal is due")
-        if deal is not None and (len(deal) != 4 or any(
-                len(pair) != 2 or not all(isinstance(mask, int) for mask in pair) for pair in deal)):
+        if deal is not None and not _is_deal(deal):
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "a deal is four pairs of card masks")
         self.round = game.new_round(deal)
         self.round_index = len(game.results)
@@ -665,21 +664,27 @@ class GameState:
                     self.decision, self.decision_seat = Decision.BOMB, seat
                     return True
             stage = self._stage = _WINDOW
-            self._window = self._window_seats(round_, dragon) if closing and self._acting else []
+            if closing and self._acting:
+                self._window = self._window_seats(round_, dragon)
+            elif self._window:
+                self._window = []  # a bomb in the last window started this moment
         if stage == _WINDOW:
             if self._window:
-                self.decision, self.decision_seat = Decision.BOMB, self._window[0]
+                self.decision = Decision.BOMB
+                self.decision_seat = self._window[0]
                 return True
             self._stage = _MAIN
         if dragon:
-            self.decision, self.decision_seat = Decision.DRAGON, round_.trick_owner
+            self.decision = Decision.DRAGON
+            self.decision_seat = round_.trick_owner
         elif round_.trick_closed:
             round_.collect_trick()  # R4.2: every offer on it declined
             self._stage = _CALLS
             self._next = 0
             return False
         else:
-            self.decision, self.decision_seat = Decision.PLAY, round_.turn
+            self.decision = Decision.PLAY
+            self.decision_seat = round_.turn
         return True
 
     def _next_caller(self, round_: Round) -> int | None:
@@ -743,6 +748,18 @@ class GameState:
             self.decision, self.decision_seat = Decision.NONE, None
         else:
             self.decision, self.decision_seat = Decision.DEAL, CHANCE
+
+
+def _is_deal(deal: object) -> bool:
+    """Whether ``deal`` has a deal's shape: four pairs of ints (checked untyped: the compiled
+    core would refuse anything else with a ``TypeError`` instead of the rules' refusal)."""
+    if not isinstance(deal, (list, tuple)) or len(deal) != 4:
+        return False
+    for pair in deal:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2 or type(pair[0]) is not int \
+                or type(pair[1]) is not int:
+            return False
+    return True
 
 
 def _prompted(flags: Sequence[bool]) -> tuple[bool, bool, bool, bool]:

@@ -597,19 +597,20 @@ class Round:
         assert seat is not None
         mask = play.cards
         if not mask:
-            self.events.append(Action(ActionKind.PASS, seat))
-            self._passes += 1
+            self.events.append(_PASSES[seat])
+            passes = self._passes + 1
+            self._passes = passes
             owner = self.trick_owner
             assert owner is not None
-            needed = self._active_count() - (1 if self.hands[owner] else 0)
-            if self._passes >= needed:
+            # R4.2: every other seat with cards passed (the owner among them once it is out)
+            if passes >= (3 if self.hands[owner] else 4) - len(self.out_order):
                 self._close_trick()
             else:
                 self.turn = self._next_active(seat)
             return
         if self.trick_closed:
             self.collect_trick()
-        self.events.append(Action(ActionKind.PLAY, seat, mask))
+        self.events.append(_new_action(Action, (ActionKind.PLAY, seat, mask)))
         self._lay(seat, play)
 
     def bomb(self, seat: int, cards: int) -> None:
@@ -762,12 +763,12 @@ class Round:
 
     # -- helpers ------------------------------------------------------------------------
 
-    def _active_count(self) -> int:
-        return 4 - len(self.out_order)
-
     def _next_active(self, seat: int) -> int:
         """The next seat after ``seat`` that still has cards (``seat`` itself last)."""
-        for offset in (1, 2, 3, 4):
+        following = (seat + 1) % 4
+        if self.hands[following]:
+            return following
+        for offset in (2, 3, 4):
             candidate = (seat + offset) % 4
             if self.hands[candidate]:
                 return candidate
@@ -880,5 +881,9 @@ def _check_deal(deal: Sequence[tuple[int, int]]) -> None:
         raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R1.1", "the deal must hold the 56 cards once each")
 
 
+#: Builds an :class:`Action` without the named tuple's Python-level ``__new__`` (every play's event).
+_new_action = tuple.__new__
+#: Each seat's pass as an event (an action is immutable: one object serves every pass).
+_PASSES = tuple(Action(ActionKind.PASS, seat) for seat in range(4))
 #: A valid deal that :meth:`Round.resume` starts from before it sets the real position.
 _PLACEHOLDER_DEAL = [(0xFF << 14 * seat, 0x3F << (14 * seat + 8)) for seat in range(4)]
