@@ -1,11 +1,12 @@
-"""The bots (tichu.client.bots): RandomBrain's decisions and hooks, bombs_against and next_option."""
+"""The bots (tichu.client.bots): RandomBrain's decisions and hooks (calls and bombs as the server's
+private state allows them, R6.1, R4.3) and next_option."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tests.client.conftest import HAND, JsonDict, OfflineClient, cards, joined, text
-from tichu.client.bots import Brain, RandomBrain, bombs_against, next_option
+from tichu.client.bots import Brain, RandomBrain, next_option
 
 
 async def test_random_brain_is_seeded_and_legal() -> None:
@@ -30,37 +31,60 @@ def _playing_client(brain: Brain, hand: list[list[int]], trick_turns: list[Any])
     return client
 
 
-async def test_random_brain_calls_tichu_and_bombs_unprompted() -> None:
+def _private_state_changed(hand: list[list[int]], *, may_announce: bool, bombs: list[list[list[int]]]) -> str:
+    """The server's ``private_state_changed`` for seat 0 (docs/server.md)."""
+    private = {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None, "received_schupf_cards": None,
+               "may_announce": may_announce, "bombs": bombs}
+    return text("notification", {"event": "private_state_changed", "context": {"private_state": private}})
+
+
+async def test_random_brain_calls_tichu_and_bombs_as_the_server_allows() -> None:
+    """R6.1, R4.3: the private state says the seat may call and may lay the four Aces; the brain
+    (at chance 1) calls at once, and throws exactly the bomb the server named when the turn
+    passes to another seat (a change of the private state may come just before the turn comes
+    to this seat, so it is no chance to bomb)."""
     brain = RandomBrain(seed=10)
     brain.TICHU_RATE = brain.BOMB_RATE = 1.0
     hand = cards("SA BA GA RA S2 B3 G4 R5 S6 B7 G8 R9 SZ Ph")
     client = _playing_client(brain, hand, [[1, cards("S5 B5"), ["pair", 2, 5]]])
+    await client.receive_text(_private_state_changed(hand, may_announce=True, bombs=[cards("RA GA BA SA")]))
+    assert client.state.may_announce and client.state.bombs == [cards("RA GA BA SA")]
+    assert client.sent_of("announce") == [{}] and client.sent_of("bomb") == []
+    await client.receive_text(_private_state_changed(hand, may_announce=False, bombs=[cards("RA GA BA SA")]))
     await client.receive_text(text("notification", {"event": "player_turn_changed",
                                                     "context": {"current_turn_index": 2}}))
     assert client.sent_of("announce") == [{}]
     assert client.sent_of("bomb") == [{"cards": cards("RA GA BA SA")}]
 
 
+async def test_random_brain_does_not_work_out_calls_or_bombs_itself() -> None:
+    """The hand holds a bomb and no card was played, but the server's private state allows
+    neither a call nor a bomb (say, the Mah Jong's wish is being chosen, R4.3): the brain does
+    nothing, whatever the hand and the trick look like."""
+    brain = RandomBrain(seed=12)
+    brain.TICHU_RATE = brain.BOMB_RATE = 1.0
+    hand = cards("SA BA GA RA S2 B3 G4 R5 S6 B7 G8 R9 SZ Ph")
+    client = _playing_client(brain, hand, [[1, cards("S5 B5"), ["pair", 2, 5]]])
+    await client.receive_text(_private_state_changed(hand, may_announce=False, bombs=[]))
+    await client.receive_text(text("notification", {"event": "player_turn_changed",
+                                                    "context": {"current_turn_index": 2}}))
+    await client.receive_text(text("notification", {"event": "player_passed", "context": {"player_index": 2}}))
+    assert client.sent_of("announce") == [] and client.sent_of("bomb") == []
+
+
 async def test_random_brain_never_bombs_at_its_own_turn_or_by_chance_zero() -> None:
+    """At its own turn a bomb is the play (R4.3), never a ``bomb`` message; at chance 0 no bomb."""
     brain = RandomBrain(seed=11)
     brain.BOMB_RATE = 1.0
-    client = _playing_client(brain, cards("SA BA GA RA"), [[1, cards("S5"), ["single", 1, 5]]])
+    hand = cards("SA BA GA RA")
+    client = _playing_client(brain, hand, [[1, cards("S5"), ["single", 1, 5]]])
+    client.state.public["current_turn_index"] = 0
+    await client.receive_text(_private_state_changed(hand, may_announce=False, bombs=[hand]))
     await client.receive_text(text("notification", {"event": "player_turn_changed",
                                                     "context": {"current_turn_index": 0}}))
     brain.BOMB_RATE = 0.0
     await client.receive_text(text("notification", {"event": "player_passed", "context": {"player_index": 1}}))
     assert client.sent_of("bomb") == [] and client.sent_of("announce") == []
-
-
-def test_bombs_against_the_trick() -> None:
-    hand = cards("SA BA GA RA S2 S3 S4 S5 S6 Ph")
-    assert bombs_against(hand, []) == []
-    assert bombs_against(hand, [[0, cards("Hu"), ["single", 1, 0]]]) == []
-    assert len(bombs_against(hand, [[0, cards("Ph"), ["single", 1, 1.5]]])) == 2
-    straight_flush = [[0, cards("B7 B6 B5 B4 B3"), ["bomb", 5, 7]]]
-    assert bombs_against(hand, straight_flush) == []
-    assert bombs_against(hand, [[0, cards("SK BK GK RK"), ["bomb", 4, 13]]]) == [cards("RA GA BA SA"),
-                                                                                   cards("S6 S5 S4 S3 S2")]
 
 
 def test_next_option_skips_what_was_tried() -> None:

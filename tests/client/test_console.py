@@ -129,6 +129,23 @@ def test_render_table_and_describe_events() -> None:
     assert prompt_for(dragon) == "> Give the Dragon trick to an opponent: dragon SEAT (1 or 3)"
 
 
+def test_the_console_offers_what_the_server_allows_beyond_the_turn() -> None:
+    """The table and each ``private_state_changed`` show the call and the bombs the server's
+    private state allows (R6.1, R4.3), with their commands; nothing when it allows neither."""
+    state = TableState()
+    state.apply("player_joined", joined(0, hand=HAND))
+    assert "You may" not in render_table(state)
+    private = {**state.private, "may_announce": True, "bombs": [cards("RA GA BA SA"), cards("S6 S5 S4 S3 S2")]}
+    state.apply("private_state_changed", {"private_state": private})
+    line = "You may call Tichu (tichu) or bomb (bomb RA GA BA SA, bomb S6 S5 S4 S3 S2)"
+    assert render_table(state).splitlines()[-1] == line
+    assert describe_event(state, "private_state_changed", {"private_state": private}) == line
+    private = {**private, "may_announce": False, "bombs": []}
+    state.apply("private_state_changed", {"private_state": private})
+    assert describe_event(state, "private_state_changed", {"private_state": private}) is None
+    assert "You may" not in render_table(state)
+
+
 async def test_console_brain_answers_from_typed_lines() -> None:
     output: list[str] = []
     brain = ConsoleBrain(output.append)

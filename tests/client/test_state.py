@@ -73,3 +73,22 @@ async def test_the_joined_state_is_a_copy_of_the_logged_message() -> None:
         "is_double_victory": False}}))
     logged = client.received[0].message["payload"]["context"]["public_state"]
     assert logged["round_scores"] == [] and client.public_state["round_scores"] == [[1, 2]]
+
+
+def test_the_private_state_is_the_servers_after_private_state_changed() -> None:
+    """``private_state_changed`` (docs/server.md) replaces the private state: what the seat may do
+    beyond its turn is the server's word (R6.1, R4.3). It may come before ``start_playing``
+    (the round is played once the last push is in): the received cards are then not added twice."""
+    state = TableState()
+    state.apply("player_joined", joined(hand=HAND[:11]))
+    assert not state.may_announce and state.bombs == []
+    received = cards("GA BA SA")
+    changed = {"player_index": 0, "hand_cards": HAND[:11] + received, "given_schupf_cards": cards("S3 Ma Ph"),
+               "received_schupf_cards": received, "may_announce": True, "bombs": [cards("SA RA GA BA")]}
+    state.apply("private_state_changed", {"private_state": changed})
+    assert state.private == changed and state.private is not changed
+    assert state.may_announce and state.bombs == [cards("SA RA GA BA")]
+    state.apply("start_playing", {"start_player_index": 0, "received_schupf_cards": received})
+    assert sorted(state.hand) == sorted(HAND[:11] + received)
+    state.apply("private_state_changed", {"private_state": {**changed, "may_announce": False, "bombs": []}})
+    assert not state.may_announce and state.bombs == []

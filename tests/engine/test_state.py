@@ -94,7 +94,8 @@ def test_states_without_a_round() -> None:
     assert public["count_hand_cards"] == [0, 0, 0, 0] and public["trick_turns"] == []
     assert public["played_cards"] == [] and public["host_index"] == 1 and public["player_names"] == ["a", "b", "c", "d"]
     private = private_state_json(build_private_state(None, 2))
-    assert private == {"player_index": 2, "hand_cards": [], "given_schupf_cards": None, "received_schupf_cards": None}
+    assert private == {"player_index": 2, "hand_cards": [], "given_schupf_cards": None, "received_schupf_cards": None,
+                       "may_announce": False, "bombs": []}
     json.dumps(public)
 
 

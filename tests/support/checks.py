@@ -47,8 +47,8 @@ async def expect_refused(server: Server, client: Client, table: str, message: Me
     return payload
 
 
-#: Keys whose values hold a seat's private cards.
-PRIVATE_KEYS = {"hand_cards", "legal_plays", "hint", "received_schupf_cards", "given_schupf_cards", "hands"}
+#: Keys whose values hold a seat's private cards (``bombs``: of its ``private_state``, docs/server.md).
+PRIVATE_KEYS = {"hand_cards", "legal_plays", "hint", "bombs", "received_schupf_cards", "given_schupf_cards", "hands"}
 
 
 def walk(value: Any) -> Iterator[tuple[str, Any]]:
@@ -65,9 +65,9 @@ def walk(value: Any) -> Iterator[tuple[str, Any]]:
 def check_seat_messages(client: Client, record: Message) -> int:
     """Check every message one seat received against the record; return the ``hands_revealed`` count.
 
-    - ``hand_cards`` (notifications, requests, ``private_state``) and every ``legal_plays``
-      entry hold only the seat's own cards of the current round (R8.2); the 8 and the 14
-      dealt cards are exactly the seat's deal;
+    - ``hand_cards`` (notifications, requests, ``private_state``) and every ``legal_plays``,
+      ``hint`` and ``bombs`` entry hold only the seat's own cards of the current round (R8.2);
+      the 8 and the 14 dealt cards are exactly the seat's deal;
     - ``received_schupf_cards`` are exactly the cards pushed to this seat, ``given_schupf_cards``
       the seat's own push (R2.3, R8.2);
     - ``hands_revealed`` arrives only after the seat itself is out (R8.3);
@@ -101,7 +101,7 @@ def check_seat_messages(client: Client, record: Message) -> int:
             assert round_index is not None or value == [], (key, message)
             if key == "hand_cards":
                 assert card_set(value) <= own, (seat, message)
-            elif key in ("legal_plays", "hint"):
+            elif key in ("legal_plays", "hint", "bombs"):
                 assert all(card_set(play) <= own for play in value), (seat, message)
             elif key == "received_schupf_cards":
                 assert [card_set([card]) for card in value] == received, (seat, message)

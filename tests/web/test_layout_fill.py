@@ -392,7 +392,8 @@ async def scripted_table(tab: Tab, server: LiveServer) -> Scripted:
     joined = {"player_index": 0, "player_name": "Bo", "session_id": "s-1", "protocol_version": 1,
               "pending_request": request, "public_state": public,
               "private_state": {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None,
-                                "received_schupf_cards": None}}
+                                "received_schupf_cards": None, "may_announce": False,
+                                "bombs": []}}
     return Scripted(tab, await join_scripted_table(tab, server.url, "Bo", joined))
 
 

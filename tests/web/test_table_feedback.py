@@ -652,7 +652,8 @@ async def test_a_double_victory_result_reads_sensibly(server: LiveServer, open_p
     joined = {"player_index": 0, "player_name": "Dora", "session_id": "s-dv", "protocol_version": 1,
               "pending_request": None, "public_state": public,
               "private_state": {"player_index": 0, "hand_cards": [], "given_schupf_cards": None,
-                                "received_schupf_cards": None}}
+                                "received_schupf_cards": None, "may_announce": False,
+                                "bombs": []}}
 
     sockets = await join_scripted_table(tab, server.url, "Dora", joined)
     round_over_context = {"card_points": [200, 0], "bonus": [100, 0], "points": [300, 0], "total": [300, 0],

@@ -404,23 +404,25 @@ def _play_request(request_id: str, hand: list[list[int]], legal: list[list[list[
 
 
 async def test_auto_pass_leaves_a_bomb_and_a_forced_play_to_the_player(server: LiveServer, open_page: OpenPage) -> None:
-    """Against a scripted socket: with "Pass, but let me bomb" on, a play request whose legal
-    plays hold a bomb is left to the player (Pass still works by click), one without a bomb is
-    passed without a click, one where passing is not legal (the wish) is left alone, and
-    ``trick_taken`` switches the toggle off."""
+    """Against a scripted socket: with "Pass, but let me bomb" on, a play request while the
+    server's private state offers a bomb (R4.3: at the own turn its ``bombs`` are the legal
+    bombs) is left to the player (Pass still works by click); once ``private_state_changed`` says
+    no bomb may land (four Kings thrown, R3.8) a request is passed without a click, one where
+    passing is not legal (the wish) is left alone, and ``trick_taken`` switches the toggle off."""
     tab = await open_page(PHONE, "bomb-mode")
     sent: list[Message] = []
-    hand = [[7, 1], [7, 2], [7, 3], [7, 4], [9, 1], [12, 2]]
+    sevens = [[7, 1], [7, 2], [7, 3], [7, 4]]
+    hand = [*sevens, [9, 1], [12, 2]]
     public = {"table_name": "mock", "player_names": ["Bo", "", "", ""], "host_index": 0, "is_running": True,
               "phase": "playing", "round_index": 0, "current_turn_index": 1, "count_hand_cards": [6, 13, 14, 14],
               "announcements": [0, 0, 0, 0], "wish_value": 0, "wish_open": False,
               "trick_turns": [[1, [[5, 1]], ["single", 1, 5]]], "trick_owner_index": 1, "trick_points": 5,
               "points": [0, 0, 0, 0], "tricks_won": [0, 0, 0, 0], "out_order": [], "played_cards": [[5, 1]],
               "round_scores": [], "total": [0, 0], "passed": []}
+    private = {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None, "received_schupf_cards": None,
+               "may_announce": False, "bombs": [sevens]}
     joined = {"player_index": 0, "player_name": "Bo", "session_id": "s-1", "protocol_version": 1,
-              "pending_request": None, "public_state": public,
-              "private_state": {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None,
-                                "received_schupf_cards": None}}
+              "pending_request": None, "public_state": public, "private_state": private}
 
     sockets = await join_scripted_table(tab, server.url, "Bo", joined, lambda text: sent.append(json.loads(text)))
 
@@ -429,22 +431,24 @@ async def test_auto_pass_leaves_a_bomb_and_a_forced_play_to_the_player(server: L
 
     await tab.click("#auto-pass-bomb")
     await tab.until(lambda: _attribute_is(tab, "#auto-pass-bomb", "aria-pressed", "true"), "#auto-pass-bomb on")
-    sockets[-1].send(_play_request("r1", hand, [[], [[7, 1], [7, 2], [7, 3], [7, 4]], [[9, 1]], [[12, 2]]]))
+    sockets[-1].send(_play_request("r1", hand, [[], sevens, [[9, 1]], [[12, 2]]]))
     await asyncio.sleep(LEFT_ALONE)
     assert not answered("r1"), "auto-pass passed a request where the player may bomb"
     await tab.until(lambda: tab.enabled("#btn-pass"), "#btn-pass enabled for the request left to the player")
     await tab.click("#btn-pass")
     await tab.until(lambda: answered("r1"), "a click on Pass answers the request")
 
-    sockets[-1].send(notification("player_played", {"turn": [2, [[10, 3]], ["single", 1, 10]], "trick_points": 15,
-                                                     "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False}))
-    sockets[-1].send(_play_request("r2", hand, [[], [[12, 2]]]))
+    kings = [[13, 1], [13, 2], [13, 3], [13, 4]]
+    sockets[-1].send(notification("player_played", {"turn": [2, kings, ["bomb", 4, 13]], "trick_points": 45,
+                                                     "trick_owner_index": 2, "is_bomb": True, "out_of_turn": True}))
+    sockets[-1].send(notification("private_state_changed", {"private_state": {**private, "bombs": []}}))
+    sockets[-1].send(_play_request("r2", hand, [[]]))
     await tab.until(lambda: answered("r2"), "auto-pass passes a request without a bomb")
     response = next(m["payload"] for m in sent if m.get("type") == "response" and m["payload"]["request_id"] == "r2")
     assert response["response_data"] == {"cards": []}
     sockets[-1].send(_play_request("r3", hand, [[[12, 2]]]))
     await asyncio.sleep(LEFT_ALONE)
     assert not answered("r3"), "auto-pass passed where passing is not legal"
-    sockets[-1].send(notification("trick_taken", {"player_index": 2, "points": 15, "dragon_recipient": None}))
+    sockets[-1].send(notification("trick_taken", {"player_index": 2, "points": 45, "dragon_recipient": None}))
     await tab.until(lambda: _attribute_is(tab, "#auto-pass-bomb", "aria-pressed", "false"),
                     "trick_taken switches #auto-pass-bomb off")

@@ -1,15 +1,14 @@
 /**
  * @file AutoPass: whether an open `play` request may be passed automatically (the auto-pass
- * toggles of the table). Pure: the decision follows only from the mode and the request.
+ * toggles of the table). Pure: the decision follows only from the mode, the request and the
+ * bombs the server's private state lets the seat lay.
  */
 (function (Tichu) {
   'use strict';
 
-  const Lib = Tichu.Lib;
-
   /**
    * The modes: `trick` passes every play request until the trick is taken; `bomb` does the
-   * same but leaves a request to the player when a legal play is a bomb.
+   * same but leaves a request to the player when the player may bomb.
    * @type {string[]}
    */
   const MODES = Object.freeze(['trick', 'bomb']);
@@ -17,12 +16,13 @@
   /**
    * Whether to pass this request automatically. Never when passing is not legal (a lead, or
    * the wish forces a play: `legal_plays` has no `[]`); in the `bomb` mode not when the
-   * player may bomb.
+   * player may bomb (at the own turn the private state's `bombs` are the legal bombs, R4.3).
    * @param {(string|null)} mode `trick`, `bomb`, or null (off).
    * @param {(Object|null)} request The open request (`{action, context: {legal_plays}}`).
+   * @param {Array<Array<number[]>>} bombs The bombs the seat may lay now (State.playableBombs).
    * @returns {boolean} True to pass.
    */
-  function shouldPass(mode, request) {
+  function shouldPass(mode, request, bombs) {
     if (!mode || !request || request.action !== 'play') {
       return false;
     }
@@ -30,7 +30,7 @@
     if (!legal.some(function (play) { return play.length === 0; })) {
       return false;
     }
-    return mode !== 'bomb' || !legal.some(function (play) { return play.length > 0 && Lib.isBomb(play); });
+    return mode !== 'bomb' || !bombs.length;
   }
 
   /**

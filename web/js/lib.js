@@ -1,6 +1,7 @@
 /**
- * @file Lib: pure helpers for cards, combinations, seats, the "select" hint and the server's
- * hint. No DOM, no state.
+ * @file Lib: pure helpers for cards, the selection as a legal play, seats, the "select" hint
+ * and the server's hint. No DOM, no state, and no rule of the game of its own: which plays,
+ * calls and bombs are allowed the server says (`legal_plays`, the private state).
  */
 (function (Tichu) {
   'use strict';
@@ -8,12 +9,6 @@
   /**
    * A card as the protocol sends it: `[value, suit]` (values 0..16, suits 0..4; see records.md).
    * @typedef {number[]} Card
-   */
-
-  /**
-   * One play of the open trick as the protocol sends it: `[player_index, cards, combination]`,
-   * the combination being `[type, length, rank]`.
-   * @typedef {Array} TrickTurn
    */
 
   /**
@@ -131,88 +126,6 @@
     return legalPlays.find(function (play) {
       return sameCards(play, selection);
     }) || null;
-  }
-
-  /**
-   * Whether cards form a bomb (R3.7): four of a kind, or five or more consecutive cards of one suit.
-   * @param {Card[]} cards The cards.
-   * @returns {boolean} True for a bomb.
-   */
-  function isBomb(cards) {
-    if (cards.length < 4 || cards.some(isSpecial)) {
-      return false;
-    }
-    const sorted = sortCards(cards);
-    if (cards.length === 4 && sorted.every(function (card) { return card[0] === sorted[0][0]; })) {
-      return true;
-    }
-    return cards.length >= 5 && sorted.every(function (card, index) {
-      return card[1] === sorted[0][1] && card[0] === sorted[0][0] + index;
-    });
-  }
-
-  /**
-   * Every bomb in a hand (R3.7), like the server's `bombs_of`: each four of a kind and each
-   * run of five or more cards of one suit (shorter runs inside a longer one included).
-   * @param {Card[]} hand The hand.
-   * @returns {Card[][]} The bombs' cards, each sorted lowest first.
-   */
-  function findBombs(hand) {
-    const natural = hand.filter(function (card) { return !isSpecial(card); });
-    const keys = new Set(natural.map(cardKey));
-    const bombs = [];
-    for (let value = 2; value <= CardValue.ACE; value++) {
-      const four = [1, 2, 3, 4].map(function (suit) { return [value, suit]; });
-      if (four.every(function (card) { return keys.has(cardKey(card)); })) {
-        bombs.push(four);
-      }
-    }
-    for (let suit = Suit.SWORDS; suit <= Suit.STARS; suit++) {
-      for (let low = 2; low <= CardValue.ACE - 4; low++) {
-        const run = [];
-        for (let value = low; value <= CardValue.ACE && keys.has(value + '-' + suit); value++) {
-          run.push([value, suit]);
-          if (run.length >= 5) {
-            bombs.push(run.slice());
-          }
-        }
-      }
-    }
-    return bombs;
-  }
-
-  /**
-   * A bomb's strength for comparison (R3.8): straight flushes beat four of a kind, longer
-   * beats shorter, then the higher rank.
-   * @param {Card[]} bomb The bomb's cards.
-   * @returns {number[]} `[length, rank]`.
-   */
-  function _bombStrength(bomb) {
-    return [bomb.length, Math.max.apply(null, bomb.map(function (card) { return card[0]; }))];
-  }
-
-  /**
-   * The bombs of a hand that may land on the open trick now (R3.8, R4.3), as the Python
-   * client's `bombs_against`: none before the first play of a trick and none on the Dog.
-   * @param {Card[]} hand The hand.
-   * @param {TrickTurn[]} trickTurns The open trick's plays.
-   * @returns {Card[][]} The bombs that beat the trick's top.
-   */
-  function bombsAgainst(hand, trickTurns) {
-    if (!trickTurns.length) {
-      return [];
-    }
-    const top = trickTurns[trickTurns.length - 1][2];
-    if (top[0] === 'single' && top[2] === CardValue.DOG) {
-      return [];
-    }
-    return findBombs(hand).filter(function (bomb) {
-      if (top[0] !== 'bomb') {
-        return true;
-      }
-      const strength = _bombStrength(bomb);
-      return strength[0] > top[1] || (strength[0] === top[1] && strength[1] > top[2]);
-    });
   }
 
   /**
@@ -334,9 +247,6 @@
     sameCards,
     withoutCards,
     findLegalPlay,
-    isBomb,
-    findBombs,
-    bombsAgainst,
     hintPlays,
     nextHintIndex,
     formatSigned,

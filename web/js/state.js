@@ -64,7 +64,9 @@
    * @type {Object}
    * @property {(number|null)} playerIndex The own seat, or null before joining.
    * @property {Object} public The protocol's `public_state`, kept up to date.
-   * @property {Object} private The protocol's `private_state`, kept up to date.
+   * @property {Object} private The protocol's `private_state`, kept up to date; its `may_announce`
+   *   and `bombs` (what the seat may do beyond its turn, R6.1, R4.3) are the server's, replaced by
+   *   each `private_state_changed` (docs/server.md): the client does not work them out.
    * @property {Set<number>} clientSeats Seats known to be held by clients.
    * @property {(Array<Array<number[]>>|null)} revealedHands The other hands while this seat is out (R8.3).
    * @property {(Request|null)} request The open request not yet answered.
@@ -77,8 +79,6 @@
    *   (`Date.now()` ms) an agent takes the seat unless they come back (`player_disconnected`).
    * @property {(LobbyState|null)} lobby The target score and readiness, or null from a server without them.
    * @property {ChatLine[]} chat The last chat lines (at most `Config.CHAT_LINES`).
-   * @property {boolean} wishPending Whether the Mah Jong was just played and its wish is still
-   *   to be made (R5.1): no bomb may land meanwhile (R4.3).
    * @property {boolean} spectating Whether this client watches the table (no seat; docs/server.md "Spectators").
    * @property {(Object|null)} spectators The last `spectators_changed` context (`{count, limit,
    *   allowed, hands_open, allow}`), or null from a server without spectators.
@@ -98,7 +98,6 @@
     away: {},
     lobby: null,
     chat: [],
-    wishPending: false,
     spectating: false,
     spectators: null
   };
@@ -107,6 +106,14 @@
   const _AGENT_PREFIX = 'Bot ';
   /** @type {(Request|null)} The request answered last, restored when the answer is refused. */
   let _answered = null;
+  /**
+   * @type {(string|null)} The own answer to a `play` request on its way: `sent` until the
+   * server's `player_played` or `player_passed` confirms it, then, after a play, `played` until
+   * the next message (the `private_state_changed` a play brings comes right after it); else
+   * null. Meanwhile the call and the bombs told for the seat's turn may be out of date (a bomb
+   * at one's turn is the answer; the Mah Jong's wish stops bombs), so neither is offered.
+   */
+  let _answering = null;
   /** @type {WeakMap<Object, number>} When each timed request runs out (`Date.now()` ms). */
   const _deadlines = new WeakMap();
 
@@ -140,10 +147,10 @@
     State.away = {};
     State.lobby = null;
     State.chat = [];
-    State.wishPending = false;
     State.spectating = false;
     State.spectators = null;
     _answered = null;
+    _answering = null;
   }
 
   /** @type {number} Chat lines the client keeps (the server sends at most 30 as history). */
@@ -258,13 +265,13 @@
         State.lastRound = null;
         State.request = context.pending_request || null;
         _startClock(State.request);
-        State.wishPending = Boolean(State.request && State.request.action === 'wish');
         State.away = {};
         for (const entry of State.public.away || []) {
           State.away[entry[0]] = Date.now() + entry[1] * 1000;
         }
         State.options = _options(context.options);
         _answered = null;
+        _answering = null;
         return;
       }
       _seats('player_names')[seat] = context.player_name;
@@ -353,13 +360,16 @@
       State.public.count_hand_cards = _seats('count_hand_cards').map(function (held) { return held + 3; });
       Object.assign(State.public, { phase: 'playing', current_turn_index: context.start_player_index });
       const received = context.received_schupf_cards;
-      if (received) {
+      if (received) {  // a private_state_changed before it may have brought them already
         State.private.received_schupf_cards = received;
-        State.private.hand_cards = hand().concat(received);
+        State.private.hand_cards = Lib.withoutCards(hand(), received).concat(received);
       }
     },
     player_passed: function (context) {
       State.passed[context.player_index] = true;
+      if (context.player_index === State.playerIndex) {
+        _answering = null;  // after the own pass the bombs told still hold; a change would follow now
+      }
     },
     player_played: function (context) {
       const turn = context.turn;
@@ -369,7 +379,6 @@
         State.public.trick_turns = [];
       }
       State.public.trick_turns.push(turn);
-      State.wishPending = cards.some(function (card) { return card[0] === Lib.CardValue.MAHJONG; });
       State.public.played_cards = (State.public.played_cards || []).concat(cards);
       _seats('count_hand_cards')[seat] -= cards.length;
       State.public.trick_owner_index = context.trick_owner_index;
@@ -377,6 +386,9 @@
       State.passed = [false, false, false, false];
       if (seat === State.playerIndex) {
         State.private.hand_cards = Lib.withoutCards(hand(), cards);
+        if (_answering === 'sent') {
+          _answering = 'played';
+        }
       }
       if (State.revealedHands) {
         State.revealedHands[seat] = Lib.withoutCards(State.revealedHands[seat] || [], cards);
@@ -389,7 +401,6 @@
       State.public.out_order.push(context.player_index);
     },
     wish_made: function (context) {
-      State.wishPending = false;
       Object.assign(State.public, { wish_value: context.wish_value, wish_open: context.wish_value !== 0 });
     },
     wish_fulfilled: function () {
@@ -425,6 +436,9 @@
     },
     request_cancelled: function (context) {
       closeRequest(context.request_id);
+    },
+    private_state_changed: function (context) {
+      State.private = JSON.parse(JSON.stringify(context.private_state || {}));
     },
     options_changed: function (context) {
       State.options = _options(context);
@@ -506,9 +520,13 @@
    * @returns {void}
    */
   function apply(event, context) {
+    const afterOwnPlay = _answering === 'played';
     const handler = _HANDLERS[event];
     if (handler) {
       handler(context || {});
+    }
+    if (afterOwnPlay) {
+      _answering = null;  // the server told right after the own play what it changed, if anything
     }
   }
 
@@ -525,6 +543,7 @@
     State.request = request;
     _startClock(request);
     _answered = null;
+    _answering = null;
   }
 
   /**
@@ -536,6 +555,7 @@
     if (State.request && State.request.action === 'schupf') {
       State.private.given_schupf_cards = responseData.given_schupf_cards;
     }
+    _answering = State.request && State.request.action === 'play' ? 'sent' : null;
     _answered = State.request;
     State.request = null;
   }
@@ -551,6 +571,7 @@
       }
       State.request = _answered;
       _answered = null;
+      _answering = null;
     }
   }
 
@@ -565,6 +586,7 @@
     }
     if (_answered && (requestId === undefined || _answered.request_id === requestId)) {
       _answered = null;
+      _answering = null;
     }
   }
 
@@ -609,32 +631,22 @@
   }
 
   /**
-   * Whether this seat may call Tichu now (R2.4, R6.1, R6.3): playing, no call yet, no card
-   * played yet.
+   * Whether this seat may call Tichu now (R2.4, R6.1, R6.3), as the server's private state says
+   * (not while the own answer to a `play` request is on its way).
    * @returns {boolean} True when `announce` would be accepted.
    */
   function canAnnounceTichu() {
-    const seat = State.playerIndex;
-    return seat !== null && State.public.phase === 'playing'
-      && !(State.public.announcements || [])[seat] && hand().length === 14;
+    return _answering === null && State.private.may_announce === true;
   }
 
   /**
-   * The bombs this seat may play now: at its turn those among the legal plays (played as the
-   * answer), else those that beat the open trick out of turn (R4.3).
-   * @returns {Array<Array<number[]>>} The bombs' cards.
+   * The bombs this seat may lay now, as the server's private state says (R4.3): at its turn
+   * those among its legal plays (played as the answer), else those it may throw out of turn
+   * (none while the own answer to a `play` request is on its way).
+   * @returns {Array<Array<number[]>>} The bombs' cards (the state's own lists; do not change them).
    */
   function playableBombs() {
-    const cards = hand();
-    if (State.public.phase !== 'playing' || !cards.length || (State.public.out_order || []).length >= 3
-        || State.wishPending) {
-      return [];  // R4.3: not while the Mah Jong's wish is being chosen (R5.1), nor after the round
-    }
-    if (requestAction() === 'play') {
-      const legal = State.request.context.legal_plays || [];
-      return Lib.findBombs(cards).filter(function (bomb) { return Lib.findLegalPlay(bomb, legal) !== null; });
-    }
-    return Lib.bombsAgainst(cards, State.public.trick_turns || []);
+    return _answering === null && Array.isArray(State.private.bombs) ? State.private.bombs : [];
   }
 
   /**

@@ -29,7 +29,7 @@
       }, publicState || {}),
       private_state: Object.assign({
         player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
-        given_schupf_cards: null, received_schupf_cards: null
+        given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: []
       }, privateState || {})
     };
   }
@@ -102,33 +102,6 @@
     });
     it('never matches an empty selection to the pass', function () {
       assert.equal(Lib.findLegalPlay([], legal), null);
-    });
-  });
-
-  describe('Lib: bombs', function () {
-    it('tells bombs (R3.7)', function () {
-      assert.ok(Lib.isBomb(FOUR_SEVENS));
-      assert.ok(Lib.isBomb([[3, 2], [4, 2], [5, 2], [6, 2], [7, 2]]));
-      assert.ok(!Lib.isBomb([[3, 2], [4, 2], [5, 2], [6, 2], [7, 1]]), 'mixed suits');
-      assert.ok(!Lib.isBomb([[7, 1], [7, 2], [7, 3], [16, 0]]), 'Phoenix never in a bomb');
-      assert.ok(!Lib.isBomb([[3, 2], [4, 2], [5, 2], [6, 2]]), 'four in a row');
-    });
-    it('finds four of a kind and every straight-flush window', function () {
-      const hand = FOUR_SEVENS.concat([[2, 3], [3, 3], [4, 3], [5, 3], [6, 3], [16, 0]]);
-      const bombs = Lib.findBombs(hand).map(function (bomb) { return bomb.map(Lib.cardKey).join(' '); });
-      assert.deepEqual(bombs.sort(), ['2-3 3-3 4-3 5-3 6-3', '2-3 3-3 4-3 5-3 6-3 7-3', '3-3 4-3 5-3 6-3 7-3',
-        '7-1 7-2 7-3 7-4'].sort());
-    });
-    it('offers no bomb before the first play and none on the Dog (R4.3)', function () {
-      assert.deepEqual(Lib.bombsAgainst(FOUR_SEVENS, []), []);
-      assert.deepEqual(Lib.bombsAgainst(FOUR_SEVENS, [[1, [[0, 0]], ['single', 1, 0]]]), []);
-    });
-    it('offers every bomb on a plain play, only stronger ones on a bomb (R3.8)', function () {
-      assert.equal(Lib.bombsAgainst(FOUR_SEVENS, [[1, [[14, 1]], ['single', 1, 14]]]).length, 1);
-      const fours = [[1, [[9, 1], [9, 2], [9, 3], [9, 4]], ['bomb', 4, 9]]];
-      assert.equal(Lib.bombsAgainst(FOUR_SEVENS, fours).length, 0);
-      const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
-      assert.equal(Lib.bombsAgainst(flush, fours).length, 1, 'a straight flush beats four of a kind');
     });
   });
 
@@ -383,11 +356,16 @@
       State.answerRequest({ given_schupf_cards: [[2, 1], [3, 1], [4, 1]] });
       [0, 1, 2, 3].forEach(function (seat) { State.apply('player_schupfed', { player_index: seat }); });
       assert.equal(State.hand().length, 11);
-      State.apply('start_playing', { start_player_index: 2, received_schupf_cards: [[2, 2], [0, 0], [5, 4]] });
-      assert.equal(State.hand().length, 14);
+      assert.ok(!State.canAnnounceTichu(), 'not before the server says so');
+      const received = [[2, 2], [0, 0], [5, 4]];
+      const changed = Object.assign({}, State.private, { hand_cards: State.hand().concat(received),
+        received_schupf_cards: received, may_announce: true });
+      State.apply('private_state_changed', { private_state: changed });
+      assert.ok(State.canAnnounceTichu(), 'the server says so (R2.4, R6.1)');
+      State.apply('start_playing', { start_player_index: 2, received_schupf_cards: received });
+      assert.equal(State.hand().length, 14, 'the received cards, brought by private_state_changed, are not added twice');
       assert.equal(State.public.current_turn_index, 2);
       assert.deepEqual(State.public.announcements, [0, 0, 0, 2]);
-      assert.ok(State.canAnnounceTichu());
     });
     it('plays, passes, takes tricks and gives the Dragon away', function () {
       State.reset();
@@ -395,7 +373,6 @@
       State.apply('player_played', { turn: [0, [[2, 1]], ['single', 1, 2]], trick_points: 0, trick_owner_index: 0,
         is_bomb: false, out_of_turn: false });
       assert.equal(State.hand().length, 6);
-      assert.ok(!State.canAnnounceTichu(), 'no Tichu after the first card');
       assert.equal(State.public.count_hand_cards[0], 13);
       State.apply('player_passed', { player_index: 1 });
       assert.deepEqual(State.passed, [false, true, false, false]);
@@ -464,13 +441,50 @@
       State.answerRequest({ cards: [[2, 1]] });
       assert.deepEqual(State.hintPlays(), []);
     });
-    it('offers bombs out of turn and among the legal plays at the own turn', function () {
+    it('takes what the seat may do beyond its turn from the server (R6.1, R4.3)', function () {
       State.reset();
       State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1 },
-        { hand_cards: FOUR_SEVENS.concat([[2, 2]]) }));
-      assert.equal(State.playableBombs().length, 1);
-      State.openRequest(playRequest([[[2, 2]], []]));
-      assert.equal(State.playableBombs().length, 0, 'not among the legal plays');
+        { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: true, bombs: [FOUR_SEVENS] }));
+      assert.ok(State.canAnnounceTichu());
+      assert.deepEqual(State.playableBombs(), [FOUR_SEVENS]);
+      const changed = Object.assign({}, State.private, { may_announce: false, bombs: [] });
+      State.apply('private_state_changed', { private_state: changed });
+      assert.ok(!State.canAnnounceTichu());
+      assert.deepEqual(State.playableBombs(), [], 'the hand holds a bomb, but the server says none may land now');
+      assert.deepEqual(State.private, changed, 'the private state replaced');
+      assert.ok(State.private !== changed, 'as a copy');
+      State.reset();
+      State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: undefined,
+        bombs: undefined }));
+      assert.ok(!State.canAnnounceTichu(), 'a server without the extension: no call offered');
+      assert.deepEqual(State.playableBombs(), [], 'nor a bomb');
+    });
+    it('offers neither the call nor a bomb while the own play is on its way', function () {
+      State.reset();
+      const mahJong = [[1, 0]];
+      State.apply('player_joined', joined({ current_turn_index: 0 },
+        { hand_cards: FOUR_SEVENS.concat(mahJong), may_announce: true, bombs: [FOUR_SEVENS] }));
+      State.openRequest(playRequest([mahJong, FOUR_SEVENS, FOUR_SEVENS.concat(mahJong)]));
+      assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [true, 1], 'at the own lead');
+      State.answerRequest({ cards: mahJong });
+      assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the answer sent');
+      State.apply('player_played', { turn: [0, mahJong, ['single', 1, 1]], trick_points: 0, trick_owner_index: 0,
+        is_bomb: false, out_of_turn: false });
+      assert.equal(State.playableBombs().length, 0, 'played: what it changed comes next');
+      State.apply('private_state_changed', { private_state: Object.assign({}, State.private,
+        { may_announce: false, bombs: [] }) });
+      assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the wish is chosen');
+      State.apply('wish_made', { wish_value: 8 });
+      State.apply('private_state_changed', { private_state: Object.assign({}, State.private, { bombs: [FOUR_SEVENS] }) });
+      assert.equal(State.playableBombs().length, 1, 'the server offers the bomb again');
+      State.openRequest(playRequest([[], FOUR_SEVENS]));
+      State.answerRequest({ cards: [] });
+      assert.equal(State.playableBombs().length, 0, 'the pass sent');
+      State.reopenRequest();
+      assert.equal(State.playableBombs().length, 1, 'the pass refused: the request is open again');
+      State.answerRequest({ cards: [] });
+      State.apply('player_passed', { player_index: 0 });
+      assert.equal(State.playableBombs().length, 1, 'a pass confirmed leaves the bombs as told');
     });
     it('shows the passes of the open trick again after a reconnect (public_state.passed)', function () {
       State.reset();
@@ -501,16 +515,6 @@
       assert.equal(State.requestSecondsLeft(), 13);
       State.answerRequest({ cards: [[2, 1]] });
       assert.equal(State.requestSecondsLeft(), null, 'answered');
-    });
-    it('offers no bomb while the Mah Jong player chooses the wish (R5.1, R4.3)', function () {
-      State.reset();
-      State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]) }));
-      State.apply('player_played', { turn: [1, [[1, 0]], ['single', 1, 1]], trick_owner_index: 1, trick_points: 0 });
-      assert.ok(State.wishPending);
-      assert.equal(State.playableBombs().length, 0, 'the wish is being chosen');
-      State.apply('wish_made', { wish_value: 8 });
-      assert.ok(!State.wishPending);
-      assert.equal(State.playableBombs().length, 1, 'after the wish a bomb may land');
     });
   });
 
@@ -753,19 +757,21 @@
     const { AutoPass } = Tichu;
     const request = function (legal) { return { action: 'play', context: { legal_plays: legal } }; };
     it('passes in both modes when passing is legal and no bomb is possible', function () {
-      assert.ok(AutoPass.shouldPass('trick', request([[], [[9, 1]]])));
-      assert.ok(AutoPass.shouldPass('bomb', request([[], [[9, 1]]])));
+      assert.ok(AutoPass.shouldPass('trick', request([[], [[9, 1]]]), []));
+      assert.ok(AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), []));
     });
     it('never passes a lead or when the wish forces a play, nor when off', function () {
-      assert.ok(!AutoPass.shouldPass('trick', request([[[9, 1]]])));
-      assert.ok(!AutoPass.shouldPass(null, request([[]])));
-      assert.ok(!AutoPass.shouldPass('trick', { action: 'wish', context: {} }));
-      assert.ok(!AutoPass.shouldPass('trick', null));
+      assert.ok(!AutoPass.shouldPass('trick', request([[[9, 1]]]), []));
+      assert.ok(!AutoPass.shouldPass(null, request([[]]), []));
+      assert.ok(!AutoPass.shouldPass('trick', { action: 'wish', context: {} }, []));
+      assert.ok(!AutoPass.shouldPass('trick', null, []));
     });
-    it('leaves a request with a bomb to the player in the bomb mode only', function () {
+    it('leaves a request to the player in the bomb mode only when the server offers a bomb (R4.3)', function () {
       const withBomb = request([[], FOUR_SEVENS]);
-      assert.ok(AutoPass.shouldPass('trick', withBomb));
-      assert.ok(!AutoPass.shouldPass('bomb', withBomb));
+      assert.ok(AutoPass.shouldPass('trick', withBomb, [FOUR_SEVENS]));
+      assert.ok(!AutoPass.shouldPass('bomb', withBomb, [FOUR_SEVENS]));
+      assert.ok(!AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), [FOUR_SEVENS]), 'the bombs are the server\'s');
+      assert.ok(!AutoPass.shouldPass('bomb', request([[[9, 1]]]), []), 'not where passing is not legal');
     });
     it('ends with the trick', function () {
       assert.ok(AutoPass.endsWith('trick_taken'));

@@ -1,18 +1,19 @@
 """Deciding for a seat: the :class:`Brain` interface, the :class:`RandomBrain` bot and their helpers.
 
 A brain answers each request that the connection hands it (one coroutine per request
-action) and may act unprompted from its hooks (a Tichu call, a bomb). The fallbacks for a
-refused answer or a failing brain (:func:`response_options`, :func:`next_option`) live
-here with the brains, as does :func:`bombs_against`, which a brain needs to bomb.
-:class:`RandomBrain` plays uniformly random legal moves (a load-test bot and a test
-player); people decide through :class:`~tichu.client.console.ConsoleBrain`.
+action) and may act unprompted from its hooks (a Tichu call, a bomb). Whether a call or a
+bomb is allowed now is not worked out here: the server says so in the seat's private state
+(``may_announce``, ``bombs``; docs/server.md), which ``client.state`` keeps. The fallbacks
+for a refused answer or a failing brain (:func:`response_options`, :func:`next_option`) live
+here with the brains. :class:`RandomBrain` plays uniformly random legal moves (a load-test
+bot and a test player); people decide through :class:`~tichu.client.console.ConsoleBrain`.
 
 A brain gets the client (:class:`~tichu.client.connection.TableClient`) as an argument
 only, so this module imports it for type hints alone: the connection imports this module
 (for its default brain) and no import cycle arises. Cards travel as ``[value, suit]`` lists:
 
->>> bombs_against([[7, 1], [7, 2], [7, 3], [7, 4], [2, 1]], [[1, [[14, 1]], ["single", 1, 14]]])
-[[[7, 4], [7, 3], [7, 2], [7, 1]]]
+>>> response_options({"action": "give_dragon_away", "context": {"opponent_indexes": [1, 3]}})
+[{'dragon_recipient': 1}, {'dragon_recipient': 3}]
 """
 
 from __future__ import annotations
@@ -21,50 +22,18 @@ import asyncio
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tichu.client.messages import JsonDict
 from tichu.client.state import TableState
-from tichu.core.cards import Card, cards_of, mask_of
-from tichu.core.combos import bombs_of
-from tichu.rules import Combination, CombinationType, beats
 
 if TYPE_CHECKING:
     from tichu.client.connection import TableClient
 
-__all__ = ["Brain", "RandomBrain", "bombs_against", "decider", "next_option", "response_options"]
+__all__ = ["Brain", "RandomBrain", "decider", "next_option", "response_options"]
 
 #: A brain's answer to one request: the function of an action.
 Decider = Callable[["TableClient", JsonDict], Awaitable[JsonDict]]
-
-
-# -- cards --------------------------------------------------------------------------------------
-
-def _card(pair: Sequence[int]) -> Card:
-    return Card(int(pair[0]), int(pair[1]))
-
-
-def _combination(turn_combination: Sequence[Any]) -> Combination:
-    kind, length, rank = turn_combination
-    return Combination(CombinationType[str(kind).upper()], int(length), rank)
-
-
-def bombs_against(hand: Sequence[Sequence[int]], trick_turns: Sequence[Sequence[Any]]) -> list[list[list[int]]]:
-    """List the bombs of a hand that may land on the open trick now (R3.8, R4.3).
-
-    :param hand: The hand as ``[value, suit]`` pairs.
-    :param trick_turns: The open trick's plays ``[player_index, cards, combination]``.
-    :returns: Each bomb's cards; none before the first play of a trick and none on the Dog.
-    """
-    if not trick_turns:
-        return []
-    top = _combination(trick_turns[-1][2])
-    if top.type == CombinationType.SINGLE and top.rank == 0:
-        return []
-    bombs = bombs_of(mask_of(_card(pair) for pair in hand))
-    return [[list(card) for card in cards_of(bomb[0])] for bomb in bombs
-            if beats(Combination(CombinationType.BOMB, bomb[2], bomb[3]), top)]
-
 
 
 # -- brains -------------------------------------------------------------------------------------
@@ -194,13 +163,15 @@ def decider(brain: Brain, action: str) -> Decider | None:
 
 
 class RandomBrain(Brain):
-    """Uniformly random legal decisions from a seeded generator; calls and bombs are rare.
+    """Uniformly random legal decisions from a seeded generator; calls and bombs are rare, and
+    only where the server's private state allows them (``may_announce``, R6.1; ``bombs``, R4.3).
 
     :cvar GRAND_TICHU_RATE: Chance of calling Grand Tichu.
-    :cvar TICHU_RATE: Chance of calling Tichu at each opportunity (a turn change while
-        the call is allowed).
-    :cvar BOMB_RATE: Chance of bombing at each opportunity (another seat's turn or a pass
-        while a bomb in the hand beats the trick).
+    :cvar TICHU_RATE: Chance of calling Tichu at each opportunity (a turn change or a change of
+        the private state while the call is allowed).
+    :cvar BOMB_RATE: Chance of bombing at each opportunity (a turn change or a pass while the seat
+        is not at turn and may bomb; not at a change of the private state, which may come just
+        before the turn passes to this seat).
     """
 
     GRAND_TICHU_RATE = 0.02
@@ -239,22 +210,18 @@ class RandomBrain(Brain):
         return {"dragon_recipient": self.rng.choice(context["opponent_indexes"])}
 
     async def on_notification(self, client: TableClient, event: str, context: JsonDict) -> None:
-        tichu_chance = event in ("start_playing", "player_turn_changed") and _may_call_tichu(client.state)
-        if tichu_chance and self.rng.random() < self.TICHU_RATE:
+        state = client.state
+        if event in _TICHU_CHANCES and state.may_announce and self.rng.random() < self.TICHU_RATE:
             await client.announce()
-        if event in ("player_turn_changed", "player_passed") and not _at_turn(client.state):
-            bombs = bombs_against(client.state.hand, client.state.public.get("trick_turns") or [])
-            if bombs and self.rng.random() < self.BOMB_RATE:
-                await client.bomb(self.rng.choice(bombs))
+        bombs = state.bombs  # at its own turn a bomb is the play (R4.3): play() may choose it
+        if event in _BOMB_CHANCES and bombs and not _at_turn(state) and self.rng.random() < self.BOMB_RATE:
+            await client.bomb(self.rng.choice(bombs))
+
+
+#: The notifications after which :class:`RandomBrain` may call Tichu, and may bomb.
+_TICHU_CHANCES = frozenset({"player_turn_changed", "private_state_changed"})
+_BOMB_CHANCES = frozenset({"player_turn_changed", "player_passed"})
 
 
 def _at_turn(state: TableState) -> bool:
     return state.public.get("current_turn_index") == state.player_index
-
-
-def _may_call_tichu(state: TableState) -> bool:
-    """R2.4, R6.1, R6.3: playing, no call yet, no card played yet."""
-    seat = state.player_index
-    public = state.public
-    return (seat is not None and public.get("phase") == "playing"
-            and not (public.get("announcements") or [0] * 4)[seat] and len(state.hand) == 14)

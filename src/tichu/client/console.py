@@ -28,7 +28,7 @@ from tichu.core.errors import RuleViolation
 from tichu.core.seats import TEAM_NAMES, team_of
 
 __all__ = ["HELP", "Command", "CommandError", "ConsoleBrain", "describe_event", "format_cards", "interpret",
-           "parse_command", "prompt_for", "render_table"]
+           "options_text", "parse_command", "prompt_for", "render_table"]
 
 CALL_NAMES = {1: "Tichu", 2: "Grand Tichu"}
 VALUE_NAMES = {10: "10", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
@@ -226,7 +226,8 @@ def _interpret_dragon(command: Command, context: JsonDict) -> JsonDict:
 
 
 def render_table(state: TableState) -> str:
-    """Render the table in plain text: seats, counts, calls, trick, wish, score, own hand.
+    """Render the table in plain text: seats, counts, calls, trick, wish, score, own hand, and
+    what the seat may do beyond its turn (:func:`options_text`).
 
     :param state: The seat's view.
     :returns: Several lines.
@@ -240,7 +241,23 @@ def render_table(state: TableState) -> str:
     if public.get("wish_open", bool(public.get("wish_value"))):
         lines.append(f"Wish: {_value_name(int(public['wish_value']))}")
     lines.append(f"Your hand: {format_cards(state.hand, sort=True) or '(empty)'}")
+    options = options_text(state)
+    if options is not None:
+        lines.append(options)
     return "\n".join(lines)
+
+
+def options_text(state: TableState) -> str | None:
+    """What the seat may do beyond its turn, as the server's private state says (a Tichu call,
+    R6.1; the bombs it may lay now, R4.3), with the commands for it.
+
+    :param state: The seat's view.
+    :returns: One line, or ``None`` when it may do neither.
+    """
+    options = ["call Tichu (tichu)"] if state.may_announce else []
+    if state.bombs:
+        options.append(f"bomb ({', '.join(f'bomb {format_cards(bomb)}' for bomb in state.bombs)})")
+    return f"You may {' or '.join(options)}" if options else None
 
 
 def _render_seat(state: TableState, seat: int) -> str:
@@ -284,7 +301,8 @@ def describe_event(state: TableState, event: str, context: JsonDict) -> str | No
     :param state: The seat's view (for names).
     :param event: The notification's event.
     :param context: Its context.
-    :returns: The line, or ``None`` for an event not worth a line.
+    :returns: The line, or ``None`` for an event not worth a line (a change of the private state
+        that leaves the seat neither a call nor a bomb).
     """
     describe = _DESCRIPTIONS.get(event)
     if describe is None:
@@ -307,7 +325,7 @@ def _trick_taken(state: TableState, context: JsonDict) -> str:
     return text if recipient is None else f"{text}; the Dragon trick goes to {state.name(recipient)}"
 
 
-_DESCRIPTIONS: dict[str, Callable[[TableState, JsonDict], str]] = {
+_DESCRIPTIONS: dict[str, Callable[[TableState, JsonDict], str | None]] = {
     "player_joined": lambda s, c: f"{c['player_name']} joins at seat {c['player_index']}",
     "player_left": lambda s, c: f"{c['player_name']} leaves seat {c['player_index']}"
                                 + (" (an agent plays on)" if c.get("replaced_by_agent") else ""),
@@ -324,6 +342,7 @@ _DESCRIPTIONS: dict[str, Callable[[TableState, JsonDict], str]] = {
     "wish_made": lambda s, c: f"Wish: {_value_name(c['wish_value'])}",
     "wish_fulfilled": lambda s, c: "The wish is fulfilled.",
     "request_cancelled": lambda s, c: "(A bomb cancelled your turn.)",
+    "private_state_changed": lambda s, c: options_text(s),
     "trick_taken": _trick_taken,
     "round_over": lambda s, c: f"Round over: {c['points'][0]} : {c['points'][1]}, total {c['total'][0]} : "
                                f"{c['total'][1]}",

@@ -30,7 +30,9 @@ class TableState:
 
     :ivar player_index: The own seat, or ``None`` before joining.
     :ivar public: The ``public_state`` object.
-    :ivar private: The ``private_state`` object.
+    :ivar private: The ``private_state`` object; its ``may_announce`` and ``bombs`` (what the seat
+        may do beyond its turn, R6.1, R4.3) are the server's, replaced by each
+        ``private_state_changed`` (docs/server.md): the client does not work them out.
     :ivar client_seats: The seats known to be held by clients (this one and those that
         joined after it).
     :ivar revealed_hands: The hands of ``hands_revealed`` (R8.3), or ``None``.
@@ -59,6 +61,17 @@ class TableState:
     def hand(self) -> list[list[int]]:
         """The own hand cards."""
         return list(self.private.get("hand_cards") or [])
+
+    @property
+    def may_announce(self) -> bool:
+        """Whether the server says this seat may call Tichu now (R2.4, R6.1, R6.3)."""
+        return bool(self.private.get("may_announce"))
+
+    @property
+    def bombs(self) -> list[list[list[int]]]:
+        """The bombs the server says this seat may lay now (R4.3): out of turn as ``bomb``, at its
+        turn as its play; each as its cards."""
+        return [list(bomb) for bomb in self.private.get("bombs") or []]
 
     def name(self, seat: int) -> str:
         """The name shown for a seat.
@@ -133,8 +146,9 @@ class TableState:
         self.public["count_hand_cards"] = [held + 3 for held in self._seats("count_hand_cards")]
         self.public.update(phase="playing", current_turn_index=context["start_player_index"])
         received = context.get("received_schupf_cards")
-        if received is not None:
-            self.private.update(received_schupf_cards=received, hand_cards=self.hand + list(received))
+        if received is not None:  # a private_state_changed before it may have brought them already
+            self.private.update(received_schupf_cards=received,
+                                hand_cards=_without(self.hand, received) + [list(card) for card in received])
 
     def _on_player_played(self, context: JsonDict) -> None:
         turn = context["turn"]
@@ -145,6 +159,9 @@ class TableState:
         self.public.update(trick_owner_index=context["trick_owner_index"], trick_points=context["trick_points"])
         if self._is_me(seat):
             self.private["hand_cards"] = _without(self.hand, cards)
+
+    def _on_private_state_changed(self, context: JsonDict) -> None:
+        self.private = copy.deepcopy(context["private_state"])
 
     def _on_player_out(self, context: JsonDict) -> None:
         self.public.setdefault("out_order", []).append(context["player_index"])

@@ -5,8 +5,12 @@ The engine's questions become ``request`` messages with a ``request_id``, answer
 never trusted) and only a valid answer goes back to the engine. A refused response leaves
 the request open. Notifications are forwarded with the seat's private part (R8.2), added
 by :func:`~tichu.server.protocol.event_text`: its own hand and received cards, never
-another seat's. A ``play`` request carries the table's ``hint`` (the legal plays ranked
-from this seat's view only) when the table gives hints.
+another seat's. After each one the seat's private state is built again, and when what the
+seat may do beyond its turn (``may_announce``, R6.1; ``bombs``, R4.3) differs from what its
+client was last told (in its ``player_joined`` or an earlier change), ``private_state_changed``
+follows, to this seat only (docs/server.md, an extension of the protocol). A ``play``
+request carries the table's ``hint`` (the legal plays ranked from this seat's view only)
+when the table gives hints.
 
 The seat's stand-in agent answers for the client when its turn times out and when the seat
 goes to an agent with a request open; like the hint, its decisions are computed in the
@@ -29,7 +33,7 @@ from tichu.core.errors import RuleViolation
 from tichu.core.round import find_legal_play
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
-from tichu.engine.views import SeatView, TableSource, build_private_state
+from tichu.engine.views import PrivateState, SeatView, TableSource, build_private_state
 from tichu.server.agent_pool import AgentPool
 from tichu.server.codes import ErrorCode
 from tichu.server.connection import Connection
@@ -41,6 +45,7 @@ from tichu.server.protocol import (
     error_message,
     event_text,
     notification,
+    private_state_json,
     require,
 )
 from tichu.server.storage import session_hash
@@ -50,6 +55,9 @@ T = TypeVar("T")
 _RECENT_IDS = 16
 #: Ranks the legal plays of a ``play`` request (best first) from a seat's view, or gives ``None``.
 Hinter = Callable[[SeatView, Sequence[Play]], Awaitable[list[Play] | None]]
+#: What a seat may do beyond its turn: whether it may call Tichu (R6.1), and the cards of each bomb
+#: it may lay (R4.3), in no order (the core lists them in another order at the seat's turn).
+Options = tuple[bool, frozenset[int]]
 
 
 @dataclass
@@ -98,6 +106,7 @@ class Peer(Player):
         self.pending: PendingRequest | None = None
         self._recent_ids: deque[str] = deque(maxlen=_RECENT_IDS)
         self._standing_in: set[asyncio.Task[None]] = set()  # the stand-in answering after release()
+        self._told: Options | None = None  # what the client was last told it may do beyond its turn
 
     # -- sending --------------------------------------------------------------------------
 
@@ -111,8 +120,23 @@ class Peer(Player):
         self.send(error_message(error.code, error.context, str(error)))
 
     def notify(self, event: Event) -> None:
-        if self.connection is not None:
-            self.send(event_text(event, lambda: build_private_state(self.table.round, self.seat)))
+        """Forward an event with the seat's private part (R8.2), then ``private_state_changed``
+        if what the seat may do beyond its turn changed with it (R6.1, R4.3)."""
+        if self.connection is None:
+            return
+        state = build_private_state(self.table.round, self.seat)
+        self.send(event_text(event, lambda: state))
+        if _options(state) != self._told:
+            self._told = _options(state)
+            self.send(notification("private_state_changed", {"private_state": private_state_json(state)}))
+
+    def joining_private_state(self) -> dict[str, Any]:
+        """The seat's ``private_state`` for its ``player_joined`` (join or reconnect): what it may do
+        beyond its turn in it is what the client is told from now on (R6.1, R4.3; R8.2: its own
+        cards and options only)."""
+        state = build_private_state(self.table.round, self.seat)
+        self._told = _options(state)
+        return private_state_json(state)
 
     @property
     def pending_payload(self) -> dict[str, Any] | None:
@@ -265,6 +289,11 @@ class Peer(Player):
             "give_dragon_away", {"opponent_indexes": list(recipients)},
             lambda data: _check_choice(data, "dragon_recipient", recipients, ErrorCode.INVALID_DRAGON_RECIPIENT),
             lambda: self.pool.decide(self.stand_in.decide_dragon, self._now(), recipients)))
+
+
+def _options(state: PrivateState) -> Options:
+    """What a private state says the seat may do beyond its turn (R6.1, R4.3)."""
+    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs)
 
 
 def _check_grand_tichu(data: dict[str, Any]) -> bool:

@@ -358,11 +358,14 @@ def public_state_json(state: PublicState) -> dict[str, Any]:
 
 
 def private_state_json(state: PrivateState) -> dict[str, Any]:
-    """The protocol's ``private_state`` object."""
+    """The protocol's ``private_state`` object, with what the seat may do beyond its turn
+    (docs/server.md, an extension): ``may_announce`` (R6.1) and ``bombs``, the bombs it may
+    lay now (R4.3), each as its cards."""
     return {
         "player_index": state.player_index, "hand_cards": cards_json(state.hand_cards),
         "given_schupf_cards": _triple_json(state.given_schupf_cards),
         "received_schupf_cards": _triple_json(state.received_schupf_cards),
+        "may_announce": state.may_announce, "bombs": [cards_json(bomb.cards) for bomb in state.bombs],
     }
 
 

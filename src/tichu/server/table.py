@@ -45,7 +45,7 @@ from tichu.core.round import ActionKind, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
-from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
+from tichu.engine.views import SeatView, TableInfo, TablePhase, build_public_state
 from tichu.records.journal import rebuild
 from tichu.records.record import ended_early, game_record, now_iso
 from tichu.records.store import RunningGame
@@ -62,7 +62,6 @@ from tichu.server.protocol import (
     clean_chat_text,
     clip,
     notification,
-    private_state_json,
     public_state_json,
 )
 from tichu.server.social import (
@@ -257,7 +256,7 @@ class Table:
             "public_state": {**public_state_json(build_public_state(self.info, self.round)),
                              "passed": self.round.passed_since_last_play() if self.round else [],
                              "away": self._away_json()},
-            "private_state": private_state_json(build_private_state(self.round, peer.seat)),
+            "private_state": peer.joining_private_state(),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),
         }))

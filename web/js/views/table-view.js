@@ -99,7 +99,10 @@
       cards = Lib.withoutCards(cards, given || Lib.PUSH_TARGETS.map(function (target) { return zones[target]; })
         .filter(Boolean));
     }
-    if (_ui.awaitingPickUp && State.private.received_schupf_cards) {
+    // the received cards join the hand when picked up; the private state may bring them just
+    // before start_playing (docs/server.md, "What a seat may do beyond its turn")
+    const unseen = _ui.awaitingPickUp || State.public.phase === 'schupf';
+    if (unseen && State.private.received_schupf_cards) {
       cards = Lib.withoutCards(cards, State.private.received_schupf_cards);
     }
     return cards;

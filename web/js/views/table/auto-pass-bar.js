@@ -1,7 +1,8 @@
 /**
  * @file AutoPassBar: the two auto-pass toggles near the action buttons. "Pass until the next
  * trick" answers every `play` request with a pass until the trick is taken; "Pass, but let
- * me bomb" does the same but leaves a request to the player when a legal play is a bomb.
+ * me bomb" does the same but leaves a request to the player when the server's private state
+ * lets the seat bomb.
  * Both switch themselves off when the trick is taken, and never pass where passing is not
  * legal (AutoPass.shouldPass). The pass goes out as an intent like a click on Pass.
  */
@@ -30,13 +31,14 @@
    * @returns {void}
    */
   function _consider() {
-    if (_timer !== null || !AutoPass.shouldPass(_mode, State.request)) {
+    if (_timer !== null || !AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
       return;
     }
     const requestId = State.request.request_id;
     _timer = window.setTimeout(function () {
       _timer = null;
-      if (State.request && State.request.request_id === requestId && AutoPass.shouldPass(_mode, State.request)) {
+      if (State.request && State.request.request_id === requestId
+          && AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
         EventBus.emit('intent:respond', { action: 'play', data: { cards: [] } });
         EventBus.emit('ui:render');
       }
