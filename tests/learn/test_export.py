@@ -1,6 +1,7 @@
 """Training data from records: every decision of the Brettspielwelt logs and of Arena games
-becomes one row whose action its mask allows, with the round's outcome; faulty records are
-refused; the command line writes the arrays."""
+becomes one row whose action its mask allows, with the round's outcome, the offers of calls
+and bombs the game's flow made included (a decline where the record shows none); faulty
+records are refused; the command line writes the arrays."""
 
 from __future__ import annotations
 
@@ -42,11 +43,17 @@ def _check(data: TrainingData, records: list[dict[str, Any]]) -> None:
     assert (questions == Question.GRAND_TICHU).sum() == 4 * len(rounds)  # R2.1: every seat, every round
     assert (questions == Question.PUSH).sum() == 12 * len(rounds)  # R2.3: three cards each
     assert (questions == Question.PLAY).sum() == sum("play" in event or "pass" in event for event in events)
-    assert (questions == Question.BOMB).sum() == sum("bomb" in event for event in events)
+    bomb = questions == Question.BOMB
+    assert (data.action[bomb] != actions.NO).sum() == sum("bomb" in event for event in events)
+    # R4.3: a bomb is offered only where the seat holds one that may land
+    assert all(data.mask[row, actions.PLAY_BASE:].any() for row in np.flatnonzero(bomb))
     assert (questions == Question.WISH).sum() == sum("wish" in event for event in events)
     assert (questions == Question.DRAGON).sum() == sum("dragon_to" in event for event in events)
     tichu = questions == Question.TICHU
     assert (data.action[tichu] == actions.CALL).sum() == sum("tichu" in event for event in events)
+    # R6.1: every offer of a call (the calls and the declines) comes before the seat's first card
+    assert set(data.observation[tichu, :56].sum(axis=1)) == {14.0}
+    assert (data.action[tichu] == actions.NO).sum() > (data.action[tichu] == actions.CALL).sum()
     grand = questions == Question.GRAND_TICHU
     assert (data.action[grand] == actions.CALL).sum() == sum(sum(round_["grand_tichu"]) for round_ in rounds)
     assert all(data.mask[row, data.action[row]] == 1 for row in range(len(data)))
@@ -96,12 +103,14 @@ def test_the_command_line_writes_the_arrays(bsw_records: list[dict[str, Any]], s
         assert set(arrays.files) == {"observation", "mask", "action", "outcome", "game", "seat"}
         assert len(arrays["action"]) == len(training_data(bsw_records))
     shards = tmp_path / "shards.npz"
-    assert script.main([str(shared_dir / "data" / "bsw"), "--out", str(shards), "--rows-per-file", "2000"]) == 0
-    names = ["shards.npz", "shards-1.npz", "shards-2.npz", "shards-3.npz"]
+    rows = len(training_data(bsw_records))
+    per_file = rows // 3 + 1  # three files: two full ones and the rest
+    assert script.main([str(shared_dir / "data" / "bsw"), "--out", str(shards), "--rows-per-file", str(per_file)]) == 0
+    names = ["shards.npz", "shards-1.npz", "shards-2.npz"]
     assert sorted(path.name for path in tmp_path.glob("shards*.npz")) == sorted(names)
     assert "decisions of 9 games" in capsys.readouterr().out
     parts = [np.load(tmp_path / name) for name in names]
-    assert [len(part["action"]) for part in parts] == [2000, 2000, 2000, len(training_data(bsw_records)) - 6000]
+    assert [len(part["action"]) for part in parts] == [per_file, per_file, rows - 2 * per_file]
     assert np.array_equal(np.concatenate([part["action"] for part in parts]), training_data(bsw_records).action)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "tichu-record/1", "id": "x", "rounds": []}\n', encoding="utf-8")
