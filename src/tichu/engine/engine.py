@@ -251,12 +251,12 @@ class GameEngine:
         elif decision == Decision.PLAY:
             await self._turn(state)
         elif decision == Decision.TICHU:
-            await self._offer_tichu(state)
+            await self._ask_call(state)
         elif decision == Decision.BOMB:
             if state.in_window():
                 await self._window(state)
             else:
-                await self._offer_bomb(state)
+                await self._ask_bomb(state)
         elif decision == Decision.GRAND_TICHU:
             await self._grand_tichu(state)
         elif decision == Decision.SCHUPF:
@@ -343,7 +343,7 @@ class GameEngine:
 
     # -- offers (the state says to whom, in which order) ---------------------------------------
 
-    async def _offer_tichu(self, state: GameState) -> None:
+    async def _ask_call(self, state: GameState) -> None:
         seat = state.decision_seat
         assert seat is not None
         player = self.players[seat]
@@ -359,7 +359,7 @@ class GameEngine:
         else:
             state.decline(seat)
 
-    async def _offer_bomb(self, state: GameState) -> None:
+    async def _ask_bomb(self, state: GameState) -> None:
         seat = state.decision_seat
         assert seat is not None
         player = self.players[seat]

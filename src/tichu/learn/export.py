@@ -154,7 +154,7 @@ class _RoundWalk:
             taken = actions.NO if kind == ActionKind.PASS else _play_action(value, legal)
             self._add(view, actions.play_choice(legal, view.hand), taken)
         elif kind == ActionKind.BOMB:
-            bombs = round_.bombs_for(seat)
+            bombs = state.bombs_now(seat)
             self._add(view, actions.bomb_choice(bombs, view.hand), _play_action(value, bombs))
         elif kind == ActionKind.WISH:
             self._add(view, actions.wish_choice(round_.wish_choices()), actions.wish_action(value))
