@@ -615,3 +615,60 @@ def test_montecarlo_v1_makes_todays_decisions() -> None:
     golden = json.loads((Path(__file__).parents[1] / "data" / "mc_v1_golden.json").read_text(encoding="utf-8"))
     assert len(golden["points"]) >= 60
     assert answers(_record_games(V1_TABLES), "montecarlo:v1:n4") == golden["points"]
+
+
+class _Recorder(Agent):
+    """Answers at once (never calls, pushes its three lowest cards) and keeps every view it got."""
+
+    kind = "agent:recorder"
+
+    def __init__(self, views: list[tuple[str, SeatView]]) -> None:
+        super().__init__("Recorder")
+        self.views = views
+
+    def decide_grand_tichu(self, view: SeatView) -> bool:
+        self.views.append(("grand", view))
+        return view.seat in (0, 1)  # the first seats call: later seats must not see it (R2.1)
+
+    def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
+        self.views.append(("schupf", view))
+        low = indices_of(view.hand)[:3]
+        return 1 << low[0], 1 << low[1], 1 << low[2]
+
+    def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        return legal[-1]
+
+    def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        return choices[0]
+
+    def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        return recipients[0]
+
+
+def test_seats_asked_one_after_another_see_nothing_of_the_answers_before_them_R8_R2_1_R2_3() -> None:
+    """The agents' loop asks the decisions made at once (Grand Tichu, the push) seat after seat
+    (:class:`~tichu.core.flow.GameState`): the last seat's view must be the view it has when
+    nobody answered yet, as at the engine, which asks all four together (R2.1, R2.3, R8)."""
+    from tichu.agents.driver import AgentDriver
+    from tichu.core.flow import GameState
+    from tichu.engine.views import follow
+
+    views: list[tuple[str, SeatView]] = []
+    state = GameState(RuleSet(seed=5, target_score=100))
+    driver = AgentDriver(state, [_Recorder(views) for _ in range(4)])
+    state.deal()
+    follow(driver.info, state)
+    untouched = state.clone()
+    driver.advance()
+    grand = [view for kind, view in views if kind == "grand"][:4]
+    pushes = [view for kind, view in views if kind == "schupf"][:4]
+    assert [view.seat for view in grand] == [0, 1, 2, 3] and [view.seat for view in pushes] == [0, 1, 2, 3]
+    fresh = AgentDriver(untouched, [_Recorder([]) for _ in range(4)])
+    for seat in range(4):
+        assert grand[seat] == fresh.view(seat), "no seat sees a Grand Tichu call before its own decision"
+    for seat in range(4):
+        untouched.decide_grand_tichu(seat, seat in (0, 1))
+    follow(fresh.info, untouched)
+    for seat in range(4):
+        assert pushes[seat].public_state() == fresh.view(seat).public_state(), "no seat sees another's push"
+        assert pushes[seat].hand == fresh.view(seat).hand
