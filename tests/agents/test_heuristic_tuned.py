@@ -217,7 +217,7 @@ def test_endgame_rollouts_choose_the_best_mean_of_the_scored_candidates_R8() -> 
             for hands in deals:
                 trial = at_decision(resume_at(view.rules, hands, view.public_state(), seat))
                 trial.apply_play(play)
-                rollout(trial, HeuristicPolicy(rollout_weights(weights)))
+                rollout(trial, HeuristicPolicy(rollout_weights(weights)), bombs=False, calls=False)
                 total += round_value(trial, seat)
             values.append(total)
         best = max(range(len(ranked)), key=lambda index: (values[index], -index))

@@ -98,15 +98,16 @@ class HeuristicAgent(Agent):
 
     def _endgame_play(self, view: SeatView, public: PublicState, candidates: Sequence[Play]) -> Play:
         """The candidate with the best mean round value over the decision's sampled deals,
-        each round finished by the rollout policy; the best-scored one on ties (R8: the deals
-        come from the seat's knowledge)."""
+        each round finished by the rollout policy on the game's flow, letting the offered bombs
+        and calls pass as the rollouts it was tuned with did (issue 13); the best-scored one on
+        ties (R8: the deals come from the seat's knowledge)."""
         totals = [0] * len(candidates)
         for hands in self.policy.sampled_deals():
             start = at_decision(resume_at(view.rules, hands, public, view.seat))
             for index, play in enumerate(candidates):
                 state = start.clone()
                 state.apply_play(play)
-                rollout(state, self._rollout_policy)
+                rollout(state, self._rollout_policy, bombs=False, calls=False)  # as measured (issue 13)
                 totals[index] += round_value(state, view.seat)
         return candidates[max(range(len(candidates)), key=lambda index: (totals[index], -index))]
 
