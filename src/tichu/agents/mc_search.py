@@ -94,9 +94,8 @@ SEARCH = SearchOptions()
 V1 = replace(SEARCH, rollout_bombs=False, rollout_calls=False, inference=False, tichu=False, grand=False,
              push=False, wish=False, dragon=False, bomb=False, first_heuristic=True)
 #: ``montecarlo:plays``: plays searched as in v1, but ranked, rolled out and every other
-#: decision made by the tuned heuristic (its calls, push, wish, Dragon and bombs); its
-#: rollouts take the bombs and calls the game's flow offers their policy (issue 22).
-PLAYS = replace(V1, first_heuristic=False, rollout_bombs=True, rollout_calls=True)
+#: decision made by the tuned heuristic (its calls, push, wish, Dragon and bombs).
+PLAYS = replace(V1, first_heuristic=False)
 
 
 def deal_from(known: Sequence[int], seat: int, first_eight: bool, rng_cards: list[int]) -> list[tuple[int, int]]:
