@@ -407,3 +407,25 @@ def test_random_games_follow_the_rules_to_their_end_R7(seed: int, prompted: list
         if not result.double_victory:
             assert sum(result.card_points) == 100
     assert points_of(DECK) == 100
+
+
+def test_redeal_during_grand_tichu_may_move_cards_between_hands_and_what_is_still_to_deal_R2_1() -> None:
+    """A seat deciding on Grand Tichu sees its eight cards only: a world of its may hand the
+    others any of the 48 other cards, now or in the six still to come."""
+    state = GameState(RuleSet(seed=9))
+    state.deal()
+    state.decide_grand_tichu(0, True)
+    round_ = state.round
+    assert round_ is not None
+    hands, rest = list(round_.hands), list(round_.second_deal)
+    low_rest, low_hand = rest[1] & -rest[1], hands[2] & -hands[2]  # swap a card of seat 2's eight and seat 1's six
+    new_hands = [hands[0], hands[1], hands[2] ^ low_hand ^ low_rest, hands[3]]
+    new_rest = [rest[0], rest[1] ^ low_rest ^ low_hand, rest[2], rest[3]]
+    other = state.redeal(new_hands, new_rest)
+    assert other.round is not None and other.round.hands == new_hands and other.round.second_deal == new_rest
+    assert other.open_decisions() == state.open_decisions(), "seat 0's answer stays held back"
+    with pytest.raises(ValueError, match="two places"):
+        state.redeal(new_hands, [rest[0], rest[1], rest[2] | low_hand, rest[3] & (rest[3] - 1)])
+    for seat in (1, 2, 3):
+        other.decide_grand_tichu(seat, False)
+    assert other.round.hands[1] == hands[1] | new_rest[1] and other.round.announcements[0] == ANNOUNCE_GRAND

@@ -23,7 +23,7 @@ from tichu.agents.registry import make_agent
 from tichu.arena.runners import ProcessRunner, RayRunner, Runner
 from tichu.arena.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
 from tichu.arena.timed import TimedAgent
-from tichu.core.round import ANNOUNCE_GRAND
+from tichu.core.round import ANNOUNCE_GRAND, RoundResult
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import TEAM_NAMES, team_of
 from tichu.records.record import game_record, now_iso
@@ -117,6 +117,42 @@ def _seat_agents(job: ChunkJob, spec: GameSpec, times: tuple[TimeHistogram, Time
     return agents
 
 
+def summarize_game(index: int, results: Sequence[RoundResult], swapped: bool, winner_team: int,
+                   times: tuple[TimeHistogram, TimeHistogram], record: dict[str, Any] | None = None) -> GameSummary:
+    """A finished game from the agent teams' side (A, B): per round the score difference, the
+    calls and their success (R6), the double victories (R7.1).
+
+    :param results: The rounds' results, ``points`` per team of seats 0+2 and 1+3.
+    :param swapped: Team A sat on seats 1 and 3.
+    :param winner_team: The winning team of seats: 0 for seats 0+2, 1 for 1+3 (R7.4).
+    """
+    side_of_team = (1, 0) if swapped else (0, 1)  # seat team -> agent side
+    score = [0, 0]
+    calls = [[0, 0], [0, 0]]
+    successes = [[0, 0], [0, 0]]
+    double_victories = [0, 0]
+    diffs, bonus_diffs = [], []
+    for result in results:
+        side_points = [0, 0]
+        for team in (0, 1):
+            side_points[side_of_team[team]] = result.points[team]
+        diffs.append(side_points[0] - side_points[1])
+        score = [score[0] + side_points[0], score[1] + side_points[1]]
+        if result.double_victory:
+            double_victories[side_of_team[team_of(result.out_order[0])]] += 1
+        bonus = [0, 0]
+        for seat, success in enumerate(result.tichu_success):
+            if success is not None:
+                side = side_of_team[team_of(seat)]
+                grand = 1 if result.calls[seat] == ANNOUNCE_GRAND else 0
+                calls[side][grand] += 1
+                successes[side][grand] += int(success)
+                bonus[side] += (200 if grand else 100) * (1 if success else -1)
+        bonus_diffs.append(bonus[0] - bonus[1])
+    return GameSummary(index, side_of_team[winner_team], (score[0], score[1]), diffs, calls, successes,
+                       double_victories, times, record, bonus_diffs)
+
+
 def play_chunk(job: ChunkJob) -> list[GameSummary]:
     """Play a chunk of games in this process (the worker's entry point): each game a plain
     loop of its agents over the rules core (:func:`~tichu.agents.driver.play_game`)."""
@@ -128,36 +164,12 @@ def play_chunk(job: ChunkJob) -> list[GameSummary]:
         state = play_game(agents, rules, keep_rounds=job.records)
         game = state.game
         assert game is not None
-        side_of_team = (1, 0) if spec.swapped else (0, 1)  # seat team -> agent side
-        score = [0, 0]
-        calls = [[0, 0], [0, 0]]
-        successes = [[0, 0], [0, 0]]
-        double_victories = [0, 0]
-        diffs, bonus_diffs = [], []
-        for result in game.results:
-            side_points = [0, 0]
-            for team in (0, 1):
-                side_points[side_of_team[team]] = result.points[team]
-            diffs.append(side_points[0] - side_points[1])
-            score = [score[0] + side_points[0], score[1] + side_points[1]]
-            if result.double_victory:
-                double_victories[side_of_team[team_of(result.out_order[0])]] += 1
-            bonus = [0, 0]
-            for seat, success in enumerate(result.tichu_success):
-                if success is not None:
-                    side = side_of_team[team_of(seat)]
-                    grand = 1 if result.calls[seat] == ANNOUNCE_GRAND else 0
-                    calls[side][grand] += 1
-                    successes[side][grand] += int(success)
-                    bonus[side] += (200 if grand else 100) * (1 if success else -1)
-            bonus_diffs.append(bonus[0] - bonus[1])
         record = None
         if job.records:
             record = game_record(state.rounds, rules, [(agent.name, agent.kind) for agent in agents],
                                  record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
-        winner_team = TEAM_NAMES.index(game.winner)
-        summaries.append(GameSummary(spec.index, side_of_team[winner_team], (score[0], score[1]), diffs,
-                                     calls, successes, double_victories, times, record, bonus_diffs))
+        summaries.append(summarize_game(spec.index, game.results, spec.swapped, TEAM_NAMES.index(game.winner),
+                                        times, record))
     return summaries
 
 

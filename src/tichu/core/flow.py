@@ -314,7 +314,8 @@ class GameState:
 
         :param hands: The four hands now, each of the size it has.
         :param rest: While Grand Tichu is decided (R2.1): the four sets of six cards still to
-            be dealt (the same for a seat as before if omitted: give them for a new world).
+            be dealt (as before if omitted). The hands and these together hold the cards they held
+            before, in any split: a seat sees neither the others' first eight nor what is to come.
         :param pending: The answers of the seats that decided at once already (a Grand Tichu
             bool, a push of three of the seat's cards, ``None`` for none yet); the same as
             before if omitted.
@@ -328,29 +329,22 @@ class GameState:
         assert copy is not None
         if any(hands[seat].bit_count() != round_.hands[seat].bit_count() for seat in range(4)):
             raise ValueError("each hand keeps its size")
-        everything = 0
-        for hand in hands:
-            everything |= hand
-        before = 0
-        for hand in round_.hands:
-            before |= hand
-        if everything != before:
+        if sum(hand.bit_count() for hand in [*hands, *(rest or ())]) != _union([*hands, *(rest or ())]).bit_count():
+            raise ValueError("a card in two places")
+        before = _union(round_.hands)
+        if round_.phase == Phase.GRAND_TICHU and rest is not None:
+            # R2.1: the cards still to be dealt are as hidden as the others' first eight, so a
+            # world may move cards between the two
+            if len(rest) != 4 or any(part.bit_count() != 6 for part in rest):
+                raise ValueError("six cards to deal per seat")
+            if _union(hands) | _union(rest) != before | _union(round_.second_deal) or _union(hands) & _union(rest):
+                raise ValueError("the hands and the cards still to deal hold the same cards as before")
+            copy.second_deal = list(rest)
+        elif _union(hands) != before:
             raise ValueError("the hands hold the same cards as before")
         copy.hands = list(hands)
         if round_.phase == Phase.GRAND_TICHU:
             copy.first_deal = list(hands)
-            if rest is not None:
-                if len(rest) != 4 or any(part.bit_count() != 6 for part in rest):
-                    raise ValueError("six cards to deal per seat")
-                remaining = 0
-                for part in rest:
-                    remaining |= part
-                dealt = 0
-                for part in round_.second_deal:
-                    dealt |= part
-                if remaining != dealt:
-                    raise ValueError("the cards still to deal are the same cards")
-                copy.second_deal = list(rest)
         copy._combos = [None] * 4
         copy._bombs = [None] * 4
         if pending is not None:
@@ -748,6 +742,14 @@ class GameState:
             self.decision, self.decision_seat = Decision.NONE, None
         else:
             self.decision, self.decision_seat = Decision.DEAL, CHANCE
+
+
+def _union(masks: Sequence[int]) -> int:
+    """The cards of all the masks together."""
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
 
 
 def _is_deal(deal: object) -> bool:

@@ -1,0 +1,301 @@
+"""Tichu in OpenSpiel (``python_tichu``): OpenSpiel's own random simulation test, the chance model
+(R2.1, R2.2), zero-sum returns that are the core's scores (R7.3, R7.4), what a seat knows (R8: the
+cards hidden from it dealt anew change neither its information state nor its observation), the
+worlds ISMCTS samples, refusals, and whole games of OpenSpiel's ISMCTS against our agents."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from tests.scripts import load_script
+from tests.support.extras import require
+
+require("pyspiel", "spiel")
+
+import pyspiel  # noqa: E402
+
+from tichu.agents.learning.actions import NO, SIZE  # noqa: E402
+from tichu.core.cards import DECK, indices_of  # noqa: E402
+from tichu.core.round import Phase  # noqa: E402
+from tichu.core.seats import partner  # noqa: E402
+from tichu.learn.spiel import ROUND_DECISIONS, ROUND_SWING, SHORT_NAME, TichuGame, TichuState  # noqa: E402
+from tichu.learn.spiel_evaluator import RoundRolloutEvaluator  # noqa: E402
+from tichu.learn.spiel_info import TENSOR_SIZE  # noqa: E402
+from tichu.learn.spiel_match import BotSettings, deck_order, play_match, play_match_game  # noqa: E402
+from tichu.learn.spiel_position import Position, deal_of  # noqa: E402
+
+
+def load(target_score: int = 200, max_rounds: int = 2) -> TichuGame:
+    game: TichuGame = pyspiel.load_game(SHORT_NAME, {"target_score": target_score, "max_rounds": max_rounds})
+    return game
+
+
+def random_states(game: TichuGame, seed: int, every: int = 1) -> Iterator[TichuState]:
+    """Every ``every``-th decision state of a game of uniformly random actions, then its end."""
+    rng = random.Random(seed)
+    state: TichuState = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            if decisions % every == 0:
+                yield state
+            decisions += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    yield state
+
+
+def hidden_from(position: Position, seat: int, rng: random.Random) -> Position:
+    """The cards the seat cannot see shuffled among the places it cannot see, and the other seats'
+    held-back answers drawn anew: a world it must not tell from ``position`` (R8). Cruder than
+    ``spiel_worlds``: it ignores what the seat could infer, which its view must not show either."""
+    round_ = position.core.round
+    assert round_ is not None
+    hands = list(round_.hands)
+    if round_.phase == Phase.PLAYING:
+        hidden = [card for other in range(4) if other != seat for card in indices_of(hands[other])]
+        rng.shuffle(hidden)
+        for other in range(4):
+            if other != seat:
+                size = hands[other].bit_count()
+                hands[other] = sum(1 << card for card in hidden[:size])
+                hidden = hidden[size:]
+        return position.redealt(hands)
+    hidden = indices_of(DECK & ~hands[seat])
+    rng.shuffle(hidden)
+    size = hands[seat].bit_count()
+    for other in range(4):
+        if other != seat:
+            hands[other] = sum(1 << card for card in hidden[:size])
+            hidden = hidden[size:]
+    if round_.phase == Phase.GRAND_TICHU:
+        rest = [sum(1 << card for card in hidden[6 * other:6 * other + 6]) for other in range(4)]
+        grand = [answer if other == seat or answer is None else rng.random() < 0.5
+                 for other, answer in enumerate(position.grand)]
+        return position.redealt(hands, rest, grand=grand)
+    pushes = [list(cards) if other == seat else [1 << card for card in rng.sample(indices_of(hands[other]), len(cards))]
+              for other, cards in enumerate(position.pushes)]
+    return position.redealt(hands, pushes=pushes)
+
+
+def with_position(game: TichuGame, position: Position) -> TichuState:
+    state: TichuState = game.new_initial_state()
+    state.position = position
+    return state
+
+
+def test_openspiels_random_simulation_test_passes() -> None:
+    """OpenSpiel's own checks over random games: legal actions sorted and masked, chance outcomes,
+    clones, every observation for every player, rewards adding up to returns, zero-sum, the
+    utility bounds and the game's length."""
+    pyspiel.random_sim_test(load(200, 2), num_sims=2, serialize=False, verbose=False)
+
+
+def test_the_game_registers_with_its_parameters_and_bounds() -> None:
+    game = pyspiel.load_game(SHORT_NAME)
+    assert game.get_parameters() == {"target_score": 1000, "max_rounds": 50}
+    assert game.num_players() == 4 and game.num_distinct_actions() == SIZE == 737
+    assert game.max_chance_outcomes() == 56
+    assert game.max_utility() == -game.min_utility() == ROUND_SWING * 50 == 40_000  # R6.2, R7.1
+    assert game.max_game_length() == ROUND_DECISIONS * 50 and ROUND_DECISIONS == 2462
+    assert game.information_state_tensor_size() == game.observation_tensor_size() == TENSOR_SIZE == 623
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    with pytest.raises(Exception, match="target_score and max_rounds"):
+        pyspiel.load_game(SHORT_NAME, {"max_rounds": 0})
+
+
+def test_the_deal_is_card_by_card_each_card_left_alike_likely() -> None:
+    """R2.1, R2.2: the k-th card dealt goes to seat k % 4, into its first eight for k < 32."""
+    state: TichuState = load().new_initial_state()
+    rng = random.Random(3)
+    dealt: list[int] = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sorted(card for card, _ in outcomes) == sorted(set(range(56)) - set(dealt))
+        assert sum(probability for _, probability in outcomes) == pytest.approx(1.0)
+        assert state.legal_actions() == [card for card, _ in outcomes]
+        dealt.append(rng.choice(outcomes)[0])
+        state.apply_action(dealt[-1])
+    round_ = state.core.round
+    assert round_ is not None and round_.phase == Phase.GRAND_TICHU and state.current_player() == 0
+    assert list(zip(round_.first_deal, round_.second_deal)) == deal_of(dealt)
+    for place, card in enumerate(dealt):
+        assert (round_.first_deal if place < 32 else round_.second_deal)[place % 4] >> card & 1
+
+
+def test_returns_are_zero_sum_the_partners_alike_and_the_cores_scores() -> None:
+    """R7.3, R7.4: each seat's return is its team's score minus the other's; the rewards of the
+    decisions add up to it; the game ends at the target or after max_rounds."""
+    for seed in range(3):
+        earned = np.zeros(4)
+        for state in random_states(load(300, 3), seed):
+            returns = state.returns()
+            earned += state.rewards()
+            assert state.core.game is not None
+            total = state.core.game.total
+            assert returns == [total[0] - total[1], total[1] - total[0]] * 2
+            assert sum(returns) == 0 and all(returns[seat] == returns[partner(seat)] for seat in range(4))
+            assert list(earned) == returns
+        assert state.is_terminal() and (state.core.is_over or state.position.rounds_played == 3)
+
+
+def test_r8_what_a_seat_knows_does_not_change_when_its_hidden_cards_are_dealt_anew() -> None:
+    """R8: at some 500 points of every phase, for every seat, the cards it cannot see dealt anew (and the
+    other seats' held-back Grand Tichu answers and pushes drawn anew) leave its information state
+    and its observation, strings and tensors, as they were."""
+    game = load(300, 2)
+    rng = random.Random(11)
+    phases = set()
+    points = 0
+    for seed in range(6):
+        for state in random_states(game, seed, every=2):
+            if state.is_terminal():
+                break
+            assert state.core.round is not None
+            phases.add(state.core.round.phase)
+            points += 1
+            for seat in range(4):
+                other = with_position(game, hidden_from(state.position, seat, rng))
+                assert other.information_state_string(seat) == state.information_state_string(seat)
+                assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+                assert other.observation_string(seat) == state.observation_string(seat)
+                assert other.observation_tensor(seat) == state.observation_tensor(seat)
+    assert phases == {Phase.GRAND_TICHU, Phase.SCHUPF, Phase.PLAYING} and points > 400
+
+
+def test_r8_the_information_state_never_shows_another_seats_bomb_offer() -> None:
+    """R4.3: the core offers a bomb only to a seat holding one, so the offer tells of hidden cards:
+    the other seats' information states say nothing of it (the seat asked sees its own)."""
+    offers = 0
+    for seed in range(30):
+        for state in random_states(load(300, 2), seed):
+            core = state.core
+            if state.is_terminal() or core.decision.name != "BOMB":
+                continue
+            offers += 1
+            assert "asked bomb" in state.information_state_string(core.decision_seat)
+            for seat in set(range(4)) - {core.decision_seat}:
+                assert "bomb" not in state.information_state_string(seat).rsplit("]", 1)[-1]
+        if offers >= 5:
+            break
+    assert offers >= 5
+
+
+def test_each_own_decision_of_a_round_has_its_own_information_state() -> None:
+    """Perfect recall within a round: a seat's information states at its decisions all differ
+    (ISMCTS keys its tree nodes by them)."""
+    seen: set[str] = set()
+    for state in random_states(load(300, 2), 4):
+        if state.is_terminal():
+            break
+        key = state.information_state_string()
+        assert key not in seen
+        seen.add(key)
+
+
+def test_a_resampled_state_keeps_the_seats_information_state_and_legal_actions() -> None:
+    """What ISMCTS asserts, at points of every phase: the same information state for the seat,
+    the same player and legal actions; the world plays on to the end."""
+    game = load(300, 2)
+    sampler = random.Random(2).random
+    changed = 0
+    for state in (point for seed in range(9, 12) for point in random_states(game, seed, every=2)):
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        world: TichuState = state.resample_from_infostate(seat, sampler)
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert world.current_player() == seat and world.legal_actions() == state.legal_actions()
+        assert world.core.round is not None and state.core.round is not None
+        changed += world.core.round.hands != state.core.round.hands
+    assert changed > 100
+    rng = random.Random(1)
+    while not world.is_terminal():
+        world.apply_action(rng.choice(world.legal_actions()))
+
+
+def test_grand_tichu_worlds_mix_the_hidden_first_cards_with_those_still_to_deal() -> None:
+    """R2.1: a seat deciding on Grand Tichu sees its eight cards only; in its worlds the other
+    seats' eight come from all 48 hidden cards (the six still to be dealt included), and the
+    answers given before it are drawn anew."""
+    state = next(random_states(load(), 6))
+    state.apply_action(NO)
+    state.apply_action(1)
+    round_ = state.core.round
+    assert round_ is not None and state.current_player() == 2
+    sampler = random.Random(4).random
+    later = round_.second_deal[0] | round_.second_deal[1] | round_.second_deal[3]
+    mixed, answers = 0, set()
+    for _ in range(40):
+        world: TichuState = state.resample_from_infostate(2, sampler)
+        other = world.core.round
+        assert other is not None and other.hands[2] == round_.hands[2]
+        mixed += bool((other.hands[0] | other.hands[1] | other.hands[3]) & later)
+        answers.add(tuple(world.position.grand))
+    assert mixed > 30 and len(answers) > 1
+
+
+def test_resampling_a_deal_in_progress_or_the_end_is_refused() -> None:
+    state: TichuState = load().new_initial_state()
+    state.apply_action(5)
+    with pytest.raises(ValueError, match="deal in progress"):
+        state.resample_from_infostate(0, random.Random(1).random)
+    *_, end = random_states(load(200, 1), 2)
+    with pytest.raises(ValueError, match="deal in progress"):
+        end.resample_from_infostate(0, random.Random(1).random)
+
+
+def test_actions_outside_the_legal_ones_are_refused_and_change_nothing() -> None:
+    state: TichuState = load().new_initial_state()
+    state.apply_action(7)
+    with pytest.raises(ValueError, match="dealt already"):
+        state.apply_action(7)
+    state = next(random_states(load(), 1))
+    before = str(state)
+    forbidden = next(action for action in range(SIZE) if action not in state.legal_actions())
+    with pytest.raises(ValueError, match="not allowed"):
+        state.apply_action(forbidden)
+    assert str(state) == before and state.legal_actions_mask().count(1) == len(state.legal_actions())
+
+
+def test_the_evaluator_rolls_out_to_the_rounds_end() -> None:
+    """Uniform random rollouts stop where the round ends (R7): the core's rounds grow by one."""
+    state = next(random_states(load(1000, 5), 3))
+    evaluator = RoundRolloutEvaluator(rollouts=2, seed=1)
+    values = evaluator.evaluate(state)
+    assert values.shape == (4,) and values.sum() == 0 and values[0] == values[2]
+    prior = evaluator.prior(state)
+    assert sorted(action for action, _ in prior) == state.legal_actions()
+    assert sum(probability for _, probability in prior) == pytest.approx(1.0)
+    assert state.position.rounds_played == 0 and not state.is_chance_node()
+
+
+def test_a_short_ismcts_game_against_our_agents_runs(caplog: pytest.LogCaptureFixture) -> None:
+    """OpenSpiel's ISMCTS with round-end rollouts plays a one-round game against the rule agent;
+    every answer of our agents is one the rules allow (nothing logged)."""
+    with caplog.at_level(logging.WARNING):
+        game = play_match_game("rule", 1, seed=3, target_score=200, max_rounds=1, settings=BotSettings(simulations=3))
+    assert game.swapped and len(game.results) == 1 and game.bot_times and game.agent_times
+    assert not caplog.records
+
+
+def test_duplicate_games_share_their_deals_and_the_script_reports_them() -> None:
+    """Games 2k and 2k+1 deal the same cards round by round with the seats swapped, and the
+    script turns them into the Arena's report with the bot as team A."""
+    assert deck_order(1, 0, 0) == deck_order(1, 0, 0) != deck_order(1, 1, 0)
+    games = play_match("random", pairs=1, seed=2, target_score=100, max_rounds=1, settings=BotSettings(simulations=2))
+    assert [game.swapped for game in games] == [False, True]
+    script = load_script("bin/spiel_arena.py")
+    summaries = [script.summary(game) for game in games]
+    assert all(stopped == (game.winner_team is None) for (_, stopped), game in zip(summaries, games))
+    first, second = (summary for summary, _ in summaries)
+    bot_points = [sum(result.points[1 if game.swapped else 0] for result in game.results) for game in games]
+    assert [first.score[0], second.score[0]] == bot_points
