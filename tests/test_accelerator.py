@@ -26,8 +26,10 @@ from tichu.accelerator import MODULES, StaleAccelerator, compiled_modules, manif
 from tichu.agents.heuristic_policy import DEFAULT
 from tichu.agents.mc_search import SEARCH
 from tichu.agents.support.knowledge import Knowledge, SeatFacts
+from tichu.core.combos import PASS_PLAY
 from tichu.core.round import RoundResult
 from tichu.core.ruleset import RuleSet
+from tichu.engine.views import PrivateState, TableInfo, build_public_state
 
 
 def test_the_run_is_compiled_exactly_when_it_says_so() -> None:
@@ -111,7 +113,9 @@ def test_the_frozen_dataclasses_pickle_back_equal() -> None:
     samples = {"RuleSet": RuleSet(target_score=500, seed=7), "Weights": DEFAULT, "SearchOptions": SEARCH,
                "RoundResult": RoundResult((2, 0, 3, 1), False, (35, 65), (100, 0), (135, 65), (True, None, None, None),
                                           (1, 0, 0, 0)),
-               "SeatFacts": SeatFacts(14, 0, 0), "Knowledge": Knowledge(1, 2, 3, (SeatFacts(1, 2, 3),))}
+               "SeatFacts": SeatFacts(14, 0, 0), "Knowledge": Knowledge(1, 2, 3, (SeatFacts(1, 2, 3),)),
+               "PublicState": build_public_state(TableInfo(table_name="t", player_names=["a", "b", "c", "d"]), None),
+               "PrivateState": PrivateState(2, 0b111, (1, 2, 4), None, True, (PASS_PLAY,))}
     for cls in frozen:
         sample = samples[cls.__name__]
         assert pickle.loads(pickle.dumps(sample)) == sample

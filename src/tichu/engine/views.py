@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from tichu.core.cards import points_of
 from tichu.core.combos import Play
 from tichu.core.flow import GameState
+from tichu.core.frozen import by_fields
 from tichu.core.round import Phase, Round
 from tichu.core.ruleset import RuleSet
 
@@ -81,6 +82,10 @@ class PublicState:
     round_scores: tuple[tuple[int, int], ...]
     total: tuple[int, int]
 
+    def __reduce__(self) -> tuple[type[PublicState], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class PrivateState:
@@ -100,6 +105,10 @@ class PrivateState:
     received_schupf_cards: tuple[int, int, int] | None
     may_announce: bool = False
     bombs: tuple[Play, ...] = ()
+
+    def __reduce__(self) -> tuple[type[PrivateState], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
 
 def build_public_state(info: TableInfo, round_: Round | None) -> PublicState:
