@@ -15,7 +15,7 @@ require("numpy", "learn")
 from tichu.agents.learning import actions  # noqa: E402
 from tichu.agents.learning.observation import Question  # noqa: E402
 from tichu.core.cards import parse_mask  # noqa: E402
-from tichu.core.combos import BOMB, PASS_PLAY, Play, combinations_of, legal_plays_from  # noqa: E402
+from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, Play, combinations_of, legal_plays_from  # noqa: E402
 
 hands = st.sets(st.integers(min_value=0, max_value=55), min_size=1, max_size=14).map(
     lambda indices: sum(1 << index for index in indices))
@@ -100,3 +100,13 @@ def test_random_hands_of_fourteen_keep_within_the_catalogue() -> None:
         hand = sum(1 << index for index in rng.sample(range(56), 14))
         for play in combinations_of(hand):
             assert actions.play_action(play) < actions.SIZE
+
+
+def test_the_cache_of_play_actions_is_bounded() -> None:
+    """``play_action`` remembers at most :data:`~tichu.agents.learning.actions.PLAY_ACTION_CACHE`
+    plays (an environment maps every legal play at every step)."""
+    single = actions.play_action(Play(1 << 5, SINGLE, 1, 3))
+    for rank in range(actions.PLAY_ACTION_CACHE + 100):  # more distinct plays than it keeps
+        assert actions.play_action(Play(1 << 5, SINGLE, 1, rank)) == single
+    info = actions.play_action.cache_info()
+    assert info.maxsize == actions.PLAY_ACTION_CACHE and info.currsize == actions.PLAY_ACTION_CACHE

@@ -519,7 +519,7 @@ class Round:
 
     def bombs_for(self, seat: int) -> list[Play]:
         """The bombs a seat may throw out of turn now (R4.3); never forced by the wish (R5.3)."""
-        if not self.holds_bomb(seat) or not self.bomb_window_open(seat):
+        if not self.bomb_window_open(seat) or not self.holds_bomb(seat):
             return []
         trick = self.trick
         assert trick is not None
@@ -532,9 +532,11 @@ class Round:
     def playable_bombs(self, seat: int) -> list[Play]:
         """The bombs a seat may lay now (R4.3): at its turn those among its legal plays (a bomb
         at one's turn is the play, R5.3), else those it may throw out of turn."""
-        if self.decision == Decision.PLAY and seat == self.turn and not self.trick_closed:
-            return [play for play in self.legal_plays() if play.kind == BOMB]
-        return self.bombs_for(seat)
+        if self.decision != Decision.PLAY or seat != self.turn or self.trick_closed:
+            return self.bombs_for(seat)
+        if not self.holds_bomb(seat):
+            return []  # most hands: no need to list the legal plays
+        return [play for play in self.legal_plays() if play.kind == BOMB]
 
     def bomb_window_open(self, seat: int) -> bool:
         """Whether a bomb of this seat could land now, by public facts alone (R4.3): the round is

@@ -150,7 +150,7 @@ class TichuEnv(AECEnv[str, Observation, int]):
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
         if self._choice is None or agent != self.agent_selection:
-            return np.zeros(actions.SIZE, dtype=np.int8)
+            return actions.NO_ACTIONS
         return self._choice.mask()
 
     def observe(self, agent: str) -> Observation:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -114,6 +115,12 @@ def shape_of(play: Play) -> Shape:
     return kind, length, rank, 0, phoenix
 
 
+#: Most plays whose action :func:`play_action` remembers (the same plays come up at every step of
+#: a round; an environment maps every legal play at every step).
+PLAY_ACTION_CACHE = 1 << 16
+
+
+@lru_cache(maxsize=PLAY_ACTION_CACHE)
 def play_action(play: Play) -> int:
     """The action index of a play (the pass is :data:`NO`)."""
     return NO if not play.cards else _INDEX_OF_SHAPE[shape_of(play)]
@@ -181,6 +188,11 @@ class Choice:
         mask = np.zeros(SIZE, dtype=np.int8)
         mask[list(self.answers)] = 1
         return mask
+
+
+#: The mask of a seat that is asked nothing: every action 0 (read-only, shared by all).
+NO_ACTIONS: npt.NDArray[np.int8] = np.zeros(SIZE, dtype=np.int8)
+NO_ACTIONS.setflags(write=False)
 
 
 def grand_tichu_choice() -> Choice:

@@ -53,11 +53,14 @@ class Question(IntEnum):
     DRAGON = 7
 
 
-def _set_cards(vector: npt.NDArray[np.float32], start: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        vector[start + low.bit_length() - 1] = 1.0
-        mask ^= low
+def _card_rows(masks: tuple[int, ...]) -> npt.NDArray[np.float32]:
+    """Card masks as consecutive rows of 56 numbers (1 per card held, records.md index order),
+    all of them in one step of numpy (an observation is made at every step of an environment)."""
+    rows = 0
+    for row, mask in enumerate(masks):
+        rows |= mask << 56 * row
+    raw = rows.to_bytes(7 * len(masks), "little")
+    return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").astype(np.float32)
 
 
 def observe(view: SeatView, question: Question = Question.NONE, pushed: int = 0) -> npt.NDArray[np.float32]:
@@ -72,12 +75,9 @@ def observe(view: SeatView, question: Question = Question.NONE, pushed: int = 0)
     seat = view.seat
     order = [(seat + offset) % 4 for offset in range(4)]
     vector = np.zeros(SIZE, dtype=np.float32)
-    _set_cards(vector, 0, view.hand)
-    _set_cards(vector, 56, pushed)
-    _set_cards(vector, 112, public.played_cards)
     trick = view.trick
+    vector[0:224] = _card_rows((view.hand, pushed, public.played_cards, trick.cards if trick is not None else 0))
     if trick is not None:
-        _set_cards(vector, 168, trick.cards)
         vector[224 + trick.kind] = 1.0
         vector[232] = trick.length / 14
         vector[233] = trick.rank / 16
@@ -98,8 +98,7 @@ def observe(view: SeatView, question: Question = Question.NONE, pushed: int = 0)
     vector[282] = min(2.0, max(-2.0, public.total[team] / 1000))
     vector[283] = min(2.0, max(-2.0, public.total[1 - team] / 1000))
     private = view.private_state()
-    for start, cards in ((284, private.given_schupf_cards), (452, private.received_schupf_cards)):
-        if cards is not None:
-            for offset, mask in enumerate(cards):  # to (from) the right opponent, the partner, the left
-                _set_cards(vector, start + 56 * offset, mask)
+    given, received = private.given_schupf_cards, private.received_schupf_cards
+    if given is not None or received is not None:  # to (from) the right opponent, the partner, the left
+        vector[284:620] = _card_rows((given or (0, 0, 0)) + (received or (0, 0, 0)))
     return vector
