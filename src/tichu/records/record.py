@@ -51,6 +51,23 @@ def event_json(action: Action) -> dict[str, Any]:
     raise ValueError(f"{kind!r} is no record event")
 
 
+def _events_json(events: Iterable[Action]) -> list[dict[str, Any]]:
+    """A round's events as the record writes them (:func:`event_json`), the passes and plays,
+    nearly all of them, without a call each (the Arena writes every event of every game)."""
+    found: list[dict[str, Any]] = []
+    append = found.append
+    passing, playing = ActionKind.PASS, ActionKind.PLAY
+    for action in events:
+        kind = action[0]
+        if kind == passing:
+            append({"seat": action[1], "pass": True})
+        elif kind == playing:
+            append({"seat": action[1], "play": _play_labels(action[2])})
+        else:
+            append(event_json(action))
+    return found
+
+
 def round_json(round_: Round) -> dict[str, Any]:
     """A round as the record's round object; an unfinished round (an aborted game) has only
     what happened so far: deal, calls, the pushes made (``null`` for a seat that has not
@@ -60,7 +77,7 @@ def round_json(round_: Round) -> dict[str, Any]:
         "deal_rest": [format_mask(mask) for mask in round_.second_deal],
         "grand_tichu": [call == ANNOUNCE_GRAND for call in round_.announcements],
         "push": [None if triple is None else [format_mask(card) for card in triple] for triple in round_.given],
-        "events": [event_json(action) for action in round_.events],
+        "events": _events_json(round_.events),
     }
     if round_.is_over:
         result = round_.result()
