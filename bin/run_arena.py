@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.records:
             with RecordWriter(args.records) as writer:
-                report = arena.run(on_record=writer.write, progress=progress)
+                report = arena.run(on_record_line=writer.write_line, progress=progress)
         else:
             report = arena.run(progress=progress)
     except ClusterUnavailable as error:

@@ -4,6 +4,7 @@ any number of workers, duplicate deals, early stopping by the SPRT, statistics, 
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -214,11 +215,12 @@ def test_play_chunk_summaries() -> None:
     assert [summary.index for summary in summaries] == [0, 1, 2]
     for summary in summaries:
         assert isinstance(summary, GameSummary) and summary.record is not None
-        assert summary.record["started_at"] == "2026-01-01T00:00:00Z"
-        assert len(summary.round_diffs) == len(summary.record["rounds"])
+        record = json.loads(summary.record)  # the record's JSON line (records.md)
+        assert "\n" not in summary.record and record["started_at"] == "2026-01-01T00:00:00Z"
+        assert len(summary.round_diffs) == len(record["rounds"])
         assert summary.score[0] - summary.score[1] == sum(summary.round_diffs)
-        assert replay(summary.record) is None
-        facts = _side_facts(summary.record)
+        assert replay(record) is None
+        facts = _side_facts(record)
         assert summary.winner == facts["winner"] and summary.round_diffs == facts["diffs"]
 
 
@@ -349,3 +351,33 @@ def test_run_arena_cli_defaults_and_two_agents() -> None:
     assert cli.parse_args([]).agents == ["random"] * 4
     with pytest.raises(SystemExit):
         cli.parse_args(["random", "random", "random"])
+
+
+def test_a_chunk_collects_garbage_less_often_and_restores_the_thresholds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a chunk plays the collector's first threshold is raised (a game's small objects are
+    freed by reference counting); after it, also after a failure, the thresholds are as before."""
+    import gc
+
+    from tichu.agents.driver import play_game
+    from tichu.arena import arena as arena_module
+
+    seen: list[tuple[int, int, int]] = []
+    original = play_game
+
+    def watching(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_threshold())
+        return original(*args, **kwargs)
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(arena_module, "play_game", watching)
+    play_chunk(ChunkJob(("random",) * 4, 200, tuple(plan_games(2, 3, False)), False, "x"))
+    assert seen and all(found[0] == arena_module.CHUNK_GC_THRESHOLD for found in seen)
+    assert gc.get_threshold() == before
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a game failed")
+
+    monkeypatch.setattr(arena_module, "play_game", failing)
+    with pytest.raises(RuntimeError):
+        play_chunk(ChunkJob(("random",) * 4, 200, tuple(plan_games(1, 3, False)), False, "x"))
+    assert gc.get_threshold() == before

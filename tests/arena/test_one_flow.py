@@ -38,8 +38,8 @@ def _digest(record: dict[str, Any]) -> str:
 def test_the_arena_writes_the_records_it_wrote_before_the_flow_moved_into_the_core(run: dict[str, Any]) -> None:
     specs = plan_games(len(run["digests"]), run["seed"], run["duplicate"])
     job = ChunkJob(tuple(run["agents"]), 1000, tuple(specs), True, "2026-01-01T00:00:00Z")
-    records = [summary.record for summary in play_chunk(job)]
-    assert [_digest(record) for record in records if record is not None] == run["digests"]
+    lines = [summary.record for summary in play_chunk(job)]
+    assert [_digest(json.loads(line)) for line in lines if line is not None] == run["digests"]
 
 
 def _engine_record(kinds: list[str], rules: RuleSet, seed: int) -> dict[str, Any]:

@@ -547,3 +547,30 @@ def test_the_play_label_cache_is_bounded_and_labels_like_format_mask() -> None:
         assert labels(mask) == format_mask(mask)
     info = labels.cache_info()
     assert info.maxsize == LABEL_CACHE and info.currsize <= LABEL_CACHE and info.hits >= 1540
+
+
+def test_a_record_line_is_the_json_of_the_record_and_its_cache_is_bounded() -> None:
+    """The Arena writes ``game_record_line``: the very text ``record_line(game_record(...))``
+    gives, for games with every kind of event (calls, bombs, wishes, Dragon gifts), and player
+    names that JSON must escape; its cache of event texts stays within its bound."""
+    from tichu.agents.driver import play_game
+    from tichu.agents.registry import make_agent
+    from tichu.core.round import Action, ActionKind
+    from tichu.records.record import EVENT_TEXT_CACHE, game_record, game_record_line, record_line
+
+    kinds: set[ActionKind] = set()
+    for seed in range(12):
+        agents = [make_agent("random", name=f'R"{seat}\\ü\n', seed=seed * 4 + seat) for seat in range(4)]
+        state = play_game(agents, RuleSet(seed=seed, target_score=300), keep_rounds=True)
+        players = [(agent.name, agent.kind) for agent in agents]
+        record = game_record(state.rounds, state.rules, players, record_id=f"g{seed}", started_at="t")
+        line = game_record_line(state.rounds, state.rules, players, record_id=f"g{seed}", started_at="t")
+        assert line == record_line(record) and json.loads(line) == record
+        kinds |= {action.kind for round_ in state.rounds for action in round_.events}
+    assert kinds == {ActionKind.TICHU, ActionKind.PLAY, ActionKind.PASS, ActionKind.BOMB, ActionKind.WISH,
+                     ActionKind.DRAGON}
+    for mask in range(1, EVENT_TEXT_CACHE + 100):  # more distinct events than it keeps
+        assert record_module._event_text(Action(ActionKind.PLAY, 0, mask)) == record_line(
+            {"seat": 0, "play": format_mask(mask)})
+    info = record_module._event_text.cache_info()
+    assert info.maxsize == EVENT_TEXT_CACHE and info.currsize == EVENT_TEXT_CACHE

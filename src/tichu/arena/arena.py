@@ -8,12 +8,15 @@ summaries, plus records when asked for.
 
 from __future__ import annotations
 
+import gc
+import json
 import os
 import random
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -26,7 +29,7 @@ from tichu.arena.timed import TimedAgent
 from tichu.core.round import ANNOUNCE_GRAND, RoundResult
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import TEAM_NAMES, team_of
-from tichu.records.record import game_record, now_iso
+from tichu.records.record import game_record_line, now_iso
 
 #: Team labels of the two agent teams: "A" sits on seats 0 and 2 in a normal game.
 SIDES = ("A", "B")
@@ -58,7 +61,8 @@ class GameSummary:
     :ivar successes: The same, counting calls that were won.
     :ivar double_victories: Per side, the rounds it won with a double victory.
     :ivar times: Per side, the durations of its agents' decisions.
-    :ivar record: The game record, when requested.
+    :ivar record: The game record as its JSON line (records.md, :func:`~tichu.records.record.game_record_line`),
+        when requested: cheaper to build, to send from a worker and to write than the object.
     :ivar bonus_diffs: Per round, A's Tichu bonus minus B's (R6: 100 or 200 per call won, less
         as much per call lost).
     """
@@ -71,7 +75,7 @@ class GameSummary:
     successes: list[list[int]]
     double_victories: list[int]
     times: tuple[TimeHistogram, TimeHistogram]
-    record: dict[str, Any] | None = None
+    record: str | None = None
     bonus_diffs: list[int] = field(default_factory=list)
 
 
@@ -118,7 +122,7 @@ def _seat_agents(job: ChunkJob, spec: GameSpec, times: tuple[TimeHistogram, Time
 
 
 def summarize_game(index: int, results: Sequence[RoundResult], swapped: bool, winner_team: int,
-                   times: tuple[TimeHistogram, TimeHistogram], record: dict[str, Any] | None = None) -> GameSummary:
+                   times: tuple[TimeHistogram, TimeHistogram], record: str | None = None) -> GameSummary:
     """A finished game from the agent teams' side (A, B): per round the score difference, the
     calls and their success (R6), the double victories (R7.1).
 
@@ -156,6 +160,29 @@ def summarize_game(index: int, results: Sequence[RoundResult], swapped: bool, wi
 def play_chunk(job: ChunkJob) -> list[GameSummary]:
     """Play a chunk of games in this process (the worker's entry point): each game a plain
     loop of its agents over the rules core (:func:`~tichu.agents.driver.play_game`)."""
+    with _fewer_collections():
+        return _play_chunk(job)
+
+
+#: The garbage collector's first threshold while a chunk plays (Python's default: 700).
+CHUNK_GC_THRESHOLD = 50_000
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Let the garbage collector run less often while a chunk plays: a game makes and drops
+    many small objects (plays, views, events), which reference counting frees, and a
+    collection every 700 of them found nothing but cost several percent of the time
+    (docs/benchmarks.md). The thresholds are restored after, whatever happens."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(CHUNK_GC_THRESHOLD, thresholds[1], thresholds[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _play_chunk(job: ChunkJob) -> list[GameSummary]:
     summaries = []
     for spec in job.specs:
         times = (TimeHistogram(), TimeHistogram())
@@ -166,11 +193,26 @@ def play_chunk(job: ChunkJob) -> list[GameSummary]:
         assert game is not None
         record = None
         if job.records:
-            record = game_record(state.rounds, rules, [(agent.name, agent.kind) for agent in agents],
-                                 record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
+            record = game_record_line(state.rounds, rules, [(agent.name, agent.kind) for agent in agents],
+                                      record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
         summaries.append(summarize_game(spec.index, game.results, spec.swapped, TEAM_NAMES.index(game.winner),
                                         times, record))
     return summaries
+
+
+@dataclass(frozen=True)
+class _RecordSinks:
+    """Who receives the records of a run: as objects, as JSON lines, or both."""
+
+    objects: Callable[[dict[str, Any]], None] | None
+    lines: Callable[[str], None] | None
+
+    def take(self, line: str) -> None:
+        """Pass one game's record (its JSON line) on."""
+        if self.lines is not None:
+            self.lines(line)
+        if self.objects is not None:
+            self.objects(json.loads(line))
 
 
 @dataclass
@@ -332,23 +374,26 @@ class Arena:
                            self.records, started_at, self.time_decisions)
 
     def run(self, *, on_record: Callable[[dict[str, Any]], None] | None = None,
+            on_record_line: Callable[[str], None] | None = None,
             progress: ProgressBar | None = None) -> ArenaReport:
         """Play the games (or until the SPRT decides) and return the report.
 
         :param on_record: (Optional) Receives each game's record, in game order.
+        :param on_record_line: (Optional) Receives each game's record as its JSON line, in game
+            order (what a record file holds: :meth:`~tichu.records.record.RecordWriter.write_line`).
         :param progress: (Optional) A progress bar to update.
         """
         report = ArenaReport(self.agents)
         started = time.perf_counter()
         if self.cluster is None and self.workers == 1:
             for summaries in map(play_chunk, self._jobs(1)):
-                if self._consume(summaries, report, on_record, progress):
+                if self._consume(summaries, report, _RecordSinks(on_record, on_record_line), progress):
                     break
         else:
             runner: Runner[ChunkJob, list[GameSummary]] = (
                 ProcessRunner(play_chunk, self.workers) if self.cluster is None
                 else RayRunner(play_chunk, self.cluster))
-            self._run_parallel(runner, report, on_record, progress)
+            self._run_parallel(runner, report, _RecordSinks(on_record, on_record_line), progress)
         report.elapsed = time.perf_counter() - started
         if self.sprt is not None:
             report.sprt_llr = self.sprt.llr
@@ -357,7 +402,7 @@ class Arena:
         return report
 
     def _run_parallel(self, runner: Runner[ChunkJob, list[GameSummary]], report: ArenaReport,
-                      on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> None:
+                      records: _RecordSinks, progress: ProgressBar | None) -> None:
         """Keep two chunks per worker in flight and consume the results in game order.
 
         After an early stop no chunk is submitted any more and the runner closes normally
@@ -375,7 +420,7 @@ class Arena:
             for _ in range(2 * runner.slots):
                 submit()
             while in_flight:
-                if self._consume(in_flight.popleft()(), report, on_record, progress):
+                if self._consume(in_flight.popleft()(), report, records, progress):
                     break
                 submit()
         except BaseException:
@@ -384,7 +429,7 @@ class Arena:
         runner.close()
 
     def _consume(self, summaries: list[GameSummary], report: ArenaReport,
-                 on_record: Callable[[dict[str, Any]], None] | None, progress: ProgressBar | None) -> bool:
+                 records: _RecordSinks, progress: ProgressBar | None) -> bool:
         """Count a chunk's games in order; return whether a stopping rule ended the run.
 
         With ``until_clear`` the mean score difference per round is looked at after each
@@ -393,8 +438,8 @@ class Arena:
         """
         for summary in summaries:
             report.add(summary)
-            if on_record and summary.record is not None:
-                on_record(summary.record)
+            if summary.record is not None:
+                records.take(summary.record)
             if self.sprt is not None and self.sprt.add(summary.winner == 0):
                 report.stopped_early = self.sprt.decision
                 return True
