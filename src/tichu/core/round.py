@@ -779,6 +779,7 @@ class Round:
     # -- the end (R7) -------------------------------------------------------------------
 
     def _finish(self) -> None:
+        self._forget_combinations()  # a finished round plays no more: kept for its record, it holds no caches
         self.phase = Phase.OVER
         self.turn = None
         self._wish_pending = False
