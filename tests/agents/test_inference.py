@@ -9,11 +9,11 @@ sampler's frequencies must lie within a few standard errors of it.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from math import sqrt
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -31,7 +31,7 @@ from tichu.agents.support.knowledge import Knowledge, SeatFacts
 from tichu.agents.support.prob import DealSampler
 from tichu.core.cards import DRAGON, PHOENIX, VALUE_MASK, indices_of
 from tichu.core.combos import SINGLE, Play
-from tichu.engine.views import PublicState
+from tichu.engine.views import PublicState, TableInfo, TablePhase, build_public_state
 
 
 def knowledge(own: int, unseen: int, counts: tuple[int, int, int], cannot: tuple[int, int, int] = (0, 0, 0)
@@ -109,7 +109,8 @@ def test_out_of_tries_takes_the_likeliest_deal_drawn() -> None:
 
 
 def _public(**fields: Any) -> PublicState:
-    return cast(PublicState, SimpleNamespace(**fields))
+    """A table's public state with these facts (a real one: the compiled accelerator checks types)."""
+    return dataclasses.replace(build_public_state(TableInfo(phase=TablePhase.PLAYING), None), **fields)
 
 
 def test_evidence_from_passes_on_an_opponents_low_single_and_calls() -> None:

@@ -429,3 +429,29 @@ def test_redeal_during_grand_tichu_may_move_cards_between_hands_and_what_is_stil
     for seat in (1, 2, 3):
         other.decide_grand_tichu(seat, False)
     assert other.round.hands[1] == hands[1] | new_rest[1] and other.round.announcements[0] == ANNOUNCE_GRAND
+
+
+def test_a_clone_carries_every_attribute_and_shares_no_list() -> None:
+    """``GameState.clone`` names each attribute (a compiled class has no ``__dict__``): none is
+    missed, and none of the lists is shared with the original."""
+    from tests.core.helpers import state_names
+
+    state = GameState(RuleSet(seed=6, target_score=300), prompted=(True, False, True, False), keep_rounds=True)
+    rng = random.Random(6)
+    for _ in range(400):  # into a game: a round finished, offers and a window under way
+        if state.is_chance:
+            state.deal()
+        else:
+            state.apply(_random_action(state, rng))
+    other = state.clone()
+    names = state_names(state)  # type: ignore[arg-type]
+    assert {"decision", "_stage", "_window", "_may_call", "_pending", "rounds", "round"} <= set(names)
+    for name in names:
+        mine, theirs = getattr(state, name), getattr(other, name)
+        if name in ("round", "game", "_booked"):
+            continue
+        assert mine == theirs, name
+        if isinstance(mine, list):
+            assert mine is not theirs, f"{name} is shared"
+    assert other.round is not state.round and other.game is not state.game
+    assert state.round is not None and other.round is not None and other.round.hands == state.round.hands
