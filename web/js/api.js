@@ -52,11 +52,13 @@
 
   /**
    * A page of stored games, newest first.
-   * @param {{limit: number, offset: number, player: (string|null)}} page The page and filter.
+   * @param {{limit: number, offset: number, player: (string|null), people: (boolean|undefined)}} page
+   *   The page and filters (`people`: only games with at least one person).
    * @returns {Promise<{games: Object[], total: number, limit: number, offset: number}>} The page.
    */
   function games(page) {
-    return _get('/api/games' + _query({ limit: page.limit, offset: page.offset, player: page.player }));
+    return _get('/api/games' + _query({ limit: page.limit, offset: page.offset, player: page.player,
+      people: page.people ? 1 : null }));
   }
 
   /**

@@ -17,7 +17,11 @@
 
   /** @type {string} The type of the last message sent (`response`, `bomb`, `announce`, ...). */
   let _lastSent = '';
-  /** @type {({code: number, reason: string}|null)} The error received at connect time, before the socket closed. */
+  /**
+   * The error received at connect time, before the socket closed; `spectate` is whether a table
+   * closed to newcomers admits a spectator (GAME_ALREADY_STARTED's `context.spectate`).
+   * @type {({code: number, reason: string, spectate: boolean}|null)}
+   */
   let _closingError = null;
 
   /**
@@ -71,6 +75,9 @@
     else if (event === 'game_started') {
       ViewManager.show('table');
     }
+    else if (event === 'game_ended_early') {
+      ViewManager.show('lobby');  // the lobby says who ended it (SeatRulesView)
+    }
     else if (event === 'request_cancelled') {
       _toast(I18n.t('notice.requestCancelled'));
     }
@@ -94,7 +101,8 @@
     const code = Number(error.code);
     if (State.playerIndex === null) {
       // refused at connect time: the socket closes next
-      _closingError = { code: code, reason: String((error.context || {}).reason || '') };
+      const context = error.context || {};
+      _closingError = { code: code, reason: String(context.reason || ''), spectate: context.spectate === true };
       return;
     }
     if (_lastSent === 'chat' || _lastSent === 'reaction') {
@@ -170,6 +178,10 @@
       User.setSessionId(null);
       Network.setSessionId(null);
       _backToLogin({ key: 'login.sessionLost' });
+    }
+    else if (error.code === Config.GAME_ALREADY_STARTED_CODE) {
+      // a running game at a table closed to newcomers: perhaps watch it instead
+      _backToLogin({ key: 'login.closedTable', watch: error.spectate ? User.getTable() : null });
     }
     else if (error.code === Config.INVALID_MESSAGE_CODE) {
       _backToLogin({ key: error.reason.includes('table_name') ? 'login.errorTable' : 'login.errorName' });
@@ -256,6 +268,8 @@
     EventBus.on('intent:respond', _onRespond);
     EventBus.on('intent:announce', function () { _send('announce'); });
     EventBus.on('intent:bomb', function (bomb) { _send('bomb', { cards: bomb.cards }); });
+    EventBus.on('intent:take-back', function () { _send('take_back'); });
+    EventBus.on('intent:hand-over', function (handOver) { _send('hand_over', { player_index: handOver.seat }); });
     EventBus.on('intent:language', function () {
       I18n.setLanguage(I18n.otherLanguage());
       User.setLanguage(I18n.getLanguage());

@@ -22,6 +22,7 @@
    * @property {number[]} CLOSED_REQUEST_ERROR_CODES Error codes after which the answered request is known to be closed.
    * @property {number} ACTION_TIMEOUT_CODE The error code of a decision an agent took for the seat.
    * @property {number} INVALID_MESSAGE_CODE The error code of invalid query parameters at connect time.
+   * @property {number} GAME_ALREADY_STARTED_CODE The error code of joining a running game closed to newcomers.
    * @property {Object<string, string>} STORAGE_KEYS The localStorage keys.
    * @property {number} CHAT_MAX_LENGTH Characters a chat text may have (the server's bound).
    * @property {string[]} REACTIONS The quick reactions' ids, in the order of their buttons.
@@ -44,6 +45,7 @@
     CLOSED_REQUEST_ERROR_CODES: Object.freeze([301, 310]),
     ACTION_TIMEOUT_CODE: 309,
     INVALID_MESSAGE_CODE: 101,
+    GAME_ALREADY_STARTED_CODE: 400,
     STORAGE_KEYS: Object.freeze({
       NAME: 'tichu.name',
       TABLE: 'tichu.table',

@@ -6,7 +6,8 @@
  * (`{offset}`), `intent:history-tab` (`{tab: 'games'|'leaderboard'}`), `intent:player`
  * (`{name}`: a player key), `intent:player-games` (the history filtered to the shown player), `intent:history-all` (the
  * filter off), `intent:player-back` (from the player to the history),
- * `intent:history-back` (back to where the history was opened from).
+ * `intent:history-back` (back to where the history was opened from), `intent:history-people`
+ * (`{people}`: only games with people, or all).
  */
 (function (Tichu) {
   'use strict';
@@ -57,7 +58,7 @@
    * @returns {void}
    */
   function _loadGames() {
-    _load(Api.games({ limit: PAGE_SIZE, offset: model.offset, player: model.player }), function (page) {
+    _load(Api.games({ limit: PAGE_SIZE, offset: model.offset, player: model.player, people: model.people }), function (page) {
       model.page = page;
     });
   }
@@ -112,6 +113,11 @@
     });
     EventBus.on('intent:history-all', function () {
       model.player = null;
+      model.offset = 0;
+      _loadGames();
+    });
+    EventBus.on('intent:history-people', function (intent) {
+      model.people = Boolean(intent.people);
       model.offset = 0;
       _loadGames();
     });

@@ -13,6 +13,7 @@
    * @property {?{games: Object[], total: number, limit: number, offset: number}} page The games shown.
    * @property {number} offset The first game of the page asked for.
    * @property {?string} player The player the games are filtered to, or null.
+   * @property {boolean} people Whether only games with at least one person are shown.
    * @property {?Object[]} leaders The leaderboard's players.
    * @property {?Object} stats The player view's statistics.
    * @property {boolean} loading Whether an answer is awaited.
@@ -20,7 +21,7 @@
    * @property {string} returnTo The view the history's Back button returns to.
    */
   Tichu.HistoryState = {
-    tab: 'games', page: null, offset: 0, player: null, leaders: null, stats: null, loading: false,
+    tab: 'games', page: null, offset: 0, player: null, people: false, leaders: null, stats: null, loading: false,
     error: null, returnTo: 'login'
   };
 })(window.Tichu = window.Tichu || {});

@@ -18,6 +18,9 @@
   Tichu.HistoryController.init();
   Tichu.ReplayController.init();
   Tichu.WatchView.init();
+  Tichu.IdleSeats.init();
+  Tichu.IdleView.init();
+  Tichu.SeatRulesView.init();
   Tichu.Spectate.init();
   Tichu.AppController.start();
 })(window.Tichu = window.Tichu || {});

@@ -37,6 +37,12 @@
    * @property {boolean} hints Whether `play` requests carry a hint.
    * @property {string[]} agents The agent kinds the server knows (protocol clients may send them).
    * @property {string[]} levels The levels the host chooses among in the lobby, weakest first.
+   * @property {(number|null)} turnClock Seconds a person has for each decision (0: off), or null
+   *   from a server without the option (docs/server.md "Leaving, idle seats and late joiners").
+   * @property {(string|null)} onLeave `agent` or `end`: what happens when a person leaves a running
+   *   game, or null from a server without the option.
+   * @property {(boolean|null)} newcomers Whether a newcomer may take an agent's seat during the
+   *   game, or null from a server without the option.
    */
 
   /**
@@ -184,7 +190,7 @@
 
   /**
    * The table's options from a message's context, or null if it has none.
-   * @param {*} options `{agent, hints, agents, levels}`.
+   * @param {*} options `{agent, hints, agents, levels, turn_clock, on_leave, newcomers}`.
    * @returns {(TableOptions|null)} A copy.
    */
   function _options(options) {
@@ -198,7 +204,10 @@
         return level && typeof level === 'object';
       }).map(function (level) {
         return String(level.level);
-      }) };
+      }),
+      turnClock: typeof options.turn_clock === 'number' ? options.turn_clock : null,
+      onLeave: typeof options.on_leave === 'string' ? options.on_leave : null,
+      newcomers: typeof options.newcomers === 'boolean' ? options.newcomers : null };
   }
 
   /**
@@ -432,6 +441,11 @@
       Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null,
         total: context.total });
       State.gameOver = context;
+      State.request = null;
+    },
+    game_ended_early: function () {
+      // a person's leaving ended the game (on_leave "end"): the table is back in its lobby
+      Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null });
       State.request = null;
     },
     request_cancelled: function (context) {

@@ -271,11 +271,11 @@
       State.apply('player_joined', Object.assign(joined({ is_running: false, phase: 'lobby' }), {
         options: { agent: 'montecarlo', hints: true, agents: ['random', 'rule', 'heuristic', 'montecarlo'] } }));
       assert.deepEqual(State.options, { agent: 'montecarlo', hints: true,
-        agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [] });
+        agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [], turnClock: null, onLeave: null, newcomers: null });
       State.apply('options_changed', { agent: 'casual', hints: false, agents: ['random', 'rule'],
         levels: [{ level: 'beginner', agent: 'beginner' }, { level: 'casual', agent: 'rule' }] });
       assert.deepEqual(State.options, { agent: 'casual', hints: false, agents: ['random', 'rule'],
-        levels: ['beginner', 'casual'] });
+        levels: ['beginner', 'casual'], turnClock: null, onLeave: null, newcomers: null });
       State.reset();
       State.apply('player_joined', joined());
       assert.equal(State.options, null, 'a server without options');
@@ -814,6 +814,94 @@
       assert.equal(ReplayController.parseHash(''), null);
       assert.equal(ReplayController.stepHash('a b', 3), '#replay=a%20b&step=3');
       assert.deepEqual(ReplayController.parseHash(ReplayController.stepHash('a b', 3)), { id: 'a b', step: 3 });
+    });
+  });
+
+  describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
+    const { IdleSeats, HistoryView } = Tichu;
+    it('counts every seat down from turn_clocks, and the time waited', function () {
+      IdleSeats.reset();
+      IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
+        { player_index: 1, seconds_left: null, waited: 5 }] }, 1000000);
+      assert.equal(IdleSeats.secondsLeft(2, 1000000), 42);
+      assert.equal(IdleSeats.secondsLeft(2, 1010500), 32);
+      assert.equal(IdleSeats.secondsLeft(2, 2000000), 0);
+      assert.equal(IdleSeats.secondsLeft(1, 1000000), null, 'the clock is off');
+      assert.equal(IdleSeats.waited(1, 1003000), 8);
+      assert.equal(IdleSeats.secondsLeft(0, 1000000), null, 'not waited for');
+      assert.equal(IdleSeats.waited(0, 1000000), null);
+      assert.equal(IdleSeats.formatClock(42), '0:42');
+      assert.equal(IdleSeats.formatClock(120), '2:00');
+      IdleSeats.apply('turn_clocks', { clocks: [] }, 1001000);
+      assert.ok(!IdleSeats.anyWaited());
+    });
+    it('offers the hand-over after 60 s of waiting, not for a seat handed over', function () {
+      IdleSeats.reset();
+      IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] }, 0);
+      assert.ok(!IdleSeats.canHandOver(3, 9000));
+      assert.ok(IdleSeats.canHandOver(3, 10000));
+      IdleSeats.apply('seat_handed_over', { player_index: 3, player_name: 'Ida', reason: 'host' }, 10000);
+      assert.ok(IdleSeats.handedOver.has(3));
+      assert.ok(!IdleSeats.canHandOver(3, 20000));
+      IdleSeats.apply('seat_taken_back', { player_index: 3, player_name: 'Ida' }, 20000);
+      assert.ok(!IdleSeats.handedOver.has(3));
+    });
+    it('takes the handed-over seats from the own player_joined', function () {
+      IdleSeats.reset();
+      IdleSeats.apply('player_joined', joined({ handed_over: [0, 2] }), 0);
+      assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2]);
+      IdleSeats.apply('player_joined', { player_index: 1, player_name: 'Ben' }, 0);
+      assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2], 'another client changes nothing');
+      IdleSeats.apply('game_over', {}, 0);
+      assert.equal(IdleSeats.handedOver.size, 0);
+    });
+    it('remembers who ended the game early until the next game, and State goes to the lobby', function () {
+      State.reset();
+      State.apply('player_joined', joined());
+      State.openRequest(playRequest([[[2, 1]]]));
+      IdleSeats.reset();
+      State.apply('game_ended_early', { player_index: 2, player_name: 'Ben' });
+      IdleSeats.apply('game_ended_early', { player_index: 2, player_name: 'Ben' }, 0);
+      assert.equal(State.public.is_running, false);
+      assert.equal(State.request, null);
+      assert.deepEqual(IdleSeats.endedEarly, { seat: 2, name: 'Ben' });
+      I18n.setLanguage('en');
+      assert.equal(I18n.t('rules.endedEarly', { name: 'Ben' }), 'Ben left; the game ended early.');
+      IdleSeats.apply('game_started', {}, 0);
+      assert.equal(IdleSeats.endedEarly, null);
+    });
+    it('keeps the turn clock, the leaving rule and the newcomers option', function () {
+      State.reset();
+      const context = joined({ is_running: false, phase: 'lobby' });
+      context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
+        newcomers: false };
+      State.apply('player_joined', context);
+      assert.equal(State.options.turnClock, 60);
+      assert.equal(State.options.onLeave, 'agent');
+      assert.equal(State.options.newcomers, false);
+      State.apply('options_changed', { agent: 'random', hints: true, turn_clock: 0, on_leave: 'end', newcomers: true });
+      assert.equal(State.options.turnClock, 0);
+      assert.equal(State.options.onLeave, 'end');
+      assert.equal(State.options.newcomers, true);
+      State.apply('options_changed', { agent: 'random', hints: true });
+      assert.equal(State.options.turnClock, null, 'a server without the options');
+    });
+    it('says who left a game and who played on, in English and German', function () {
+      const game = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Ben' }, { seat: 2, name: 'Bot 3' },
+        { seat: 3, name: 'Bot 4' }], seat_changes: [
+        { seat: 1, round: 2, event: 5, name: 'Bot 2', kind: 'agent:random', reason: 'left' },
+        { seat: 2, round: 2, event: 9, name: 'Ida', kind: 'human', reason: 'joined' }] };
+      I18n.setLanguage('en');
+      assert.deepEqual(HistoryView.seatChanges(game), ['Ben left in round 3 — Bot 2 finished',
+        'Ida took the seat of Bot 3 in round 3']);
+      game.seat_changes.push({ seat: 1, round: 3, event: 0, name: 'Ben', kind: 'human', reason: 'joined' });
+      assert.equal(HistoryView.seatChanges(game)[0], 'Ben left in round 3 — Bot 2 took over');
+      assert.equal(HistoryView.seatChanges(game)[2], 'Ben took the seat of Bot 2 in round 4');
+      I18n.setLanguage('de');
+      assert.equal(HistoryView.seatChanges({ players: game.players, seat_changes: game.seat_changes.slice(0, 1) })[0],
+        'Ben ging in Runde 3 — Bot 2 spielte zu Ende');
+      I18n.setLanguage('en');
+      assert.deepEqual(HistoryView.seatChanges({ players: game.players }), [], 'an older record');
     });
   });
 

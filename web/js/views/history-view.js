@@ -28,7 +28,7 @@
   function init() {
     ['view-history', 'history-tab-games', 'history-tab-leaderboard', 'history-games', 'history-leaderboard',
       'history-filter', 'history-filter-text', 'history-all', 'history-list', 'history-newer', 'history-older',
-      'history-range', 'history-status', 'history-back'].forEach(function (id) {
+      'history-range', 'history-status', 'history-back', 'history-people'].forEach(function (id) {
       _elements[id] = document.getElementById(id);
     });
     _elements.leaders = document.querySelector('#leaderboard-table tbody');
@@ -46,6 +46,9 @@
     });
     _elements['history-all'].addEventListener('click', function () {
       EventBus.emit('intent:history-all');
+    });
+    _elements['history-people'].addEventListener('change', function () {
+      EventBus.emit('intent:history-people', { people: _elements['history-people'].checked });
     });
     _elements['history-back'].addEventListener('click', function () {
       EventBus.emit('intent:history-back');
@@ -126,6 +129,30 @@
   }
 
   /**
+   * The changes of a game's seats in words (docs/server.md "Leaving, idle seats and late
+   * joiners": `seat_changes`, each naming the seat's new occupant): who left in which round and
+   * who played on ("Ben left in round 3 — Bot 4 finished"), or who took a seat.
+   * @param {Object} game The summary (`players`: the occupants at the start; `seat_changes`).
+   * @returns {string[]} One line per change, in order.
+   */
+  function seatChanges(game) {
+    const changes = Array.isArray(game.seat_changes) ? game.seat_changes : [];
+    const occupants = {};
+    (game.players || []).forEach(function (player) { occupants[player.seat] = player.name; });
+    return changes.map(function (change, index) {
+      const before = occupants[change.seat] || '';
+      occupants[change.seat] = change.name;
+      const round = Number(change.round) + 1;
+      if (change.reason === 'left') {
+        const last = !changes.slice(index + 1).some(function (later) { return later.seat === change.seat; });
+        return I18n.t(last ? 'history.leftFinished' : 'history.leftTookOver',
+          { name: before, round: round, by: change.name });
+      }
+      return I18n.t('history.tookSeat', { name: change.name, round: round, from: before });
+    });
+  }
+
+  /**
    * The list item of one game.
    * @param {Object} game The summary (docs/server.md, `GET /api/games`).
    * @returns {HTMLLIElement} The `li.history-game[data-game-id]`.
@@ -150,10 +177,11 @@
       table.textContent = I18n.t('history.table', { table: game.table_name });
       meta.appendChild(table);
     }
-    if (game.aborted) {
+    if (game.aborted || game.ended_by) {
       const aborted = document.createElement('span');
-      aborted.className = 'history-aborted';
-      aborted.textContent = I18n.t('history.aborted');
+      aborted.className = 'history-aborted' + (game.ended_by ? ' history-ended-by' : '');
+      aborted.textContent = game.ended_by ? I18n.t('history.endedBy', { name: game.ended_by.name })
+        : I18n.t('history.aborted');
       meta.appendChild(aborted);
     }
     const replay = document.createElement('a');
@@ -165,6 +193,18 @@
     teams.className = 'history-teams';
     teams.append(_team(game, 20), _team(game, 31));
     item.append(meta, teams, replay);
+    const lines = seatChanges(game);
+    if (lines.length) {
+      const list = document.createElement('ul');
+      list.className = 'history-changes';
+      list.replaceChildren(...lines.map(function (line) {
+        const entry = document.createElement('li');
+        entry.className = 'history-change';
+        entry.textContent = line;
+        return entry;
+      }));
+      item.appendChild(list);
+    }
     return item;
   }
 
@@ -226,6 +266,7 @@
       _elements.leaders.replaceChildren(...(state.leaders || []).map(_leaderRow));
     }
     const page = state.page;
+    _elements['history-people'].checked = state.people;
     _elements['history-filter'].hidden = !state.player;
     _elements['history-filter-text'].textContent = state.player ? I18n.t('history.filtered', { name: state.player }) : '';
     _elements['history-newer'].disabled = !page || page.offset === 0;
@@ -254,5 +295,5 @@
    * @namespace HistoryView
    * @type {Object}
    */
-  Tichu.HistoryView = Object.freeze({ init, render, formatDate, playerLink, errorText });
+  Tichu.HistoryView = Object.freeze({ init, render, formatDate, playerLink, errorText, seatChanges });
 })(window.Tichu = window.Tichu || {});

@@ -13,8 +13,9 @@
   /** @type {Object<string, HTMLElement>} */
   const _elements = {};
   /**
-   * The error shown: an I18n key or a server error code (translated when drawn), or null.
-   * @type {({key: string}|{code: number}|null)}
+   * The error shown: an I18n key or a server error code (translated when drawn), or null;
+   * `watch` names a table that refused a newcomer but admits a spectator (`#login-watch`).
+   * @type {({key: string, watch: (string|null|undefined)}|{code: number}|null)}
    */
   let _error = null;
 
@@ -23,7 +24,7 @@
    * @returns {void}
    */
   function init() {
-    ['login-form', 'login-name', 'login-table', 'login-error'].forEach(function (id) {
+    ['login-form', 'login-name', 'login-table', 'login-error', 'login-watch'].forEach(function (id) {
       _elements[id] = document.getElementById(id);
     });
     _elements['login-form'].addEventListener('submit', function (event) {
@@ -32,6 +33,13 @@
     });
     document.getElementById('login-history').addEventListener('click', function () {
       EventBus.emit('intent:history');
+    });
+    _elements['login-watch'].addEventListener('click', function () {
+      if (_error && _error.watch) {
+        const table = _error.watch;
+        _error = null;
+        EventBus.emit('intent:watch', { table: table });
+      }
     });
     EventBus.on('ui:login-error', function (error) {
       _error = error;
@@ -80,6 +88,9 @@
       text = _error.code ? I18n.errorText(_error.code) : I18n.t(_error.key);
     }
     _elements['login-error'].textContent = text;
+    const watch = Boolean(_error && _error.watch);
+    _elements['login-watch'].hidden = !watch;
+    _elements['login-watch'].textContent = watch ? I18n.t('login.watchInstead') : '';
   }
 
   /**

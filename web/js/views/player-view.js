@@ -59,7 +59,8 @@
         rate: _percent(stats.grand_success) })],
       ['player.double', String(stats.double_victories)],
       ['player.points', stats.points_per_round === null ? '–' : String(stats.points_per_round)],
-      ['player.bombs', String(stats.bombs)]
+      ['player.bombs', String(stats.bombs)],
+      ['player.left', String(stats.left ?? 0)]
     ];
   }
 

@@ -485,12 +485,17 @@
   }
 
   /**
-   * The status line with the turn clock when the open request has a time limit.
+   * The status line with the turn clock: the own open request's seconds left, else those of the
+   * seat at turn (`turn_clocks`: everyone sees everyone's clock), when a clock runs.
    * @param {string} text The status.
    * @returns {string} The status, and the seconds left.
    */
   function _withClock(text) {
-    const left = State.requestSecondsLeft();
+    let left = State.requestSecondsLeft();
+    const turn = State.public.current_turn_index;
+    if (left === null && typeof turn === 'number') {
+      left = Tichu.IdleSeats.secondsLeft(turn, Date.now());
+    }
     return left === null ? text : I18n.t('status.clock', { status: text, seconds: left });
   }
 
