@@ -243,6 +243,10 @@ async def _scripted_lobby(tab: Tab, server: LiveServer, *, host: int) -> tuple[l
     return sent, sockets[-1]
 
 
+async def _count_is(tab: Tab, selector: str, count: int) -> bool:
+    return await tab.count(selector) == count
+
+
 async def _value_is(tab: Tab, selector: str, value: str) -> bool:
     return await tab.page.input_value(selector) == value
 
@@ -280,3 +284,62 @@ async def test_a_table_closed_to_newcomers_says_so_and_offers_to_watch(server: L
     await tab.click("#login-watch")
     await tab.until(lambda: any("spectate=1" in url and "table_name=closed-table" in url for url in urls),
                     "a spectator's socket to the table")
+
+
+def _summary(game_id: str, *, changes: list[Message], ended_by: Message | None) -> Message:
+    """A game's summary as ``GET /api/games`` answers it, with the extension's fields."""
+    return {"id": game_id, "started_at": "2026-11-26T10:00:00+00:00", "table_name": "home", "rounds": 4,
+            "score": [310, 190], "winner": 20, "aborted": ended_by is not None,
+            "players": [{"seat": 0, "name": "Anna", "kind": "human", "key": "Anna"},
+                        {"seat": 1, "name": "Ben", "kind": "human", "key": "Ben"},
+                        {"seat": 2, "name": "Bot 3", "kind": "agent:random", "key": "agent:random"},
+                        {"seat": 3, "name": "Bot 4", "kind": "agent:random", "key": "agent:random"}],
+            "seat_changes": changes, "ended_by": ended_by}
+
+
+@SIZES
+async def test_the_history_names_who_left_and_filters_to_games_with_people(server: LiveServer, open_page: OpenPage,
+                                                                           shots: Shots, size: Size) -> None:
+    """A game's line says who left in which round and who finished the seat, or who ended it
+    early; "Only games with people" asks for ``people=1``; a player's statistics show the
+    games they left (the API's answers are scripted: the test is of the page)."""
+    tab = await open_page(size, "history-left")
+    asked: list[str] = []
+    left = {"seat": 1, "round": 2, "event": 7, "name": "Bot 2", "kind": "agent:random", "reason": "left"}
+    games = [_summary("g-left", changes=[left], ended_by=None),
+             _summary("g-ended", changes=[], ended_by={"seat": 1, "name": "Ben"})]
+
+    async def answer_games(route: object) -> None:
+        url = route.request.url  # type: ignore[attr-defined]
+        asked.append(url)
+        shown = games if "people=1" in url else [*games, _summary("g-bots", changes=[], ended_by=None)]
+        await route.fulfill(json={"games": shown, "total": len(shown), "limit": 6, "offset": 0})  # type: ignore[attr-defined]
+
+    async def answer_player(route: object) -> None:
+        await route.fulfill(json={  # type: ignore[attr-defined]
+            "name": "Ben", "kind": "human", "rating": 1490.0, "games": 3, "finished": 2, "wins": 1, "win_rate": 0.5,
+            "rounds": 9, "tichu_calls": 1, "tichu_made": 1, "tichu_success": 1.0, "grand_calls": 0, "grand_made": 0,
+            "grand_success": None, "double_victories": 0, "points_per_round": 12.5, "bombs": 1, "left": 2})
+
+    await tab.page.route("**/api/games*", answer_games)
+    await tab.page.route("**/api/players/*", answer_player)
+    await tab.page.goto(server.url)
+    await tab.wait_view("view-login")
+    await tab.click("#login-history")
+    await tab.wait_view("view-history")
+    await tab.until(lambda: _count_is(tab, "#history-list li.history-game", 3), "three games listed")
+    assert await tab.texts('li[data-game-id="g-left"] .history-change') == ["Ben left in round 3 — Bot 2 finished"]
+    assert await tab.texts('li[data-game-id="g-ended"] .history-ended-by') == ["ended early by Ben"]
+    assert await tab.count('li[data-game-id="g-bots"] .history-change') == 0
+    await shots.take(tab, f"history-left-{size.name}", both=False)
+    shots.assert_layout()
+
+    await tab.click("#history-people")
+    await tab.until(lambda: _count_is(tab, "#history-list li.history-game", 2), "only the games with people")
+    assert "people=1" in asked[-1] and "people=1" not in asked[0]
+    assert await tab.page.is_checked("#history-people")
+
+    await tab.click('li[data-game-id="g-left"] .player-link[data-player="Ben"]')
+    await tab.wait_view("view-player")
+    await tab.until(lambda: tab.visible('#player-stats dd[data-stat="left"]'), "the games left shown")
+    assert await _text(tab, '#player-stats dd[data-stat="left"]') == "2"
