@@ -134,7 +134,10 @@ async def test_a_session_not_back_within_the_grace_period_leaves_the_game_to_age
     await ann.close()
     await server.start()
     [record] = await _ended_games(server, timeout=2 * GRACE + WAIT)
-    assert record["players"][ann.seat or 0]["kind"].startswith("agent")
+    seat = ann.seat or 0
+    assert record["players"][seat] == {"name": "Ann", "kind": "human"}  # the seat is hers: she began it
+    [change] = record["seat_changes"]
+    assert change["seat"] == seat and change["reason"] == "left" and change["kind"].startswith("agent")
     assert record.get("aborted") or replay(record) is None
 
 

@@ -27,6 +27,8 @@ from tichu.server.config import Settings
 KINDS = list(AGENTS)
 #: The levels as clients get them with the options.
 LEVEL_LIST = [{"level": name, "agent": level.agent} for name, level in LEVELS.items()]
+#: The options of docs/server.md "Leaving, idle seats and late joiners", as a table starts them.
+SEAT_OPTIONS = {"turn_clock": 0.0, "turn_clocks": [0, 30, 60, 120], "on_leave": "agent", "newcomers": False}
 
 
 def own_options(client: Client) -> Message:
@@ -97,12 +99,13 @@ async def test_host_changes_the_options_and_everyone_hears_it(start_server: Star
         host = await server.join("Host", "t")
         guest = await server.join("Guest", "t")
         for client in (host, guest):
-            assert own_options(client) == {"agent": "rule", "hints": True, "agents": KINDS, "levels": LEVEL_LIST}
+            assert own_options(client) == {"agent": "rule", "hints": True, "agents": KINDS, "levels": LEVEL_LIST,
+                                           **SEAT_OPTIONS}
         assert host.events("player_joined")[-1] == {"player_index": 1, "player_name": "Guest"}
 
-        expected = [{"agent": "heuristic", "hints": False, "agents": KINDS, "levels": LEVEL_LIST},
-                    {"agent": "heuristic", "hints": True, "agents": KINDS, "levels": LEVEL_LIST},
-                    {"agent": "random", "hints": True, "agents": KINDS, "levels": LEVEL_LIST}]
+        expected = [{"agent": "heuristic", "hints": False, "agents": KINDS, "levels": LEVEL_LIST, **SEAT_OPTIONS},
+                    {"agent": "heuristic", "hints": True, "agents": KINDS, "levels": LEVEL_LIST, **SEAT_OPTIONS},
+                    {"agent": "random", "hints": True, "agents": KINDS, "levels": LEVEL_LIST, **SEAT_OPTIONS}]
         for payload in ({"agent": "heuristic", "hints": False}, {"hints": True}, {"agent": "random", "hints": None}):
             answers = await host.roundtrip({"type": "set_options", "payload": payload})
             assert [m["payload"]["event"] for m in answers if m.get("type") == "notification"] == ["options_changed"]
@@ -181,7 +184,9 @@ async def test_the_agent_option_seats_that_kind(start_server: StartServer) -> No
         await hosting
         host.assert_clean()
         [record] = read_table_records(server, "t")
-        assert [p["kind"] for p in record["players"]] == ["human", "agent:rule", "agent:rule", "agent:rule"]
+        assert [p["kind"] for p in record["players"]] == ["human", "human", "agent:rule", "agent:rule"]
+        assert [(change["seat"], change["kind"], change["reason"]) for change in record["seat_changes"]] == [
+            (1, "agent:rule", "left")]  # Guest began the game; the agent that finished it is named as such
         assert replay(record) is None
 
 
@@ -199,6 +204,7 @@ async def test_the_agent_option_takes_a_level(start_server: StartServer) -> None
         host.assert_clean()
         [record] = read_table_records(server, "t")
         assert [p["kind"] for p in record["players"]] == ["human", "agent:rule", "agent:rule", "agent:rule"]
+        assert "seat_changes" not in record
 
 
 # -- hints -------------------------------------------------------------------------------------------

@@ -103,7 +103,9 @@ async def test_drop_longer_than_grace_period_an_agent_finishes(start_server: Sta
         await bob.play()
         bob.assert_clean()
         [record] = read_table_records(server, "gone")
-        assert record["players"][ada.seat]["kind"].startswith("agent:")
+        assert record["players"][ada.seat] == {"name": "Ada", "kind": "human"}
+        [change] = record["seat_changes"]
+        assert change["seat"] == ada.seat and change["reason"] == "left" and change["kind"].startswith("agent:")
 
 
 async def test_reconnect_after_grace_period_gets_the_seat_back(start_server: StartServer) -> None:
@@ -143,6 +145,7 @@ async def test_a_seat_changing_hands_does_not_drop_another_seats_request_silentl
         server = await start_server(grace_period=0.3)
         ada = await server.join("Ada", "quiet", seed=1)
         bob = await server.join("Bob", "quiet", seed=2)
+        await ada.send_type("set_options", newcomers=True)  # Cid may join the running game
         await ada.send_type("start_game")
         players = [bob]
         if trigger == "reconnect_after_grace":
@@ -195,6 +198,7 @@ async def test_a_client_joins_a_running_game_in_an_agent_seat(start_server: Star
         lobby = host.events("player_joined")[0]
         assert set(lobby["public_state"]) >= PUBLIC_KEYS and set(lobby["private_state"]) >= PRIVATE_KEYS
         assert lobby["public_state"]["phase"] == "lobby" and lobby["private_state"]["hand_cards"] == []
+        await host.send_type("set_options", newcomers=True)  # the host lets newcomers in during the game
         await host.send_type("start_game")
         await host.play(until=None, hold=mid_trick_play)
         host.tolerate_reissue = True  # the known silent re-issue (see the test above)
@@ -214,7 +218,10 @@ async def test_a_client_joins_a_running_game_in_an_agent_seat(start_server: Star
         assert len(private["given_schupf_cards"]) == 3 and len(private["received_schupf_cards"]) == 3
         await asyncio.gather(host.play(), late.play())
         [record] = read_table_records(server, "run")
-        assert record["players"][1] == {"name": "Late", "kind": "human"}
+        assert record["players"][1]["kind"].startswith("agent:")  # the seat's occupant at the start
+        [change] = record["seat_changes"]
+        assert change["seat"] == 1 and change["name"] == "Late" and change["kind"] == "human"
+        assert change["reason"] == "joined" and change["round"] == 0 and change["event"] > 0
 
 
 async def test_a_session_has_one_socket_at_a_time(start_server: StartServer) -> None:

@@ -121,7 +121,7 @@ async def test_a_spectator_may_do_nothing_but_leave(start_server: StartServer) -
         "set_options": {"hints": True}, "announce": {}, "bomb": {"cards": [[2, 1], [2, 2], [2, 3], [2, 4]]},
         "response": {"request_id": "x", "action": "play", "response_data": {"cards": []}},
         "table_sync": {}, "chat": {"text": "hi"}, "reaction": {"reaction": "nice"}, "set_ready": {"ready": True},
-        "set_spectator_hands": {"allow": True}}
+        "set_spectator_hands": {"allow": True}, "take_back": {}, "hand_over": {"player_index": 0}}
     assert set(payloads) == CLIENT_TYPES - {"leave", "ping"}
     for kind, payload in payloads.items():
         error = await expect_refused(server, spectator, "t", {"type": kind, "payload": payload}, UNAUTHORIZED)
@@ -200,6 +200,7 @@ async def test_all_hands_only_when_every_person_allows(start_server: StartServer
     for player in players:
         await player.send_type("table_sync")
     spectator = await watch(server, "h")
+    await players[0].send_type("set_options", newcomers=True)  # Nina may join the running game
     await players[0].send_type("start_game")
     games = [asyncio.create_task(player.play(lambda m: is_event(m, "player_played"))) for player in players]
     await asyncio.gather(*games)

@@ -256,10 +256,13 @@ def _dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> N
         agent, hints = optional(payload, "agent", str), optional(payload, "hints", bool)
         target_score = optional(payload, "target_score", int)
         spectators = optional(payload, "spectators", bool)
-        if agent is None and hints is None and target_score is None and spectators is None:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE,
-                                "set_options needs agent, hints, target_score and/or spectators")
-        table.set_options(peer, agent, hints, target_score, spectators)
+        turn_clock, on_leave = optional(payload, "turn_clock", int), optional(payload, "on_leave", str)
+        newcomers = optional(payload, "newcomers", bool)
+        if all(value is None for value in (agent, hints, target_score, spectators, turn_clock, on_leave, newcomers)):
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "set_options needs agent, hints, target_score, "
+                                "spectators, turn_clock, on_leave and/or newcomers")
+        table.set_options(peer, agent, hints, target_score, spectators, turn_clock=turn_clock, on_leave=on_leave,
+                          newcomers=newcomers)
     elif kind == "table_sync":
         table.sync(peer)
     elif kind == "chat":
@@ -270,6 +273,10 @@ def _dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> N
         table.set_ready(peer, require(payload, "ready", bool))
     elif kind == "set_spectator_hands":
         table.set_spectator_hands(peer, require(payload, "allow", bool))
+    elif kind == "take_back":
+        table.take_back(peer)
+    elif kind == "hand_over":
+        table.hand_over(peer, require(payload, "player_index", int))
 
 
 class JsonFormatter(logging.Formatter):

@@ -15,7 +15,11 @@ when the table gives hints.
 The seat's stand-in agent answers for the client when its turn times out and when the seat
 goes to an agent with a request open; like the hint, its decisions are computed in the
 server's :class:`~tichu.server.agent_pool.AgentPool` (a worker process, on the seat's frozen
-view), never on the event loop.
+view), never on the event loop. After :data:`HAND_OVER_TIMEOUTS` timeouts in a row, or when the
+host hands the idle seat over, the seat is *handed over*: the stand-in makes every decision
+and the client gets no request until its person acts again (:meth:`Peer.take_back`;
+docs/server.md, "Leaving, idle seats and late joiners"). The table hears when a request opens
+or closes (its turn clocks) and when the seat is handed over or taken back.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
@@ -58,19 +62,42 @@ Hinter = Callable[[SeatView, Sequence[Play]], Awaitable[list[Play] | None]]
 #: What a seat may do beyond its turn: whether it may call Tichu (R6.1), and the cards of each bomb
 #: it may lay (R4.3), in no order (the core lists them in another order at the seat's turn).
 Options = tuple[bool, frozenset[int]]
+#: Timeouts in a row after which the seat is handed over to its stand-in.
+HAND_OVER_TIMEOUTS = 2
+
+
+class SeatWatcher(Protocol):
+    """What a peer tells its table beyond the engine's events (the turn clocks, hand-overs)."""
+
+    def clock_changed(self) -> None:
+        """A request of the seat opened or closed."""
+
+    def handed_over(self, peer: Peer, reason: str | None) -> None:
+        """The seat was handed over to its stand-in (``reason``), or taken back (``None``)."""
+
+
+class _Unwatched:
+    """The :class:`SeatWatcher` of a peer whose table does not listen (tests)."""
+
+    def clock_changed(self) -> None:
+        """Nobody shows the clocks."""
+
+    def handed_over(self, peer: Peer, reason: str | None) -> None:
+        """Nobody is told."""
 
 
 @dataclass
 class PendingRequest:
     """An open request: its payload as sent, how to check an answer, the stand-in's answer
-    (computed in the agent pool), the answer's future, and the loop time its timeout ends
-    (``None``: no limit)."""
+    (computed in the agent pool), the answer's future, the loop time its timeout ends
+    (``None``: no limit) and the loop time it was asked."""
 
     payload: dict[str, Any]
     check: Callable[[dict[str, Any]], Any]
     decide_for_client: Callable[[], Awaitable[Any]]
     future: asyncio.Future[Any]
     deadline: float | None
+    asked_at: float
 
 
 class Peer(Player):
@@ -83,8 +110,14 @@ class Peer(Player):
     :ivar table: The table it sits at (for its private state in notifications).
     :ivar stand_in: The agent that decides on a timeout (and for an abandoned request).
     :ivar pool: Where the stand-in's decisions are computed.
-    :ivar turn_timeout: Seconds per decision, or 0 for no limit.
+    :ivar turn_timeout: Seconds per decision, or 0 for no limit (the table's turn clock).
     :ivar hinter: Gives the ``hint`` of a ``play`` request (``None``: no hint).
+    :ivar pace: Seconds a decision of the stand-in takes at least while the seat is handed over
+        (as an agent's at a table with people).
+    :ivar watcher: The table, told of the seat's clock and of hand-overs.
+    :ivar hand_over_reason: Why the seat is handed over to its stand-in (``"timeout"``,
+        ``"host"``), or ``None`` while its person decides.
+    :ivar timeouts_in_row: The seat's turn timeouts since its person last answered.
     """
 
     kind = "human"
@@ -92,7 +125,8 @@ class Peer(Player):
     acts_unprompted = True
 
     def __init__(self, name: str, seat: int, table: TableSource, stand_in: Agent, pool: AgentPool,
-                 turn_timeout: float = 0.0, hinter: Hinter | None = None) -> None:
+                 turn_timeout: float = 0.0, hinter: Hinter | None = None, *, pace: float = 0.0,
+                 watcher: SeatWatcher | None = None) -> None:
         super().__init__(name)
         self.seat = seat
         self.session_id = str(uuid.uuid4())
@@ -103,6 +137,10 @@ class Peer(Player):
         self.pool = pool
         self.turn_timeout = turn_timeout
         self.hinter = hinter
+        self.pace = pace
+        self.watcher: SeatWatcher = watcher or _Unwatched()
+        self.hand_over_reason: str | None = None
+        self.timeouts_in_row = 0
         self.pending: PendingRequest | None = None
         self._recent_ids: deque[str] = deque(maxlen=_RECENT_IDS)
         self._standing_in: set[asyncio.Task[None]] = set()  # the stand-in answering after release()
@@ -153,7 +191,8 @@ class Peer(Player):
 
     async def _ask(self, action: str, context: dict[str, Any], check: Callable[[dict[str, Any]], T],
                    decide_for_client: Callable[[], Awaitable[T]]) -> T:
-        """Send a request and wait for its valid answer (or the stand-in's on a timeout).
+        """Send a request and wait for its valid answer (or the stand-in's on a timeout, or at
+        once while the seat is handed over).
 
         :param action: The request's action.
         :param context: What the client needs to decide.
@@ -161,24 +200,87 @@ class Peer(Player):
         :param decide_for_client: Computes the stand-in's answer.
         :returns: The answer.
         """
+        if self.hand_over_reason is not None:
+            return await self._stand_in_decides(decide_for_client)
         request_id = uuid.uuid4().hex
         payload = {"request_id": request_id, "action": action, "context": context,
                    "timeout": self.turn_timeout or None}
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         deadline = loop.time() + self.turn_timeout if self.turn_timeout else None
-        self.pending = PendingRequest(payload, check, decide_for_client, future, deadline)
+        self.pending = PendingRequest(payload, check, decide_for_client, future, deadline, loop.time())
         self.send({"type": "request", "payload": payload})
+        self.watcher.clock_changed()
         try:
             if not self.turn_timeout:
-                return await future
-            try:
-                return await asyncio.wait_for(asyncio.shield(future), self.turn_timeout)
-            except TimeoutError:
-                self.send(error_message(ErrorCode.ACTION_TIMEOUT, {"timeout": self.turn_timeout, "action": action}))
-                return await decide_for_client()
+                answer = await future
+            else:
+                try:
+                    answer = await asyncio.wait_for(asyncio.shield(future), self.turn_timeout)
+                except TimeoutError:
+                    self.send(error_message(ErrorCode.ACTION_TIMEOUT, {"timeout": self.turn_timeout, "action": action}))
+                    self.timeouts_in_row += 1
+                    if self.timeouts_in_row >= HAND_OVER_TIMEOUTS:
+                        self._set_handed_over("timeout")
+                    return await decide_for_client()
+            self.timeouts_in_row = 0
+            return answer
         finally:
             self._close_request(request_id)
+            self.watcher.clock_changed()
+
+    async def _stand_in_decides(self, decide_for_client: Callable[[], Awaitable[T]]) -> T:
+        """The stand-in's decision for a handed-over seat, taking :attr:`pace` at least."""
+        began = asyncio.get_running_loop().time()
+        answer = await decide_for_client()
+        left = self.pace - (asyncio.get_running_loop().time() - began)
+        if left > 0:
+            await asyncio.sleep(left)
+        return answer
+
+    def waited(self) -> float | None:
+        """Seconds the seat's open request has waited for its person, or ``None`` without one."""
+        pending = self.pending
+        if pending is None or pending.future.done():
+            return None
+        return asyncio.get_running_loop().time() - pending.asked_at
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """The seat's entry of ``turn_clocks`` (``{player_index, seconds_left, waited}``), or
+        ``None`` when the seat is not waited for."""
+        waited = self.waited()
+        pending = self.pending
+        if waited is None or pending is None:
+            return None
+        left = None if pending.deadline is None else \
+            round(max(0.0, pending.deadline - asyncio.get_running_loop().time()), 1)
+        return {"player_index": self.seat, "seconds_left": left, "waited": round(waited, 1)}
+
+    def hand_over(self, reason: str) -> None:
+        """Hand the seat to its stand-in (the host's decision): it answers the open request (the
+        client hears ``request_cancelled`` for it) and every decision after it, until
+        :meth:`take_back`."""
+        self._set_handed_over(reason)
+        pending = self.pending
+        if pending is not None and not pending.future.done():
+            self.send(notification("request_cancelled", {"request_id": pending.payload["request_id"]}))
+        self.release()
+
+    def _set_handed_over(self, reason: str) -> None:
+        self.hand_over_reason = reason
+        self.watcher.handed_over(self, reason)
+
+    def take_back(self) -> bool:
+        """The person acts again: from the next decision on, the client is asked.
+
+        :returns: Whether the seat was handed over.
+        """
+        if self.hand_over_reason is None:
+            return False
+        self.hand_over_reason = None
+        self.timeouts_in_row = 0
+        self.watcher.handed_over(self, None)
+        return True
 
     def _close_request(self, request_id: str) -> None:
         if self.pending and self.pending.payload["request_id"] == request_id:

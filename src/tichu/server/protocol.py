@@ -53,10 +53,12 @@ ECHO_LIMIT = 64
 ECHO_JSON_LIMIT = 256
 #: Characters of an error's reason.
 REASON_LIMIT = 256
-#: Message types a client may send (``set_options``, ``table_sync``, ``chat``, ``reaction`` and
-#: ``set_ready``, ``set_spectator_hands`` are the project's extensions, docs/server.md).
+#: Message types a client may send (``set_options``, ``table_sync``, ``chat``, ``reaction``,
+#: ``set_ready``, ``set_spectator_hands``, ``take_back`` and ``hand_over`` are the project's
+#: extensions, docs/server.md).
 CLIENT_TYPES = frozenset({"leave", "swap_players", "start_game", "set_options", "announce", "bomb", "response",
-                          "ping", "table_sync", "chat", "reaction", "set_ready", "set_spectator_hands"})
+                          "ping", "table_sync", "chat", "reaction", "set_ready", "set_spectator_hands",
+                          "take_back", "hand_over"})
 
 _MESSAGES = {
     ErrorCode.UNKNOWN_ERROR: "An unknown error occurred.",

@@ -92,6 +92,11 @@ class Spectators:
 
     # -- joining and leaving --------------------------------------------------------------------
 
+    @property
+    def admits(self) -> bool:
+        """Whether one more spectator would be admitted now (the table's setting and its bound)."""
+        return self.allowed and len(self.watchers) < self.limit
+
     def check_admits(self, table_name: str) -> None:
         """Whether one more spectator may come.
 

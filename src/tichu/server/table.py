@@ -8,7 +8,16 @@ then an agent takes over, and the client can still come back if nobody took the 
 Each table has options that start from the server's settings and that the host may change
 in the lobby (``set_options``, docs/server.md): the agent kind of the empty seats and
 whether ``play`` requests carry a hint, ranked by a :class:`HeuristicAgent` of the table;
-and the score a game is played to.
+the score a game is played to; the turn clock; what happens when a person leaves a running
+game (an agent finishes it, or it ends); whether newcomers may take an agent's seat during
+a game.
+
+A person's seat may be handed to its stand-in agent while the person is idle (two clock runs
+in a row, or the host's ``hand_over`` after :data:`HAND_OVER_AFTER` seconds of silence); the
+person keeps the seat and takes it back by acting. Every change of a seat's occupant during a
+game (a person who leaves for good, a person who takes an agent's seat) is kept for the
+record's ``seat_changes``, with where in the game it happened (docs/server.md, "Leaving, idle
+seats and late joiners").
 
 The people at a table may chat, send quick reactions and say that they are ready
 (:mod:`tichu.server.social`); only clients that sent ``table_sync`` hear of it, so that a
@@ -48,6 +57,7 @@ from tichu.engine.player import Player
 from tichu.engine.views import SeatView, TableInfo, TablePhase, build_public_state
 from tichu.records.journal import rebuild
 from tichu.records.record import ended_early, game_record, now_iso
+from tichu.records.stats import HUMAN
 from tichu.records.store import RunningGame
 from tichu.server.agent_pool import AgentPool
 from tichu.server.agent_seat import ServerAgent
@@ -85,6 +95,12 @@ HINT_SEED = 0
 SLOW_HINT_MS = 50.0
 #: Makes the agent of an empty seat from an agent kind and a display name.
 AgentFactory = Callable[[str, str], Agent]
+#: The turn clocks the host may choose (seconds per decision; 0: no clock).
+TURN_CLOCKS = (0, 30, 60, 120)
+#: What may happen when a person leaves a running game for good.
+ON_LEAVE = ("agent", "end")
+#: Seconds a person's seat must have been waited for before the host may hand it to an agent.
+HAND_OVER_AFTER = 60.0
 
 
 class HintRanker(Protocol):
@@ -113,17 +129,27 @@ class TableOptions:
         (``expert``), an agent kind of :data:`tichu.agents.registry.AGENTS`, or the server's
         setting, which may carry a search setting such as ``montecarlo:0.2``.
     :ivar hints: Whether ``play`` requests carry the ranked legal plays as ``hint``.
+    :ivar turn_clock: Seconds a person has for each decision (0: no clock); one of
+        :data:`TURN_CLOCKS`, or the server's setting.
+    :ivar on_leave: ``"agent"`` (an agent finishes a game a person left) or ``"end"`` (it ends).
+    :ivar newcomers: Whether a newcomer may take an agent's seat while a game runs.
     """
 
     agent: str
     hints: bool
+    turn_clock: float = 0.0
+    on_leave: str = "agent"
+    newcomers: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The options as clients get them: ``{agent, hints, agents, levels}`` (``agents``: the
-        kinds the host may choose, weakest first; ``levels``: the levels, weakest first, each
-        as ``{level, agent}`` with its agent spec)."""
+        """The options as clients get them: ``{agent, hints, agents, levels, turn_clock,
+        turn_clocks, on_leave, newcomers}`` (``agents``: the kinds the host may choose, weakest
+        first; ``levels``: the levels, weakest first, each as ``{level, agent}`` with its agent
+        spec; ``turn_clocks``: the clocks the host may choose)."""
         return {"agent": self.agent, "hints": self.hints, "agents": list(AGENTS),
-                "levels": [{"level": name, "agent": level.agent} for name, level in LEVELS.items()]}
+                "levels": [{"level": name, "agent": level.agent} for name, level in LEVELS.items()],
+                "turn_clock": self.turn_clock, "turn_clocks": list(TURN_CLOCKS), "on_leave": self.on_leave,
+                "newcomers": self.newcomers}
 
 
 class Table:
@@ -158,7 +184,7 @@ class Table:
         self._journal: GameJournal | None = None
         self._agents = agents
         self._pool = pool
-        self.options = TableOptions(agent=settings.agent, hints=settings.hints)
+        self.options = TableOptions(agent=settings.agent, hints=settings.hints, turn_clock=settings.turn_timeout)
         self.target_score = settings.target_score
         self.social: Social[Peer] = Social()
         self._hinter = hinter or heuristic_hinter(settings)
@@ -169,6 +195,8 @@ class Table:
         self.engine: GameEngine | None = None
         self._task: asyncio.Task[None] | None = None
         self._started_at = ""
+        self._starters: list[tuple[str, str]] = []  # the seats' occupants when the game started
+        self._seat_changes: list[dict[str, Any]] = []  # the record's seat_changes of the running game
         self.spectators = Spectators(settings.max_spectators_per_table, self)
         self._closing_spectators: set[asyncio.Task[None]] = set()
 
@@ -192,9 +220,11 @@ class Table:
     # -- joining and leaving --------------------------------------------------------------------
 
     def join(self, player_name: str, connection: Connection) -> Peer:
-        """Seat a new client on the first seat an agent holds.
+        """Seat a new client on the first seat an agent holds; during a game, a person who left
+        it gets their own seat back, and a newcomer is seated only where the host allows it.
 
-        :raises ProtocolError: ``NAME_TAKEN`` or ``TABLE_FULL``.
+        :raises ProtocolError: ``NAME_TAKEN``, ``TABLE_FULL``, or ``GAME_ALREADY_STARTED`` (with
+            ``context.spectate``) for a newcomer at a running table closed to newcomers.
         """
         if any(peer.name.casefold() == player_name.casefold() for peer in self.clients):
             raise ProtocolError(ErrorCode.NAME_TAKEN, table_name=self.name, player_name=player_name)
@@ -202,8 +232,16 @@ class Table:
         if not free:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
         seat = free[0]
-        peer = Peer(player_name, seat, self, self._make_agent(seat), self._pool, self.settings.turn_timeout,
-                    hinter=self._hint)
+        if self.is_running:
+            own = [seat for seat in free if self._starters and self._starters[seat][1] == HUMAN
+                   and self._starters[seat][0].casefold() == player_name.casefold()]
+            if own:
+                seat = own[0]
+            elif not self.options.newcomers:
+                raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED,
+                                    "the game has started and the table is closed to newcomers",
+                                    table_name=self.name, spectate=self.spectators.admits)
+        peer = self._new_peer(player_name, seat)
         self._seat(peer)
         self._joined.append(peer)
         if self.info.host_index is None:
@@ -230,12 +268,29 @@ class Table:
             peer.connection.replace()  # one socket per seat: the old one is closed
         self._connect(peer, connection)
 
+    def _new_peer(self, name: str, seat: int) -> Peer:
+        return Peer(name, seat, self, self._make_agent(seat), self._pool, self.options.turn_clock,
+                    hinter=self._hint, pace=self.settings.agent_delay, watcher=self)
+
     def _seat(self, peer: Peer) -> None:
         self.peers[peer.seat] = peer
         self.info.player_names[peer.seat] = peer.name
         if self.engine is not None:
+            self._note_change(peer.seat, peer, "joined")
             self.engine.replace_player(peer.seat, peer)
             self._store_seat(peer)
+
+    def _note_change(self, seat: int, player: Player, reason: str) -> None:
+        """Remember a change of a seat's occupant during the game, where it happened (the record's
+        ``seat_changes``: the round's index and how many of its events came before)."""
+        engine = self.engine
+        if engine is None:
+            return
+        round_ = engine.round
+        index = len(engine.rounds)
+        events = len(round_.events) if round_ is not None and not round_.is_over else 0
+        self._seat_changes.append({"seat": seat, "round": index, "event": events, "name": player.name,
+                                   "kind": player.kind, "reason": reason})
 
     def _store_seat(self, peer: Peer) -> None:
         """Store who sits at a seat of the running game (by the hash of the session id)."""
@@ -255,7 +310,7 @@ class Table:
             **public, "session_id": peer.session_id,
             "public_state": {**public_state_json(build_public_state(self.info, self.round)),
                              "passed": self.round.passed_since_last_play() if self.round else [],
-                             "away": self._away_json()},
+                             "away": self._away_json(), "agent_plays_for": self._handed_over_seats()},
             "private_state": peer.joining_private_state(),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),
@@ -303,8 +358,12 @@ class Table:
             self.info.host_index = self._joined[0].seat if self._joined else None
         agent = self._make_agent(seat)
         self.info.player_names[seat] = agent.name
-        if self.engine is not None:
-            self.engine.replace_player(seat, self._seat_agent(agent))
+        if self.engine is not None and self.options.on_leave == "end":
+            self._end_early(seat, peer.name)
+        elif self.engine is not None:
+            player = self._seat_agent(agent)
+            self._note_change(seat, player, "left")
+            self.engine.replace_player(seat, player)
             if self._journal is not None:
                 game_id = self._journal.game_id
                 self._store.submit(lambda store: store.unseat_person(game_id, seat))
@@ -352,16 +411,26 @@ class Table:
             self._send_lobby_state()
 
     def set_options(self, peer: Peer, agent: str | None = None, hints: bool | None = None,
-                    target_score: int | None = None, spectators: bool | None = None) -> None:
+                    target_score: int | None = None, spectators: bool | None = None, *,
+                    turn_clock: int | None = None, on_leave: str | None = None,
+                    newcomers: bool | None = None) -> None:
         """Change the table's options (host only, lobby only) and tell every client
         (``options_changed``). The agents take the new kind when the game starts. A change
         of any option makes everyone not ready (they agreed to other terms); the clients that
         sent ``table_sync`` then hear ``lobby_state``, as after a new target score.
 
         :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``, ``INVALID_ACTION``
-            for an unknown agent kind or level or a target score out of range (nothing changes then).
+            for an unknown agent kind or level, a target score out of range, a turn clock not in
+            :data:`TURN_CLOCKS` or an unknown ``on_leave`` (nothing changes then).
         """
         self._check_host(peer, "set_options")
+        if turn_clock is not None and turn_clock not in TURN_CLOCKS:
+            raise ProtocolError(ErrorCode.INVALID_ACTION,
+                                f"turn_clock must be one of {', '.join(map(str, TURN_CLOCKS))} (0: off)",
+                                turn_clocks=list(TURN_CLOCKS))
+        if on_leave is not None and on_leave not in ON_LEAVE:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, f"on_leave must be one of {', '.join(ON_LEAVE)}",
+                                on_leave=list(ON_LEAVE))
         if agent is not None and agent not in AGENTS and agent not in LEVELS:
             known = f"known: {', '.join(AGENTS)}; levels: {', '.join(LEVELS)}"
             raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {clip(agent)!r}; {known}",
@@ -370,7 +439,8 @@ class Table:
             raise ProtocolError(ErrorCode.INVALID_ACTION,
                                 f"target_score must be {TARGET_SCORE_MIN} to {TARGET_SCORE_MAX}",
                                 target_score=target_score, min=TARGET_SCORE_MIN, max=TARGET_SCORE_MAX)
-        before = (self.options.agent, self.options.hints, self.target_score)
+        before = (self.options.agent, self.options.hints, self.target_score, self.options.turn_clock,
+                  self.options.on_leave, self.options.newcomers)
         if spectators is not None:
             self.allow_spectators(spectators)
         if agent is not None and agent != self.options.agent:
@@ -381,9 +451,18 @@ class Table:
             self.options.hints = hints
         if target_score is not None:
             self.target_score = target_score
+        if turn_clock is not None:
+            self.options.turn_clock = turn_clock
+            for client in self.clients:
+                client.turn_timeout = turn_clock
+        if on_leave is not None:
+            self.options.on_leave = on_leave
+        if newcomers is not None:
+            self.options.newcomers = newcomers
         log.info("table %r: options %s, target score %d", self.name, self.options, self.target_score)
         self._broadcast("options_changed", **self.options.to_json())
-        changed = before != (self.options.agent, self.options.hints, self.target_score)
+        changed = before != (self.options.agent, self.options.hints, self.target_score, self.options.turn_clock,
+                             self.options.on_leave, self.options.newcomers)
         if (changed and self.social.clear()) or before[2] != self.target_score:
             self._send_lobby_state()
 
@@ -399,6 +478,8 @@ class Table:
             peer.send(notification("lobby_state", self._lobby_state()))
         peer.send(notification("chat_history", {"messages": [_line_json(line) for line in self.social.log]}))
         peer.send(notification("spectators_changed", self.spectators.state(self.peers)))
+        if self.is_running:
+            peer.send(notification("turn_clocks", self._clocks_json()))
 
     def chat(self, peer: Peer, raw: str) -> None:
         """Send a chat text to every listening client (``chat_message``) and keep it in the history.
@@ -526,10 +607,13 @@ class Table:
         players: list[Player] = [client if client is not None else self._seat_agent(self._make_agent(seat))
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
+        self._starters = [(player.name, player.kind) for player in players]
+        self._seat_changes = []
         rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
         game_id, started_at, name = str(uuid.uuid4()), now_iso(), self.name
-        options = {"agent": self.options.agent, "hints": self.options.hints}
+        options = {"agent": self.options.agent, "hints": self.options.hints, "turn_clock": self.options.turn_clock,
+                   "on_leave": self.options.on_leave, "newcomers": self.options.newcomers}
         self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
                                                           options))
         self._run(GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
@@ -563,9 +647,12 @@ class Table:
         table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
         table.options.agent = str(running.options.get("agent", table.options.agent))
         table.options.hints = bool(running.options.get("hints", table.options.hints))
+        table.options.turn_clock = float(running.options.get("turn_clock", table.options.turn_clock))
+        table.options.on_leave = str(running.options.get("on_leave", table.options.on_leave))
+        table.options.newcomers = bool(running.options.get("newcomers", table.options.newcomers))
         table.target_score = rules.target_score
         for seat, (name, hashed) in sorted(running.seats.items()):
-            peer = Peer(name, seat, table, table._make_agent(seat), pool, settings.turn_timeout, hinter=table._hint)
+            peer = table._new_peer(name, seat)
             peer.session_hash = hashed
             table.peers[seat] = peer
             table.info.player_names[seat] = name
@@ -574,6 +661,7 @@ class Table:
         players: list[Player] = [client if client is not None else table._seat_agent(table._make_agent(seat))
                                  for seat, client in enumerate(table.peers)]
         table.info.player_names = [player.name for player in players]
+        table._starters = [(player.name, player.kind) for player in players]
         engine = GameEngine(players, rules, rng=random.Random(), info=table.info,
                             bomb_window=settings.bomb_window, keep_rounds=True)
         engine.resume(finished, unfinished)
@@ -612,11 +700,85 @@ class Table:
         if engine is None:
             code = ErrorCode.INVALID_ANNOUNCE if kind == ActionKind.TICHU else ErrorCode.INTERRUPT_DENIED
             raise ProtocolError(code, "no game is being played")
+        peer.take_back()  # the person acts: a seat handed over comes back
         try:
             engine.interrupt(peer.seat, kind, cards)
         except RuleViolation as error:
             raise ProtocolError.from_violation(error, action="announce" if kind == ActionKind.TICHU else "bomb") \
                 from error
+
+    # -- idle seats: turn clocks and hand-overs (docs/server.md) ---------------------------------
+
+    def clock_changed(self) -> None:
+        """A person's request opened or closed: ``turn_clocks`` to the listening clients and the
+        spectators."""
+        message = notification("turn_clocks", self._clocks_json())
+        for client in self.clients:
+            if self.social.listens(client):
+                client.send(message)
+        self.spectators.send(message)
+
+    def _clocks_json(self) -> dict[str, Any]:
+        """``turn_clocks``: every person's seat that is waited for now, with its clock."""
+        clocks = [clock for client in self.clients
+                  if client.hand_over_reason is None and (clock := client.clock_json()) is not None]
+        return {"clocks": sorted(clocks, key=lambda clock: int(clock["player_index"]))}
+
+    def handed_over(self, peer: Peer, reason: str | None) -> None:
+        """A seat went to its stand-in (``seat_handed_over``) or its person took it back
+        (``seat_taken_back``): every client and spectator hears it."""
+        if reason is None:
+            self._broadcast("seat_taken_back", player_index=peer.seat, player_name=peer.name)
+        else:
+            log.info("table %r: seat %d handed to its agent (%s)", self.name, peer.seat, reason)
+            self._broadcast("seat_handed_over", player_index=peer.seat, player_name=peer.name, reason=reason)
+        self.clock_changed()
+
+    def _handed_over_seats(self) -> list[int]:
+        return [client.seat for client in self.clients if client.hand_over_reason is not None]
+
+    def hand_over(self, peer: Peer, seat: int) -> None:
+        """The host hands an idle person's seat to its stand-in agent (after :data:`HAND_OVER_AFTER`
+        seconds of waiting for one decision); the person takes it back by acting.
+
+        :raises ProtocolError: ``NOT_LOBBY_HOST`` for another client; ``INVALID_ACTION`` without a
+            game, for a seat that is no person's, is not waited for long enough, or is handed over.
+        """
+        if self.info.host_index != peer.seat:
+            raise ProtocolError(ErrorCode.NOT_LOBBY_HOST, action="hand_over")
+        if not self.is_running:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, "no game is being played")
+        if not 0 <= seat < 4:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "player_index must be 0..3")
+        target = self.peers[seat]
+        if target is None:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, "an agent plays that seat already", player_index=seat)
+        if target.hand_over_reason is not None:
+            raise ProtocolError(ErrorCode.INVALID_ACTION, "that seat is handed over already", player_index=seat)
+        waited = target.waited()
+        if waited is None or waited < HAND_OVER_AFTER:
+            raise ProtocolError(ErrorCode.INVALID_ACTION,
+                                f"a seat can be handed over after {HAND_OVER_AFTER:g} s of waiting for it",
+                                player_index=seat, waited=None if waited is None else round(waited, 1))
+        target.hand_over("host")
+
+    def take_back(self, peer: Peer) -> None:
+        """The person of a handed-over seat acts again (``take_back``).
+
+        :raises ProtocolError: ``INVALID_ACTION`` when the seat is not handed over.
+        """
+        if not peer.take_back():
+            raise ProtocolError(ErrorCode.INVALID_ACTION, "your seat is not handed over")
+
+    def _end_early(self, seat: int, name: str) -> None:
+        """A person's leaving ends the game (``on_leave`` ``"end"``): it is stored as ended early by
+        them, every client hears ``game_ended_early``, and the table goes back to its lobby."""
+        engine, task = self.engine, self._task
+        if engine is None or task is None:
+            return
+        self._write_record(engine, aborted=True, ended_by={"seat": seat, "name": name})
+        task.cancel()
+        self._broadcast("game_ended_early", player_index=seat, player_name=name)
 
     # -- closing ------------------------------------------------------------------------------------
 
@@ -690,20 +852,26 @@ class Table:
             log.info("table %r: hint for %d legal plays took %.0f ms", self.name, len(legal), took)
         return hint
 
-    def _write_record(self, engine: GameEngine, *, aborted: bool) -> None:
+    def _write_record(self, engine: GameEngine, *, aborted: bool, ended_by: dict[str, Any] | None = None) -> None:
         """Store the game's record in place of its journal; an aborted game's record has its
-        finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``."""
+        finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``.
+        ``players`` are the seats' occupants when the game started and ``seat_changes`` every
+        change since (docs/server.md); ``ended_by`` names the person whose leaving ended it."""
         journal = self._journal
         if journal is None:
             return  # written already
         game_id = journal.game_id
         record: dict[str, Any] | None = None
         try:
-            players = [(player.name, player.kind) for player in engine.players]
+            players = self._starters or [(player.name, player.kind) for player in engine.players]
             record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
             record["table"] = self.name
+            if self._seat_changes:
+                record["seat_changes"] = list(self._seat_changes)
             if aborted:
                 ended_early(record, engine.round)
+            if ended_by is not None:
+                record["ended_by"] = ended_by
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
             self._store.submit(lambda store: store.end_game(game_id, record))

@@ -26,7 +26,7 @@ def table_entry(table: Table) -> dict[str, Any]:
     return {"name": table.name, "players": list(table.info.player_names), "people": len(table.clients),
             "running": table.is_running, "phase": table.info.phase.value, "spectators": len(spectators),
             "spectators_limit": spectators.limit,
-            "watchable": spectators.allowed and len(spectators) < spectators.limit}
+            "watchable": spectators.admits}
 
 
 def table_list(factory: GameFactory, limit: int = MAX_LISTED) -> dict[str, Any]:
