@@ -33,7 +33,7 @@ OPTIONS = {"agent": "random", "hints": True, "agents": ["random"], "turn_clock":
            "newcomers": False}
 
 
-def _joined(*, running: bool = True, host: int = 0, handed_over: list[int] | None = None) -> Message:
+def _joined(*, running: bool = True, host: int = 0) -> Message:
     """Bo's own ``player_joined`` at seat 0 of a table with Ida at seat 2 (playing, or the lobby)."""
     public: Message = {
         "table_name": "mock", "player_names": ["Bo", "", "Ida", ""], "host_index": host, "is_running": running,
@@ -41,7 +41,7 @@ def _joined(*, running: bool = True, host: int = 0, handed_over: list[int] | Non
         "count_hand_cards": [14, 14, 14, 14] if running else [0, 0, 0, 0], "announcements": [0, 0, 0, 0],
         "wish_value": 0, "wish_open": False, "trick_turns": [], "trick_owner_index": None, "trick_points": 0,
         "points": [0, 0, 0, 0], "tricks_won": [0, 0, 0, 0], "out_order": [], "played_cards": [],
-        "round_scores": [], "total": [0, 0], "passed": [], "handed_over": handed_over or []}
+        "round_scores": [], "total": [0, 0], "passed": [], "agent_plays_for": []}
     hand = [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]] if running else []
     return {"player_index": 0, "player_name": "Bo", "session_id": "s-idle", "protocol_version": 1,
             "pending_request": None, "public_state": public, "options": OPTIONS,
@@ -135,7 +135,7 @@ async def test_a_handed_over_seat_says_so_and_i_am_back_takes_it_back(server: Li
     await tab.until(lambda: tab.visible(mark), "Ida's seat marked")
     assert await _text(tab, mark) == "Agent playing for Ida"
     assert await _hidden(tab, "#handover-banner")
-    joined["public_state"]["handed_over"] = [0, 2]  # what the server's player_joined says after a reload
+    joined["public_state"]["agent_plays_for"] = [0, 2]  # what the server's player_joined says after a reload
     await tab.page.reload()
     await tab.wait_view("view-table")
     await tab.until(lambda: tab.visible("#handover-banner"), "after a reload: the own seat still handed over")

@@ -62,12 +62,12 @@
   }
 
   /**
-   * The handed-over seats of a `public_state` (its `handed_over`, when the server sends it).
+   * The handed-over seats of a `public_state` (its `agent_plays_for`, when the server sends it).
    * @param {Object} publicState The state.
    * @returns {Set<number>} The seats.
    */
   function _handedOver(publicState) {
-    const seats = (publicState || {}).handed_over;
+    const seats = (publicState || {}).agent_plays_for;
     return new Set(Array.isArray(seats) ? seats.map(Number) : []);
   }
 

@@ -39,6 +39,7 @@
    * @property {string[]} levels The levels the host chooses among in the lobby, weakest first.
    * @property {(number|null)} turnClock Seconds a person has for each decision (0: off), or null
    *   from a server without the option (docs/server.md "Leaving, idle seats and late joiners").
+   * @property {number[]} turnClocks The turn clocks the host chooses among (`[]` when not sent).
    * @property {(string|null)} onLeave `agent` or `end`: what happens when a person leaves a running
    *   game, or null from a server without the option.
    * @property {(boolean|null)} newcomers Whether a newcomer may take an agent's seat during the
@@ -190,7 +191,7 @@
 
   /**
    * The table's options from a message's context, or null if it has none.
-   * @param {*} options `{agent, hints, agents, levels, turn_clock, on_leave, newcomers}`.
+   * @param {*} options `{agent, hints, agents, levels, turn_clock, turn_clocks, on_leave, newcomers}`.
    * @returns {(TableOptions|null)} A copy.
    */
   function _options(options) {
@@ -206,6 +207,7 @@
         return String(level.level);
       }),
       turnClock: typeof options.turn_clock === 'number' ? options.turn_clock : null,
+      turnClocks: Array.isArray(options.turn_clocks) ? options.turn_clocks.map(Number) : [],
       onLeave: typeof options.on_leave === 'string' ? options.on_leave : null,
       newcomers: typeof options.newcomers === 'boolean' ? options.newcomers : null };
   }

@@ -271,11 +271,11 @@
       State.apply('player_joined', Object.assign(joined({ is_running: false, phase: 'lobby' }), {
         options: { agent: 'montecarlo', hints: true, agents: ['random', 'rule', 'heuristic', 'montecarlo'] } }));
       assert.deepEqual(State.options, { agent: 'montecarlo', hints: true,
-        agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [], turnClock: null, onLeave: null, newcomers: null });
+        agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
       State.apply('options_changed', { agent: 'casual', hints: false, agents: ['random', 'rule'],
         levels: [{ level: 'beginner', agent: 'beginner' }, { level: 'casual', agent: 'rule' }] });
       assert.deepEqual(State.options, { agent: 'casual', hints: false, agents: ['random', 'rule'],
-        levels: ['beginner', 'casual'], turnClock: null, onLeave: null, newcomers: null });
+        levels: ['beginner', 'casual'], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
       State.reset();
       State.apply('player_joined', joined());
       assert.equal(State.options, null, 'a server without options');
@@ -848,7 +848,7 @@
     });
     it('takes the handed-over seats from the own player_joined', function () {
       IdleSeats.reset();
-      IdleSeats.apply('player_joined', joined({ handed_over: [0, 2] }), 0);
+      IdleSeats.apply('player_joined', joined({ agent_plays_for: [0, 2] }), 0);
       assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2]);
       IdleSeats.apply('player_joined', { player_index: 1, player_name: 'Ben' }, 0);
       assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2], 'another client changes nothing');

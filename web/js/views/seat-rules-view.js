@@ -20,7 +20,7 @@
   const IdleSeats = Tichu.IdleSeats;
   const State = Tichu.State;
 
-  /** @type {number[]} The turn clocks the host chooses among (`TURN_CLOCKS`; 0 is off). */
+  /** @type {number[]} The turn clocks offered when the server does not list them (`TURN_CLOCKS`; 0 is off). */
   const TURN_CLOCKS = [0, 30, 60, 120];
   /** @type {string[]} The values of `on_leave`. */
   const ON_LEAVE = ['agent', 'end'];
@@ -104,8 +104,9 @@
     _elements['lobby-rules'].hidden = !shown;
     if (shown) {
       const isHost = State.playerIndex !== null && State.public.host_index === State.playerIndex;
-      const clocks = TURN_CLOCKS.includes(options.turnClock) ? TURN_CLOCKS
-        : TURN_CLOCKS.concat([options.turnClock]).sort(function (a, b) { return a - b; });
+      const offered = options.turnClocks.length ? options.turnClocks : TURN_CLOCKS;
+      const clocks = offered.includes(options.turnClock) ? offered
+        : offered.concat([options.turnClock]).sort(function (a, b) { return a - b; });
       const clockChoices = I18n.getLanguage() + '|' + clocks.join(',');
       if (clockChoices !== _clockChoices) {
         _clockChoices = clockChoices;
