@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from functools import partial
 
 import pytest
 
@@ -125,6 +126,11 @@ async def test_a_handed_over_seat_says_so_and_i_am_back_takes_it_back(server: Li
     assert await _text(tab, "#handover-text") == "An agent is playing for you."
     await shots.take(tab, f"table-handed-over-{size.name}", both=False)
     shots.assert_layout()
+    await tab.click("#lang-switch")
+    await tab.until(partial(_text_matches, tab, "#handover-text", "Ein Bot spielt für dich."), "the banner in German")
+    assert await _text(tab, "#take-back") == "Bin wieder da"
+    await tab.click("#lang-switch")
+    await tab.until(partial(_text_matches, tab, "#take-back", "I’m back"), "the banner in English again")
     await tab.click("#take-back")
     await tab.until(lambda: bool(_sent(sent, "take_back")), "I'm back sends take_back")
     socket.send(notification("seat_taken_back", {"player_index": 0, "player_name": "Bo"}))

@@ -140,3 +140,26 @@ async def test_a_newcomer_at_a_closed_table_may_watch_instead(server: LiveServer
     await cleo.click("#login-watch")
     await cleo.wait_view("view-table")
     await cleo.until(lambda: cleo.visible("#spectate-badge"), "Cleo watches")
+
+
+@pytest.mark.slow
+async def test_the_host_hands_a_silent_seat_to_an_agent_after_a_minute(server: LiveServer,
+                                                                       open_page: OpenPage) -> None:
+    """Without a clock Ben stays silent at the Grand Tichu step: after 60 s Anna (the host) sees
+    "Hand to an agent" on his seat, which the server accepts (``hand_over``); Ben's page then
+    says "An agent is playing for you." and Anna's marks his seat. Ben never sees the control."""
+    host, guest = await _seated_pair(server, open_page, DESKTOP, "silent")
+    await _start(host, guest)
+    await host.until(lambda: host.enabled("#btn-pass"), "Anna's Grand Tichu question")
+    await host.click("#btn-pass")
+    control = '.seat[data-seat="1"] .seat-hand-over'
+    await host.until(partial(_matches, host, '.seat[data-seat="1"] .seat-clock', r"waiting 0:[2-5]\d"),
+                     "Anna sees how long Ben has been waited for", timeout=30)
+    assert not await host.visible(control), "offered before 60 s"
+    await host.until(lambda: host.visible(control), "Hand to an agent after 60 s", timeout=50)
+    assert await guest.count(".seat-hand-over:not([hidden])") == 0, "the guest is offered the hand-over"
+    await host.click(control)
+    await guest.until(lambda: guest.visible("#handover-banner"), "Ben's banner")
+    await host.until(lambda: host.visible('.seat[data-seat="1"] .seat-agent'), "Anna sees Ben's seat marked")
+    await host.until(partial(_hidden, host, control), "no control for a seat handed over")
+    assert not host.wire.errors(), f"the server refused: {host.wire.errors()}"
