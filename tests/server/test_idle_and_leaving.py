@@ -187,3 +187,29 @@ async def test_a_running_table_is_closed_to_newcomers_but_not_to_who_left(start_
         assert changes[0]["kind"].startswith("agent:") and changes[1]["name"] == "guest"
         assert (changes[0]["round"], changes[0]["event"]) <= (changes[1]["round"], changes[1]["event"])
         assert replay(record) is None
+
+
+async def test_the_seat_changes_of_a_game_are_bounded(start_server: StartServer,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person who leaves and comes back over and over cannot grow the game's record without
+    bound: past ``MAX_SEAT_CHANGES`` a join into the running game is refused (400), nothing changes."""
+    monkeypatch.setattr(table_module, "MAX_SEAT_CHANGES", 2)
+    async with asyncio.timeout(GAME_WAIT):
+        server = await start_server()
+        host = await server.join("Host", "loop", seed=1)
+        guest = await server.join("Guest", "loop", seed=2)
+        await host.send_type("start_game")
+        hosting = asyncio.create_task(host.play())
+        await guest.play(until=None, hold=mid_trick_play)
+        await guest.send_type("leave")
+        await guest.wait_closed()
+        again = await server.join("Guest", "loop", seed=3)  # change 2: back in her seat
+        await again.send_type("leave")
+        await again.wait_closed()
+        refused = await server.raw("table_name=loop&player_name=Guest", name="Guest")
+        await refused.wait_closed()
+        [error] = refused.errors()
+        assert error["code"] == GAME_ALREADY_STARTED and "2 times" in error["message"]
+        await hosting
+        [record] = read_table_records(server, "loop")
+        assert len(record["seat_changes"]) == 3  # left, joined, left: the last leave is always kept

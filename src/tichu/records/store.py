@@ -121,7 +121,8 @@ class RunningGame:
     :ivar started_at: When it started (records.md).
     :ivar seed: The seed of its shuffles, or ``None``.
     :ivar rules: The record's ``rules`` object.
-    :ivar options: The table's options when the game started (agent kind, hints).
+    :ivar options: The table's options when the game started (agent kind, hints, ...), and who
+        began it (``starters``) and the seat changes since (``seat_changes``; docs/server.md).
     :ivar entries: Its journal, in order, up to the first missing entry.
     :ivar complete: Whether no entry is missing (a write lost to a full queue or a failed
         write leaves a gap; what follows a gap is not in :attr:`entries`).
@@ -394,6 +395,11 @@ class GameStore:
         self._db.execute("INSERT INTO running_games (id, table_name, started_at, seed, rules, options) "
                          "VALUES (?, ?, ?, ?, ?, ?)",
                          (game_id, table_name, started_at, seed, _dumps(rules), _dumps(options or {})))
+
+    def set_running_options(self, game_id: str, options: dict[str, Any]) -> None:
+        """Replace what is kept beside a running game's journal (its options, who began it and the
+        seat changes since: what a restart needs for the record)."""
+        self._db.execute("UPDATE running_games SET options = ? WHERE id = ?", (_dumps(options), game_id))
 
     def append_entries(self, game_id: str, first: int, entries: Iterable[Entry]) -> None:
         """Append journal entries of a running game; ``first`` is the number of the first one
