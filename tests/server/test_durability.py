@@ -227,6 +227,7 @@ async def test_a_person_who_left_before_a_crash_stays_named_on_the_seat(server: 
     server.kill()
     await ann.close()
     await server.start()
+    assert ann.session_id is not None
     back = await server.connect({"session_id": ann.session_id}, "Ann", seed=3)
     await back.play("game_over")
     [record] = await _ended_games(server)
