@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.checks import expect_refused
 from tests.support.live_server import WAIT, Message, eventually, read_table_records
-from tests.support.raw_client import GAME_WAIT, StartServer, is_event, is_request
+from tests.support.raw_client import GAME_WAIT, Server, StartServer, is_event, is_request
 from tichu.records.record import replay
 from tichu.server import table as table_module
 
@@ -26,6 +26,13 @@ INVALID_MESSAGE, INVALID_ACTION, GAME_ALREADY_STARTED, NOT_LOBBY_HOST = 101, 300
 def mid_trick_play(request: Message) -> bool:
     """A ``play`` request with a combination on the table (not a lead)."""
     return request["action"] == "play" and request["context"]["trick_combination"] is not None
+
+
+def _prompted(server: Server, table: str, seat: int | None) -> bool:
+    """Whether the rules core offers the seat its calls and bombs (as to an agent)."""
+    engine = server.table(table).engine
+    assert engine is not None and engine.state is not None and seat is not None
+    return bool(engine.state.prompted[seat])
 
 
 async def test_the_host_chooses_a_turn_clock_from_the_offered_ones(start_server: StartServer) -> None:
@@ -72,12 +79,14 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_an_agent_until_its_person_
                   if clock["player_index"] == ida.seat]
         assert clocks and all(clock["seconds_left"] is not None and clock["seconds_left"] <= 0.3 for clock in clocks)
         assert len([m for m in ida.messages if is_event(m, "seat_handed_over")]) == 1
+        assert _prompted(server, "idle", ida.seat), "her agent is offered the calls and bombs"
         mark = len(ida.messages)
         await ben.wait_for(lambda m: is_event(m, "player_played") and m["payload"]["context"]["turn"][0] == ida.seat,
                            timeout=GAME_WAIT)
         assert not [m for m in ida.messages[mark:] if is_request(m)], "a handed-over seat is asked nothing"
         await ida.send_type("take_back")
         await ben.wait_event("seat_taken_back", player_index=ida.seat, player_name="Ida")
+        assert not _prompted(server, "idle", ida.seat), "she calls and bombs by herself again"
         await ida.play()
         await benning
         assert not [m for m in ida.events("seat_handed_over")[1:]], "she answered in time after taking it back"

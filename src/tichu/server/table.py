@@ -743,6 +743,8 @@ class Table:
     def handed_over(self, peer: Peer, reason: str | None) -> None:
         """A seat went to its stand-in (``seat_handed_over``) or its person took it back
         (``seat_taken_back``): every client and spectator hears it."""
+        if self.engine is not None and self.peers[peer.seat] is peer:
+            self.engine.refresh_prompted(peer.seat)  # offered calls and bombs (or not) from now on
         if reason is None:
             self._broadcast("seat_taken_back", player_index=peer.seat, player_name=peer.name)
         else:
