@@ -192,3 +192,23 @@ def test_an_aborted_games_unfinished_round_is_shown(records: list[Record]) -> No
     record["unfinished_round"] = {"deal": 3}
     steps, fault = record_steps(record)
     assert fault is not None and fault.rule == "records" and steps[-1]["round"] == 0
+
+
+def test_each_step_names_who_held_the_seats_then(records: list[Record]) -> None:
+    """A game someone left (docs/server.md, ``seat_changes``): the steps before the change name the
+    person, the steps from it on the agent that finished for them; ``ended_by`` is passed on."""
+    record = copy.deepcopy(records[0])
+    record["players"][2] = {"name": "Ben", "kind": "human"}
+    record["seat_changes"] = [{"seat": 2, "round": 0, "event": 3, "name": "Bot 3", "kind": "agent:random",
+                               "reason": "left"}, {"seat": 9, "round": "x"}]  # a malformed entry is left out
+    record["ended_by"] = {"seat": 1, "name": "Cleo"}
+    document = replay_document(record)
+    steps = document["steps"]
+    assert document["ended_by"] == {"seat": 1, "name": "Cleo"}
+    assert steps[0]["names"][2] == "Ben" and steps[-1]["names"][2] == "Bot 3"
+    first_events = [step for step in steps if step["round"] == 0
+                    and step["kind"] in ("tichu", "play", "pass", "bomb", "wish", "dragon")]  # one per event
+    assert [step["names"][2] for step in first_events[:3]] == ["Ben"] * 3
+    assert all(step["names"][2] == "Bot 3" for step in first_events[3:])
+    assert all(step["names"][:2] + step["names"][3:] == steps[0]["names"][:2] + steps[0]["names"][3:]
+               for step in steps)

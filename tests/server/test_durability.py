@@ -202,3 +202,36 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
     assert len(records["refused"]["unfinished_round"]["events"]) == len(records["gap"]["unfinished_round"]["events"])
     with GameStore(data / STORE_FILE) as store:
         assert [game.id for game in store.running_games()] == ["newer"]
+
+
+@pytest.mark.slow
+async def test_a_person_who_left_before_a_crash_stays_named_on_the_seat(server: ProcessServer) -> None:
+    """Ben leaves (an agent finishes for him), then the server is killed: the stored running game
+    keeps who began each seat and the seat change, so the record written after the restart names
+    Ben on his seat and the agent as his substitute (docs/server.md, "Leaving, idle seats")."""
+    ann = await server.connect({"player_name": "Ann", "table_name": "left"}, "Ann")
+    ben = await server.connect({"player_name": "Ben", "table_name": "left"}, "Ben", seed=2)
+    await ann.send_type("start_game")
+    anning = asyncio.create_task(ann.play(until=lambda m: m.get("type") == "notification"
+                                          and m["payload"]["event"] == "player_left"))
+    await ben.play(hold=lambda request: request["action"] == "play")
+    await ben.send_type("leave")
+    await anning
+    await ann.play(hold=lambda request: request["action"] == "play"
+                   and request["context"]["trick_combination"] is not None)
+    await _journal_settled(server)
+    with _stored(server) as store:
+        [running] = store.running_games()
+    assert running.options["starters"][ben.seat or 0] == ["Ben", "human"]
+    assert [change["reason"] for change in running.options["seat_changes"]] == ["left"]
+    server.kill()
+    await ann.close()
+    await server.start()
+    assert ann.session_id is not None
+    back = await server.connect({"session_id": ann.session_id}, "Ann", seed=3)
+    await back.play("game_over")
+    [record] = await _ended_games(server)
+    assert record["players"][ben.seat or 0] == {"name": "Ben", "kind": "human"}
+    [change] = record["seat_changes"]
+    assert change["seat"] == ben.seat and change["reason"] == "left" and change["kind"] == "agent:rule"
+    assert replay(record) is None

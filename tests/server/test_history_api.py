@@ -66,7 +66,7 @@ async def test_games_played_at_the_server_appear_with_their_stats_and_ratings(st
         seat.rounds, seat.tichu_calls, seat.grand_calls, seat.bombs)
     assert anna["points_per_round"] == round(seat.team_points / seat.rounds, 1)
 
-    ratings = rate_games(([player_key(p["name"], p["kind"]) for p in record["players"]], record["winner"])
+    ratings = rate_games(([player_key(p["name"], p["kind"]) for p in record["players"]], record["winner"], [])
                          for record in sorted([first, second], key=lambda r: (r["started_at"], r["id"])))
     assert anna["rating"] == round(ratings["Anna"], 1) != INITIAL
     status, board = await get(server, "/api/leaderboard")
@@ -94,6 +94,7 @@ async def test_games_played_at_the_server_appear_with_their_stats_and_ratings(st
     ("/api/games?limit=99999999999999999999", 400, "limit"),
     ("/api/games?limit=ten", 400, "limit"),
     ("/api/games?offset=-1", 400, "offset"),
+    ("/api/games?people=2", 400, "people"),
     ("/api/games?offset=1.5", 400, "offset"),
     ("/api/games?offset=100000000000000000000", 400, "offset"),  # 10**20
     ("/api/games?offset=1000001", 400, "offset"),  # MAX_OFFSET + 1 (docs/server.md: 0..1,000,000)

@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.checks import expect_refused
 from tests.support.live_server import WAIT, Message, eventually, read_table_records
-from tests.support.raw_client import GAME_WAIT, StartServer, is_event, is_request
+from tests.support.raw_client import GAME_WAIT, Server, StartServer, is_event, is_request
 from tichu.records.record import replay
 from tichu.server import table as table_module
 
@@ -26,6 +26,13 @@ INVALID_MESSAGE, INVALID_ACTION, GAME_ALREADY_STARTED, NOT_LOBBY_HOST = 101, 300
 def mid_trick_play(request: Message) -> bool:
     """A ``play`` request with a combination on the table (not a lead)."""
     return request["action"] == "play" and request["context"]["trick_combination"] is not None
+
+
+def _prompted(server: Server, table: str, seat: int | None) -> bool:
+    """Whether the rules core offers the seat its calls and bombs (as to an agent)."""
+    engine = server.table(table).engine
+    assert engine is not None and engine.state is not None and seat is not None
+    return bool(engine.state.prompted[seat])
 
 
 async def test_the_host_chooses_a_turn_clock_from_the_offered_ones(start_server: StartServer) -> None:
@@ -72,12 +79,14 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_an_agent_until_its_person_
                   if clock["player_index"] == ida.seat]
         assert clocks and all(clock["seconds_left"] is not None and clock["seconds_left"] <= 0.3 for clock in clocks)
         assert len([m for m in ida.messages if is_event(m, "seat_handed_over")]) == 1
+        assert _prompted(server, "idle", ida.seat), "her agent is offered the calls and bombs"
         mark = len(ida.messages)
         await ben.wait_for(lambda m: is_event(m, "player_played") and m["payload"]["context"]["turn"][0] == ida.seat,
                            timeout=GAME_WAIT)
         assert not [m for m in ida.messages[mark:] if is_request(m)], "a handed-over seat is asked nothing"
         await ida.send_type("take_back")
         await ben.wait_event("seat_taken_back", player_index=ida.seat, player_name="Ida")
+        assert not _prompted(server, "idle", ida.seat), "she calls and bombs by herself again"
         await ida.play()
         await benning
         assert not [m for m in ida.events("seat_handed_over")[1:]], "she answered in time after taking it back"
@@ -187,3 +196,29 @@ async def test_a_running_table_is_closed_to_newcomers_but_not_to_who_left(start_
         assert changes[0]["kind"].startswith("agent:") and changes[1]["name"] == "guest"
         assert (changes[0]["round"], changes[0]["event"]) <= (changes[1]["round"], changes[1]["event"])
         assert replay(record) is None
+
+
+async def test_the_seat_changes_of_a_game_are_bounded(start_server: StartServer,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person who leaves and comes back over and over cannot grow the game's record without
+    bound: past ``MAX_SEAT_CHANGES`` a join into the running game is refused (400), nothing changes."""
+    monkeypatch.setattr(table_module, "MAX_SEAT_CHANGES", 2)
+    async with asyncio.timeout(GAME_WAIT):
+        server = await start_server()
+        host = await server.join("Host", "loop", seed=1)
+        guest = await server.join("Guest", "loop", seed=2)
+        await host.send_type("start_game")
+        hosting = asyncio.create_task(host.play())
+        await guest.play(until=None, hold=mid_trick_play)
+        await guest.send_type("leave")
+        await guest.wait_closed()
+        again = await server.join("Guest", "loop", seed=3)  # change 2: back in her seat
+        await again.send_type("leave")
+        await again.wait_closed()
+        refused = await server.raw("table_name=loop&player_name=Guest", name="Guest")
+        await refused.wait_closed()
+        [error] = refused.errors()
+        assert error["code"] == GAME_ALREADY_STARTED and "2 times" in error["message"]
+        await hosting
+        [record] = read_table_records(server, "loop")
+        assert len(record["seat_changes"]) == 3  # left, joined, left: the last leave is always kept

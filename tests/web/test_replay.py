@@ -386,3 +386,28 @@ async def _shown_step(tab: Tab) -> dict[str, Any]:
     return {"position": await _position(tab), "text": await tab.texts("#replay-step-text"),
             "scores": await _scores(tab), "hands": await _hand_sizes(tab),
             "seats": await tab.texts("#replay-seats .replay-seat-head"), "trick": await tab.texts("#replay-trick")}
+
+
+async def test_a_seat_someone_left_names_the_substitute_from_the_change_on(
+        server: LiveServer, open_page: OpenPage, records: list[Record]) -> None:
+    """Issue 23: a game Ben left in its second round (``seat_changes``) replays with Ben on his seat
+    before the change and "Bot 2 for Ben" from it on, in the step's text and on the seat."""
+    record = json.loads(json.dumps(records[1]))
+    record["id"] = "left-by-ben"
+    record["players"][1] = {"name": "Ben", "kind": "human"}
+    record["seat_changes"] = [{"seat": 1, "round": 1, "event": 0, "name": "Bot 2", "kind": "agent:random",
+                               "reason": "left"}]
+    await _store(server, record)
+    steps = replay_document(record)["steps"]
+    late = next(index for index, step in enumerate(steps) if step["round"] >= 1 and step["seat"] == 1
+                and step["kind"] in ("play", "pass"))
+    tab = await open_page(DESKTOP, "replay")
+    await tab.page.goto(f"{server.url}#replay={record['id']}&step={late}")
+    await tab.wait_view("view-replay")
+    await _at(tab, late)
+    assert (await tab.texts("#replay-step-text"))[0].startswith("Bot 2 for Ben ")
+    assert any("Bot 2 for Ben" in text for text in await tab.texts("#replay-seats .replay-seat"))
+    await tab.page.keyboard.press("Home")
+    await _at(tab, 0)
+    seats = await tab.texts("#replay-seats .replay-seat")
+    assert any("Ben" in text for text in seats) and not any("for Ben" in text for text in seats)

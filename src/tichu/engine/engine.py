@@ -185,6 +185,19 @@ class GameEngine:
                 self._wake()
         return old
 
+    def refresh_prompted(self, seat: int) -> None:
+        """The seat's player now acts unprompted, or no longer does (a person's seat handed to
+        its agent for a while): offer it the Tichu calls and bombs from now on, or stop. Only a
+        decision the engine awaits from this very seat alone is asked again (an offer to it lapses
+        when it acts by itself again); other seats' open requests stay as they are."""
+        state = self.state
+        if state is None:
+            return
+        state.set_prompted(seat, not self.players[seat].acts_unprompted)
+        if seat == self._awaiting:
+            self._version += 1
+            self._wake()
+
     def _view(self, seat: int, player: Player) -> SeatView:
         """A frozen snapshot of the seat's view for one question (R8)."""
         return view_of(self.info, self.round, seat, player.reads_table)

@@ -7,6 +7,11 @@ Each team's rating is the mean of its two seats' ratings; the winners' expected 
 seats of one team (two agents of one kind) moves twice, a key on both teams (agents of one kind
 against each other) not at all; so the sum of all ratings never changes.
 
+A game in which a person left for good is not rated as a game (a substitute played part of
+it); each person who left loses what their team would have lost by losing it, and each seat of
+the other team gains half of that (:func:`apply_leaving`), so that leaving never pays and the sum
+stays.
+
 Pure: no storage, no clock. Games are applied in the order of ``started_at``, then id.
 """
 
@@ -59,13 +64,50 @@ def apply_game(ratings: dict[str, float], seats: Sequence[str], winner: int) -> 
     return ratings
 
 
-def rate_games(games: Iterable[tuple[Sequence[str], int]]) -> dict[str, float]:
+def apply_leaving(ratings: dict[str, float], seats: Sequence[str], leavers: Iterable[int]) -> dict[str, float]:
+    """Apply a game that people left for good (in place): each leaver loses ``K * E`` (``E`` their
+    team's expected score against the other: what a loss would have cost the team), and each seat
+    of the other team gains half of it.
+
+    :param ratings: Ratings by player key; a new key starts at :data:`INITIAL`.
+    :param seats: The player key of each of the four seats.
+    :param leavers: The seats whose players left.
+    :returns: ``ratings``.
+    """
+    if len(seats) != 4:
+        raise ValueError("a rated game needs four seats")
+    for seat in leavers:
+        own = (ratings.get(seats[seat % 2], INITIAL) + ratings.get(seats[seat % 2 + 2], INITIAL)) / 2
+        other = (ratings.get(seats[1 - seat % 2], INITIAL) + ratings.get(seats[3 - seat % 2], INITIAL)) / 2
+        delta = K * expected(own, other)
+        ratings[seats[seat]] = ratings.get(seats[seat], INITIAL) - delta
+        for opponent in (1 - seat % 2, 3 - seat % 2):
+            ratings[seats[opponent]] = ratings.get(seats[opponent], INITIAL) + delta / 2
+    return ratings
+
+
+#: What one game does to the ratings: the player keys by seat, the winner (20, 31; ``None`` when
+#: it is not rated as a game) and the seats whose players left it.
+Outcome = tuple[Sequence[str], int | None, Sequence[int]]
+
+
+def apply_outcome(ratings: dict[str, float], outcome: Outcome) -> dict[str, float]:
+    """Apply one game's outcome: the leavers' loss if anyone left, else the game if it is rated."""
+    seats, winner, leavers = outcome
+    if leavers:
+        return apply_leaving(ratings, seats, leavers)
+    if winner is not None:
+        return apply_game(ratings, seats, winner)
+    return ratings
+
+
+def rate_games(games: Iterable[Outcome]) -> dict[str, float]:
     """Ratings from scratch after these games, applied in the given order.
 
-    :param games: ``(player keys by seat, winner)`` per finished game.
+    :param games: The outcome of each game (:data:`Outcome`).
     :returns: Ratings by player key.
     """
     ratings: dict[str, float] = {}
-    for seats, winner in games:
-        apply_game(ratings, seats, winner)
+    for outcome in games:
+        apply_outcome(ratings, outcome)
     return ratings

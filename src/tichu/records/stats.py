@@ -7,6 +7,12 @@ Who a seat is: a person by their name (``kind`` ``"human"``), an agent by its ki
 (``"agent:montecarlo"``), so that every Monte Carlo agent adds to one line whatever its seat's
 display name. That identity is the *player key*; names are not accounts (anyone can play under
 any name on a home server), and the key keeps the door open for accounts later.
+
+A seat's player is the first person who held it (``players``, or a ``joined`` entry of the
+record's ``seat_changes``; docs/server.md), else the agent that began it. Only that player's
+*stint* counts: the rounds it began and the calls and bombs it made while it held the seat. A
+substitute agent's moves count for nobody, and a person who left the game for good (a ``left``
+change, or the record's ``ended_by``) has no result for it but is marked :attr:`SeatStats.left`.
 """
 
 from __future__ import annotations
@@ -20,6 +26,10 @@ from tichu.core.seats import TEAM_NAMES
 
 #: records.md's ``players[].kind`` of a person.
 HUMAN = "human"
+#: A place in a game: the round's index and how many of its events came before (a seat change's).
+Place = tuple[int, int]
+#: After every place of a game.
+_END: Place = (1 << 30, 0)
 
 
 def player_key(name: str, kind: str) -> str:
@@ -50,6 +60,8 @@ class SeatStats:
     :ivar double_victories: Rounds its team won by a double victory.
     :ivar team_points: Its team's points over the finished rounds (card points and bonuses).
     :ivar bombs: Bombs it played (out of turn or at its turn).
+    :ivar left: Whether the seat's player left the game for good before its end.
+    :ivar whole: Whether the seat's player held the seat through the whole game (no change).
     """
 
     seat: int
@@ -66,6 +78,8 @@ class SeatStats:
     double_victories: int
     team_points: int
     bombs: int
+    left: bool = False
+    whole: bool = True
 
 
 def is_finished(record: dict[str, Any]) -> bool:
@@ -74,48 +88,93 @@ def is_finished(record: dict[str, Any]) -> bool:
 
 
 def game_stats(record: dict[str, Any]) -> list[SeatStats]:
-    """Each seat's statistics of one game.
+    """Each seat's statistics of one game: its player's (see the module's docstring).
 
-    Only finished rounds count (an aborted game's ``unfinished_round`` does not). A call is made
-    when its seat goes out first (R6). A bomb is a ``bomb`` event or a ``play`` whose cards are
-    a bomb (R3.7).
+    Only finished rounds count (an aborted game's ``unfinished_round`` does not), and of them the
+    rounds the seat's player began. A call is made when its seat goes out first (R6). A bomb is a
+    ``bomb`` event or a ``play`` whose cards are a bomb (R3.7).
 
     :param record: A ``tichu-record/1`` object.
     :returns: Four entries, by seat.
-    :raises ValueError: For a record without four players or with malformed rounds.
+    :raises ValueError: For a record without four players or with malformed rounds or seat changes.
     """
     try:
         players = [(str(player["name"]), str(player["kind"])) for player in record["players"]]
         if len(players) != 4:
             raise ValueError(f"{len(players)} players")
+        stints = [_stint(seat, players[seat], record) for seat in range(4)]
         counts = [dict.fromkeys(("rounds", "tichu_calls", "tichu_made", "grand_calls", "grand_made",
                                  "double_victories", "team_points", "bombs"), 0) for _ in range(4)]
-        for round_ in record.get("rounds") or []:
-            _add_round(round_, counts)
+        for index, round_ in enumerate(record.get("rounds") or []):
+            _add_round(index, round_, counts, stints)
     except (KeyError, TypeError, IndexError, AttributeError) as error:
         raise ValueError(f"malformed record: {error!r}") from error
     winner = record.get("winner") if is_finished(record) else None
-    return [SeatStats(seat=seat, name=name, kind=kind, key=player_key(name, kind), team=TEAM_NAMES[seat % 2],
-                      won=None if winner is None else winner == TEAM_NAMES[seat % 2], **counts[seat])
-            for seat, (name, kind) in enumerate(players)]
+    return [SeatStats(seat=seat, name=stint.name, kind=stint.kind, key=player_key(stint.name, stint.kind),
+                      team=TEAM_NAMES[seat % 2],
+                      won=None if winner is None or stint.left else winner == TEAM_NAMES[seat % 2],
+                      left=stint.left, whole=stint.whole, **counts[seat])
+            for seat, stint in enumerate(stints)]
 
 
-def _add_round(round_: dict[str, Any], counts: list[dict[str, int]]) -> None:
+@dataclass(frozen=True)
+class _Stint:
+    """Who a seat's player is and from where to where in the game it held the seat."""
+
+    name: str
+    kind: str
+    start: Place
+    end: Place
+    left: bool
+
+    @property
+    def whole(self) -> bool:
+        return self.start == (0, 0) and self.end == _END
+
+    def holds(self, place: Place) -> bool:
+        return self.start <= place < self.end
+
+
+def _stint(seat: int, starter: tuple[str, str], record: dict[str, Any]) -> _Stint:
+    """The seat's player (the first person at it, else its first agent) and its stint."""
+    changes = [(int(change["round"]), int(change["event"]), str(change["name"]), str(change["kind"]),
+                str(change["reason"])) for change in record.get("seat_changes") or [] if int(change["seat"]) == seat]
+    name, kind = starter
+    start: Place = (0, 0)
+    following = changes
+    if kind != HUMAN:
+        joined = [index for index, change in enumerate(changes) if change[3] == HUMAN]
+        if joined:
+            first = changes[joined[0]]
+            name, kind, start = first[2], first[3], (first[0], first[1])
+            following = changes[joined[0] + 1:]
+    end = next(((change[0], change[1]) for change in following), _END)
+    ended_by = record.get("ended_by")
+    left = kind == HUMAN and (any(change[4] == "left" for change in following[:1])
+                              or (isinstance(ended_by, dict) and ended_by.get("seat") == seat and end == _END))
+    return _Stint(name, kind, start, end, left)
+
+
+def _add_round(index: int, round_: dict[str, Any], counts: list[dict[str, int]], stints: list[_Stint]) -> None:
     out_order = list(round_["out_order"])
     first = out_order[0] if out_order else None
     called = {seat for seat, grand in enumerate(round_.get("grand_tichu") or []) if grand}
-    for event in round_.get("events") or []:
+    for position, event in enumerate(round_.get("events") or []):
         seat = int(event["seat"])
+        if not stints[seat].holds((index, position)):
+            continue
         if event.get("tichu"):
             counts[seat]["tichu_calls"] += 1
             counts[seat]["tichu_made"] += seat == first
         elif "bomb" in event or ("play" in event and _is_bomb(str(event["play"]))):
             counts[seat]["bombs"] += 1
-    for seat in called:
-        counts[seat]["grand_calls"] += 1
-        counts[seat]["grand_made"] += seat == first
     score = list(round_["score"])
     for seat in range(4):
+        if not stints[seat].holds((index, 0)):
+            continue  # a round the seat's player did not begin is not theirs
+        if seat in called:
+            counts[seat]["grand_calls"] += 1
+            counts[seat]["grand_made"] += seat == first
         team = seat % 2
         counts[seat]["rounds"] += 1
         counts[seat]["team_points"] += int(score[team])

@@ -36,6 +36,9 @@ A step (a dict, cards as record labels, docs/server.md):
 ``score``
     The game's ``[team 20, team 31]`` score before this round, or after it on ``round_end``;
     a ``round_end`` also has ``round_score``, ``card_points``, ``bonus``, ``double_victory``.
+``names``
+    Who held each seat at this step: the record's ``players``, changed by its ``seat_changes``
+    (docs/server.md: a person who left, the agent that finished for them, a person who joined).
 """
 
 from __future__ import annotations
@@ -82,11 +85,21 @@ def combo_of(mask: int) -> tuple[str | None, int]:
 class _Steps(ReplayObserver):
     """Collects the steps while :func:`replay` walks a record."""
 
-    def __init__(self, max_steps: int) -> None:
+    def __init__(self, max_steps: int, names: list[str], changes: list[tuple[int, int, int, str]]) -> None:
         self.steps: list[Step] = []
         self.max_steps = max_steps
         self.score = [0, 0]
         self.trick = 0
+        self.names = names
+        self.changes = changes  # (round, event, seat, name) in order
+        self.event = 0  # how many events of the round came before the next step
+
+    def _names(self, round_index: int) -> list[str]:
+        names = list(self.names)
+        for change_round, change_event, seat, name in self.changes:
+            if (change_round, change_event) <= (round_index, self.event):
+                names[seat] = name
+        return names
 
     def _add(self, kind: str, round_index: int, round_: Round, seat: int | None = None, **fields: Any) -> None:
         if len(self.steps) >= self.max_steps:
@@ -101,11 +114,12 @@ class _Steps(ReplayObserver):
             "calls": list(round_.announcements), "out_order": list(round_.out_order),
             "won_points": [points_of(cards) for cards in round_.won],
             "tricks_won": list(round_.tricks_won),
-            "score": list(self.score),
+            "score": list(self.score), "names": self._names(round_index),
         })
 
     def dealt(self, index: int, round_: Round) -> None:
         self.trick = 0
+        self.event = 0
         self._add("deal", index, round_)
 
     def decided(self, index: int, round_: Round) -> None:
@@ -117,6 +131,7 @@ class _Steps(ReplayObserver):
         self._add("push", index, round_, push=given)
 
     def before_event(self, index: int, event_index: int, round_: Round, action: Action) -> None:
+        self.event = event_index
         if action.kind == ActionKind.PLAY and round_.trick_closed and round_.trick_owner is not None:
             # The next lead takes the closed trick first (Round.apply_legal_play): show it taken.
             taken = round_.clone()
@@ -139,6 +154,7 @@ class _Steps(ReplayObserver):
             self._add(_KINDS[kind], index, round_, seat)
 
     def round_over(self, index: int, round_: Round, total: list[int]) -> None:
+        self.event = len(round_.events)
         result = round_.result()
         self.score = list(total)
         self._add("round_end", index, round_, round_score=list(result.points),
@@ -155,7 +171,7 @@ def record_steps(record: dict[str, Any], max_steps: int = MAX_STEPS) -> tuple[li
         aborted game (``aborted``, docs/server.md) has the steps of its ``unfinished_round``
         too, as far as it went; its fault is then rule R7.4 in that round.
     """
-    collector = _Steps(max_steps)
+    collector = _Steps(max_steps, *_seats(record))
     try:
         fault = replay(record, collector)
         unfinished = record.get("unfinished_round")
@@ -165,6 +181,24 @@ def record_steps(record: dict[str, Any], max_steps: int = MAX_STEPS) -> tuple[li
     except TooManySteps as error:
         fault = ReplayFault(None, None, "records", str(error))
     return collector.steps, fault
+
+
+def _seats(record: dict[str, Any]) -> tuple[list[str], list[tuple[int, int, int, str]]]:
+    """The names of the record's ``players`` and its valid ``seat_changes`` as ``(round, event,
+    seat, name)`` (a malformed entry is left out: the replay shows the record, not its flaws)."""
+    players = record.get("players")
+    names = [str(player.get("name", "")) if isinstance(player, dict) else ""
+             for player in (players if isinstance(players, list) else [])][:4]
+    names += [""] * (4 - len(names))
+    changes = []
+    raw = record.get("seat_changes")
+    for change in raw if isinstance(raw, list) else []:
+        if not isinstance(change, dict):
+            continue
+        seat, round_index, event = change.get("seat"), change.get("round"), change.get("event")
+        if isinstance(seat, int) and isinstance(round_index, int) and isinstance(event, int) and 0 <= seat < 4:
+            changes.append((round_index, event, seat, str(change.get("name", ""))))
+    return names, changes
 
 
 def _unfinished_steps(record: dict[str, Any], unfinished: dict[str, Any], collector: _Steps) -> ReplayFault:
@@ -195,8 +229,8 @@ def replay_document(record: dict[str, Any], max_steps: int = MAX_STEPS) -> dict[
     """The replay viewer's document of a record: its summary, players, rules, steps and fault.
 
     :returns: ``{"id", "started_at", "players", "score", "winner", "rounds", "player_kinds",
-        "rules", "aborted", "steps", "fault"}`` (``fault``: ``null`` or ``{"round", "event",
-        "rule", "reason"}``).
+        "rules", "aborted", "ended_by", "steps", "fault"}`` (``fault``: ``null`` or ``{"round",
+        "event", "rule", "reason"}``; ``ended_by``: the record's, or ``null``).
     """
     steps, fault = record_steps(record, max_steps)
     players = record.get("players")
@@ -206,6 +240,7 @@ def replay_document(record: dict[str, Any], max_steps: int = MAX_STEPS) -> dict[
     return {
         **record_summary(record), "player_kinds": kinds, "rules": rules if isinstance(rules, dict) else {},
         "aborted": bool(record.get("aborted")), "steps": steps,
+        "ended_by": record.get("ended_by") if isinstance(record.get("ended_by"), dict) else None,
         "fault": None if fault is None else {"round": fault.round_index, "event": fault.event_index,
                                               "rule": fault.rule, "reason": fault.reason},
     }

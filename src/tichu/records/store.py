@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from tichu.records.journal import Entry
-from tichu.records.rating import INITIAL, apply_game, rate_games
+from tichu.records.rating import INITIAL, Outcome, apply_outcome, rate_games
 from tichu.records.record import read_numbered_records, write_records
-from tichu.records.stats import game_stats, is_finished, player_key
+from tichu.records.stats import HUMAN, game_stats, player_key
 
 #: Records added per transaction by an import: few commits (each one a write to the card),
 #: and a bounded memory whatever the file's size.
@@ -74,7 +74,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # v3: each game's seats with their statistics (tichu.records.stats), for fast filters by
     # player and per-player sums, and the ratings (tichu.records.rating); filled from the stored
-    # records by :func:`_backfill_players` right after this script, in the same transaction.
+    # records by :func:`_backfill_players` after v4's script (which adds columns it fills).
     """
     CREATE TABLE game_players (
         game_id TEXT NOT NULL REFERENCES games (id),
@@ -101,6 +101,14 @@ MIGRATIONS: tuple[str, ...] = (
         rating REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # v4: whether a seat's player left the game for good, and whether it held the seat through the
+    # whole game (docs/ratings.md, "Who played what"); the rows are computed again from the records
+    # and the ratings from scratch by :func:`_backfill_players`, in the same transaction.
+    """
+    ALTER TABLE game_players ADD COLUMN left_game INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE game_players ADD COLUMN whole_game INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX game_players_kind ON game_players (kind);
+    """,
 )
 
 
@@ -113,7 +121,8 @@ class RunningGame:
     :ivar started_at: When it started (records.md).
     :ivar seed: The seed of its shuffles, or ``None``.
     :ivar rules: The record's ``rules`` object.
-    :ivar options: The table's options when the game started (agent kind, hints).
+    :ivar options: The table's options when the game started (agent kind, hints, ...), and who
+        began it (``starters``) and the seat changes since (``seat_changes``; docs/server.md).
     :ivar entries: Its journal, in order, up to the first missing entry.
     :ivar complete: Whether no entry is missing (a write lost to a full queue or a failed
         write leaves a gap; what follows a gap is not in :attr:`entries`).
@@ -208,7 +217,7 @@ class GameStore:
         return True
 
     def _last_rated(self) -> tuple[str, str] | None:
-        """``(started_at, id)`` of the latest rated game, or ``None``."""
+        """``(started_at, id)`` of the latest game that moved ratings, or ``None``."""
         row = self._db.execute(f"SELECT started_at, id FROM games WHERE {_RATED} "
                                "ORDER BY started_at DESC, id DESC LIMIT 1").fetchone()
         return None if row is None else (str(row[0]), str(row[1]))
@@ -216,34 +225,35 @@ class GameStore:
     def _rate(self, added: list[dict[str, Any]], last: tuple[str, str] | None) -> None:
         """Bring the ratings up to date after adding records: incrementally when every new rated
         game comes after the latest one rated before, else from scratch (an import of older games)."""
-        keys = {str(record["id"]): self._seat_keys(str(record["id"])) for record in added if is_finished(record)}
+        outcomes = {str(record["id"]): outcome for record in added
+                    if (outcome := self._outcome(str(record["id"]))) is not None}
         new = sorted((str(record["started_at"]), str(record["id"])) for record in added
-                     if len(keys.get(str(record["id"]), ((), 0))[0]) == 4)
+                     if str(record["id"]) in outcomes)
         if not new:
             return
         if last is not None and new[0] <= last:
             self.rerate()
             return
-        involved = {key for seats, _ in keys.values() for key in seats}
+        involved = {key for seats, _, _ in outcomes.values() for key in seats}
         ratings = {str(key): float(value) for key, value in self._db.execute(
             f"SELECT player_key, rating FROM ratings WHERE player_key IN ({', '.join('?' * len(involved))})",
             sorted(involved))}
         for _, game_id in new:
-            seats, winner = keys[game_id]
-            apply_game(ratings, seats, winner)
+            apply_outcome(ratings, outcomes[game_id])
         self._db.executemany("INSERT OR REPLACE INTO ratings (player_key, rating) VALUES (?, ?)",
                              sorted(ratings.items()))
 
-    def _seat_keys(self, game_id: str) -> tuple[list[str], int]:
-        seats = [str(key) for (key,) in self._db.execute(
-            "SELECT player_key FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,))]
-        winner = self._db.execute("SELECT winner FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-        return seats, int(winner)
+    def _outcome(self, game_id: str) -> Outcome | None:
+        """What a stored game does to the ratings (docs/ratings.md), or ``None`` if nothing."""
+        rows = self._db.execute(
+            "SELECT p.player_key, p.left_game, p.whole_game, g.winner, g.aborted FROM game_players p "
+            "JOIN games g ON g.id = p.game_id WHERE p.game_id = ? ORDER BY p.seat", (game_id,)).fetchall()
+        return _outcome(rows)
 
     # -- history: games, players, ratings (docs/server.md, "History API") ---------------------
 
     def list_games(self, limit: int, offset: int, player: str | None = None, since: str | None = None,
-                   until: str | None = None) -> tuple[list[dict[str, Any]], int]:
+                   until: str | None = None, *, people: bool = False) -> tuple[list[dict[str, Any]], int]:
         """Stored games, newest first (``started_at``, then the order of storing), a page of them.
 
         :param limit: Games per page.
@@ -251,10 +261,13 @@ class GameStore:
         :param player: (Optional) Only games with a seat of this name or player key.
         :param since: (Optional) Only games started at or after this time (records.md's format).
         :param until: (Optional) Only games started before this time.
+        :param people: Only games with at least one person.
         :returns: The page's summaries (id, started_at, table_name, players, score, winner,
-            rounds, aborted) and how many games match in all.
+            rounds, aborted, seat_changes, ended_by) and how many games match in all.
         """
         where, params = [], []  # type: list[str], list[Any]
+        if people:
+            where.append(f"id IN (SELECT game_id FROM game_players WHERE kind = '{HUMAN}')")
         if player is not None:
             where.append("id IN (SELECT game_id FROM game_players WHERE player_key = ? OR name = ?)")
             params += [player, player]
@@ -280,37 +293,39 @@ class GameStore:
         row = self._db.execute(
             "SELECT COUNT(*), COUNT(won), TOTAL(won), TOTAL(rounds), TOTAL(tichu_calls), TOTAL(tichu_made), "
             "TOTAL(grand_calls), TOTAL(grand_made), TOTAL(double_victories), TOTAL(team_points), TOTAL(bombs), "
-            "MIN(kind) FROM game_players WHERE player_key = ?", (key,)).fetchone()
+            "MIN(kind), TOTAL(left_game) FROM game_players WHERE player_key = ?", (key,)).fetchone()
         if not row[0]:
             return None
-        games, finished, wins, rounds, tichu, tichu_made, grand, grand_made, doubles, points, bombs, kind = row
+        games, finished, wins, rounds, tichu, tichu_made, grand, grand_made, doubles, points, bombs, kind, left = row
         rating = self._db.execute("SELECT rating FROM ratings WHERE player_key = ?", (key,)).fetchone()
         return {"name": key, "kind": kind, "games": int(games), "finished": int(finished), "wins": int(wins),
                 "win_rate": _ratio(wins, finished), "rounds": int(rounds),
                 "tichu_calls": int(tichu), "tichu_made": int(tichu_made), "tichu_success": _ratio(tichu_made, tichu),
                 "grand_calls": int(grand), "grand_made": int(grand_made), "grand_success": _ratio(grand_made, grand),
                 "double_victories": int(doubles), "points_per_round": _ratio(points, rounds, 1),
-                "bombs": int(bombs), "rating": _rating(rating)}
+                "bombs": int(bombs), "left": int(left), "rating": _rating(rating)}
 
     def leaderboard(self, limit: int) -> list[dict[str, Any]]:
-        """The rated players, best first (rating, then player key): name, kind, rating, games, wins."""
-        return [{"rank": rank, "name": key, "kind": kind, "rating": _rating((rating,)), "games": int(games),
-                 "wins": int(wins)}
-                for rank, (key, rating, kind, games, wins) in enumerate(self._db.execute(
-                    "SELECT r.player_key, r.rating, MIN(p.kind), COUNT(p.won), TOTAL(p.won) FROM ratings r "
+        """The rated players, best first (rating, then player key): name, kind, rating, games (the
+        finished games played to the end and those left), wins, left."""
+        return [{"rank": rank, "name": key, "kind": kind, "rating": _rating((rating,)), "games": int(games + left),
+                 "wins": int(wins), "left": int(left)}
+                for rank, (key, rating, kind, games, wins, left) in enumerate(self._db.execute(
+                    "SELECT r.player_key, r.rating, MIN(p.kind), COUNT(p.won), TOTAL(p.won), TOTAL(p.left_game) "
+                    "FROM ratings r "
                     "JOIN game_players p ON p.player_key = r.player_key GROUP BY r.player_key "
                     "ORDER BY r.rating DESC, r.player_key LIMIT ?", (limit,)), start=1)]
 
     def rerate(self) -> None:
-        """Recompute every rating from scratch: the finished games in the order of ``started_at``,
-        then id (docs/ratings.md)."""
-        games: dict[str, tuple[list[str], int]] = {}
-        for game_id, winner, key in self._db.execute(
-                "SELECT g.id, g.winner, p.player_key FROM games g JOIN game_players p ON p.game_id = g.id "
-                "WHERE g.aborted = 0 AND g.winner IN (20, 31) "
+        """Recompute every rating from scratch: the games that move ratings in the order of
+        ``started_at``, then id (docs/ratings.md)."""
+        games: dict[str, list[tuple[Any, ...]]] = {}
+        for game_id, *row in self._db.execute(
+                "SELECT g.id, p.player_key, p.left_game, p.whole_game, g.winner, g.aborted FROM games g "
+                f"JOIN game_players p ON p.game_id = g.id WHERE {_RATED} "
                 "ORDER BY g.started_at, g.id, p.seat"):
-            games.setdefault(str(game_id), ([], int(winner)))[0].append(str(key))
-        ratings = rate_games(game for game in games.values() if len(game[0]) == 4)
+            games.setdefault(str(game_id), []).append(tuple(row))
+        ratings = rate_games(outcome for rows in games.values() if (outcome := _outcome(rows)) is not None)
         with self._transaction():
             self._db.execute("DELETE FROM ratings")
             self._db.executemany("INSERT INTO ratings (player_key, rating) VALUES (?, ?)", sorted(ratings.items()))
@@ -380,6 +395,11 @@ class GameStore:
         self._db.execute("INSERT INTO running_games (id, table_name, started_at, seed, rules, options) "
                          "VALUES (?, ?, ?, ?, ?, ?)",
                          (game_id, table_name, started_at, seed, _dumps(rules), _dumps(options or {})))
+
+    def set_running_options(self, game_id: str, options: dict[str, Any]) -> None:
+        """Replace what is kept beside a running game's journal (its options, who began it and the
+        seat changes since: what a restart needs for the record)."""
+        self._db.execute("UPDATE running_games SET options = ? WHERE id = ?", (_dumps(options), game_id))
 
     def append_entries(self, game_id: str, first: int, entries: Iterable[Entry]) -> None:
         """Append journal entries of a running game; ``first`` is the number of the first one
@@ -480,11 +500,29 @@ class GameStore:
         self.close()
 
 
-#: The columns of ``game_players`` (schema v3), in the order :func:`_player_rows` gives them.
+#: The columns of ``game_players`` (schema v4), in the order :func:`_player_rows` gives them.
 _PLAYER_COLUMNS = ("game_id", "seat", "name", "kind", "player_key", "team", "won", "rounds", "tichu_calls",
-                   "tichu_made", "grand_calls", "grand_made", "double_victories", "team_points", "bombs")
-#: The games that rate: played to the end (tichu.records.stats.is_finished).
-_RATED = "aborted = 0 AND winner IN (20, 31)"
+                   "tichu_made", "grand_calls", "grand_made", "double_victories", "team_points", "bombs",
+                   "left_game", "whole_game")
+#: The games that may move ratings: played to the end (tichu.records.stats.is_finished), or left by
+#: a person (:func:`_outcome` decides).
+_RATED = ("((aborted = 0 AND winner IN (20, 31)) "
+          "OR id IN (SELECT game_id FROM game_players WHERE left_game = 1))")
+
+
+def _outcome(rows: list[tuple[Any, ...]]) -> Outcome | None:
+    """A game's :data:`~tichu.records.rating.Outcome` from its four ``(player_key, left_game,
+    whole_game, winner, aborted)`` rows: its leavers' loss if a person left it, the game itself if
+    it was played to its end by the four who began it, else nothing."""
+    if len(rows) != 4:
+        return None
+    keys = [str(row[0]) for row in rows]
+    leavers = [seat for seat, row in enumerate(rows) if row[1]]
+    winner, aborted = rows[0][3], rows[0][4]
+    rated = not aborted and winner in (20, 31) and all(row[2] for row in rows)
+    if not leavers and not rated:
+        return None
+    return keys, int(winner) if rated and not leavers else None, leavers
 
 
 def _player_rows(record: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -496,7 +534,8 @@ def _player_rows(record: dict[str, Any]) -> list[tuple[Any, ...]]:
         return []
     return [(record["id"], seat.seat, seat.name, seat.kind, seat.key, seat.team,
              None if seat.won is None else int(seat.won), seat.rounds, seat.tichu_calls, seat.tichu_made,
-             seat.grand_calls, seat.grand_made, seat.double_victories, seat.team_points, seat.bombs)
+             seat.grand_calls, seat.grand_made, seat.double_victories, seat.team_points, seat.bombs,
+             int(seat.left), int(seat.whole))
             for seat in seats]
 
 
@@ -508,7 +547,8 @@ def _summary(record: dict[str, Any], table_name: str | None, aborted: bool) -> d
             "players": [{"seat": seat, "name": str(player.get("name", "")), "kind": str(player.get("kind", "")),
                          "key": player_key(str(player.get("name", "")), str(player.get("kind", "")))}
                         for seat, player in enumerate(players) if isinstance(player, dict)],
-            "score": record.get("score"), "winner": record.get("winner"), "rounds": len(rounds), "aborted": aborted}
+            "score": record.get("score"), "winner": record.get("winner"), "rounds": len(rounds), "aborted": aborted,
+            "seat_changes": record.get("seat_changes") or [], "ended_by": record.get("ended_by")}
 
 
 def _ratio(part: float, whole: float, digits: int = 3) -> float | None:
@@ -520,7 +560,8 @@ def _rating(row: tuple[Any, ...] | None) -> float:
 
 
 def _backfill_players(store: GameStore) -> None:
-    """Migration to v3: the seats of every stored record, then the ratings from scratch."""
+    """Migration to v4 (v3's rows were filled here too, as a store at v2 goes through both): the
+    seats of every stored record, then the ratings from scratch."""
     rows = store._db.execute("SELECT record FROM games ORDER BY seq")
     while batch := rows.fetchmany(IMPORT_BATCH):
         for (text,) in batch:
@@ -534,7 +575,7 @@ def _backfill_players(store: GameStore) -> None:
 
 
 #: Python run after a migration's script, inside its transaction, by the version it reaches.
-_AFTER_MIGRATION: dict[int, Callable[[GameStore], None]] = {3: _backfill_players}
+_AFTER_MIGRATION: dict[int, Callable[[GameStore], None]] = {4: _backfill_players}
 
 
 def _row(record: dict[str, Any]) -> tuple[str, str, str | None, int | None, int, str]:

@@ -26,7 +26,8 @@ class Settings:
     :ivar host: Address to listen on.
     :ivar port: Port to listen on.
     :ivar grace_period: Seconds a dropped client keeps its seat before an agent takes it.
-    :ivar turn_timeout: Seconds a client has for a decision before an agent decides (0: no limit).
+    :ivar turn_timeout: The turn clock a table starts with: seconds a person has for a decision
+        before an agent decides (0: no clock; the host may choose another in the lobby).
     :ivar agent: Agent kind or level for empty seats (see :mod:`tichu.agents.registry` and
         :mod:`tichu.agents.levels`); the
         tables start with it, and a table's host may choose another in the lobby.

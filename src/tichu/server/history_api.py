@@ -1,6 +1,7 @@
 """The history API: stored games, players' statistics and ratings as JSON over HTTP (docs/server.md).
 
-- ``GET /api/games?limit=&offset=&player=&since=&until=``: the games, newest first, a page;
+- ``GET /api/games?limit=&offset=&player=&since=&until=&people=``: the games, newest first, a page
+  (``people=1``: only games with a person);
 - ``GET /api/games/{id}``: one game's record (records.md);
 - ``GET /api/players/{name}``: a player's statistics and rating (docs/ratings.md);
 - ``GET /api/leaderboard?limit=``: the players by rating.
@@ -123,11 +124,13 @@ async def list_games(request: web.Request) -> web.Response:
         player = parse_name(query.get("player"), "player")
         since = parse_time(query.get("since"), "since")
         until = parse_time(query.get("until"), "until", end=True)
+        people = parse_int(query, "people", 0, 0, 1) == 1
     except BadRequest as error:
         return _bad(error)
     if since is not None and until is not None and since >= until:
         return _error(400, "bad_request", "since must be before until")
-    games, total = await _store(request).read(lambda store: store.list_games(limit, offset, player, since, until))
+    games, total = await _store(request).read(lambda store: store.list_games(limit, offset, player, since, until,
+                                                                             people=people))
     return web.json_response({"games": games, "total": total, "limit": limit, "offset": offset})
 
 

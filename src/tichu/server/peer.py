@@ -268,6 +268,7 @@ class Peer(Player):
 
     def _set_handed_over(self, reason: str) -> None:
         self.hand_over_reason = reason
+        self.acts_unprompted = False  # the engine offers its calls and bombs, as to an agent
         self.watcher.handed_over(self, reason)
 
     def take_back(self) -> bool:
@@ -279,6 +280,7 @@ class Peer(Player):
             return False
         self.hand_over_reason = None
         self.timeouts_in_row = 0
+        self.acts_unprompted = True
         self.watcher.handed_over(self, None)
         return True
 
@@ -391,6 +393,15 @@ class Peer(Player):
             "give_dragon_away", {"opponent_indexes": list(recipients)},
             lambda data: _check_choice(data, "dragon_recipient", recipients, ErrorCode.INVALID_DRAGON_RECIPIENT),
             lambda: self.pool.decide(self.stand_in.decide_dragon, self._now(), recipients)))
+
+
+    def offer_tichu(self, view: SeatView) -> Later[bool]:
+        """Asked only while the seat is handed over (the person calls by themselves otherwise)."""
+        return Later(self.pool.decide(self.stand_in.decide_tichu, view))
+
+    def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Later[Play | None]:
+        """Asked only while the seat is handed over (the person bombs by themselves otherwise)."""
+        return Later(self.pool.decide(self.stand_in.decide_bomb, view, bombs))
 
 
 def _options(state: PrivateState) -> Options:

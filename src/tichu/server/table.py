@@ -101,6 +101,8 @@ TURN_CLOCKS = (0, 30, 60, 120)
 ON_LEAVE = ("agent", "end")
 #: Seconds a person's seat must have been waited for before the host may hand it to an agent.
 HAND_OVER_AFTER = 60.0
+#: Seat changes a game keeps at most (for its record); a join beyond them is refused.
+MAX_SEAT_CHANGES = 64
 
 
 class HintRanker(Protocol):
@@ -197,6 +199,7 @@ class Table:
         self._started_at = ""
         self._starters: list[tuple[str, str]] = []  # the seats' occupants when the game started
         self._seat_changes: list[dict[str, Any]] = []  # the record's seat_changes of the running game
+        self._kept_options: dict[str, Any] = {}  # what the store keeps beside the running game's journal
         self.spectators = Spectators(settings.max_spectators_per_table, self)
         self._closing_spectators: set[asyncio.Task[None]] = set()
 
@@ -233,6 +236,10 @@ class Table:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
         seat = free[0]
         if self.is_running:
+            if len(self._seat_changes) >= MAX_SEAT_CHANGES:
+                raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED,
+                                    f"this game's seats changed hands {MAX_SEAT_CHANGES} times; wait for its end",
+                                    table_name=self.name, spectate=self.spectators.admits)
             own = [seat for seat in free if self._starters and self._starters[seat][1] == HUMAN
                    and self._starters[seat][0].casefold() == player_name.casefold()]
             if own:
@@ -291,6 +298,9 @@ class Table:
         events = len(round_.events) if round_ is not None and not round_.is_over else 0
         self._seat_changes.append({"seat": seat, "round": index, "event": events, "name": player.name,
                                    "kind": player.kind, "reason": reason})
+        if self._journal is not None:
+            game_id, kept = self._journal.game_id, {**self._kept_options, "seat_changes": list(self._seat_changes)}
+            self._store.submit(lambda store: store.set_running_options(game_id, kept))
 
     def _store_seat(self, peer: Peer) -> None:
         """Store who sits at a seat of the running game (by the hash of the session id)."""
@@ -613,7 +623,9 @@ class Table:
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
         game_id, started_at, name = str(uuid.uuid4()), now_iso(), self.name
         options = {"agent": self.options.agent, "hints": self.options.hints, "turn_clock": self.options.turn_clock,
-                   "on_leave": self.options.on_leave, "newcomers": self.options.newcomers}
+                   "on_leave": self.options.on_leave, "newcomers": self.options.newcomers,
+                   "starters": [list(starter) for starter in self._starters]}
+        self._kept_options = options
         self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
                                                           options))
         self._run(GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
@@ -661,7 +673,11 @@ class Table:
         players: list[Player] = [client if client is not None else table._seat_agent(table._make_agent(seat))
                                  for seat, client in enumerate(table.peers)]
         table.info.player_names = [player.name for player in players]
-        table._starters = [(player.name, player.kind) for player in players]
+        starters = running.options.get("starters")
+        table._starters = [(str(name), str(kind)) for name, kind in starters] if isinstance(starters, list) \
+            else [(player.name, player.kind) for player in players]
+        table._seat_changes = list(running.options.get("seat_changes") or [])
+        table._kept_options = {key: value for key, value in running.options.items() if key != "seat_changes"}
         engine = GameEngine(players, rules, rng=random.Random(), info=table.info,
                             bomb_window=settings.bomb_window, keep_rounds=True)
         engine.resume(finished, unfinished)
@@ -727,6 +743,8 @@ class Table:
     def handed_over(self, peer: Peer, reason: str | None) -> None:
         """A seat went to its stand-in (``seat_handed_over``) or its person took it back
         (``seat_taken_back``): every client and spectator hears it."""
+        if self.engine is not None and self.peers[peer.seat] is peer:
+            self.engine.refresh_prompted(peer.seat)  # offered calls and bombs (or not) from now on
         if reason is None:
             self._broadcast("seat_taken_back", player_index=peer.seat, player_name=peer.name)
         else:

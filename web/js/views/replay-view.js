@@ -78,13 +78,17 @@
   }
 
   /**
-   * A seat's name in the record.
+   * A seat's name at the step shown: the record's player, or who held the seat then when the
+   * seat changed hands ("Bot 3 for Ben": the step's `names`, docs/server.md).
    * @param {number} seat 0..3.
    * @returns {string} The name.
    */
   function _name(seat) {
     const players = (_document && _document.players) || [];
-    return players[seat] ? String(players[seat]) : I18n.t('replay.seat', { n: seat + 1 });
+    const player = players[seat] ? String(players[seat]) : I18n.t('replay.seat', { n: seat + 1 });
+    const step = _document && _document.steps ? _document.steps[_index] : null;
+    const then = step && step.names ? step.names[seat] : null;
+    return then && then !== player ? I18n.t('replay.substitute', { name: then, player: player }) : player;
   }
 
   /**
