@@ -18,8 +18,9 @@ from functools import partial
 
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, OpenPage, Size, Tab, other_size
-from tests.support.live_server import LiveServer, StartServer
+from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, OpenPage, Size, Tab, other_size
+from tests.support.clicks import Player, game_over
+from tests.support.live_server import LiveServer, StartServer, wait_for_records
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -122,6 +123,14 @@ async def test_leaving_ends_the_game_when_the_host_chose_so(server: LiveServer, 
     await host.wait_view("view-lobby")
     await host.until(lambda: host.visible("#lobby-ended"), "Anna's lobby says who ended the game")
     assert await _text(host, "#lobby-ended") == "Ben left; the game ended early."
+    await host.until(lambda: bool(server.records("ending", aborted=True)), "the game stored as ended early")
+    [record] = server.records("ending", aborted=True)
+    assert record["ended_by"] == {"seat": 1, "name": "Ben"}
+    await host.click("#lobby-history")
+    await host.wait_view("view-history")
+    row = f'li.history-game[data-game-id="{record["id"]}"]'
+    await host.until(lambda: host.visible(f"{row} .history-ended-by"), "the history says who ended the game")
+    assert await _text(host, f"{row} .history-ended-by") == "ended early by Ben"
 
 
 @SIZES
@@ -163,3 +172,39 @@ async def test_the_host_hands_a_silent_seat_to_an_agent_after_a_minute(server: L
     await host.until(lambda: host.visible('.seat[data-seat="1"] .seat-agent'), "Anna sees Ben's seat marked")
     await host.until(partial(_hidden, host, control), "no control for a seat handed over")
     assert not host.wire.errors(), f"the server refused: {host.wire.errors()}"
+
+
+@pytest.mark.slow
+async def test_the_history_shows_who_left_and_who_finished(start_server: StartServer, open_page: OpenPage) -> None:
+    """Ben leaves a game in its first round ("Finish with an agent", the default) and Anna plays
+    it to the end by clicks: the history's line of the game says "Ben left in round 1 — Bot 2
+    finished", it stays under "Only games with people", and Ben's statistics count one game left."""
+    server = await start_server(target_score=100, seed=11)
+    host, guest = await _seated_pair(server, open_page, PHONE, "left")
+    await _start(host, guest)
+    await guest.click("#leave")
+    await guest.click("#confirm-yes")
+    await guest.wait_view("view-login")
+    await Player(host).play_until(game_over, GAME_WAIT)
+    [record] = await wait_for_records(server, "left")
+    [change] = record["seat_changes"]
+    assert (change["seat"], change["reason"]) == (1, "left"), change
+    await host.until(lambda: host.visible("#round-result .result-close"), "the last round's result")
+    await host.click("#round-result .result-close")
+    await host.wait_view("view-scores")
+    await host.click("#scores-back")
+    await host.wait_view("view-lobby")
+    await host.click("#lobby-history")
+    await host.wait_view("view-history")
+    row = f'li.history-game[data-game-id="{record["id"]}"]'
+    expected = f"Ben left in round {change['round'] + 1} — {change['name']} finished"
+    await host.until(lambda: host.visible(f"{row} .history-change"), "the seat change in the game's line")
+    assert await host.texts(f"{row} .history-change") == [expected]
+    async with host.page.expect_response(lambda response: "people=1" in response.url) as answer:
+        await host.click("#history-people")
+    games = (await (await answer.value).json())["games"]
+    assert [game["id"] for game in games] == [record["id"]], "the game with people is not listed"
+    await host.until(lambda: host.visible(f"{row} .history-change"), "the game listed with people")
+    await host.click(f'{row} .player-link[data-player="Ben"]')
+    await host.wait_view("view-player")
+    await host.until(partial(_matches, host, '#player-stats dd[data-stat="left"]', "1"), "Ben left one game")
