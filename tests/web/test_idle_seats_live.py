@@ -208,3 +208,9 @@ async def test_the_history_shows_who_left_and_who_finished(start_server: StartSe
     await host.click(f'{row} .player-link[data-player="Ben"]')
     await host.wait_view("view-player")
     await host.until(partial(_matches, host, '#player-stats dd[data-stat="left"]', "1"), "Ben left one game")
+    await host.click("#player-back")
+    await host.wait_view("view-history")
+    await host.click("#history-tab-leaderboard")
+    leader = '#leaderboard-table tr.leader[data-player="Ben"]'
+    await host.until(lambda: host.visible(leader), "Ben on the leaderboard")
+    assert (await host.texts(f"{leader} td"))[-1] == "1", "the leaderboard's games left"

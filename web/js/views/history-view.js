@@ -210,14 +210,16 @@
 
   /**
    * The leaderboard's row of one player.
-   * @param {{rank: number, name: string, kind: string, rating: number, games: number, wins: number}} entry The entry.
+   * @param {{rank: number, name: string, kind: string, rating: number, games: number, wins: number,
+   *   left: (number|undefined)}} entry The entry (`left`: games left for good, docs/ratings.md).
    * @returns {HTMLTableRowElement} The `tr.leader[data-player]`.
    */
   function _leaderRow(entry) {
     const row = document.createElement('tr');
     row.className = 'leader';
     row.dataset.player = entry.name;
-    const cells = [String(entry.rank), null, entry.rating.toFixed(0), String(entry.games), String(entry.wins)];
+    const cells = [String(entry.rank), null, entry.rating.toFixed(0), String(entry.games), String(entry.wins),
+      String(entry.left ?? 0)];
     cells.forEach(function (text, index) {
       const cell = document.createElement(index === 1 ? 'th' : 'td');
       if (text === null) {
