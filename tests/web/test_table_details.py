@@ -1,0 +1,78 @@
+"""Details of the table that misled players (issue 23, findings 5-7, 9-11), each against a
+scripted socket (:func:`~tests.support.browser.join_scripted_table`): the test sends the
+server's messages, so that the situation is exact, and checks what the page shows at phone
+and laptop size.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.support.browser import DESKTOP, PHONE, OpenPage, Size, Tab, join_scripted_table, notification
+from tests.support.live_server import LiveServer, Message
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="laptop")]
+NAMES = ["Ada", "Ben", "Cleo", "Dan"]
+
+
+def joined(hand: list[list[int]], **public: Any) -> Message:
+    """The own ``player_joined`` of seat 0 in a running round (protocol.md), ``public`` overriding
+    the public state's fields."""
+    state: Message = {
+        "table_name": "mock", "player_names": NAMES, "host_index": 0, "is_running": True, "phase": "playing",
+        "round_index": 0, "current_turn_index": 1, "count_hand_cards": [len(hand), 10, 10, 10],
+        "announcements": [0, 0, 0, 0], "wish_value": 0, "wish_open": False, "trick_turns": [],
+        "trick_owner_index": None, "trick_points": 0, "points": [0, 0, 0, 0], "tricks_won": [0, 0, 0, 0],
+        "out_order": [], "played_cards": [], "round_scores": [], "total": [0, 0], "passed": [], **public}
+    private = {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None, "received_schupf_cards": None,
+               "may_announce": False, "bombs": []}
+    return {"player_index": 0, "player_name": "Ada", "session_id": "s-1", "protocol_version": 1,
+            "pending_request": None, "public_state": state, "private_state": private}
+
+
+def played(seat: int, cards: list[list[int]], combination: list[Any], points: int = 0) -> str:
+    """A ``player_played`` notification."""
+    return notification("player_played", {"turn": [seat, cards, combination], "trick_points": points,
+                                           "trick_owner_index": seat, "is_bomb": False, "out_of_turn": False})
+
+
+def play_request(request_id: str, hand: list[list[int]], legal: list[list[list[int]]],
+                 trick: list[Any] | None, hint: list[list[list[int]]] | None = None) -> str:
+    """A ``play`` request."""
+    return json.dumps({"type": "request", "payload": {
+        "request_id": request_id, "action": "play", "timeout": None,
+        "context": {"hand_cards": hand, "trick_combination": trick, "trick_owner_index": None if trick is None else 1,
+                    "wish_value": 0, "legal_plays": legal, "hint": hint}}})
+
+
+async def trick_seats(tab: Tab) -> list[str]:
+    """The ``data-seat`` of the plays ``#trick`` shows."""
+    seats = await tab.page.eval_on_selector_all("#trick .trick-turn", "els => els.map(e => e.dataset.seat)")
+    return [str(seat) for seat in seats]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_dog_leaves_the_table_once_the_next_trick_begins(server: LiveServer, open_page: OpenPage,
+                                                                   size: Size) -> None:
+    """Finding 7: Ben leads the Dog (R3.10: the lead goes to his partner Dan); while it is the
+    newest play it lies in front of Ben; once Dan plays, the table shows Dan's play alone under
+    the new trick's header, not the Dog as if played onto it."""
+    tab = await open_page(size, "dog")
+    hand = [[5, 1], [9, 2], [12, 3]]
+    sockets = await join_scripted_table(tab, server.url, "Ada", joined(hand))
+    sockets[-1].send(played(1, [[0, 0]], ["single", 1, 0]))
+    await tab.until(lambda: _seats_are(tab, ["1"]), "the Dog lies in front of Ben")
+    sockets[-1].send(notification("player_turn_changed", {"current_turn_index": 3}))
+    sockets[-1].send(played(3, [[7, 4]], ["single", 1, 7]))
+    await tab.until(lambda: _seats_are(tab, ["3"]), "only Dan's play is on the new trick")
+    assert await tab.count('#trick .card[data-card="0-0"]') == 0, "the Dog is still on the table"
+    assert "Dan" in (await tab.texts("#trick-owner"))[0]
+
+
+async def _seats_are(tab: Tab, seats: list[str]) -> bool:
+    return await trick_seats(tab) == seats
