@@ -76,3 +76,44 @@ async def test_the_dog_leaves_the_table_once_the_next_trick_begins(server: LiveS
 
 async def _seats_are(tab: Tab, seats: list[str]) -> bool:
     return await trick_seats(tab) == seats
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_final_trick_of_a_round_stays_reviewable_during_the_next_deal(
+        server: LiveServer, open_page: OpenPage, size: Size) -> None:
+    """Finding 5: the next deal starts right after ``round_over``; "Last trick" stays usable
+    meanwhile and shows the round's final trick, until the new round's first trick is taken."""
+    tab = await open_page(size, "final-trick")
+    hand = [[5, 1]]
+    sockets = await join_scripted_table(tab, server.url, "Ada", joined(hand))
+    socket = sockets[-1]
+    socket.send(played(1, [[13, 2]], ["single", 1, 13], 10))
+    socket.send(notification("player_passed", {"player_index": 2}))
+    socket.send(notification("trick_taken", {"player_index": 1, "points": 10, "dragon_recipient": None}))
+    socket.send(notification("round_over", {"points": [40, 60], "total": [40, 60], "card_points": [40, 60],
+                                            "bonus": [0, 0], "out_order": [1, 3, 0], "is_double_victory": False}))
+    socket.send(notification("round_started", {"round_index": 1}))
+    socket.send(notification("hand_cards_dealt", {"count": 8, "hand_cards": [[2, 1], [3, 1], [4, 1], [6, 2],
+                                                                            [7, 3], [8, 4], [10, 1], [11, 2]]}))
+    await tab.until(lambda: _hand_size(tab, 8), "the next deal is drawn")
+    await tab.click("#btn-last-trick")
+    await tab.until(lambda: tab.visible("#dialog-review"), "#btn-last-trick opens the review during the deal")
+    rows = await tab.page.eval_on_selector_all(
+        "#review-trick .review-play", "els => els.map(e => e.dataset.seat + (e.classList.contains('pass') ? 'p' : ''))")
+    assert rows == ["1", "2p"], f"the review shows {rows}, not the round's final trick"
+    assert await tab.page.get_attribute("#review-trick .review-taken", "data-seat") == "1"
+    await tab.click("#review-close")
+    socket.send(notification("start_playing", {"start_player_index": 2, "received_schupf_cards": None}))
+    socket.send(played(2, [[9, 3]], ["single", 1, 9]))
+    socket.send(notification("trick_taken", {"player_index": 2, "points": 0, "dragon_recipient": None}))
+    await tab.click("#btn-last-trick")
+    await tab.until(lambda: _review_winner_is(tab, "2"), "the new round's first trick replaces it")
+
+
+async def _hand_size(tab: Tab, count: int) -> bool:
+    return await tab.count("#hand .card") == count
+
+
+async def _review_winner_is(tab: Tab, seat: str) -> bool:
+    return await tab.visible("#dialog-review") and \
+        await tab.page.get_attribute("#review-trick .review-taken", "data-seat") == seat

@@ -720,9 +720,19 @@
       assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
       assert.equal(log.taken, 1);
     });
-    it('starts empty with a new round and from the open trick on joining', function () {
-      let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
+    it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
+      let log = TrickLog.reduce(TrickLog.empty(), 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
+      log = TrickLog.reduce(log, 'trick_taken', { player_index: 1, points: 5, dragon_recipient: null });
       log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
+      assert.equal(log.last.winner, 1, 'the final trick is kept over the deal');
+      assert.equal(log.taken, 0);
+      log = TrickLog.reduce(log, 'player_played', { turn: [2, [[9, 1]], ['single', 1, 9]] });
+      log = TrickLog.reduce(log, 'trick_taken', { player_index: 2, points: 0, dragon_recipient: null });
+      assert.equal(log.last.winner, 2, 'the new round\'s first trick replaces it');
+    });
+    it('starts from the open trick on joining', function () {
+      let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
+      log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [] }));
       assert.equal(log.last, null);
       log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
       assert.equal(log.current.length, 1);

@@ -228,7 +228,8 @@
    */
   function render() {
     const phase = State.public.phase;
-    const usable = State.playerIndex !== null && (phase === 'playing' || phase === 'round_over');
+    // after a round the next deal starts at once: its final trick stays reviewable meanwhile
+    const usable = State.playerIndex !== null && (phase === 'playing' || phase === 'round_over' || _log.last !== null);
     _elements.button.disabled = !usable;
     _elements.button.textContent = I18n.t('tools.lastTrick');
     _elements.button.setAttribute('aria-label', I18n.t('tools.lastTrickLabel'));
