@@ -117,3 +117,27 @@ async def _hand_size(tab: Tab, count: int) -> bool:
 async def _review_winner_is(tab: Tab, seat: str) -> bool:
     return await tab.visible("#dialog-review") and \
         await tab.page.get_attribute("#review-trick .review-taken", "data-seat") == seat
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_two_unrelated_cards_on_a_single_form_no_combination(server: LiveServer, open_page: OpenPage,
+                                                                   size: Size) -> None:
+    """Finding 10: on a Single, two cards that make no pair are not "a play that does not beat
+    the Single": ``#status`` says they form no combination that goes on it; a lower single still
+    reads "does not beat"."""
+    tab = await open_page(size, "no-combination")
+    hand = [[3, 1], [9, 2], [12, 3]]
+    sockets = await join_scripted_table(tab, server.url, "Ada", joined(hand))
+    sockets[-1].send(played(1, [[10, 4]], ["single", 1, 10]))
+    sockets[-1].send(play_request("r1", hand, [[[12, 3]], []], ["single", 1, 10]))
+    await tab.until(lambda: tab.enabled("#btn-pass"), "the play request is drawn")
+    await tab.click('#hand .card[data-card="3-1"]')
+    await tab.until(lambda: _status_has(tab, "does not beat the Single"), "a lower single does not beat it")
+    await tab.click('#hand .card[data-card="9-2"]')
+    await tab.until(lambda: _status_has(tab, "form no combination that goes on the Single"),
+                    "#status says the two cards form no combination")
+    assert "does not beat" not in (await tab.texts("#status"))[0]
+
+
+async def _status_has(tab: Tab, text: str) -> bool:
+    return text in (await tab.texts("#status"))[0]

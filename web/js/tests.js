@@ -558,6 +558,9 @@
       assert.equal(problem({ legalPlays: pairs }), null, 'nothing selected');
       assert.deepEqual(problem({ selection: [[4, 1], [4, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }),
         { key: 'reason.beat', params: { combo: 'pair' } });
+      assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[10, 1]], []],
+        trickCombination: ['single', 1, 5] }), { key: 'reason.shape', params: { combo: 'single' } },
+      'two cards on a Single form no combination that goes on it');
       assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[4, 1]], [[9, 2]]] }),
         { key: 'reason.combination', params: {} });
       const wished = [[[7, 1]], [[7, 1], [7, 3]]];

@@ -226,7 +226,7 @@
     if (problem && problem.key === 'reason.wish') {
       return { key: problem.key, params: { value: I18n.valueLabel(problem.params.value) } };
     }
-    if (problem && problem.key === 'reason.beat') {
+    if (problem && (problem.key === 'reason.beat' || problem.key === 'reason.shape')) {
       return { key: problem.key, params: { combo: I18n.t('combo.' + problem.params.combo) } };
     }
     return problem;

@@ -104,9 +104,11 @@
 
   /**
    * Why the selected cards cannot be played now, for the status line (the Play button only
-   * greys out): the open wish (R5) when every legal play must fulfil it, the trick's
-   * combination when there is one (R4: only a higher one of its kind, or a bomb), else not a
-   * combination at all. Each reason is true of any selection that is not a legal play.
+   * greys out): the open wish (R5) when every legal play must fulfil it; on a trick (R4: only
+   * a higher one of its kind, or a bomb), a selection of another number of cards than the
+   * trick's combination (`trick_combination[1]`) forms no combination that goes on it, one of
+   * that number does not beat it; on a lead, not a combination at all. Each reason is true of
+   * any selection that is not a legal play (a bomb that may be played is one).
    * @param {{selection: number[][], legalPlays: number[][][], trickCombination: (Array|null),
    *   wishValue: number}} situation The selection and the open `play` request's context.
    * @returns {({key: string, params: Object}|null)} The I18n key and its parameters, or null
@@ -122,8 +124,10 @@
     if (wish > 0 && plays.every(hasWish) && !hasWish(situation.selection)) {
       return { key: 'reason.wish', params: { value: wish } };
     }
-    if (situation.trickCombination) {
-      return { key: 'reason.beat', params: { combo: situation.trickCombination[0] } };
+    const trick = situation.trickCombination;
+    if (trick) {
+      const fits = situation.selection.length === trick[1];
+      return { key: fits ? 'reason.beat' : 'reason.shape', params: { combo: trick[0] } };
     }
     return { key: 'reason.combination', params: {} };
   }
