@@ -141,3 +141,46 @@ async def test_two_unrelated_cards_on_a_single_form_no_combination(server: LiveS
 
 async def _status_has(tab: Tab, text: str) -> bool:
     return text in (await tab.texts("#status"))[0]
+
+
+async def _toast_is(tab: Tab, text: str | None) -> bool:
+    shown = await tab.visible("#toast")
+    return not shown if text is None else shown and (await tab.texts("#toast"))[0] == text
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_hint_to_pass_goes_when_the_turn_moves_on(server: LiveServer, open_page: OpenPage,
+                                                            size: Size) -> None:
+    """Finding 9 (a): "Hint: pass." is about the own turn; once the own pass is made and the next
+    seat is at turn, the toast is gone (it stayed into the others' turns)."""
+    tab = await open_page(size, "hint-toast")
+    hand = [[3, 1], [9, 2]]
+    sockets = await join_scripted_table(tab, server.url, "Ada", joined(hand))
+    sockets[-1].send(played(3, [[14, 4]], ["single", 1, 14]))
+    sockets[-1].send(play_request("r1", hand, [[]], ["single", 1, 14], hint=[[]]))
+    await tab.click("#btn-hint")
+    await tab.until(lambda: _toast_is(tab, "Hint: pass."), "the hint says pass")
+    await tab.click("#btn-pass")
+    sockets[-1].send(notification("player_passed", {"player_index": 0}))
+    sockets[-1].send(notification("player_turn_changed", {"current_turn_index": 1}))
+    await tab.until(lambda: _toast_is(tab, None), "the hint's toast goes when the turn moves on", timeout=2.0)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_player_back_after_a_reload_is_not_a_new_join(server: LiveServer, open_page: OpenPage,
+                                                              size: Size) -> None:
+    """Finding 9 (b): Ben's page reloads (``player_disconnected``, then ``player_joined`` with
+    his name on his seat): the others read "Ben is back.", not "Ben joined the table."; a new
+    person on a seat still reads as a join."""
+    tab = await open_page(size, "back")
+    sockets = await join_scripted_table(tab, server.url, "Ada", joined([[3, 1]]))
+    sockets[-1].send(notification("player_disconnected", {"player_index": 1, "player_name": "Ben", "seconds": 30}))
+    sockets[-1].send(notification("player_joined", {"player_index": 1, "player_name": "Ben"}))
+    await tab.until(lambda: _toast_is(tab, "Ben is back."), "a reload reads as Ben being back")
+    sockets[-1].send(notification("player_left", {"player_index": 3, "player_name": "Dan", "host_index": 0,
+                                                  "replaced_by_agent": True}))
+    await tab.until(lambda: _toast_is(tab, "Dan left; an agent plays the seat."), "Dan left")
+    sockets[-1].send(notification("player_joined", {"player_index": 3, "player_name": "Eve"}))
+    await tab.until(lambda: _toast_is(tab, "Eve joined the table."), "a newcomer still joins")
+    sockets[-1].send(notification("player_joined", {"player_index": 2, "player_name": "Cleo"}))
+    await tab.until(lambda: _toast_is(tab, "Cleo is back."), "a new connection under the seat's name is Cleo back")

@@ -37,6 +37,12 @@
     ownAction: null
   };
 
+  /** @type {string} The tag of the hint's toast: it goes when the turn moves on. */
+  const _HINT_TOAST = 'hint';
+  /** @type {Set<string>} The events after which the hint's toast no longer holds. */
+  const _TURN_MOVED = new Set(['request', 'player_played', 'player_passed', 'player_turn_changed', 'trick_taken',
+    'round_over', 'request_cancelled']);
+
   /**
    * Forget the selection and the push zones.
    * @returns {void}
@@ -265,7 +271,7 @@
     _ui.nextHint = { requestId: requestId, index: index };
     _ui.selected = new Set(hints[index].map(Lib.cardKey));
     if (!hints[index].length) {
-      EventBus.emit('ui:toast', I18n.t('notice.hintPass'));
+      EventBus.emit('ui:toast', { text: I18n.t('notice.hintPass'), tag: _HINT_TOAST });
     }
   }
 
@@ -383,6 +389,9 @@
    */
   function _onStateChanged(change) {
     const event = change.event;
+    if (_TURN_MOVED.has(event)) {
+      EventBus.emit('ui:toast-drop', _HINT_TOAST);
+    }
     _ui.ownAction = TableControls.ownAction(_ui.ownAction, event, change.context || {}, State.playerIndex);
     if (event === 'round_started' || (event === 'player_joined' && 'session_id' in change.context)) {
       _resetCards();
