@@ -184,3 +184,57 @@ async def test_a_player_back_after_a_reload_is_not_a_new_join(server: LiveServer
     await tab.until(lambda: _toast_is(tab, "Eve joined the table."), "a newcomer still joins")
     sockets[-1].send(notification("player_joined", {"player_index": 2, "player_name": "Cleo"}))
     await tab.until(lambda: _toast_is(tab, "Cleo is back."), "a new connection under the seat's name is Cleo back")
+
+
+#: A long trick: straights of six, a bomb over them, passes between, taken with the Dragon's gift.
+LONG_TRICK = [
+    (1, [[3, 1], [4, 2], [5, 3], [6, 4], [7, 1], [8, 2]], ["street", 6, 8]),
+    (2, None, None),
+    (3, [[4, 1], [5, 2], [6, 3], [7, 4], [8, 1], [9, 2]], ["street", 6, 9]),
+    (0, [[5, 4], [6, 1], [7, 2], [8, 3], [9, 4], [10, 1]], ["street", 6, 10]),
+    (1, None, None),
+    (2, [[6, 2], [7, 3], [8, 4], [9, 1], [10, 2], [11, 3]], ["street", 6, 11]),
+    (3, None, None),
+    (0, [[12, 1], [12, 2], [12, 3], [12, 4]], ["bomb", 4, 12]),
+    (1, None, None),
+    (2, [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3], [7, 3]], ["bomb", 6, 7]),
+    (3, None, None),
+    (0, None, None),
+    (1, None, None),
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_trick_review_fits_the_screen(server: LiveServer, open_page: OpenPage, size: Size) -> None:
+    """Finding 6: a long trick's review (13 plays and passes, straights of six) shows every
+    play, who took it and Close without a scroll inside the dialog, at 1366x768 and on a phone."""
+    tab = await open_page(size, "review-fit")
+    sockets = await join_scripted_table(tab, server.url, "Ada", joined([[13, 1]]))
+    for seat, cards, combination in LONG_TRICK:
+        if cards is None:
+            sockets[-1].send(notification("player_passed", {"player_index": seat}))
+        else:
+            sockets[-1].send(played(seat, cards, combination, 10))
+    sockets[-1].send(notification("trick_taken", {"player_index": 2, "points": 10, "dragon_recipient": 3}))
+    await tab.click("#btn-last-trick")
+    await tab.until(lambda: tab.visible("#review-trick .review-dragon"), "the review shows the long trick")
+    await tab.next_frame()
+    assert await tab.count("#review-trick .review-play") == len(LONG_TRICK)
+    problems = await tab.page.evaluate("""() => {
+        const panel = document.querySelector('#dialog-review .review-panel');
+        const box = panel.getBoundingClientRect();
+        const problems = [];
+        if (panel.scrollHeight > panel.clientHeight + 1)
+            problems.push(`the panel scrolls: ${panel.scrollHeight} px in ${panel.clientHeight} px`);
+        const items = [...document.querySelectorAll('#review-trick .review-play, #review-trick .review-taken, '
+                                                   + '#review-trick .review-dragon, #review-close')];
+        for (const item of items) {
+            const r = item.getBoundingClientRect();
+            if (r.top < box.top - 1 || r.bottom > box.bottom + 1 || r.bottom > innerHeight || r.right > innerWidth)
+                problems.push(`${item.className || item.id} at ${Math.round(r.top)}..${Math.round(r.bottom)} `
+                              + `outside the panel ${Math.round(box.top)}..${Math.round(box.bottom)} or the screen`);
+        }
+        return problems;
+    }""")
+    await tab.page.screenshot(path=f"data/screenshots/review-long-{size.name}.png")
+    assert not problems, "\n".join(problems)
