@@ -53,7 +53,7 @@
    */
   function situation(fields) {
     return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
-      hasPushed: false, awaitingPickUp: false, canAnnounce: false, bombs: [], hints: [] }, fields);
+      hasPushed: false, canAnnounce: false, bombs: [], hints: [] }, fields);
   }
 
   describe('Lib: cards', function () {
@@ -531,10 +531,6 @@
       assert.deepEqual([two.play.label, two.play.enabled, three.play.enabled], ['button.push', false, true]);
       assert.ok(!three.pass.enabled && !three.tichu.enabled);
     });
-    it('pick-up step: pick up, Tichu while allowed', function () {
-      const states = TableControls.compute(situation({ awaitingPickUp: true, canAnnounce: true }));
-      assert.deepEqual([states.play.job, states.play.enabled, states.tichu.enabled], ['pickUp', true, true]);
-    });
     it('not at turn: pass and play disabled', function () {
       const states = TableControls.compute(situation({ canAnnounce: true }));
       assert.ok(!states.pass.enabled && !states.play.enabled && states.tichu.enabled);
@@ -588,8 +584,6 @@
       assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [] })).hint.visible);
       assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal })).hint.visible);
       assert.ok(!TableControls.compute(situation({ hints: [legal[1]] })).hint.visible, 'not at turn');
-      assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]],
-        awaitingPickUp: true })).hint.visible, 'cards to pick up first');
       for (const phase of ['grand_tichu', 'schupf', 'round_over']) {
         assert.ok(!TableControls.compute(situation({ phase: phase })).hint.visible, phase);
       }

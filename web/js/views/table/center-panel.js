@@ -17,7 +17,6 @@
    * @property {(Object<string, (number[]|null)>|null)} zones The card in each push zone
    *   (`right`, `partner`, `left`), or null to hide the zones.
    * @property {boolean} zonesActive Whether the zones take cards now.
-   * @property {boolean} [receiving] Whether the zones show received cards beside the trick.
    * @property {boolean} showResult Whether the round's result is shown.
    * @property {boolean} [final] Whether the game is over (the result leads to the score sheet).
    */
@@ -234,9 +233,7 @@
    */
   function render(model) {
     const resultShown = model.showResult && Boolean(State.lastRound);
-    const trickHidden = (Boolean(model.zones) && !model.receiving) || resultShown;
-    _elements['push-zones'].classList.toggle('receiving', Boolean(model.receiving));
-    _elements.trick.parentElement.classList.toggle('receiving', Boolean(model.receiving));
+    const trickHidden = Boolean(model.zones) || resultShown;
     _elements.trick.hidden = trickHidden;
     _elements['trick-info'].hidden = trickHidden;
     _renderTrick();

@@ -16,7 +16,6 @@
    * @property {number[][]} selection The selected hand cards.
    * @property {number} pushCount Cards lying in the push zones (0..3).
    * @property {boolean} hasPushed Whether this seat's push was sent.
-   * @property {boolean} awaitingPickUp Whether received cards wait to be picked up.
    * @property {boolean} canAnnounce Whether a plain Tichu may be called now.
    * @property {number[][][]} bombs The bombs that may be played now.
    * @property {number[][][]} [hints] The open `play` request's hinted plays (State.hintPlays; `[]` without).
@@ -27,7 +26,7 @@
    * @typedef {Object} ButtonState
    * @property {string} label The I18n key of its label.
    * @property {boolean} enabled Whether it can be used now.
-   * @property {string} [job] What a click does (`play`, `push`, `pickUp`, `none`;
+   * @property {string} [job] What a click does (`play`, `push`, `none`;
    *   for the bomb `select` or `throw`; for Tichu `announce` or `grandTichu`; for the hint
    *   button `nextHint`).
    * @property {boolean} [visible] For the bomb and hint buttons: whether it is shown.
@@ -211,10 +210,6 @@
     }
     if (situation.phase !== 'playing') {
       return { pass: pass, tichu: { label: 'button.tichu', enabled: false, job: 'announce' }, play: idlePlay,
-        bomb: _bombState({ bombs: [] }), hint: _NO_HINT };
-    }
-    if (situation.awaitingPickUp) {
-      return { pass: pass, tichu: tichu, play: { label: 'button.pickUp', enabled: true, job: 'pickUp' },
         bomb: _bombState({ bombs: [] }), hint: _NO_HINT };
     }
     if (action === 'play') {
