@@ -203,14 +203,24 @@ LONG_TRICK = [
     (1, None, None),
 ]
 
+#: A longer one: a fight of singles up to the Dragon, 19 plays and passes.
+SINGLES_FIGHT = [
+    *((seat % 4, [[value, 1 + seat % 4]], ["single", 1, value]) for seat, value in zip(range(1, 14), range(2, 15))),
+    (2, None, None), (3, None, None), (0, [[15, 0]], ["single", 1, 15]), (1, None, None), (2, None, None),
+    (3, None, None),
+]
 
+
+@pytest.mark.parametrize("trick", [pytest.param(LONG_TRICK, id="straights"), pytest.param(SINGLES_FIGHT, id="singles")])
 @pytest.mark.parametrize("size", SIZES)
-async def test_the_trick_review_fits_the_screen(server: LiveServer, open_page: OpenPage, size: Size) -> None:
-    """Finding 6: a long trick's review (13 plays and passes, straights of six) shows every
-    play, who took it and Close without a scroll inside the dialog, at 1366x768 and on a phone."""
+async def test_the_trick_review_fits_the_screen(server: LiveServer, open_page: OpenPage, size: Size,
+                                                trick: list[tuple[int, Any, Any]]) -> None:
+    """Finding 6: a long trick's review (13 plays and passes with straights of six, or 19 plays
+    and passes of singles) shows every play, who took it and Close without a scroll inside the
+    dialog, at 1366x768 and on a phone."""
     tab = await open_page(size, "review-fit")
     sockets = await join_scripted_table(tab, server.url, "Ada", joined([[13, 1]]))
-    for seat, cards, combination in LONG_TRICK:
+    for seat, cards, combination in trick:
         if cards is None:
             sockets[-1].send(notification("player_passed", {"player_index": seat}))
         else:
@@ -219,7 +229,7 @@ async def test_the_trick_review_fits_the_screen(server: LiveServer, open_page: O
     await tab.click("#btn-last-trick")
     await tab.until(lambda: tab.visible("#review-trick .review-dragon"), "the review shows the long trick")
     await tab.next_frame()
-    assert await tab.count("#review-trick .review-play") == len(LONG_TRICK)
+    assert await tab.count("#review-trick .review-play") == len(trick)
     problems = await tab.page.evaluate("""() => {
         const panel = document.querySelector('#dialog-review .review-panel');
         const box = panel.getBoundingClientRect();
@@ -236,5 +246,5 @@ async def test_the_trick_review_fits_the_screen(server: LiveServer, open_page: O
         }
         return problems;
     }""")
-    await tab.page.screenshot(path=f"data/screenshots/review-long-{size.name}.png")
+    await tab.page.screenshot(path=f"data/screenshots/review-{len(trick)}-{size.name}.png")
     assert not problems, "\n".join(problems)
