@@ -700,6 +700,18 @@
     });
   });
 
+  describe('CenterPanel: the plays of the open trick', function () {
+    const { CenterPanel } = Tichu;
+    const dog = [1, [[0, 0]], ['single', 1, 0]];
+    const seven = [3, [[7, 4]], ['single', 1, 7]];
+    const nine = [0, [[9, 1]], ['single', 1, 9]];
+    it('drops the Dog once a play follows it (R3.10: it passed the lead)', function () {
+      assert.deepEqual(CenterPanel.openTrickTurns([dog]), [dog], 'the Dog alone is shown');
+      assert.deepEqual(CenterPanel.openTrickTurns([dog, seven, nine]), [seven, nine]);
+      assert.deepEqual(CenterPanel.openTrickTurns([seven, nine]), [seven, nine], 'a trick without the Dog');
+    });
+  });
+
   describe('TrickLog: the last trick', function () {
     const { TrickLog } = Tichu;
     it('keeps plays and passes in order and the taken trick with its winner', function () {
