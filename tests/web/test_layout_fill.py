@@ -153,9 +153,9 @@ async def measure(tab: Tab) -> dict[str, Any]:
 
 
 def _my_turn_with_a_full_hand(player: Player, wire: Wire) -> bool:
-    """The cards are picked up and the first ``play`` request of the round is open (14 cards held)."""
+    """The received cards are in the hand and the first ``play`` request of the round is open (14 cards held)."""
     request = wire.open_request() or {}
-    return bool(player.picked_up_rounds) and request.get("action") == "play" and \
+    return bool(player.received_rounds) and request.get("action") == "play" and \
         len(request["context"]["hand_cards"]) == 14
 
 
@@ -214,7 +214,7 @@ def _my_turn_after_the_partner_passed(player: Player, wire: Wire) -> bool:
     """The own ``play`` request is open and the partner passed since the last play."""
     seat = wire.seat
     request = wire.open_request() or {}
-    return bool(player.picked_up_rounds) and request.get("action") == "play" and seat is not None and \
+    return bool(player.received_rounds) and request.get("action") == "play" and seat is not None and \
         (seat + 2) % 4 in passed_since_the_last_play(wire)
 
 

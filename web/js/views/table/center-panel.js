@@ -17,7 +17,6 @@
    * @property {(Object<string, (number[]|null)>|null)} zones The card in each push zone
    *   (`right`, `partner`, `left`), or null to hide the zones.
    * @property {boolean} zonesActive Whether the zones take cards now.
-   * @property {boolean} [receiving] Whether the zones show received cards beside the trick.
    * @property {boolean} showResult Whether the round's result is shown.
    * @property {boolean} [final] Whether the game is over (the result leads to the score sheet).
    */
@@ -62,7 +61,7 @@
    * @returns {void}
    */
   function _renderTrick() {
-    const turns = State.public.trick_turns || [];
+    const turns = openTrickTurns(State.public.trick_turns || []);
     const own = State.playerIndex === null ? 0 : State.playerIndex;
     const latestBySeat = new Map();
     turns.forEach(function (turn, index) { latestBySeat.set(turn[0], index); });
@@ -89,12 +88,30 @@
   }
 
   /**
+   * The plays of the trick on the table: after the Dog passed the lead (R3.10) and the next
+   * play was made, the Dog and what came before it belong to the trick it ended, not to the
+   * new one (the server keeps them in one `trick_turns`); while the Dog is the newest play it
+   * is shown alone.
+   * @param {Array} turns `public_state.trick_turns`.
+   * @returns {Array} The turns to draw.
+   */
+  function openTrickTurns(turns) {
+    let start = 0;
+    turns.forEach(function (turn, index) {
+      if (index < turns.length - 1 && turn[1].length === 1 && turn[1][0][0] === Lib.CardValue.DOG) {
+        start = index + 1;
+      }
+    });
+    return turns.slice(start);
+  }
+
+  /**
    * Draw the trick's owner, combination and points, and the wish.
    * @returns {void}
    */
   function _renderInfo() {
     const state = State.public;
-    const turns = state.trick_turns || [];
+    const turns = openTrickTurns(state.trick_turns || []);
     const owner = state.trick_owner_index;
     const hasTrick = turns.length > 0 && owner !== null && owner !== undefined;
     _elements['trick-owner'].textContent = hasTrick ? I18n.t('trick.owner', { name: State.displayName(owner) }) : '';
@@ -216,9 +233,7 @@
    */
   function render(model) {
     const resultShown = model.showResult && Boolean(State.lastRound);
-    const trickHidden = (Boolean(model.zones) && !model.receiving) || resultShown;
-    _elements['push-zones'].classList.toggle('receiving', Boolean(model.receiving));
-    _elements.trick.parentElement.classList.toggle('receiving', Boolean(model.receiving));
+    const trickHidden = Boolean(model.zones) || resultShown;
     _elements.trick.hidden = trickHidden;
     _elements['trick-info'].hidden = trickHidden;
     _renderTrick();
@@ -232,5 +247,5 @@
    * @namespace CenterPanel
    * @type {Object}
    */
-  Tichu.CenterPanel = Object.freeze({ init, render });
+  Tichu.CenterPanel = Object.freeze({ init, render, openTrickTurns });
 })(window.Tichu = window.Tichu || {});
