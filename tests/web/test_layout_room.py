@@ -8,11 +8,29 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, name_problems
+from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab, name_problems
 from tests.support.live_server import LiveServer
 from tests.support.scripted_table import NAMES, scripted_table
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+_BOXES_JS = """(selector) => [...document.querySelectorAll(selector)].filter(el => el.checkVisibility()).map(el => {
+    const r = el.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};
+})"""
+
+
+async def boxes(tab: Tab, selector: str) -> list[dict[str, float]]:
+    """The boxes (viewport pixels) of the shown elements matching ``selector``."""
+    found: list[dict[str, float]] = await tab.page.evaluate(_BOXES_JS, selector)
+    return found
+
+
+async def box(tab: Tab, selector: str) -> dict[str, float]:
+    """The box of the first shown element matching ``selector``."""
+    found = await boxes(tab, selector)
+    assert found, f"{tab.label}: {selector} is not shown"
+    return found[0]
 
 #: A long own name, as in the finding ("O'Bri…" beside a badge at 1366x768).
 LONG_NAME = "O'Brien-Longname"
@@ -33,4 +51,38 @@ async def test_long_own_name_beside_its_badges(server: LiveServer, open_page: Op
     await shots.take(tab, f"long-own-name-{size.name}", both=False)
     problems = await name_problems(tab, ".seat.pos-bottom")
     assert not problems, problems
+    shots.assert_layout()
+
+
+def _cards(count: int, suit: int) -> list[list[int]]:
+    return [[2 + index % 13, suit if index < 13 else (suit % 4) + 1] for index in range(count)]
+
+
+@pytest.mark.slow
+async def test_phone_the_others_hands_fill_the_room_once_out(server: LiveServer, open_page: OpenPage,
+                                                             shots: Shots) -> None:
+    """Finding 11, phone: once the player is out, the others' hands became tiny strips above an
+    empty band. The three revealed hands share the hand's room: together they span most of its
+    height, and each card is at least a quarter of the row's height larger than before (84 stage
+    pixels wide)."""
+    tab = await open_page(PHONE, "revealed-phone")
+    script = await scripted_table(tab, server)
+    await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
+    own = [[2, 1], [3, 2], [5, 2], [7, 3], [7, 4], [9, 1], [10, 4], [11, 2], [12, 1], [13, 3], [14, 2],
+           [14, 3], [1, 0], [16, 0]]
+    script.send("player_played", {"turn": [0, own, ["street", 14, 14]], "trick_points": 10,
+                                  "trick_owner_index": 0, "is_bomb": False, "out_of_turn": False})
+    script.send("player_out", {"player_index": 0, "place": 1})
+    script.send("hands_revealed", {"hands": [[], _cards(13, 1), _cards(12, 2), _cards(14, 3)]})
+    await tab.until(lambda: tab.visible('.revealed-hand[data-seat="3"] .card'), "the others' hands are shown")
+    room = await box(tab, "#revealed-hands")
+    cards = await boxes(tab, "#revealed-hands .card")
+    names = await boxes(tab, "#revealed-hands .revealed-name")
+    assert len(cards) == 39 and len(names) == 3
+    top, bottom = min(b["top"] for b in names + cards), max(b["bottom"] for b in names + cards)
+    assert bottom - top >= 0.8 * room["height"], f"the hands span {top:.0f}..{bottom:.0f} of {room}"
+    narrowest = min(b["width"] for b in cards)
+    assert narrowest >= 0.105 * room["width"], f"a card is {narrowest:.0f} px wide in a {room['width']:.0f} px row"
+    assert max(b["right"] for b in cards) <= room["right"] + 1 and min(b["left"] for b in cards) >= room["left"] - 1
+    await shots.take(tab, "revealed-hands-phone", both=False)
     shots.assert_layout()
