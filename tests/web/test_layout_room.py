@@ -86,3 +86,34 @@ async def test_phone_the_others_hands_fill_the_room_once_out(server: LiveServer,
     assert max(b["right"] for b in cards) <= room["right"] + 1 and min(b["left"] for b in cards) >= room["left"] - 1
     await shots.take(tab, "revealed-hands-phone", both=False)
     shots.assert_layout()
+
+
+@pytest.mark.slow
+async def test_phone_score_sheet_fills_the_screen(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
+    """Finding 11, phone: the score sheet was a small table above an empty band, its button at the
+    bottom of the screen. Now no band between its parts (title, winner, each row, the button) is
+    higher than a tenth of the screen, and each round's row is at least 3.5% of the screen high."""
+    tab = await open_page(PHONE, "scores-phone")
+    script = await scripted_table(tab, server, announcements=[0, 0, 1, 2])
+    await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
+    total = [0, 0]
+    for round_index in range(3):
+        points = [170, -170] if round_index % 2 == 0 else [40, 60]
+        total = [total[0] + points[0], total[1] + points[1]]
+        script.send("round_started", {"round_index": round_index + 1})
+        script.send("round_over", {"card_points": [70, 30], "bonus": [100, -200], "points": points, "total": total,
+                                   "out_order": [2, 1, 3], "is_double_victory": False})
+    script.send("game_over", {"game_score": [], "total": total, "winner": 20})
+    await tab.until(lambda: tab.visible("#round-result .result-winner"), "the result names the winners")
+    await tab.click("#round-result .result-close")
+    await tab.wait_view("view-scores")
+    await tab.next_frame()
+    parts = sorted(await boxes(tab, "#scores-title, #scores-winner, #scores-table tr, #scores-back"),
+                   key=lambda part: part["top"])
+    height = PHONE.height
+    for above, below in zip(parts, parts[1:], strict=False):
+        assert below["top"] - above["bottom"] <= 0.1 * height, f"an empty band from {above} to {below}"
+    rows = await boxes(tab, "#scores-table tr.score-round")
+    assert len(rows) == 3 and min(row["height"] for row in rows) >= 0.035 * height, rows
+    await shots.take(tab, "scores-phone")
+    shots.assert_layout()

@@ -3,7 +3,8 @@
  * and their outcome; back to the lobby. The same sheet, for the game so far, is drawn in the
  * side panel's score tab (`renderSheet`, `#sheet-table`). The names are those of the seats
  * when each round was played (RoundRecord `names`), not of the seats now: a partner who
- * leaves after the game keeps their name on the sheet.
+ * leaves after the game keeps their name on the sheet. Below each round's row a line
+ * (`tr.score-detail`) gives its card points, Tichu points and the order out.
  */
 (function (Tichu) {
   'use strict';
@@ -82,6 +83,39 @@
   }
 
   /**
+   * Build the line below a round's row: its card points and Tichu points, and the order in which
+   * the players went out (when known: not for rounds before a reconnect).
+   * @param {Object} record The round (State's RoundRecord).
+   * @returns {(HTMLTableRowElement|null)} The `tr.score-detail`, or null when nothing is known.
+   */
+  function _buildDetail(record) {
+    const names = record.names || _sheetNames();
+    const parts = [];
+    if (record.cardPoints) {
+      parts.push(I18n.t(record.isDoubleVictory ? 'scores.detailDouble' : 'scores.detailCards',
+        { a: record.cardPoints[0], b: record.cardPoints[1] }));
+    }
+    if (record.bonus && (record.bonus[0] || record.bonus[1])) {
+      parts.push(I18n.t('scores.detailBonus', { a: record.bonus[0], b: record.bonus[1] }));
+    }
+    if (record.outOrder && record.outOrder.length) {
+      parts.push(I18n.t('result.order', { order: record.outOrder.map(function (seat, index) {
+        return I18n.t('place.' + (index + 1)) + ' ' + names[seat];
+      }).join(', ') }));
+    }
+    if (!parts.length) {
+      return null;
+    }
+    const row = document.createElement('tr');
+    row.className = 'score-detail';
+    const cell = document.createElement('td');
+    cell.colSpan = 4;
+    cell.textContent = parts.join(' · ');
+    row.appendChild(cell);
+    return row;
+  }
+
+  /**
    * Fill a score table: the teams' names, a row per round, the totals.
    * @param {string} prefix `scores` (the end-of-game sheet) or `sheet` (the side panel's).
    * @param {number[]} total `[team 20, team 31]`.
@@ -94,7 +128,14 @@
     document.getElementById(prefix + '-total-20').textContent = String(total[0]);
     document.getElementById(prefix + '-total-31').textContent = String(total[1]);
     const body = document.querySelector('#' + prefix + '-table tbody');
-    const rows = State.rounds.map(_buildRow);
+    const rows = [];
+    for (const record of State.rounds) {
+      rows.push(_buildRow(record));
+      const detail = _buildDetail(record);
+      if (detail) {
+        rows.push(detail);
+      }
+    }
     if (!rows.length) {
       const row = document.createElement('tr');
       row.className = 'sheet-empty';
