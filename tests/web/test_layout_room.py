@@ -6,11 +6,16 @@ the table at 1920x1080. Each is judged by element sizes and positions, not by pi
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab, name_problems
 from tests.support.live_server import LiveServer
 from tests.support.scripted_table import NAMES, scripted_table
+from tichu.arena.arena import Arena
+from tichu.records.steps import replay_document
+from tichu.server.app import STORE
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -116,4 +121,34 @@ async def test_phone_score_sheet_fills_the_screen(server: LiveServer, open_page:
     rows = await boxes(tab, "#scores-table tr.score-round")
     assert len(rows) == 3 and min(row["height"] for row in rows) >= 0.035 * height, rows
     await shots.take(tab, "scores-phone")
+    shots.assert_layout()
+
+
+@pytest.mark.slow
+async def test_phone_replay_leaves_no_empty_band(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
+    """Finding 11, phone: the replay showed small hands and a small trick above an empty band.
+    At a step with three plays on the trick, no band between the replay's parts (the four
+    seats, the trick's plays, the controls) is higher than a tenth of the screen, and the hand
+    cards are at least a tenth of the screen wide (they were 100 stage pixels, 36 px)."""
+    found: list[dict[str, Any]] = []
+    Arena(["random"] * 4, games=1, seed=21, workers=1, target_score=200, records=True).run(on_record=found.append)
+    record = found[0]
+    record["players"] = [{"name": name, "kind": "agent:random"} for name in ("Ada", "Ben", "Cleo", "Dan")]
+    record["id"] = "room-replay"
+    assert await server.app[STORE].read(lambda games: games.add(record))
+    steps = replay_document(record)["steps"]
+    middle = next(index for index, step in enumerate(steps) if step["kind"] == "play"
+                  and len(step["trick_turns"]) >= 3 and step["round"] == 0)
+    tab = await open_page(PHONE, "replay-room")
+    await tab.page.goto(f"{server.url}#replay={record['id']}&step={middle}")
+    await tab.wait_view("view-replay")
+    await tab.until(lambda: tab.count("#replay-trick .replay-play"), "the trick's plays are shown")
+    await tab.next_frame()
+    parts = sorted(await boxes(tab, ".replay-seat, #replay-trick .replay-play, #replay-controls"),
+                   key=lambda part: part["top"])
+    for above, below in zip(parts, parts[1:], strict=False):
+        assert below["top"] - above["bottom"] <= 0.1 * PHONE.height, f"an empty band from {above} to {below}"
+    card = (await boxes(tab, ".replay-hand .card"))[0]
+    assert card["width"] >= 0.1 * PHONE.width, card
+    await shots.take(tab, "replay-room-phone", both=False)
     shots.assert_layout()
