@@ -6,11 +6,12 @@ the table at 1920x1080. Each is judged by element sizes and positions, not by pi
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab, name_problems
+from tests.support.browser import DESKTOP, FULL_HD, PHONE, OpenPage, Shots, Size, Tab, name_problems
 from tests.support.live_server import LiveServer
 from tests.support.scripted_table import NAMES, scripted_table
 from tichu.arena.arena import Arena
@@ -151,4 +152,35 @@ async def test_phone_replay_leaves_no_empty_band(server: LiveServer, open_page: 
     card = (await boxes(tab, ".replay-hand .card"))[0]
     assert card["width"] >= 0.1 * PHONE.width, card
     await shots.take(tab, "replay-room-phone", both=False)
+    shots.assert_layout()
+
+
+@pytest.mark.slow
+async def test_full_hd_table_uses_its_room(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
+    """Finding 11, 1920x1080: the table left much of its middle empty, the trick's cards 66 px
+    wide. With the partner's and both opponents' plays on the trick, each trick card is at least
+    90 px wide, the plays stay inside the middle and apart, and the layout check finds nothing."""
+    tab = await open_page(FULL_HD, "full-hd-room")
+    script = await scripted_table(tab, server)
+    await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
+    script.send("player_passed", {"player_index": 0})
+    script.send("player_played", {"turn": [3, [[11, 1]], ["single", 1, 11]], "trick_points": 0,
+                                  "trick_owner_index": 3, "is_bomb": False, "out_of_turn": False})
+    script.send("player_played", {"turn": [2, [[4, 1], [5, 2], [6, 3], [7, 1], [8, 4]], ["street", 5, 8]],
+                                  "trick_points": 10, "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False})
+    await tab.until(lambda: tab.count('#trick .trick-turn[data-seat="2"] .card'), "the partner's play is shown")
+    await tab.next_frame()
+    cards = await boxes(tab, "#trick .card")
+    assert cards and min(card["width"] for card in cards) >= 90, cards
+    center = await box(tab, "#center")
+    turns = await boxes(tab, "#trick .trick-turn")
+    for turn in turns:
+        inside = center["left"] <= turn["left"] and turn["right"] <= center["right"] and \
+            center["top"] <= turn["top"] and turn["bottom"] <= center["bottom"]
+        assert inside, (turn, center)
+    for first, second in combinations(turns, 2):
+        overlap_w = min(first["right"], second["right"]) - max(first["left"], second["left"])
+        overlap_h = min(first["bottom"], second["bottom"]) - max(first["top"], second["top"])
+        assert overlap_w <= 0 or overlap_h <= 0, (first, second)
+    await shots.take(tab, "table-room-full-hd")
     shots.assert_layout()
