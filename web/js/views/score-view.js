@@ -123,11 +123,17 @@
    */
   function _fill(prefix, total) {
     const names = _sheetNames();
+    const table = document.getElementById(prefix + '-table');
+    const key = JSON.stringify([I18n.getLanguage(), total, names, State.rounds.length]);
+    if (table.dataset.key === key) {
+      return;  // drawn from the same rounds already (the side panel's sheet renders with every frame)
+    }
+    table.dataset.key = key;
     document.getElementById(prefix + '-team-20').textContent = _teamName(20, names);
     document.getElementById(prefix + '-team-31').textContent = _teamName(31, names);
     document.getElementById(prefix + '-total-20').textContent = String(total[0]);
     document.getElementById(prefix + '-total-31').textContent = String(total[1]);
-    const body = document.querySelector('#' + prefix + '-table tbody');
+    const body = table.querySelector('tbody');
     const rows = [];
     for (const record of State.rounds) {
       rows.push(_buildRow(record));

@@ -146,7 +146,8 @@
   }
 
   /**
-   * Count unread lines and show reactions after the State took a chat notification.
+   * After the State took a notification: add it to the move log (a new game or a new
+   * connection starts the log anew), count unread chat lines and show reactions.
    * @param {{event: string, context: Object}} change What changed.
    * @returns {void}
    */
