@@ -143,10 +143,11 @@ async def test_chat_and_log_at_the_table_leave_the_controls_free(server: LiveSer
 @pytest.mark.slow
 async def test_chat_on_a_phone_is_a_sheet_that_closes(server: LiveServer, open_page: OpenPage, shots: Shots) -> None:
     """Finding 3, phone (390x844, touch): the chat is a sheet at the bottom of the screen, below
-    the hand and the buttons (it covers none of them); ×, Escape or the toggle close it, and the
-    table gets its whole height back."""
+    the hand and the buttons (it covers none of them); × and Escape close it, and the table gets
+    its whole height back; the move log opens in the same sheet, also in German with the
+    watchers' count in the toolbar."""
     tab = await open_page(PHONE, "phone-chat")
-    await scripted_table(tab, server)
+    script = await scripted_table(tab, server)
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
     hand_before = await tab.page.evaluate("document.getElementById('hand').getBoundingClientRect().bottom")
     await tab.click("#chat-toggle")
@@ -164,8 +165,18 @@ async def test_chat_on_a_phone_is_a_sheet_that_closes(server: LiveServer, open_p
         "the hand goes back to the bottom of the screen")
     await tab.click("#log-toggle")
     await tab.until(lambda: tab.visible("#move-log"), "the log toggle opens the sheet on the log")
+    script.send("spectators_changed", {"count": 12, "limit": 20, "allowed": True, "hands_open": False,
+                                       "allow": [False, None, None, None]})
+    await tab.click("#lang-switch")
+    await tab.until(lambda: tab.page.evaluate("document.getElementById('log-toggle').textContent === 'Verlauf'"),
+                    "the toolbar in German")
+    await shots.take(tab, "table-log-sheet-de", both=False)
+    shots.assert_layout()
+    await tab.click("#panel-tab-log")
     await tab.page.keyboard.press("Escape")
     await tab.until(partial(_hidden, tab, "#dialog-chat"), "Escape closes the sheet")
+    await shots.take(tab, "table-toolbar-de", both=False)
+    shots.assert_layout()
 
 
 # -- the move log --------------------------------------------------------------------------------
