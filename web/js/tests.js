@@ -750,6 +750,37 @@
     });
   });
 
+  describe('MoveLog: the running log of the moves', function () {
+    const { MoveLog } = Tichu;
+    const names = ['Anna', 'Rolf', 'Ben', 'Dora'];
+    const nameOf = function (seat) { return names[seat]; };
+    it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
+      let log = MoveLog.empty();
+      log = MoveLog.reduce(log, 'player_played', { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
+      log = MoveLog.reduce(log, 'wish_made', { wish_value: 12 }, nameOf, 10);
+      names[2] = 'Bot 3';
+      log = MoveLog.reduce(log, 'player_passed', { player_index: 2 }, nameOf, 10);
+      names[2] = 'Ben';
+      assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['play', 'wish', 'pass']);
+      assert.equal(log.moves[1].name, 'Ben');
+      assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
+      assert.equal(MoveLog.reduce(log, 'player_turn_changed', {}, nameOf, 10), log, 'other events leave it');
+    });
+    it('keeps at most the limit, the newest', function () {
+      let log = MoveLog.empty();
+      for (let seat = 0; seat < 4; seat += 1) {
+        log = MoveLog.reduce(log, 'player_passed', { player_index: seat }, nameOf, 3);
+      }
+      assert.deepEqual(log.moves.map(function (move) { return move.seat; }), [1, 2, 3]);
+    });
+    it('adds the Dragon gift to the trick taken', function () {
+      const log = MoveLog.reduce(MoveLog.empty(), 'trick_taken', { player_index: 1, points: 25, dragon_recipient: 2 },
+        nameOf, 10);
+      assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
+      assert.equal(log.moves[1].data.toName, 'Ben');
+    });
+  });
+
   describe('HandOrder: sorting and arranging the hand', function () {
     const { HandOrder } = Tichu;
     const cards = [[14, 1], [2, 4], [16, 0], [2, 1], [9, 4], [1, 0]];
