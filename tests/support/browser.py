@@ -6,7 +6,8 @@ console errors and uncaught exceptions and records every WebSocket frame the pag
 receives (:class:`Wire`), so that a test knows *when* to act; it acts only by clicks and
 typing. :class:`Shots` photographs each view at phone and desktop size into
 ``data/screenshots/``, each checked by :func:`layout_problems` (every visible element of the
-active view inside the viewport, no two visible controls overlapping).
+active view inside the viewport, no two visible controls overlapping, nothing of the view
+under the open side panel).
 """
 
 from __future__ import annotations
@@ -385,12 +386,16 @@ _LAYOUT_JS = """(screen) => {
         ((el.textContent || '').trim() ? ` "${el.textContent.trim().slice(0, 20)}"` : '');
     const box = r => `(${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)})`;
     const outer = el => !el.parentElement || !el.parentElement.closest('[id^="dialog-"], dialog, .modal');
-    const dialogs = [...document.querySelectorAll('[id^="dialog-"], dialog[open], .modal')].filter(
+    // a non-modal dialog (the side panel: chat, move log, score sheet) is checked with the view
+    const side = el => el.getAttribute('aria-modal') === 'false';
+    const open = [...document.querySelectorAll('[id^="dialog-"], dialog[open], .modal')].filter(
         el => outer(el) && shown(el));
+    const dialogs = open.filter(el => !side(el));
+    const panels = open.filter(side);
     const view = document.querySelector('section.active');
     const globals = [...document.body.querySelectorAll('*')].filter(
         el => !el.closest('section') && !el.closest('[id^="dialog-"], dialog, .modal'));
-    const roots = dialogs.length ? dialogs : [view].filter(Boolean);
+    const roots = dialogs.length ? dialogs : [view, ...panels].filter(Boolean);
     const within = selector => {
         const found = new Set();
         for (const root of roots) {
@@ -425,6 +430,23 @@ _LAYOUT_JS = """(screen) => {
             const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
             if (w > slack && h > slack)
                 problems.push(`overlap: ${name(a)} ${box(p)} and ${name(b)} ${box(q)}`);
+        }
+    }
+    // the side panel must leave the view's controls free: none lies under it
+    if (!dialogs.length) {
+        const viewControls = view ? [...view.querySelectorAll(
+            'button, input, select, textarea, a[href], [role="button"], .push-zone, .lobby-seat, .seat, .card, ' +
+            '#hand, #round-result')].filter(shown) : [];
+        for (const panel of panels) {
+            const p = panel.getBoundingClientRect();
+            for (const el of viewControls) {
+                const q = el.getBoundingClientRect();
+                const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+                const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+                if (w > slack && h > slack)
+                    problems.push(`covered by the side panel: ${name(el)} ${box(q)} under ` +
+                                  `${name(panel).split(' ')[0]} ${box(p)}`);
+            }
         }
     }
     const clips = value => value !== 'visible';
@@ -478,12 +500,43 @@ async def layout_problems(page: Page) -> list[str]:
 
     Elements outside every ``section`` (``#lang-switch``, ``#mute``, ``#leave``, ``#toast``)
     count with the active view. Cards may overlap each other (a fanned hand, a trick), but
-    not other controls.
+    not other controls. A non-modal dialog (``aria-modal="false"``: the side panel with the
+    chat, the move log and the score sheet) is checked together with the view, and no control
+    of the view (nor the hand or the round's result) may lie under it.
     """
     size = page.viewport_size
     assert size is not None
     problems: list[str] = await page.evaluate(_LAYOUT_JS, size)
     return problems
+
+
+_NAME_JS = """(seat) => {
+    const element = document.querySelector(seat), name = element && element.querySelector('.seat-name');
+    if (!name) return [`no ${seat} .seat-name`];
+    const s = element.getBoundingClientRect(), n = name.getBoundingClientRect(), problems = [];
+    const text = name.textContent;
+    if (name.scrollWidth > name.clientWidth + 1) problems.push(`"${text}" is shortened: needs ` +
+        `${name.scrollWidth}px, has ${name.clientWidth}px`);
+    if (name.scrollHeight > name.clientHeight + 1) problems.push(`"${text}" is cut in height`);
+    if (n.left < s.left - 1 || n.right > s.right + 1 || n.top < s.top - 1 || n.bottom > s.bottom + 1)
+        problems.push(`"${text}" (${Math.round(n.left)},${Math.round(n.top)}..${Math.round(n.right)},` +
+            `${Math.round(n.bottom)}) leaves its seat (${Math.round(s.left)},${Math.round(s.top)}..` +
+            `${Math.round(s.right)},${Math.round(s.bottom)})`);
+    for (const badge of element.querySelectorAll('.seat-call, .seat-count, .seat-place, .seat-pass, .seat-away')) {
+        const b = badge.getBoundingClientRect();
+        if (!badge.textContent.trim() || !b.width) continue;
+        if (Math.min(b.right, n.right) - Math.max(b.left, n.left) > 1 &&
+            Math.min(b.bottom, n.bottom) - Math.max(b.top, n.top) > 1)
+            problems.push(`"${badge.textContent.trim()}" lies on "${text}"`);
+    }
+    return problems;
+}"""
+
+
+async def name_problems(tab: Tab, seat: str) -> list[str]:
+    """Why the seat's name is not shown whole: shortened, cut, outside the seat, or under a badge."""
+    problems: list[str] = await tab.page.evaluate(_NAME_JS, seat)
+    return [f"{tab.label} ({tab.size.name}): {problem}" for problem in problems]
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Playing a seat through the page by clicks, as a person would (the browser tests).
 
 :class:`Player` answers every open request of a :class:`~tests.support.browser.Tab` by
-clicking the page (the Grand Tichu step, the push zones, pick-up, selecting cards and play, the wish
+clicking the page (the Grand Tichu step, the push zones, selecting cards and play, the wish
 and Dragon dialogs); the page's :class:`~tests.support.browser.Wire` only tells it *when* to
 act.
 """
@@ -35,7 +35,7 @@ class Player:
     """Plays one seat of a page by clicks, step by step, as the wire says when to act.
 
     :ivar snaps: View names to photograph once, when the game first reaches them
-        (``grand-tichu``, ``push``, ``pick-up``, ``play``, ``wish``, ``dragon``).
+        (``grand-tichu``, ``push``, ``received``, ``play``, ``wish``, ``dragon``).
     """
 
     tab: Tab
@@ -43,7 +43,8 @@ class Player:
     snaps: set[str] = field(default_factory=set)
     #: In the first push step, take the first pushed card back by clicking its zone (and push again).
     take_back: bool = False
-    picked_up_rounds: set[int] = field(default_factory=set)
+    #: The rounds whose received cards the page showed in the hand (:meth:`see_received`).
+    received_rounds: set[int] = field(default_factory=set)
     actions: list[str] = field(default_factory=list)
 
     async def snap(self, name: str) -> None:
@@ -66,11 +67,12 @@ class Player:
                 await asyncio.sleep(POLL)
 
     async def step(self) -> bool:
-        """Act on the open request, if any (and pick up pushed cards); whether something was done."""
+        """Act on the open request, if any (and first see the received cards in the hand); whether
+        something was done."""
         wire = self.tab.wire
         rounds = wire.count("start_playing")
-        if rounds and rounds not in self.picked_up_rounds and wire.count("round_started") == rounds:
-            await self.pick_up(rounds)
+        if rounds and rounds not in self.received_rounds and wire.count("round_started") == rounds:
+            await self.see_received(rounds)
             return True
         request = wire.open_request()
         if request is None:
@@ -137,38 +139,16 @@ class Player:
         await tab.until(functools.partial(self._zones_hold, number), f"{number} card(s) in the push zones after "
                         f"clicking {zone}")
 
-    async def pick_up(self, rounds: int) -> None:
-        """After the exchange: ``#btn-play`` (pick up) until the hand shows all 14 cards."""
+    async def see_received(self, rounds: int) -> None:
+        """After the exchange: the three received cards are in the hand at once, without a click,
+        outlined (``.card.received``), and the hand holds 14 cards."""
         tab = self.tab
-
-        async def ready_to_pick_up() -> bool:
-            # the wire may have ``start_playing`` a frame before the page shows the received
-            # cards, while #btn-play still reads "Push"
-            return await tab.count("#push-zones.receiving .push-zone .card") == 3 and await tab.enabled("#btn-play")
-
-        await tab.until(ready_to_pick_up, "the three received cards shown and #btn-play (pick up) enabled")
-        await self._trick_and_turn_shown_while_picking_up()
-        await self.snap("pick-up")
-        await tab.click("#btn-play")
-        self.picked_up_rounds.add(rounds)
-        await tab.until(lambda: self._hand_is(14), "#hand shows 14 cards after the pick-up")
-
-    async def _trick_and_turn_shown_while_picking_up(self) -> None:
-        """The game goes on during the pick-up: the trick stays in view beside the received cards
-        (``#push-zones.receiving``) and ``#status`` says whose turn it is, the own first."""
-        tab = self.tab
-        hidden = await tab.page.eval_on_selector_all("#trick, #trick-info", "els => els.map(e => e.hidden)")
-        assert hidden == [False, False], f"the trick is hidden during the pick-up; {await tab.describe()}"
-        assert await tab.count("#push-zones.receiving .push-zone .card") == 3
-
-        async def status_names_the_turn() -> bool:
-            status = (await tab.texts("#status"))[0]
-            request = tab.wire.open_request()
-            if request is not None and request["action"] == "play":
-                return status.startswith("Your ") and "pick up" in status
-            return "pick up" in status.lower()
-
-        await tab.until(status_names_the_turn, "#status says whose turn it is during the pick-up")
+        await tab.until(lambda: self._hand_is(14), "#hand shows 14 cards right after the exchange")
+        await tab.until(lambda: self._count_is("#hand .card.received", 3),
+                        "the three received cards are outlined in the hand (.received)")
+        assert not await tab.visible("#push-zones"), "the push zones stay after the exchange"
+        await self.snap("received")
+        self.received_rounds.add(rounds)
 
     async def play(self, request: Message) -> None:
         """A turn: click the cards of a play (:func:`chosen_play`) in the hand, then ``#btn-play``;

@@ -92,7 +92,7 @@ async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, op
                                                    shots: Shots) -> None:
     """One person plays a complete round against three agents with clicks only: log in, start
     (host), continue in the Grand Tichu step, push three cards through the push zones (a card
-    in a zone goes back on a click), pick up, then on each turn "select" (the hint) and play,
+    in a zone goes back on a click), the received cards in the hand, then on each turn "select" (the hint) and play,
     or pass when nothing else is legal, and answer the wish and Dragon dialogs, until
     ``#round-result`` shows the round's points and ``#score-20``/``#score-31`` the totals. At
     the own turn the own seat is marked ``turn`` and counts the hand; once out, the seat sees
@@ -108,7 +108,7 @@ async def test_one_browser_plays_a_round_by_clicks(start_server: StartServer, op
     assert tab.wire.seat == 0
     await tab.until(partial(_own_is, tab, ".seat.own", "0"), 'the own seat is .seat.own[data-seat="0"]')
 
-    player = Player(tab, shots, {"grand-tichu", "push", "pick-up", "play", "wish", "dragon"}, take_back=True)
+    player = Player(tab, shots, {"grand-tichu", "push", "received", "play", "wish", "dragon"}, take_back=True)
     await player.play_until(partial(_my_turn, player), ROUND_WAIT)
     request = tab.wire.open_request()
     assert request is not None
@@ -207,8 +207,8 @@ def _swaps_are(tab: Tab, count: int) -> bool:
 
 
 def _my_turn(player: Player, wire: Wire) -> bool:
-    """Stop condition: the cards are picked up and a ``play`` request is open."""
-    return bool(player.picked_up_rounds) and (wire.open_request() or {}).get("action") == "play"
+    """Stop condition: the received cards are in the hand and a ``play`` request is open."""
+    return bool(player.received_rounds) and (wire.open_request() or {}).get("action") == "play"
 
 
 async def _text_is(tab: Tab, selector: str, text: str) -> bool:

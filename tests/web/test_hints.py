@@ -151,14 +151,14 @@ async def _selected_is(tab: Tab, play: list[list[int]]) -> bool:
 
 
 async def _hinted_turn(player: Player) -> Message:
-    """Play by clicks until the cards are picked up and a ``play`` request is open whose hint
+    """Play by clicks until the received cards are in the hand and a ``play`` request is open whose hint
     starts with two plays (not passes); return that request."""
     wire = player.tab.wire
     deadline = time.monotonic() + ROUND_WAIT
     while time.monotonic() < deadline:
         request = wire.open_request()
-        picked_up = wire.count("start_playing") in player.picked_up_rounds
-        if request is not None and request["action"] == "play" and picked_up:
+        received = wire.count("start_playing") in player.received_rounds
+        if request is not None and request["action"] == "play" and received:
             hint = request["context"]["hint"]
             assert hint is not None, "hints are on (the server's default), but the request has none"
             if len(hint) >= 2 and hint[0] and hint[1]:

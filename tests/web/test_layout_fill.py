@@ -38,6 +38,7 @@ from tests.support.browser import (
     Tab,
     Wire,
     join_scripted_table,
+    name_problems,
     notification,
 )
 from tests.support.clicks import Player, start_alone
@@ -153,9 +154,9 @@ async def measure(tab: Tab) -> dict[str, Any]:
 
 
 def _my_turn_with_a_full_hand(player: Player, wire: Wire) -> bool:
-    """The cards are picked up and the first ``play`` request of the round is open (14 cards held)."""
+    """The received cards are in the hand and the first ``play`` request of the round is open (14 cards held)."""
     request = wire.open_request() or {}
-    return bool(player.picked_up_rounds) and request.get("action") == "play" and \
+    return bool(player.received_rounds) and request.get("action") == "play" and \
         len(request["context"]["hand_cards"]) == 14
 
 
@@ -214,7 +215,7 @@ def _my_turn_after_the_partner_passed(player: Player, wire: Wire) -> bool:
     """The own ``play`` request is open and the partner passed since the last play."""
     seat = wire.seat
     request = wire.open_request() or {}
-    return bool(player.picked_up_rounds) and request.get("action") == "play" and seat is not None and \
+    return bool(player.received_rounds) and request.get("action") == "play" and seat is not None and \
         (seat + 2) % 4 in passed_since_the_last_play(wire)
 
 
@@ -307,35 +308,6 @@ async def test_landscape_partner_who_passed_keeps_a_whole_name_in_a_real_game(se
     assert not await name_problems(host, ".seat.pos-top"), await name_problems(host, ".seat.pos-top")
     await shots.take(host, "table-landscape-partner-pass")
     shots.assert_layout()
-
-
-_NAME_JS = """(seat) => {
-    const element = document.querySelector(seat), name = element && element.querySelector('.seat-name');
-    if (!name) return [`no ${seat} .seat-name`];
-    const s = element.getBoundingClientRect(), n = name.getBoundingClientRect(), problems = [];
-    const text = name.textContent;
-    if (name.scrollWidth > name.clientWidth + 1) problems.push(`"${text}" is shortened: needs ` +
-        `${name.scrollWidth}px, has ${name.clientWidth}px`);
-    if (name.scrollHeight > name.clientHeight + 1) problems.push(`"${text}" is cut in height`);
-    if (n.left < s.left - 1 || n.right > s.right + 1 || n.top < s.top - 1 || n.bottom > s.bottom + 1)
-        problems.push(`"${text}" (${Math.round(n.left)},${Math.round(n.top)}..${Math.round(n.right)},` +
-            `${Math.round(n.bottom)}) leaves its seat (${Math.round(s.left)},${Math.round(s.top)}..` +
-            `${Math.round(s.right)},${Math.round(s.bottom)})`);
-    for (const badge of element.querySelectorAll('.seat-call, .seat-count, .seat-place, .seat-pass, .seat-away')) {
-        const b = badge.getBoundingClientRect();
-        if (!badge.textContent.trim() || !b.width) continue;
-        if (Math.min(b.right, n.right) - Math.max(b.left, n.left) > 1 &&
-            Math.min(b.bottom, n.bottom) - Math.max(b.top, n.top) > 1)
-            problems.push(`"${badge.textContent.trim()}" lies on "${text}"`);
-    }
-    return problems;
-}"""
-
-
-async def name_problems(tab: Tab, seat: str) -> list[str]:
-    """Why the seat's name is not shown whole: shortened, cut, outside the seat, or under a badge."""
-    problems: list[str] = await tab.page.evaluate(_NAME_JS, seat)
-    return [f"{tab.label} ({tab.size.name}): {problem}" for problem in problems]
 
 
 _OVERLAP_JS = """([first, second]) => {

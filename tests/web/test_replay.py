@@ -191,6 +191,32 @@ async def test_a_shared_link_opens_at_its_step(server: LiveServer, open_page: Op
     _expect_refused(tab, 404)
 
 
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "laptop"])
+async def test_no_seat_is_to_play_during_the_deal(server: LiveServer, open_page: OpenPage, records: list[Record],
+                                                  size: Any) -> None:
+    """Issue 23, finding 11: at the deal and the Grand Tichu step no seat is marked "to play"
+    (nobody plays before the exchange); after the push the seat that leads is."""
+    record = records[0]
+    await _store(server, record)
+    steps = replay_document(record)["steps"]
+    tab = await open_page(size, "replay-deal")
+    await tab.page.goto(f"{server.url}#replay={record['id']}&step=0")
+    await tab.wait_view("view-replay")
+    await _at(tab, 0)
+    assert steps[0]["kind"] == "deal"
+    assert await tab.count("#replay-seats .replay-seat.turn") == 0, "a seat is to play at the deal"
+    assert "to play" not in " ".join(await tab.texts("#replay-seats .replay-seat-mark"))
+    push = next(index for index, step in enumerate(steps) if step["kind"] == "push")
+    await tab.page.goto(f"{server.url}#replay={record['id']}&step={push}")
+    await _at(tab, push)
+    await tab.until(lambda: _turn_seat_is(tab, steps[push]["turn"]), "the leading seat is to play after the push")
+
+
+async def _turn_seat_is(tab: Tab, seat: int) -> bool:
+    return await tab.page.eval_on_selector_all("#replay-seats .replay-seat.turn",
+                                               "els => els.map(e => e.dataset.seat)") == [str(seat)]
+
+
 async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shots: Shots,
                                    records: list[Record]) -> None:
     """"Open a record" on the login view: one record opens at its first step (the end has its

@@ -12,8 +12,9 @@ from functools import partial
 
 import pytest
 
-from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Tab
+from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab
 from tests.support.live_server import LiveServer, StartServer
+from tichu.server.social import CHAT_BURST, CHAT_RATE
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -159,3 +160,27 @@ async def test_ready_and_target_score(start_server: StartServer, open_page: Open
 
 async def _target_is(tab: Tab, value: str) -> bool:
     return str(await tab.page.locator("#lobby-target").input_value()) == value
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "laptop"])
+async def test_too_fast_says_what_the_server_allows(start_server: StartServer, open_page: OpenPage,
+                                                    size: Size) -> None:
+    """Issue 23, finding 11: the server takes ``CHAT_BURST`` messages at once, then ``CHAT_RATE``
+    a second; the toast for one beyond it says just that (it said "one message a second" after
+    three had gone through in 0.3 s)."""
+    assert CHAT_RATE == 1.0, "the toast says one a second"
+    server = await start_server()
+    tab = await open_page(size, "too-fast")
+    await tab.login(server.url, "Quick", f"fast-{size.name}")
+    await tab.wait_view("view-lobby")
+    await tab.until(partial(_synced, tab), "the lobby state arrived and #chat-toggle is shown")
+    await tab.click("#chat-toggle")
+    await tab.until(lambda: tab.visible("#chat-input"), "#dialog-chat opens")
+    for number in range(CHAT_BURST + 3):
+        await send_chat(tab, f"m{number}")
+        if any(error.get("code") == 105 for error in tab.wire.errors()):
+            break
+    await tab.until(lambda: any(error.get("code") == 105 for error in tab.wire.errors()),
+                    "the server refuses a message beyond its bucket")
+    expected = f"Not so fast: {CHAT_BURST} messages at once, then one a second."
+    await tab.until(lambda: _text_is(tab, "#toast", expected), f"the toast says {expected!r}")

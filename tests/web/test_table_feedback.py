@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-#: Seat 1 holds the Mah Jong: the agents lead and play while the own seat has not picked up.
+#: Seat 1 holds the Mah Jong: the agents lead.
 AGENT_LEADS_SEED = 7
 #: Seat 0 holds the Mah Jong and four Jacks (and keeps both through the push).
 MAH_JONG_AND_BOMB_SEED = 49
@@ -72,7 +72,7 @@ _RECORD_TURNS_JS = """() => {
             names: names,
             trickShown: shown(document.getElementById('trick')),
             trickCards: [...document.querySelectorAll('#trick .card')].filter(shown).length,
-            received: document.querySelectorAll('#push-zones.receiving .push-zone .card').length,
+            received: document.querySelectorAll('#hand .card.received').length,
             play: document.getElementById('btn-play').textContent.trim(),
         };
     };
@@ -120,21 +120,9 @@ def play_request(wire: Wire) -> Message | None:
 
 
 async def until_pushed(player: Player) -> None:
-    """Continue in the Grand Tichu step and push by clicks, and do not pick up the received
-    cards: ``start_playing`` arrived and the page shows the three received cards."""
-    tab = player.tab
-    player.picked_up_rounds.add(1)  # the Player never picks up round 1's cards by itself
-    await player.play_until(lambda wire: wire.count("start_playing") > 0, ROUND_WAIT)
-    await tab.until(lambda: _count_is(tab, "#push-zones.receiving .push-zone .card", 3),
-                    "the three received cards shown in #push-zones.receiving")
-
-
-async def pick_up(player: Player) -> None:
-    """Click "Pick up" and wait for the hand of 14 cards."""
-    tab = player.tab
-    await tab.until(lambda: _text_is(tab, "#btn-play", "Pick up"), '#btn-play reads "Pick up"')
-    await tab.click("#btn-play")
-    await tab.until(lambda: _count_is(tab, "#hand .card", 14), "#hand shows 14 cards after the pick-up")
+    """Continue in the Grand Tichu step and push by clicks, until ``start_playing`` arrived and
+    the page shows the three received cards in the hand (:meth:`Player.see_received`)."""
+    await player.play_until(lambda wire: 1 in player.received_rounds, ROUND_WAIT)
 
 
 async def own_turn(player: Player, wanted: Callable[[Message], bool], what: str) -> Message:
@@ -143,7 +131,7 @@ async def own_turn(player: Player, wanted: Callable[[Message], bool], what: str)
 
     def stop(wire: Wire) -> bool:
         request = play_request(wire)
-        return bool(player.picked_up_rounds) and request is not None and wanted(request)
+        return bool(player.received_rounds) and request is not None and wanted(request)
 
     try:
         await player.play_until(stop, ROUND_WAIT)
@@ -188,75 +176,35 @@ def _plain(card: list[int]) -> bool:
     return 2 <= card[0] <= 14
 
 
-# -- item 2: the trick and whose turn it is during the pick-up -------------------------------------
+# -- issue 23, finding 11: received cards go straight into the hand -------------------------------
 
 
 @SIZES
-async def test_pick_up_step_shows_the_trick_and_whose_turn_it_is(start_server: StartServer, open_page: OpenPage,
-                                                                 size: Size) -> None:
-    """Issue 11, item 2: while the player leaves the three received cards lying (no "Pick up"),
-    the agents play on and the page shows it: the centre shows the trick's cards beside the
-    received ones, the seat at turn is marked ``turn`` and ``#status`` names it ("Bot 2 is
-    playing. Pick up your three cards."); when the turn reaches the own seat, it is marked and
-    ``#status`` says it is the player's turn, with "Pick up" still offered."""
-    server = await start_server(seed=AGENT_LEADS_SEED)
-    tab = await open_page(size, "pick-up-turn")
-    await start_alone(tab, server, "Pia", f"pick-up-{size.name}")
-    await record_turns(tab)
-    player = Player(tab)
-    await until_pushed(player)
-
-    def agent_at_turn_beside_the_trick(view: dict[str, Any]) -> bool:
-        return bool(view["received"] == 3 and view["trickShown"] and view["trickCards"] > 0
-                    and len(view["turn"]) == 1 and view["turn"] != view["own"])
-
-    view = await until_shown(tab, agent_at_turn_beside_the_trick, "the trick's cards shown beside the received "
-                             "ones while an agent is at turn")
-    name = view["names"][view["turn"][0]]
-    assert view["status"] == f"{name} is playing. Pick up your three cards.", \
-        f"#status does not name the seat at turn ({name}): {view}"
-
-    await tab.until(lambda: play_request(tab.wire) is not None, "the own play request, without a pick-up",
-                    timeout=ROUND_WAIT)
-    request = play_request(tab.wire)
-    assert request is not None
-    follows = request["context"]["trick_combination"] is not None
-    expected = f"Your {'turn' if follows else 'lead'}: pick up your three cards first."
-
-    def own_turn_shown(view: dict[str, Any]) -> bool:
-        return bool(view["status"] == expected and view["turn"] == view["own"] and view["received"] == 3)
-
-    view = await until_shown(tab, own_turn_shown, f"#status says {expected!r} and the own seat is marked turn")
-    assert view["play"] == "Pick up" and await tab.enabled("#btn-play")
-    if follows:
-        assert view["trickShown"] and view["trickCards"] > 0, f"the trick to beat is not shown: {view}"
-    await pick_up(player)
-    assert not tab.wire.unexplained_errors()
-
-
-@SIZES
-async def test_pick_up_step_says_it_is_the_own_lead(start_server: StartServer, open_page: OpenPage,
-                                                    size: Size) -> None:
-    """Issue 11, item 2: holding the Mah Jong, the player must lead; before the pick-up the
-    own seat is marked ``turn`` and ``#status`` says "Your lead: pick up your three cards
-    first." (the table waits on the player, and the page says so)."""
+async def test_received_cards_go_straight_into_the_hand(start_server: StartServer, open_page: OpenPage,
+                                                        size: Size) -> None:
+    """Issue 23, finding 11: no "Pick up" click that costs clock time: right after the exchange
+    the hand holds 14 cards, the three received ones outlined (``.received``), the push zones are
+    gone, and holding the Mah Jong the page says "Your lead." with Play offered; the outline goes
+    with the first own play."""
     server = await start_server(seed=MAH_JONG_AND_BOMB_SEED)
-    tab = await open_page(size, "pick-up-lead")
-    await start_alone(tab, server, "Lev", f"lead-{size.name}")
+    tab = await open_page(size, "received")
+    await start_alone(tab, server, "Lev", f"received-{size.name}")
     await record_turns(tab)
     player = Player(tab)
     await until_pushed(player)
     await tab.until(lambda: play_request(tab.wire) is not None, "the own play request (the Mah Jong leads)")
 
     def own_lead_shown(view: dict[str, Any]) -> bool:
-        return bool(view["status"] == "Your lead: pick up your three cards first." and view["turn"] == view["own"]
-                    and view["received"] == 3)
+        return bool(view["status"] == "Your lead." and view["turn"] == view["own"] and view["received"] == 3)
 
-    view = await until_shown(tab, own_lead_shown, "#status says it is the own lead during the pick-up")
-    assert view["play"] == "Pick up" and await tab.enabled("#btn-play")
-    await pick_up(player)
-    assert MAH_JONG in await tab.hand()
-    await tab.until(lambda: _text_is(tab, "#status", "Your lead."), '#status reads "Your lead." after the pick-up')
+    view = await until_shown(tab, own_lead_shown, "#status says it is the own lead, the received cards outlined")
+    assert view["play"] == "Play", f"#btn-play reads {view['play']!r}, not Play"
+    assert MAH_JONG in await tab.hand() and len(await tab.hand()) == 14
+    request = play_request(tab.wire)
+    assert request is not None
+    await player.step()
+    await tab.until(lambda: _count_is(tab, "#hand .card.received", 0), "the outline goes with the first own play")
+    assert not tab.wire.unexplained_errors()
 
 
 # -- item 11: no bomb while the Mah Jong's wish is chosen -----------------------------------------
@@ -321,7 +269,8 @@ async def test_an_invalid_selection_greys_out_play_and_says_why(start_server: St
     """Issue 11, item 12 (a): at the own lead, two cards of different values (no combination)
     grey out ``#btn-play`` and ``#status`` says "Not a valid combination."; one of them alone
     enables Play and the reason goes. At a later turn over a trick, a card that does not beat
-    it greys out Play and ``#status`` says "That does not beat the …"."""
+    it greys out Play and ``#status`` says "That does not beat the …" (on a Single; on a longer
+    combination it forms no combination that goes on it)."""
     server = await start_server(seed=MAH_JONG_AND_BOMB_SEED)
     tab = await open_page(size, "why-not")
     await start_alone(tab, server, "Yara", f"why-{size.name}")
@@ -353,8 +302,9 @@ async def test_an_invalid_selection_greys_out_play_and_says_why(start_server: St
     await select(tab, [weak])
     names = {"single": "Single", "pair": "Pair", "triple": "Triple", "stair": "Stairs", "fullhouse": "Full house",
              "street": "Straight", "bomb": "Bomb"}
-    await tab.until(lambda: _text_is(tab, "#status", f"That does not beat the {names[combination]}."),
-                    f"#status says that {weak} does not beat the {combination}")
+    reason = (f"That does not beat the {names[combination]}." if request["context"]["trick_combination"][1] == 1
+              else f"These cards form no combination that goes on the {names[combination]}.")
+    await tab.until(lambda: _text_is(tab, "#status", reason), f"#status says why {weak} cannot go on the {combination}")
     assert not await tab.enabled("#btn-play"), f"#btn-play enabled for {weak}, which does not beat the trick"
     assert not tab.wire.unexplained_errors()
 
@@ -404,7 +354,6 @@ async def test_tichu_asks_first(start_server: StartServer, open_page: OpenPage, 
     await start_alone(tab, server, "Tia", table)
     player = Player(tab)
     await until_pushed(player)
-    await pick_up(player)
     seat = tab.wire.seat
     assert seat is not None
 

@@ -99,7 +99,7 @@ async def play_until_turn(player: Player, wanted: Callable[[Message, Wire], bool
     """Play by clicks until a ``play`` request for which ``wanted(request, wire)`` holds is open."""
     def stop(wire: Wire) -> bool:
         request = play_request(wire)
-        return bool(player.picked_up_rounds) and request is not None and wanted(request, wire)
+        return bool(player.received_rounds) and request is not None and wanted(request, wire)
 
     try:
         await player.play_until(stop, ROUND_WAIT)

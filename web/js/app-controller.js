@@ -56,9 +56,11 @@
    * Views, sounds and notices that follow a notification (after the State was updated).
    * @param {string} event The notification's event.
    * @param {Object} context Its context.
+   * @param {boolean} returning For another seat's `player_joined`: whether it is a person coming
+   *   back ({@link _isReturning}).
    * @returns {void}
    */
-  function _afterNotification(event, context) {
+  function _afterNotification(event, context, returning) {
     if (event === 'player_joined' && 'session_id' in context) {
       User.setSessionId(context.session_id);
       Network.setSessionId(context.session_id);
@@ -67,7 +69,7 @@
       ViewManager.show(_viewForState());
     }
     else if (event === 'player_joined') {
-      _toast(I18n.t('notice.playerJoined', { name: context.player_name }));
+      _toast(I18n.t(returning ? 'notice.playerBack' : 'notice.playerJoined', { name: context.player_name }));
     }
     else if (event === 'player_left') {
       _toast(I18n.t('notice.playerLeft', { name: context.player_name }));
@@ -90,6 +92,19 @@
     else if (event === 'player_announced') {
       SoundManager.play('announce');
     }
+  }
+
+  /**
+   * Whether another seat's `player_joined` is a person coming back (a reload, a new
+   * connection) rather than someone new: the seat dropped (`player_disconnected`), or its name
+   * was already there. Read before the State takes the notification.
+   * @param {Object} context The notification's context.
+   * @returns {boolean} True for a returning person.
+   */
+  function _isReturning(context) {
+    const seat = context.player_index;
+    const names = State.public.player_names || [];
+    return seat in State.away || (Boolean(context.player_name) && names[seat] === context.player_name);
   }
 
   /**
@@ -136,9 +151,10 @@
     if (message.type === 'notification') {
       const event = String(payload.event);
       const context = payload.context || {};
+      const returning = event === 'player_joined' && !('session_id' in context) && _isReturning(context);
       State.apply(event, context);
       EventBus.emit('state:changed', { event: event, context: context });
-      _afterNotification(event, context);
+      _afterNotification(event, context, returning);
     }
     else if (message.type === 'request') {
       State.openRequest(payload);

@@ -28,6 +28,9 @@
    * @property {string[]} REACTIONS The quick reactions' ids, in the order of their buttons.
    * @property {number} REACTION_BUBBLE_MS How long a reaction's bubble stays at the sender's seat.
    * @property {number[]} TARGET_SCORES The target scores the lobby offers (and the current one).
+   * @property {{width: number, height: number}} SIDE_PANEL The side panel's room (chat, move log,
+   *   score sheet): its width beside the landscape stage, its height below the portrait stage.
+   * @property {number} MOVE_LOG_LINES Lines the move log keeps.
    * @property {number} SERVER_BUSY_CODE The error code of a message over a rate (the chat's included).
    */
   const Config = Object.freeze({
@@ -59,6 +62,8 @@
     REACTIONS: Object.freeze(['nice', 'good_luck', 'oops', 'well_played', 'thanks']),
     REACTION_BUBBLE_MS: 2500,
     TARGET_SCORES: Object.freeze([250, 500, 1000, 1500, 2000]),
+    SIDE_PANEL: Object.freeze({ width: 600, height: 780 }),
+    MOVE_LOG_LINES: 400,
     SERVER_BUSY_CODE: 105
   });
 

@@ -19,6 +19,9 @@
    * @property {(Array<{seat: number, grand: boolean, success: boolean}>|null)} calls The calls and
    *   whether the caller went out first; null when unknown.
    * @property {boolean} isDoubleVictory Whether a team went out first and second (R7.1).
+   * @property {string[]} names The four seats' names when the round was played (the sheet keeps
+   *   them when a player leaves later).
+   * @property {number[]} outOrder The seats in the order they went out (`out_order`); empty when unknown.
    */
 
   /**
@@ -233,6 +236,14 @@
   }
 
   /**
+   * The four seats' names as they are now ("Bot N" for an agent's seat).
+   * @returns {string[]} The names by seat.
+   */
+  function _names() {
+    return [0, 1, 2, 3].map(displayName);
+  }
+
+  /**
    * Rounds of a game known only by their scores (after a reconnect).
    * @param {Array<number[]>} roundScores `public_state.round_scores`.
    * @returns {RoundRecord[]} The records with running totals.
@@ -243,7 +254,7 @@
       total[0] += points[0];
       total[1] += points[1];
       return { roundIndex: index, cardPoints: null, bonus: null, points: points.slice(), total: total.slice(),
-        calls: null, isDoubleVictory: false };
+        calls: null, isDoubleVictory: false, names: _names(), outOrder: [] };
     });
   }
 
@@ -525,7 +536,8 @@
     });
     return {
       roundIndex: State.public.round_index || 0, cardPoints: context.card_points, bonus: context.bonus,
-      points: context.points, total: context.total, calls: calls, isDoubleVictory: Boolean(context.is_double_victory)
+      points: context.points, total: context.total, calls: calls, isDoubleVictory: Boolean(context.is_double_victory),
+      names: _names(), outOrder: (context.out_order || []).slice()
     };
   }
 

@@ -53,7 +53,7 @@
    */
   function situation(fields) {
     return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
-      hasPushed: false, awaitingPickUp: false, canAnnounce: false, bombs: [], hints: [] }, fields);
+      hasPushed: false, canAnnounce: false, bombs: [], hints: [] }, fields);
   }
 
   describe('Lib: cards', function () {
@@ -531,10 +531,6 @@
       assert.deepEqual([two.play.label, two.play.enabled, three.play.enabled], ['button.push', false, true]);
       assert.ok(!three.pass.enabled && !three.tichu.enabled);
     });
-    it('pick-up step: pick up, Tichu while allowed', function () {
-      const states = TableControls.compute(situation({ awaitingPickUp: true, canAnnounce: true }));
-      assert.deepEqual([states.play.job, states.play.enabled, states.tichu.enabled], ['pickUp', true, true]);
-    });
     it('not at turn: pass and play disabled', function () {
       const states = TableControls.compute(situation({ canAnnounce: true }));
       assert.ok(!states.pass.enabled && !states.play.enabled && states.tichu.enabled);
@@ -558,6 +554,9 @@
       assert.equal(problem({ legalPlays: pairs }), null, 'nothing selected');
       assert.deepEqual(problem({ selection: [[4, 1], [4, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }),
         { key: 'reason.beat', params: { combo: 'pair' } });
+      assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[10, 1]], []],
+        trickCombination: ['single', 1, 5] }), { key: 'reason.shape', params: { combo: 'single' } },
+      'two cards on a Single form no combination that goes on it');
       assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[4, 1]], [[9, 2]]] }),
         { key: 'reason.combination', params: {} });
       const wished = [[[7, 1]], [[7, 1], [7, 3]]];
@@ -585,8 +584,6 @@
       assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [] })).hint.visible);
       assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal })).hint.visible);
       assert.ok(!TableControls.compute(situation({ hints: [legal[1]] })).hint.visible, 'not at turn');
-      assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]],
-        awaitingPickUp: true })).hint.visible, 'cards to pick up first');
       for (const phase of ['grand_tichu', 'schupf', 'round_over']) {
         assert.ok(!TableControls.compute(situation({ phase: phase })).hint.visible, phase);
       }
@@ -703,6 +700,18 @@
     });
   });
 
+  describe('CenterPanel: the plays of the open trick', function () {
+    const { CenterPanel } = Tichu;
+    const dog = [1, [[0, 0]], ['single', 1, 0]];
+    const seven = [3, [[7, 4]], ['single', 1, 7]];
+    const nine = [0, [[9, 1]], ['single', 1, 9]];
+    it('drops the Dog once a play follows it (R3.10: it passed the lead)', function () {
+      assert.deepEqual(CenterPanel.openTrickTurns([dog]), [dog], 'the Dog alone is shown');
+      assert.deepEqual(CenterPanel.openTrickTurns([dog, seven, nine]), [seven, nine]);
+      assert.deepEqual(CenterPanel.openTrickTurns([seven, nine]), [seven, nine], 'a trick without the Dog');
+    });
+  });
+
   describe('TrickLog: the last trick', function () {
     const { TrickLog } = Tichu;
     it('keeps plays and passes in order and the taken trick with its winner', function () {
@@ -720,14 +729,55 @@
       assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
       assert.equal(log.taken, 1);
     });
-    it('starts empty with a new round and from the open trick on joining', function () {
-      let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
+    it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
+      let log = TrickLog.reduce(TrickLog.empty(), 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
+      log = TrickLog.reduce(log, 'trick_taken', { player_index: 1, points: 5, dragon_recipient: null });
       log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
+      assert.equal(log.last.winner, 1, 'the final trick is kept over the deal');
+      assert.equal(log.taken, 0);
+      log = TrickLog.reduce(log, 'player_played', { turn: [2, [[9, 1]], ['single', 1, 9]] });
+      log = TrickLog.reduce(log, 'trick_taken', { player_index: 2, points: 0, dragon_recipient: null });
+      assert.equal(log.last.winner, 2, 'the new round\'s first trick replaces it');
+    });
+    it('starts from the open trick on joining', function () {
+      let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
+      log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [] }));
       assert.equal(log.last, null);
       log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
       assert.equal(log.current.length, 1);
       assert.equal(log.current[0].seat, 2);
       assert.equal(TrickLog.reduce(log, 'player_turn_changed', {}), log, 'other events leave it');
+    });
+  });
+
+  describe('MoveLog: the running log of the moves', function () {
+    const { MoveLog } = Tichu;
+    const names = ['Anna', 'Rolf', 'Ben', 'Dora'];
+    const nameOf = function (seat) { return names[seat]; };
+    it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
+      let log = MoveLog.empty();
+      log = MoveLog.reduce(log, 'player_played', { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
+      log = MoveLog.reduce(log, 'wish_made', { wish_value: 12 }, nameOf, 10);
+      names[2] = 'Bot 3';
+      log = MoveLog.reduce(log, 'player_passed', { player_index: 2 }, nameOf, 10);
+      names[2] = 'Ben';
+      assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['play', 'wish', 'pass']);
+      assert.equal(log.moves[1].name, 'Ben');
+      assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
+      assert.equal(MoveLog.reduce(log, 'player_turn_changed', {}, nameOf, 10), log, 'other events leave it');
+    });
+    it('keeps at most the limit, the newest', function () {
+      let log = MoveLog.empty();
+      for (let seat = 0; seat < 4; seat += 1) {
+        log = MoveLog.reduce(log, 'player_passed', { player_index: seat }, nameOf, 3);
+      }
+      assert.deepEqual(log.moves.map(function (move) { return move.seat; }), [1, 2, 3]);
+    });
+    it('adds the Dragon gift to the trick taken', function () {
+      const log = MoveLog.reduce(MoveLog.empty(), 'trick_taken', { player_index: 1, points: 25, dragon_recipient: 2 },
+        nameOf, 10);
+      assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
+      assert.equal(log.moves[1].data.toName, 'Ben');
     });
   });
 

@@ -28,7 +28,8 @@
    * The log.
    * @typedef {Object} TrickLogState
    * @property {TrickEntry[]} current The open trick.
-   * @property {(TakenTrick|null)} last The last trick taken this round.
+   * @property {(TakenTrick|null)} last The last trick taken: this round's, or until this round's first
+   *   trick is taken the previous round's final one.
    * @property {number} taken How many tricks were taken this round (since this client knows).
    */
 
@@ -62,7 +63,8 @@
       return { current: (state.trick_turns || []).map(_playEntry), last: null, taken: 0 };
     }
     if (event === 'round_started') {
-      return empty();
+      // the round's final trick stays reviewable through the next deal, until a trick is taken
+      return { current: [], last: log.last, taken: 0 };
     }
     if (event === 'player_played') {
       return Object.assign({}, log, { current: log.current.concat([_playEntry(context.turn)]) });

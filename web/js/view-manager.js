@@ -45,6 +45,10 @@
    * and the stage grows beyond its base size (1080×1920 or 1920×1080) along the axis the
    * window has room to spare, so that it fills the window. The extra stage pixels are in the
    * CSS variables `--extra-x` and `--extra-y` of `#wrapper`, for the layout to use.
+   * While the side panel is open (`SocialView.isOpen()`: chat, move log, score sheet) it gets
+   * room of its own beside the views (landscape, `Config.SIDE_PANEL.width`) or below them
+   * (portrait, `.height`): the stage is fitted as if it were that much wider or taller, so the
+   * panel never lies over the table or the lobby (`--panel` on `#wrapper`, class `panel-open`).
    * @returns {void}
    */
   function _applyLayout() {
@@ -53,15 +57,21 @@
     const height = window.innerHeight;
     const landscape = width > height;
     const stage = landscape ? Config.STAGE_LANDSCAPE : Config.STAGE_PORTRAIT;
-    const scale = Math.min(width / stage.width, height / stage.height);
-    const stageWidth = Math.max(stage.width, Math.ceil(width / scale));
-    const stageHeight = Math.max(stage.height, Math.ceil(height / scale));
+    const open = SocialView.isOpen();
+    const panel = open ? (landscape ? Config.SIDE_PANEL.width : Config.SIDE_PANEL.height) : 0;
+    const baseWidth = stage.width + (landscape ? panel : 0);
+    const baseHeight = stage.height + (landscape ? 0 : panel);
+    const scale = Math.min(width / baseWidth, height / baseHeight);
+    const stageWidth = Math.max(baseWidth, Math.ceil(width / scale));
+    const stageHeight = Math.max(baseHeight, Math.ceil(height / scale));
     wrapper.classList.toggle('layout-landscape', landscape);
     wrapper.classList.toggle('layout-portrait', !landscape);
+    wrapper.classList.toggle('panel-open', open);
     wrapper.style.width = stageWidth + 'px';
     wrapper.style.height = stageHeight + 'px';
-    wrapper.style.setProperty('--extra-x', (stageWidth - stage.width) + 'px');
-    wrapper.style.setProperty('--extra-y', (stageHeight - stage.height) + 'px');
+    wrapper.style.setProperty('--extra-x', (stageWidth - baseWidth) + 'px');
+    wrapper.style.setProperty('--extra-y', (stageHeight - baseHeight) + 'px');
+    wrapper.style.setProperty('--panel', panel + 'px');
     wrapper.style.transform = 'scale(' + scale + ')';
   }
 
@@ -118,6 +128,7 @@
     Object.keys(_views).forEach(function (name) { _views[name].init(); });
     _applyLayout();
     window.addEventListener('resize', _applyLayout);
+    EventBus.on('ui:panel', _applyLayout);
     EventBus.on('ui:render', requestRender);
   }
 

@@ -574,6 +574,28 @@
     return passed;
   }
 
+  /** @type {Set<string>} The kinds of steps before a round's play begins (no one is to play yet). */
+  const _BEFORE_PLAY = new Set(['deal', 'grand_tichu', 'tichu']);
+
+  /**
+   * Whether the play of the round has begun at the step shown: a step since the round's deal
+   * that is not the deal, a Grand Tichu decision or a call (the push, a play, ...). Before it
+   * the step's `turn` is only the seat whose decision the record takes next, not a seat to play.
+   * @returns {boolean} True once someone is to play.
+   */
+  function _playBegun() {
+    for (let index = _index; index >= 0; index--) {
+      const kind = _document.steps[index].kind;
+      if (kind === 'deal') {
+        return false;
+      }
+      if (!_BEFORE_PLAY.has(kind)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Draw the four seats: name, call, mark (turn, passed, out), points, and the open hand.
    * @param {Object} step The step.
@@ -581,6 +603,7 @@
    */
   function _drawSeats(step) {
     const passed = _passedSeats();
+    const turn = _playBegun() ? step.turn : null;
     Array.from(_elements['replay-seats'].children).forEach(function (box, seat) {
       const parts = box.firstChild.children;
       const call = step.calls[seat];
@@ -595,14 +618,14 @@
       else if (passed.has(seat)) {
         mark = I18n.t('replay.passed');
       }
-      else if (step.turn === seat) {
+      else if (turn === seat) {
         mark = I18n.t('replay.turn');
       }
       parts[2].textContent = mark;
       parts[2].hidden = !mark;
       parts[3].textContent = I18n.t('replay.won', { points: step.won_points[seat], tricks: step.tricks_won[seat] });
       box.classList.toggle('acting', step.seat === seat);
-      box.classList.toggle('turn', step.turn === seat);
+      box.classList.toggle('turn', turn === seat);
       box.setAttribute('aria-label', I18n.t('replay.seatLabel', { name: _name(seat), count: step.hands[seat].length }));
       CardBuilder.syncCards(box.lastChild, cardsOf(step.hands[seat]));
     });

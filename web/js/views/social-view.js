@@ -1,11 +1,15 @@
 /**
- * @file SocialView: the table's chat on the lobby and the table (docs/server.md: `chat`,
- * `reaction`). A "Chat" button in the toolbar (`#chat-toggle`, with the unread count
- * `#chat-unread` while the panel is closed) opens the panel `#dialog-chat`: the chat lines
- * (`#chat-log`), the quick reactions, a text field and the mute toggle `#chat-mute` (kept in
- * localStorage: it hides incoming chat and reactions). A reaction also shows for a moment as a
- * bubble (`.reaction-bubble`) at the sender's seat. On the table it shows the target score
- * next to the scores (`#score-target`). Names and texts are shown as text, never as markup.
+ * @file SocialView: the side panel `#dialog-chat` on the lobby and the table, with three
+ * tabs: the table's chat (docs/server.md: `chat`, `reaction`), the move log (`MoveLog`) and the
+ * score sheet of the game so far. "Chat" in the toolbar (`#chat-toggle`, with the unread
+ * count `#chat-unread` while the chat is not shown) opens it on the chat, `#log-toggle` on the
+ * log and `#sheet-toggle` on the score sheet (both on the table). The chat tab holds the chat
+ * lines (`#chat-log`), the quick reactions, a text field and the mute toggle `#chat-mute`
+ * (kept in localStorage: it hides incoming chat and reactions). A reaction also shows for a
+ * moment as a bubble (`.reaction-bubble`) at the sender's seat. The panel takes room of its
+ * own (ViewManager fits the stage beside or above it), so it never covers the table; opening
+ * or closing it emits `ui:panel`. On the table it shows the target score next to the scores
+ * (`#score-target`). Names and texts are shown as text, never as markup.
  */
 (function (Tichu) {
   'use strict';
@@ -13,16 +17,26 @@
   const Config = Tichu.Config;
   const EventBus = Tichu.EventBus;
   const I18n = Tichu.I18n;
+  const MoveLog = Tichu.MoveLog;
+  const ScoreView = Tichu.ScoreView;
   const State = Tichu.State;
   const User = Tichu.User;
 
+  /** @type {string[]} The panel's tabs, in their order. */
+  const _TABS = ['chat', 'log', 'sheet'];
   /** @type {Object<string, HTMLElement>} */
   const _elements = {};
   /** @type {HTMLButtonElement[]} The reaction buttons, in the order of `Config.REACTIONS`. */
   const _reactionButtons = [];
-  /** @type {boolean} Whether the panel is open. */
-  let _open = false;
-  /** @type {number} Lines from others that arrived while the panel was closed. */
+  /** @type {(string|null)} The tab shown (`chat`, `log`, `sheet`), or null while the panel is closed. */
+  let _tab = null;
+  /** @type {boolean} Whether the panel was open when the layout was last told (`ui:panel`). */
+  let _laidOut = false;
+  /** @type {Object} The move log (`MoveLog`). */
+  let _moves = MoveLog.empty();
+  /** @type {string} What the move log was last drawn from. */
+  let _movesDrawn = '';
+  /** @type {number} Lines from others that arrived while the chat was not shown. */
   let _unread = 0;
   /** @type {(string|null)} The view shown (`lobby`, `table`, ...), as the ViewManager reports it. */
   let _view = null;
@@ -41,22 +55,47 @@
   }
 
   /**
-   * Open or close the panel; opening reads the unread lines and focuses the text field.
-   * @param {boolean} open Whether to open it.
+   * Show a tab of the panel, or close it (null); showing the chat reads its unread lines and
+   * focuses the text field. Closing gives the focus back to the toolbar's toggle.
+   * @param {(string|null)} tab `chat`, `log`, `sheet` or null.
    * @returns {void}
    */
-  function _setOpen(open) {
-    _open = open;
-    if (open) {
+  function _show(tab) {
+    const closing = tab === null ? _tab : null;
+    _tab = tab;
+    if (tab === 'chat') {
       _unread = 0;
     }
     render(_view);
-    if (open) {
+    if (tab === 'chat') {
       _elements['chat-input'].focus();
     }
-    else if (!_elements['chat-toggle'].hidden) {
-      _elements['chat-toggle'].focus();
+    else if (tab) {
+      _elements['panel-tab-' + tab].focus();
     }
+    else if (closing) {
+      const toggle = _elements[closing + '-toggle'];
+      if (!toggle.hidden) {
+        toggle.focus();
+      }
+    }
+  }
+
+  /**
+   * A toolbar toggle: open the panel on its tab, or close the panel when that tab is shown.
+   * @param {string} tab `chat`, `log` or `sheet`.
+   * @returns {void}
+   */
+  function _toggle(tab) {
+    _show(_tab === tab ? null : tab);
+  }
+
+  /**
+   * Whether the side panel is open (ViewManager gives it room of its own).
+   * @returns {boolean} True when open.
+   */
+  function isOpen() {
+    return _tab !== null;
   }
 
   /**
@@ -97,16 +136,28 @@
     bubble.setAttribute('role', 'status');
     bubble.textContent = I18n.t('reaction.' + reaction);
     seatElement.appendChild(bubble);
-    window.setTimeout(function () { bubble.remove(); }, Config.REACTION_BUBBLE_MS);
+    seatElement.classList.add('reacting');
+    window.setTimeout(function () {
+      bubble.remove();
+      if (!seatElement.querySelector('.reaction-bubble')) {
+        seatElement.classList.remove('reacting');
+      }
+    }, Config.REACTION_BUBBLE_MS);
   }
 
   /**
-   * Count unread lines and show reactions after the State took a chat notification.
+   * After the State took a notification: add it to the move log (a new game or a new
+   * connection starts the log anew), count unread chat lines and show reactions.
    * @param {{event: string, context: Object}} change What changed.
    * @returns {void}
    */
   function _onStateChanged(change) {
     const event = change.event;
+    if (event === 'game_started' || (event === 'player_joined' && change.context.session_id)
+        || event === 'spectate_started') {
+      _moves = MoveLog.empty();
+    }
+    _moves = MoveLog.reduce(_moves, event, change.context, State.displayName, Config.MOVE_LOG_LINES);
     if (event === 'chat_history') {
       _version += 1;
     }
@@ -118,7 +169,7 @@
     if (_hidden(seat)) {
       return;
     }
-    if (!_open && seat !== State.playerIndex) {
+    if (_tab !== 'chat' && seat !== State.playerIndex) {
       _unread += 1;
     }
     if (event === 'reaction' && Config.REACTIONS.includes(change.context.reaction)) {
@@ -131,16 +182,25 @@
    * @returns {void}
    */
   function init() {
-    ['chat-toggle', 'chat-unread', 'dialog-chat', 'chat-mute', 'chat-close', 'chat-log', 'chat-reactions',
-      'chat-form', 'chat-input', 'chat-send'].forEach(function (id) {
+    ['chat-toggle', 'chat-unread', 'log-toggle', 'sheet-toggle', 'dialog-chat', 'chat-mute', 'chat-close',
+      'chat-log', 'chat-reactions', 'chat-form', 'chat-input', 'chat-send', 'move-log', 'panel-tab-chat',
+      'panel-tab-log', 'panel-tab-sheet', 'chat-pane', 'log-pane', 'sheet-pane'].forEach(function (id) {
       _elements[id] = document.getElementById(id);
     });
     _elements['chat-input'].maxLength = Config.CHAT_MAX_LENGTH;
-    _elements['chat-toggle'].addEventListener('click', function () { _setOpen(!_open); });
-    _elements['chat-close'].addEventListener('click', function () { _setOpen(false); });
+    _TABS.forEach(function (tab) {
+      _elements[tab + '-toggle'].addEventListener('click', function () { _toggle(tab); });
+      _elements['panel-tab-' + tab].addEventListener('click', function () { _show(tab); });
+    });
+    _elements['chat-close'].addEventListener('click', function () { _show(null); });
     _elements['dialog-chat'].addEventListener('keydown', function (event) {
       if (event.key === 'Escape') {
-        _setOpen(false);
+        _show(null);
+      }
+      else if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && event.target.matches('.panel-tab')) {
+        const tabs = _TABS.filter(function (tab) { return !_elements['panel-tab-' + tab].hidden; });
+        const step = event.key === 'ArrowRight' ? 1 : tabs.length - 1;
+        _show(tabs[(tabs.indexOf(_tab) + step) % tabs.length]);
       }
     });
     _elements['chat-mute'].addEventListener('click', function () {
@@ -227,48 +287,113 @@
   }
 
   /**
-   * Draw the toggle, the panel and the target score for the view shown.
+   * Draw the move log (only when it or the language changed), newest at the bottom.
+   * @returns {void}
+   */
+  function _renderMoves() {
+    const key = I18n.getLanguage() + '|' + _moves.moves.length + '|'
+      + (_moves.moves.length ? MoveLog.text(_moves.moves[_moves.moves.length - 1]) : '');
+    if (key === _movesDrawn) {
+      return;
+    }
+    _movesDrawn = key;
+    const log = _elements['move-log'];
+    const items = _moves.moves.map(function (move) {
+      const item = document.createElement('li');
+      item.className = 'move move-' + move.kind;
+      if (move.seat !== undefined) {
+        item.dataset.seat = String(move.seat);
+      }
+      item.textContent = MoveLog.text(move);
+      return item;
+    });
+    if (!items.length) {
+      const empty = document.createElement('li');
+      empty.className = 'move-empty';
+      empty.textContent = I18n.t('log.empty');
+      items.push(empty);
+    }
+    log.replaceChildren.apply(log, items);
+    log.scrollTop = log.scrollHeight;
+  }
+
+  /**
+   * Draw a toolbar toggle: shown where its tab is offered, `aria-expanded` while its tab shows.
+   * @param {string} tab `chat`, `log` or `sheet`.
+   * @param {boolean} offered Whether the tab is offered on this view.
+   * @returns {void}
+   */
+  function _renderToggle(tab, offered) {
+    const toggle = _elements[tab + '-toggle'];
+    toggle.hidden = !offered;
+    toggle.setAttribute('aria-expanded', String(_tab === tab));
+    _elements['panel-tab-' + tab].hidden = !offered;
+    const selected = _tab === tab;
+    _elements['panel-tab-' + tab].setAttribute('aria-selected', String(selected));
+    _elements['panel-tab-' + tab].tabIndex = selected ? 0 : -1;
+    _elements[tab + '-pane'].hidden = !selected;
+  }
+
+  /**
+   * Draw the toggles, the panel and the target score for the view shown.
    * @param {(string|null)} view The active view's name.
    * @returns {void}
    */
   function render(view) {
     _view = view;
-    const available = (view === 'lobby' || view === 'table') && State.playerIndex !== null;
-    const toggle = _elements['chat-toggle'];
-    toggle.hidden = !available;
-    if (!available) {
-      _open = false;
+    const seated = State.playerIndex !== null;
+    const offered = {
+      chat: (view === 'lobby' || view === 'table') && seated,
+      log: view === 'table',
+      sheet: view === 'table'
+    };
+    if (_tab && !offered[_tab]) {
+      _tab = null;
     }
-    _elements['dialog-chat'].hidden = !_open;
-    toggle.setAttribute('aria-expanded', String(_open));
+    _TABS.forEach(function (tab) { _renderToggle(tab, offered[tab]); });
+    _elements['dialog-chat'].hidden = _tab === null;
+    _elements['dialog-chat'].setAttribute('aria-label', I18n.t('chat.title'));
+    if (_laidOut !== (_tab !== null)) {
+      _laidOut = _tab !== null;
+      EventBus.emit('ui:panel', _laidOut);
+    }
+    const toggle = _elements['chat-toggle'];
     toggle.querySelector('.chat-toggle-label').textContent = I18n.t('chat.open');
-    const unread = _open ? 0 : _unread;
+    const unread = _tab === 'chat' ? 0 : _unread;
     _elements['chat-unread'].hidden = unread === 0;
     _elements['chat-unread'].textContent = unread > 99 ? '99+' : String(unread);
     toggle.setAttribute('aria-label', unread ? I18n.t('chat.unreadLabel', { count: unread }) : I18n.t('chat.openLabel'));
+    _elements['log-toggle'].setAttribute('aria-label', I18n.t('panel.logLabel'));
+    _elements['sheet-toggle'].setAttribute('aria-label', I18n.t('panel.sheetLabel'));
     const muted = User.isChatMuted();
     const mute = _elements['chat-mute'];
     mute.textContent = I18n.t(muted ? 'chat.unmute' : 'chat.mute');
     mute.setAttribute('aria-pressed', String(muted));
     mute.setAttribute('aria-label', I18n.t(muted ? 'chat.unmuteLabel' : 'chat.muteLabel'));
     _elements['chat-close'].textContent = '×';
-    _elements['chat-close'].setAttribute('aria-label', I18n.t('chat.closeLabel'));
+    _elements['chat-close'].setAttribute('aria-label', I18n.t(_tab === 'chat' ? 'chat.closeLabel' : 'panel.closeLabel'));
     _elements['chat-input'].setAttribute('aria-label', I18n.t('chat.input'));
     _elements['chat-input'].placeholder = I18n.t('chat.input');
     _elements['chat-reactions'].setAttribute('aria-label', I18n.t('chat.reactionsLabel'));
     _reactionButtons.forEach(function (button) {
       button.textContent = I18n.t('reaction.' + button.dataset.reaction);
     });
-    if (_open) {
+    if (_tab === 'chat') {
       _renderLog();
+    }
+    else if (_tab === 'log') {
+      _renderMoves();
+    }
+    else if (_tab === 'sheet') {
+      ScoreView.renderSheet();
     }
     _renderTarget(view === 'table' && Boolean(State.lobby));
   }
 
   /**
-   * The chat panel and its toggle.
+   * The side panel (chat, move log, score sheet) and its toggles.
    * @namespace SocialView
    * @type {Object}
    */
-  Tichu.SocialView = Object.freeze({ init, render });
+  Tichu.SocialView = Object.freeze({ init, render, isOpen });
 })(window.Tichu = window.Tichu || {});

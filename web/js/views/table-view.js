@@ -1,6 +1,6 @@
 /**
  * @file TableView: the table. It keeps what is only on screen (selected cards, cards in the
- * push zones, received cards not yet picked up), turns taps into intents on the EventBus, and
+ * push zones, the received cards to highlight), turns taps into intents on the EventBus, and
  * draws the table through its helpers (SeatsPanel, CenterPanel, HandPanel, ActionBar).
  */
 (function (Tichu) {
@@ -23,19 +23,27 @@
   /**
    * What is only on screen.
    * `nextHint` is the request and the index of the hinted play the Hint button selected last;
-   * `ownAction` what the own seat did last in the open trick (TableControls.ownAction).
-   * @type {{selected: Set<string>, push: Object<string, (string|null)>, awaitingPickUp: boolean,
+   * `ownAction` what the own seat did last in the open trick (TableControls.ownAction);
+   * `received` the keys of the cards received in the exchange, highlighted in the hand until the
+   * seat's first play or pass of the round.
+   * @type {{selected: Set<string>, push: Object<string, (string|null)>, received: Set<string>,
    *   resultDismissed: boolean, nextHint: {requestId: (string|null), index: (number|null)},
    *   ownAction: (string|null)}}
    */
   const _ui = {
     selected: new Set(),
     push: { right: null, partner: null, left: null },
-    awaitingPickUp: false,
+    received: new Set(),
     resultDismissed: false,
     nextHint: { requestId: null, index: null },
     ownAction: null
   };
+
+  /** @type {string} The tag of the hint's toast: it goes when the turn moves on. */
+  const _HINT_TOAST = 'hint';
+  /** @type {Set<string>} The events after which the hint's toast no longer holds. */
+  const _TURN_MOVED = new Set(['request', 'player_played', 'player_passed', 'player_turn_changed', 'trick_taken',
+    'round_over', 'request_cancelled']);
 
   /**
    * Forget the selection and the push zones.
@@ -87,8 +95,8 @@
   }
 
   /**
-   * The hand as drawn: without the cards in the push zones (or pushed) and without received
-   * cards not yet picked up.
+   * The hand as drawn: in the push step without the cards in the push zones (or pushed) and
+   * without received cards (the private state may bring them just before `start_playing`).
    * @returns {number[][]} The cards.
    */
   function _visibleHand() {
@@ -99,10 +107,9 @@
       cards = Lib.withoutCards(cards, given || Lib.PUSH_TARGETS.map(function (target) { return zones[target]; })
         .filter(Boolean));
     }
-    // the received cards join the hand when picked up; the private state may bring them just
-    // before start_playing (docs/server.md, "What a seat may do beyond its turn")
-    const unseen = _ui.awaitingPickUp || State.public.phase === 'schupf';
-    if (unseen && State.private.received_schupf_cards) {
+    // the private state may bring the received cards just before start_playing (docs/server.md,
+    // "What a seat may do beyond its turn"): they join the hand with it
+    if (State.public.phase === 'schupf' && State.private.received_schupf_cards) {
       cards = Lib.withoutCards(cards, State.private.received_schupf_cards);
     }
     return cards;
@@ -118,21 +125,17 @@
   }
 
   /**
-   * The push zones' contents and whether they take cards, or null when they are hidden; while
-   * received cards wait to be picked up, the zones show them beside the trick (`receiving`).
-   * @returns {{zones: (Object<string, (number[]|null)>|null), active: boolean, receiving: boolean}} The zones.
+   * The push zones' contents and whether they take cards, or null when they are hidden (they
+   * show only in the push step).
+   * @returns {{zones: (Object<string, (number[]|null)>|null), active: boolean}} The zones.
    */
   function _zoneModel() {
-    const received = State.private.received_schupf_cards;
-    if (_ui.awaitingPickUp && received) {
-      return { zones: _byTarget(received), active: false, receiving: true };
-    }
     if (State.public.phase === 'schupf' && State.hand().length) {
       const given = State.private.given_schupf_cards;
-      return given ? { zones: _byTarget(given), active: false, receiving: false }
-        : { zones: _zoneCards(), active: State.requestAction() === 'schupf', receiving: false };
+      return given ? { zones: _byTarget(given), active: false }
+        : { zones: _zoneCards(), active: State.requestAction() === 'schupf' };
     }
-    return { zones: null, active: false, receiving: false };
+    return { zones: null, active: false };
   }
 
   /**
@@ -189,9 +192,6 @@
    */
   function _playingStatus(action) {
     const place = State.placeOf(State.playerIndex);
-    if (_ui.awaitingPickUp) {
-      return _pickUpStatus(action);
-    }
     if (place) {
       return I18n.t('status.out', { place: I18n.t('place.' + place) });
     }
@@ -226,27 +226,10 @@
     if (problem && problem.key === 'reason.wish') {
       return { key: problem.key, params: { value: I18n.valueLabel(problem.params.value) } };
     }
-    if (problem && problem.key === 'reason.beat') {
+    if (problem && (problem.key === 'reason.beat' || problem.key === 'reason.shape')) {
       return { key: problem.key, params: { combo: I18n.t('combo.' + problem.params.combo) } };
     }
     return problem;
-  }
-
-  /**
-   * The status line while received cards wait to be picked up: the game goes on meanwhile, so
-   * it says whose turn it is, the own first.
-   * @param {(string|null)} action The open request's action.
-   * @returns {string} The text.
-   */
-  function _pickUpStatus(action) {
-    if (action === 'play') {
-      return I18n.t(State.request.context.trick_combination ? 'status.pickUpYourTurn' : 'status.pickUpYourLead');
-    }
-    const turn = State.public.current_turn_index;
-    if (turn === null || turn === undefined || turn === State.playerIndex) {
-      return I18n.t('status.pickUp');
-    }
-    return I18n.t('status.pickUpTurnOf', { name: State.displayName(turn) });
   }
 
   /**
@@ -265,7 +248,7 @@
     _ui.nextHint = { requestId: requestId, index: index };
     _ui.selected = new Set(hints[index].map(Lib.cardKey));
     if (!hints[index].length) {
-      EventBus.emit('ui:toast', I18n.t('notice.hintPass'));
+      EventBus.emit('ui:toast', { text: I18n.t('notice.hintPass'), tag: _HINT_TOAST });
     }
   }
 
@@ -303,9 +286,6 @@
       const zones = _zoneCards();
       _respond('schupf', { given_schupf_cards: Lib.PUSH_TARGETS.map(function (target) { return zones[target]; }) });
     }
-    else if (job === 'pickUp') {
-      _ui.awaitingPickUp = false;
-    }
     else if (job === 'select') {
       _ui.selected = new Set(state.cards.map(Lib.cardKey));
     }
@@ -332,7 +312,7 @@
     if (phase === 'schupf' && State.requestAction() === 'schupf') {
       _ui.selected = _ui.selected.has(key) ? new Set() : new Set([key]);
     }
-    else if (phase === 'playing' && !_ui.awaitingPickUp) {
+    else if (phase === 'playing') {
       if (!_ui.selected.delete(key)) {
         _ui.selected.add(key);
       }
@@ -383,14 +363,21 @@
    */
   function _onStateChanged(change) {
     const event = change.event;
+    if (_TURN_MOVED.has(event)) {
+      EventBus.emit('ui:toast-drop', _HINT_TOAST);
+    }
     _ui.ownAction = TableControls.ownAction(_ui.ownAction, event, change.context || {}, State.playerIndex);
     if (event === 'round_started' || (event === 'player_joined' && 'session_id' in change.context)) {
       _resetCards();
-      _ui.awaitingPickUp = false;
+      _ui.received = new Set();
     }
     else if (event === 'start_playing') {
+      // the received cards go straight into the hand, highlighted (no step that costs clock time)
       _resetCards();
-      _ui.awaitingPickUp = Boolean(State.private.received_schupf_cards);
+      _ui.received = new Set((State.private.received_schupf_cards || []).map(Lib.cardKey));
+    }
+    else if (_ui.ownAction !== null) {
+      _ui.received = new Set();  // the seat played or passed: the highlight has done its job
     }
     else if (event === 'round_over') {
       _ui.resultDismissed = false;
@@ -461,11 +448,10 @@
     CenterPanel.render({
       zones: zones.zones,
       zonesActive: zones.active,
-      receiving: zones.receiving,
       showResult: final || (!_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')),
       final: final
     });
-    HandPanel.render(HandArranger.arrange(_visibleHand()), _ui.selected, { ordered: true });
+    HandPanel.render(HandArranger.arrange(_visibleHand()), _ui.selected, { ordered: true, received: _ui.received });
     HandArranger.render(_ui.selected);
     TrickReview.render();
     AutoPassBar.render();
@@ -476,9 +462,8 @@
       selection: _selection(),
       pushCount: _pushCount(),
       hasPushed: Boolean(State.private.given_schupf_cards),
-      awaitingPickUp: _ui.awaitingPickUp,
       canAnnounce: State.canAnnounceTichu(),
-      bombs: _ui.awaitingPickUp ? [] : State.playableBombs(),
+      bombs: State.playableBombs(),
       hints: State.hintPlays()
     }), _withClock(_statusText()));
     _tickWhileTimed();

@@ -20,6 +20,8 @@
   let _connectionLost = false;
   /** @type {(number|null)} */
   let _toastTimer = null;
+  /** @type {(string|null)} The tag of the message shown, which `ui:toast-drop` takes away. */
+  let _toastTag = null;
 
   /**
    * Wire the buttons and listen for messages to show.
@@ -39,8 +41,18 @@
       EventBus.emit('intent:leave');
     });
     _elements.toast.addEventListener('click', _hideToast);
-    EventBus.on('ui:toast', function (text) {
-      toast(text);
+    EventBus.on('ui:toast', function (message) {
+      if (typeof message === 'string') {
+        toast(message);
+      }
+      else {
+        toast(message.text, message.tag);
+      }
+    });
+    EventBus.on('ui:toast-drop', function (tag) {
+      if (_toastTag === tag) {
+        _hideToast();  // a notice that no longer holds (a hint once the turn moved on)
+      }
     });
     EventBus.on('ui:view-shown', _hideToast);
     EventBus.on('ui:connection', function (status) {
@@ -51,9 +63,12 @@
   /**
    * Show a message for a few seconds.
    * @param {string} text The message, already in the current language.
+   * @param {string} [tag] What kind of message it is, so that `ui:toast-drop` can take it away
+   *   early (`ui:toast` with `{text, tag}`).
    * @returns {void}
    */
-  function toast(text) {
+  function toast(text, tag) {
+    _toastTag = tag || null;
     _elements.toast.textContent = text;
     _elements.toast.hidden = false;
     if (_toastTimer !== null) {
@@ -67,6 +82,7 @@
    * @returns {void}
    */
   function _hideToast() {
+    _toastTag = null;
     _elements.toast.hidden = true;
     if (_toastTimer !== null) {
       window.clearTimeout(_toastTimer);

@@ -17,7 +17,6 @@
    * @property {(Object<string, (number[]|null)>|null)} zones The card in each push zone
    *   (`right`, `partner`, `left`), or null to hide the zones.
    * @property {boolean} zonesActive Whether the zones take cards now.
-   * @property {boolean} [receiving] Whether the zones show received cards beside the trick.
    * @property {boolean} showResult Whether the round's result is shown.
    * @property {boolean} [final] Whether the game is over (the result leads to the score sheet).
    */
@@ -62,7 +61,7 @@
    * @returns {void}
    */
   function _renderTrick() {
-    const turns = State.public.trick_turns || [];
+    const turns = openTrickTurns(State.public.trick_turns || []);
     const own = State.playerIndex === null ? 0 : State.playerIndex;
     const latestBySeat = new Map();
     turns.forEach(function (turn, index) { latestBySeat.set(turn[0], index); });
@@ -89,12 +88,30 @@
   }
 
   /**
+   * The plays of the trick on the table: after the Dog passed the lead (R3.10) and the next
+   * play was made, the Dog and what came before it belong to the trick it ended, not to the
+   * new one (the server keeps them in one `trick_turns`); while the Dog is the newest play it
+   * is shown alone.
+   * @param {Array} turns `public_state.trick_turns`.
+   * @returns {Array} The turns to draw.
+   */
+  function openTrickTurns(turns) {
+    let start = 0;
+    turns.forEach(function (turn, index) {
+      if (index < turns.length - 1 && turn[1].length === 1 && turn[1][0][0] === Lib.CardValue.DOG) {
+        start = index + 1;
+      }
+    });
+    return turns.slice(start);
+  }
+
+  /**
    * Draw the trick's owner, combination and points, and the wish.
    * @returns {void}
    */
   function _renderInfo() {
     const state = State.public;
-    const turns = state.trick_turns || [];
+    const turns = openTrickTurns(state.trick_turns || []);
     const owner = state.trick_owner_index;
     const hasTrick = turns.length > 0 && owner !== null && owner !== undefined;
     _elements['trick-owner'].textContent = hasTrick ? I18n.t('trick.owner', { name: State.displayName(owner) }) : '';
@@ -151,11 +168,44 @@
   /**
    * The names of a team's two seats.
    * @param {number} team 20 or 31.
+   * @param {(string[]|undefined)} names The names by seat when the round was played, if known.
    * @returns {string} E.g. `Ada & Bot 3`.
    */
-  function _teamNames(team) {
-    return team === 20 ? State.displayName(0) + ' & ' + State.displayName(2)
-      : State.displayName(1) + ' & ' + State.displayName(3);
+  function _teamNames(team, names) {
+    const of = names || [0, 1, 2, 3].map(State.displayName);
+    return team === 20 ? of[0] + ' & ' + of[2] : of[1] + ' & ' + of[3];
+  }
+
+  /**
+   * The callers of a round, each Tichu and Grand Tichu on its own line, made or failed (R6: made
+   * when the caller went out first), and the order in which the players went out.
+   * @param {Object} record The round (State's RoundRecord).
+   * @returns {(HTMLElement|null)} `.result-details` with `.result-call[data-seat]` items
+   *   (class `made` or `failed`, `data-call="tichu|grand"`) and `.result-order`; null when
+   *   neither is known.
+   */
+  function _resultDetails(record) {
+    const names = record.names || [0, 1, 2, 3].map(State.displayName);
+    const list = document.createElement('ul');
+    list.className = 'result-details';
+    for (const call of record.calls || []) {
+      const item = document.createElement('li');
+      item.className = 'result-call ' + (call.success ? 'made' : 'failed');
+      item.dataset.seat = String(call.seat);
+      item.dataset.call = call.grand ? 'grand' : 'tichu';
+      item.textContent = I18n.t('result.call', { name: names[call.seat], call: I18n.t(call.grand ? 'call.2' : 'call.1'),
+        outcome: I18n.t(call.success ? 'scores.made' : 'scores.failed') });
+      list.appendChild(item);
+    }
+    if (record.outOrder && record.outOrder.length) {
+      const order = document.createElement('li');
+      order.className = 'result-order';
+      order.textContent = I18n.t('result.order', { order: record.outOrder.map(function (seat, index) {
+        return I18n.t('place.' + (index + 1)) + ' ' + names[seat];
+      }).join(' · ') });
+      list.appendChild(order);
+    }
+    return list.children.length ? list : null;
   }
 
   /**
@@ -182,7 +232,7 @@
     title.textContent = I18n.t(record.isDoubleVictory ? 'result.titleDoubleVictory' : 'result.title',
       { n: record.roundIndex + 1 });
     const table = document.createElement('table');
-    _appendRow(table, '', [_teamNames(20), _teamNames(31)], 'th');
+    _appendRow(table, '', [_teamNames(20, record.names), _teamNames(31, record.names)], 'th');
     if (record.cardPoints) {
       // R7.1: a double victory scores 200 instead of the card points
       _appendRow(table, I18n.t(record.isDoubleVictory ? 'result.doubleVictory' : 'result.cardPoints'),
@@ -194,11 +244,15 @@
     _appendRow(table, I18n.t('result.points'), record.points, 'td');
     _appendRow(table, I18n.t('result.total'), record.total, 'td');
     const parts = [title, table];
+    const details = _resultDetails(record);
+    if (details) {
+      parts.push(details);
+    }
     const winner = final && State.gameOver ? State.gameOver.winner : null;
     if (winner === 20 || winner === 31) {
       const line = document.createElement('p');
       line.className = 'result-winner';
-      line.textContent = I18n.t('result.winner', { names: _teamNames(winner) });
+      line.textContent = I18n.t('result.winner', { names: _teamNames(winner, record.names) });
       parts.push(line);
     }
     const close = document.createElement('button');
@@ -216,9 +270,7 @@
    */
   function render(model) {
     const resultShown = model.showResult && Boolean(State.lastRound);
-    const trickHidden = (Boolean(model.zones) && !model.receiving) || resultShown;
-    _elements['push-zones'].classList.toggle('receiving', Boolean(model.receiving));
-    _elements.trick.parentElement.classList.toggle('receiving', Boolean(model.receiving));
+    const trickHidden = Boolean(model.zones) || resultShown;
     _elements.trick.hidden = trickHidden;
     _elements['trick-info'].hidden = trickHidden;
     _renderTrick();
@@ -232,5 +284,5 @@
    * @namespace CenterPanel
    * @type {Object}
    */
-  Tichu.CenterPanel = Object.freeze({ init, render });
+  Tichu.CenterPanel = Object.freeze({ init, render, openTrickTurns });
 })(window.Tichu = window.Tichu || {});

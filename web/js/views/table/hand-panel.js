@@ -68,7 +68,9 @@
    * Draw the own hand and the revealed hands.
    * @param {number[][]} cards The hand cards to show (sorted here, unless `options.ordered`).
    * @param {Set<string>} selected Keys of the selected cards.
-   * @param {{ordered: boolean}} [options] `ordered`: draw the cards in the order given (HandArranger).
+   * @param {{ordered: boolean, received: (Set<string>|undefined)}} [options] `ordered`: draw the
+   *   cards in the order given (HandArranger); `received`: keys of the cards to mark as received
+   *   in the exchange (the class `received`).
    * @returns {void}
    */
   function render(cards, selected, options) {
@@ -76,6 +78,10 @@
     const perRow = sorted.length > _MAX_ROW ? Math.ceil(sorted.length / 2) : Math.max(sorted.length, 1);
     _elements.hand.style.setProperty('--per-row', String(perRow));
     CardBuilder.syncCards(_elements.hand, sorted, { interactive: true, selected: selected });
+    const received = (options && options.received) || new Set();
+    for (const element of _elements.hand.querySelectorAll('.card')) {
+      element.classList.toggle('received', received.has(element.dataset.card));
+    }
     _renderRevealed();
   }
 

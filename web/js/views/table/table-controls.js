@@ -16,7 +16,6 @@
    * @property {number[][]} selection The selected hand cards.
    * @property {number} pushCount Cards lying in the push zones (0..3).
    * @property {boolean} hasPushed Whether this seat's push was sent.
-   * @property {boolean} awaitingPickUp Whether received cards wait to be picked up.
    * @property {boolean} canAnnounce Whether a plain Tichu may be called now.
    * @property {number[][][]} bombs The bombs that may be played now.
    * @property {number[][][]} [hints] The open `play` request's hinted plays (State.hintPlays; `[]` without).
@@ -27,7 +26,7 @@
    * @typedef {Object} ButtonState
    * @property {string} label The I18n key of its label.
    * @property {boolean} enabled Whether it can be used now.
-   * @property {string} [job] What a click does (`play`, `push`, `pickUp`, `none`;
+   * @property {string} [job] What a click does (`play`, `push`, `none`;
    *   for the bomb `select` or `throw`; for Tichu `announce` or `grandTichu`; for the hint
    *   button `nextHint`).
    * @property {boolean} [visible] For the bomb and hint buttons: whether it is shown.
@@ -104,9 +103,11 @@
 
   /**
    * Why the selected cards cannot be played now, for the status line (the Play button only
-   * greys out): the open wish (R5) when every legal play must fulfil it, the trick's
-   * combination when there is one (R4: only a higher one of its kind, or a bomb), else not a
-   * combination at all. Each reason is true of any selection that is not a legal play.
+   * greys out): the open wish (R5) when every legal play must fulfil it; on a trick (R4: only
+   * a higher one of its kind, or a bomb), a selection of another number of cards than the
+   * trick's combination (`trick_combination[1]`) forms no combination that goes on it, one of
+   * that number does not beat it; on a lead, not a combination at all. Each reason is true of
+   * any selection that is not a legal play (a bomb that may be played is one).
    * @param {{selection: number[][], legalPlays: number[][][], trickCombination: (Array|null),
    *   wishValue: number}} situation The selection and the open `play` request's context.
    * @returns {({key: string, params: Object}|null)} The I18n key and its parameters, or null
@@ -122,8 +123,10 @@
     if (wish > 0 && plays.every(hasWish) && !hasWish(situation.selection)) {
       return { key: 'reason.wish', params: { value: wish } };
     }
-    if (situation.trickCombination) {
-      return { key: 'reason.beat', params: { combo: situation.trickCombination[0] } };
+    const trick = situation.trickCombination;
+    if (trick) {
+      const fits = situation.selection.length === trick[1];
+      return { key: fits ? 'reason.beat' : 'reason.shape', params: { combo: trick[0] } };
     }
     return { key: 'reason.combination', params: {} };
   }
@@ -207,10 +210,6 @@
     }
     if (situation.phase !== 'playing') {
       return { pass: pass, tichu: { label: 'button.tichu', enabled: false, job: 'announce' }, play: idlePlay,
-        bomb: _bombState({ bombs: [] }), hint: _NO_HINT };
-    }
-    if (situation.awaitingPickUp) {
-      return { pass: pass, tichu: tichu, play: { label: 'button.pickUp', enabled: true, job: 'pickUp' },
         bomb: _bombState({ bombs: [] }), hint: _NO_HINT };
     }
     if (action === 'play') {

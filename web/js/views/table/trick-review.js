@@ -20,6 +20,11 @@
   /** @type {Object<string, number>} The special cards of the summary by name. */
   const _SPECIALS = { dragon: 15, phoenix: 16, dog: 0, mahjong: 1 };
 
+  /** @type {number} More plays and passes than this are laid out in columns on a wide screen. */
+  const _LONG_TRICK = 6;
+  /** @type {number} More than this: three columns on a wide screen, two on a tall one. */
+  const _LONGER_TRICK = 14;
+
   /** @type {Object} The TrickLog state. */
   let _log = TrickLog.empty();
   /** @type {boolean} Whether the dialog is open. */
@@ -140,6 +145,9 @@
     }
     const list = document.createElement('ol');
     list.className = 'review-plays';
+    // a long trick goes into columns, so that every play and Close fit on the screen
+    list.classList.toggle('long', last.entries.length > _LONG_TRICK);
+    list.classList.toggle('longer', last.entries.length > _LONGER_TRICK);
     for (const entry of last.entries) {
       const item = document.createElement('li');
       item.className = 'review-play' + (entry.pass ? ' pass' : '');
@@ -228,7 +236,8 @@
    */
   function render() {
     const phase = State.public.phase;
-    const usable = State.playerIndex !== null && (phase === 'playing' || phase === 'round_over');
+    // after a round the next deal starts at once: its final trick stays reviewable meanwhile
+    const usable = State.playerIndex !== null && (phase === 'playing' || phase === 'round_over' || _log.last !== null);
     _elements.button.disabled = !usable;
     _elements.button.textContent = I18n.t('tools.lastTrick');
     _elements.button.setAttribute('aria-label', I18n.t('tools.lastTrickLabel'));
