@@ -80,6 +80,9 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_an_agent_until_its_person_
         assert clocks and all(clock["seconds_left"] is not None and clock["seconds_left"] <= 0.3 for clock in clocks)
         assert len([m for m in ida.messages if is_event(m, "seat_handed_over")]) == 1
         assert _prompted(server, "idle", ida.seat), "her agent is offered the calls and bombs"
+        spectator = await server.raw("table_name=idle&spectate=1", name="watcher")
+        _, started = await spectator.wait_for(lambda m: is_event(m, "spectate_started"))
+        assert started["payload"]["context"]["public_state"]["agent_plays_for"] == [ida.seat]
         mark = len(ida.messages)
         await ben.wait_for(lambda m: is_event(m, "player_played") and m["payload"]["context"]["turn"][0] == ida.seat,
                            timeout=GAME_WAIT)

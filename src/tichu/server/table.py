@@ -565,7 +565,7 @@ class Table:
             "table_name": self.name,
             "public_state": {**public_state_json(build_public_state(self.info, self.round)),
                              "passed": self.round.passed_since_last_play() if self.round else [],
-                             "away": self._away_json()},
+                             "away": self._away_json(), "agent_plays_for": self._handed_over_seats()},
             "options": self.options.to_json(), "lobby_state": self._lobby_state(),
             "protocol_version": PROTOCOL_VERSION,
         }))
