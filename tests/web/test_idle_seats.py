@@ -19,11 +19,15 @@ import asyncio
 import json
 import re
 from functools import partial
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab, join_scripted_table, notification
 from tests.support.live_server import LiveServer, Message
+
+if TYPE_CHECKING:
+    from playwright.async_api import Route, WebSocketRoute
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -50,7 +54,7 @@ def _joined(*, running: bool = True, host: int = 0) -> Message:
                               "received_schupf_cards": None, "may_announce": False, "bombs": []}}
 
 
-async def _scripted(tab: Tab, server: LiveServer, joined: Message) -> tuple[list[Message], object]:
+async def _scripted(tab: Tab, server: LiveServer, joined: Message) -> tuple[list[Message], WebSocketRoute]:
     """Join the scripted table; the messages the page sends, and the socket to send through."""
     sent: list[Message] = []
     sockets = await join_scripted_table(tab, server.url, "Bo", joined, lambda text: sent.append(json.loads(text)))
@@ -234,14 +238,14 @@ async def test_the_host_chooses_the_clock_the_leaving_rule_and_newcomers(server:
     assert await _text(guest, "#lobby-clock option:checked") == "Off"
 
 
-async def _scripted_lobby(tab: Tab, server: LiveServer, *, host: int) -> tuple[list[Message], object]:
+async def _scripted_lobby(tab: Tab, server: LiveServer, *, host: int) -> tuple[list[Message], WebSocketRoute]:
     sent: list[Message] = []
-    sockets: list[object] = []
+    sockets: list[WebSocketRoute] = []
 
-    def connect(socket: object) -> None:
+    def connect(socket: WebSocketRoute) -> None:
         sockets.append(socket)
-        socket.on_message(lambda text: sent.append(json.loads(text)))  # type: ignore[attr-defined]
-        socket.send(notification("player_joined", _joined(running=False, host=host)))  # type: ignore[attr-defined]
+        socket.on_message(lambda text: sent.append(json.loads(text)))
+        socket.send(notification("player_joined", _joined(running=False, host=host)))
 
     await tab.page.route_web_socket("**/ws*", connect)
     await tab.login(server.url, "Bo", "mock")
@@ -268,16 +272,16 @@ async def test_a_table_closed_to_newcomers_says_so_and_offers_to_watch(server: L
     urls: list[str] = []
     closing: list[asyncio.Future[None]] = []
 
-    def connect(socket: object) -> None:
-        url = socket.url  # type: ignore[attr-defined]
+    def connect(socket: WebSocketRoute) -> None:
+        url = socket.url
         urls.append(url)
         if "spectate=1" in url:
             return
-        socket.send(json.dumps({"type": "error", "payload": {  # type: ignore[attr-defined]
+        socket.send(json.dumps({"type": "error", "payload": {
             "code": 400, "message": "GAME_ALREADY_STARTED",
             "context": {"reason": "the game has started and the table is closed to newcomers",
                         "spectate": spectate}}}))
-        closing.append(asyncio.ensure_future(socket.close(code=1008)))  # type: ignore[attr-defined]
+        closing.append(asyncio.ensure_future(socket.close(code=1008)))
 
     await tab.page.route_web_socket("**/ws*", connect)
     await tab.login(server.url, "Bo", "closed-table")
@@ -315,14 +319,14 @@ async def test_the_history_names_who_left_and_filters_to_games_with_people(serve
     games = [_summary("g-left", changes=[left], ended_by=None),
              _summary("g-ended", changes=[], ended_by={"seat": 1, "name": "Ben"})]
 
-    async def answer_games(route: object) -> None:
-        url = route.request.url  # type: ignore[attr-defined]
+    async def answer_games(route: Route) -> None:
+        url = route.request.url
         asked.append(url)
         shown = games if "people=1" in url else [*games, _summary("g-bots", changes=[], ended_by=None)]
-        await route.fulfill(json={"games": shown, "total": len(shown), "limit": 6, "offset": 0})  # type: ignore[attr-defined]
+        await route.fulfill(json={"games": shown, "total": len(shown), "limit": 6, "offset": 0})
 
-    async def answer_player(route: object) -> None:
-        await route.fulfill(json={  # type: ignore[attr-defined]
+    async def answer_player(route: Route) -> None:
+        await route.fulfill(json={
             "name": "Ben", "kind": "human", "rating": 1490.0, "games": 3, "finished": 2, "wins": 1, "win_rate": 0.5,
             "rounds": 9, "tichu_calls": 1, "tichu_made": 1, "tichu_success": 1.0, "grand_calls": 0, "grand_made": 0,
             "grand_success": None, "double_victories": 0, "points_per_round": 12.5, "bombs": 1, "left": 2})

@@ -6,6 +6,7 @@ the table at 1920x1080. Each is judged by element sizes and positions, not by pi
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -24,6 +25,11 @@ _BOXES_JS = """(selector) => [...document.querySelectorAll(selector)].filter(el 
     const r = el.getBoundingClientRect();
     return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};
 })"""
+
+
+async def _any(tab: Tab, selector: str) -> bool:
+    """Whether an element matches ``selector``."""
+    return await tab.count(selector) > 0
 
 
 async def boxes(tab: Tab, selector: str) -> list[dict[str, float]]:
@@ -143,7 +149,7 @@ async def test_phone_replay_leaves_no_empty_band(server: LiveServer, open_page: 
     tab = await open_page(PHONE, "replay-room")
     await tab.page.goto(f"{server.url}#replay={record['id']}&step={middle}")
     await tab.wait_view("view-replay")
-    await tab.until(lambda: tab.count("#replay-trick .replay-play"), "the trick's plays are shown")
+    await tab.until(partial(_any, tab, "#replay-trick .replay-play"), "the trick's plays are shown")
     await tab.next_frame()
     parts = sorted(await boxes(tab, ".replay-seat, #replay-trick .replay-play, #replay-controls"),
                    key=lambda part: part["top"])
@@ -168,7 +174,7 @@ async def test_full_hd_table_uses_its_room(server: LiveServer, open_page: OpenPa
                                   "trick_owner_index": 3, "is_bomb": False, "out_of_turn": False})
     script.send("player_played", {"turn": [2, [[4, 1], [5, 2], [6, 3], [7, 1], [8, 4]], ["street", 5, 8]],
                                   "trick_points": 10, "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False})
-    await tab.until(lambda: tab.count('#trick .trick-turn[data-seat="2"] .card'), "the partner's play is shown")
+    await tab.until(partial(_any, tab, '#trick .trick-turn[data-seat="2"] .card'), "the partner's play is shown")
     await tab.next_frame()
     cards = await boxes(tab, "#trick .card")
     assert cards and min(card["width"] for card in cards) >= 90, cards

@@ -213,8 +213,9 @@ async def test_no_seat_is_to_play_during_the_deal(server: LiveServer, open_page:
 
 
 async def _turn_seat_is(tab: Tab, seat: int) -> bool:
-    return await tab.page.eval_on_selector_all("#replay-seats .replay-seat.turn",
-                                               "els => els.map(e => e.dataset.seat)") == [str(seat)]
+    seats: list[str] = await tab.page.eval_on_selector_all("#replay-seats .replay-seat.turn",
+                                                           "els => els.map(e => e.dataset.seat)")
+    return seats == [str(seat)]
 
 
 async def test_a_record_file_opens(server: LiveServer, open_page: OpenPage, shots: Shots,
