@@ -198,7 +198,7 @@ def test_a_version_1_store_gains_the_running_games_and_keeps_its_records(tmp_pat
         db.execute("INSERT INTO games (id, started_at, record) VALUES ('g1', 'then', '{\"id\": \"g1\"}')")
         db.commit()
     with GameStore(path) as store:
-        assert store.version == len(MIGRATIONS) == 4
+        assert store.version == len(MIGRATIONS) == 5
         assert store.get("g1") == {"id": "g1"} and store.running_games() == []
 
 
@@ -267,3 +267,14 @@ def test_an_import_skips_and_reports_an_object_that_is_no_record(tmp_path: Path)
     with pytest.raises(ValueError, match=":2:"):
         GameStore(tmp_path / "other.sqlite3").import_jsonl(path)
     store.close()
+
+
+def test_lobbies_kept_at_a_stop_are_taken_once(tmp_path: Path) -> None:
+    """A stop keeps the tables in their lobby (schema v5); the next start takes them, once."""
+    with GameStore(tmp_path / "t.sqlite3") as store:
+        store.keep_lobby("home", {"host": 0, "seats": [[0, "Ann", "h1"]]})
+        store.keep_lobby("home", {"host": 1, "seats": [[1, "Ben", "h2"]]})  # the latest state wins
+        store.keep_lobby("club", {"host": 2, "seats": []})
+        assert store.take_lobbies() == [("club", {"host": 2, "seats": []}),
+                                        ("home", {"host": 1, "seats": [[1, "Ben", "h2"]]})]
+        assert store.take_lobbies() == []

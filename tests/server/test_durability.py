@@ -142,16 +142,40 @@ async def test_a_session_not_back_within_the_grace_period_leaves_the_game_to_age
 
 
 @pytest.mark.slow
-async def test_sigterm_still_ends_running_games_as_aborted(server: ProcessServer) -> None:
-    """SIGTERM (a service manager's stop) is an orderly end: clients are told SERVER_DOWN and
-    the running game is stored as aborted, not left to be rebuilt."""
-    ann = await server.connect({"player_name": "Ann", "table_name": "stop"}, "Ann")
+async def test_a_sigterm_restart_keeps_the_games_and_the_lobbies(server: ProcessServer) -> None:
+    """An update (``systemctl restart``: SIGTERM, then a new start) in the middle of a trick:
+    the clients hear SERVER_DOWN "back soon", the server exits, and started again it has the game
+    and the lobby back. Every client reconnects with its session id: Ann and Ben finish their
+    game, whose record replays; Cleo finds her lobby as it was (host, options)."""
+    ann = await server.connect({"player_name": "Ann", "table_name": "update"}, "Ann")
+    ben = await server.connect({"player_name": "Ben", "table_name": "update"}, "Ben", seed=2)
+    cleo = await server.connect({"player_name": "Cleo", "table_name": "waiting"}, "Cleo", seed=3)
+    await cleo.send_type("set_options", on_leave="end", target_score=500)
+    await cleo.wait_for(lambda m: m.get("type") == "notification" and m["payload"]["event"] == "options_changed")
     await ann.send_type("start_game")
-    await ann.wait_for(lambda m: is_request(m))
+    benning = asyncio.create_task(ben.play(until=None))
+    await ann.play(hold=lambda request: request["action"] == "play"
+                   and request["context"]["trick_combination"] is not None)
+    await _journal_settled(server)
     assert server.terminate() == 0
-    await ann.wait_for(lambda m: is_error(m, 106), or_closed=True)
+    for client in (ann, cleo):
+        _, down = await client.wait_for(lambda m: is_error(m, 106))
+        assert down["payload"]["context"]["back_soon"] is True
+    benning.cancel()
+    await asyncio.gather(benning, return_exceptions=True)
+    with _stored(server) as store:
+        assert [game.table_name for game in store.running_games()] == ["update"]
+        assert len(store) == 0, "no game ended"
+    await server.start()
+    clients = [await server.connect({"session_id": client.session_id or ""}, client.name, seed=10 + index)
+               for index, client in enumerate((ann, ben, cleo))]
+    back_cleo = clients[2]
+    options = back_cleo.events("player_joined")[0]["options"]
+    assert options["on_leave"] == "end" and back_cleo.seat == cleo.seat
+    await asyncio.gather(clients[0].play("game_over"), clients[1].play("game_over"))
     [record] = await _ended_games(server)
-    assert record["aborted"] is True
+    assert not record.get("aborted") and replay(record) is None
+    assert [player["name"] for player in record["players"]][:2] == ["Ann", "Ben"]
 
 
 def _journal_of_a_game(seed: int) -> tuple[RuleSet, list[Entry]]:

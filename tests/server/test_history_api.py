@@ -219,7 +219,7 @@ async def test_the_players_call_and_bomb_statistics_agree_with_the_records(start
 async def test_export_then_import_round_trips_games_stored_by_the_real_server(start_server: StartServer,
                                                                                tmp_path: Path) -> None:
     """Issue 12, Done means: "export then import round-trips", with the SQLite file a real server
-    wrote: two finished games and one ended early by the server's stop; ``bin/export_games.py``
+    wrote: two finished games and one ended early (its table closed); ``bin/export_games.py``
     writes them, ``bin/import_games.py`` reads them into a fresh file; a second import adds
     nothing; a server on the fresh file answers the history API (games, records, players with
     their statistics and ratings, leaderboard) as one on the original file does."""
@@ -233,6 +233,7 @@ async def test_export_then_import_round_trips_games_stored_by_the_real_server(st
         await cut.send_type("start_game")
         await cut.play(until="round_over")
         await cut.play(until=None, hold=lambda request: True)
+        await server.factory.close_table(server.table("cut"))  # ended early (a stop keeps games)
         await server.stop()
     [aborted] = server.records("cut", aborted=True)
     stored = server.all_records()

@@ -9,6 +9,8 @@ from tests.support.checks import expect_refused
 from tests.support.live_server import WAIT, read_table_records
 from tests.support.raw_client import GAME_WAIT, StartServer, is_event
 from tichu.records.record import replay
+from tichu.records.store import GameStore
+from tichu.server.app import STORE_FILE
 
 
 async def test_only_the_host_swaps_and_starts_and_only_in_the_lobby(start_server: StartServer) -> None:
@@ -143,21 +145,51 @@ async def test_game_messages_in_the_lobby_are_refused(start_server: StartServer)
         await expect_refused(server, host, "t", {"type": "announce"}, 307)
 
 
-async def test_shutdown_sends_106_and_writes_an_aborted_record(start_server: StartServer) -> None:
-    """On server shutdown (``runner.cleanup()``) every client, in a game or in a lobby, gets
-    ``error`` 106 SERVER_DOWN and its socket is closed; the running game's record is written
-    as aborted (stored with ``aborted: true``, no winner)."""
+async def test_a_restart_keeps_the_game_and_the_lobby(start_server: StartServer) -> None:
+    """On shutdown (``runner.cleanup()``, as on SIGTERM or SIGINT) every client, in a game or in a
+    lobby, gets ``error`` 106 SERVER_DOWN saying it is back soon, and its socket is closed; no
+    record is written: the game stays in the store as running. Started again on the same data, the
+    game goes on and the lobby is open again (its host, seats and options); both clients come back
+    with their session ids, and the game is played to its end and replays."""
     async with asyncio.timeout(GAME_WAIT):
-        server = await start_server(target_score=10000)
+        server = await start_server()
         player = await server.join("Player", "game", seed=1)
-        idle = await server.join("Idle", "lobby")
+        host = await server.join("Host", "lobby")
+        await host.send_type("set_options", turn_clock=60, newcomers=True, target_score=300)
+        await host.wait_event("options_changed", turn_clock=60)
         await player.send_type("start_game")
-        await player.play(until="round_over")
-        await player.play(until=None, hold=lambda request: True)
+        await player.play(until=None, hold=lambda request: request["action"] == "play")
         await server.stop()
-        for client in (player, idle):
+        for client in (player, host):
             await client.wait_closed()
-            assert client.messages[-1]["type"] == "error" and client.messages[-1]["payload"]["code"] == 106
-        [record] = read_table_records(server, "game", aborted=True)
-        assert record["aborted"] is True and record["winner"] is None and len(record["rounds"]) == 1
-        assert read_table_records(server, "game") == []
+            error = client.messages[-1]["payload"]
+            assert client.messages[-1]["type"] == "error" and error["code"] == 106
+            assert error["context"]["back_soon"] is True and "back soon" in error["message"]
+        assert server.all_records() == [], "a restart ends no game"
+        again = await start_server(data_dir=server.settings.data_dir)
+        lobby = again.table("lobby")
+        assert lobby.info.host_index == host.seat and not lobby.is_running
+        assert (lobby.options.turn_clock, lobby.options.newcomers, lobby.target_score) == (60, True, 300)
+        back_host = await again.reconnect(host, seed=3)
+        assert back_host.seat == host.seat
+        options = back_host.events("player_joined")[0]["options"]
+        assert options["turn_clock"] == 60 and options["newcomers"] is True
+        back = await again.reconnect(player, seed=2)
+        assert back.events("player_joined")[0]["pending_request"] is not None
+        await back.play("game_over")
+        [record] = read_table_records(again, "game")
+        assert replay(record) is None and record["players"][player.seat or 0]["name"] == "Player"
+
+
+async def test_a_kept_lobby_this_program_cannot_read_is_left_out(start_server: StartServer) -> None:
+    """A lobby kept in a shape the server cannot read (another version's) does not stop the start:
+    it is logged and left out, the others open."""
+    server = await start_server()
+    await server.stop()
+    with GameStore(server.settings.data_dir / STORE_FILE) as store:
+        store.keep_lobby("broken", {"seats": "nonsense"})
+        store.keep_lobby("fine", {"options": {"agent": "random", "hints": False, "turn_clock": 0,
+                                              "on_leave": "agent", "newcomers": False},
+                                  "target_score": 200, "host": 0, "seats": [[0, "Ann", "hash"]]})
+    again = await start_server(data_dir=server.settings.data_dir)
+    assert set(again.factory.tables) == {"fine"} and again.table("fine").info.player_names[0] == "Ann"

@@ -109,6 +109,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE game_players ADD COLUMN whole_game INTEGER NOT NULL DEFAULT 1;
     CREATE INDEX game_players_kind ON game_players (kind);
     """,
+    # v5: the tables in their lobby when the server stopped (names, seats by session hash, host,
+    # options), to open them again when it starts (docs/server.md, "Restarts").
+    """
+    CREATE TABLE lobbies (
+        table_name TEXT PRIMARY KEY,
+        state TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -419,6 +427,20 @@ class GameStore:
     def unseat_person(self, game_id: str, seat: int) -> None:
         """An agent took a seat of a running game."""
         self._db.execute("DELETE FROM running_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    def keep_lobby(self, table_name: str, state: dict[str, Any]) -> None:
+        """Keep a table that is in its lobby while the server stops (its seats, host, options)."""
+        self._db.execute("INSERT OR REPLACE INTO lobbies (table_name, state) VALUES (?, ?)",
+                         (table_name, _dumps(state)))
+
+    def take_lobbies(self) -> list[tuple[str, dict[str, Any]]]:
+        """The lobbies kept at the last stop, by table name, and forget them (they are opened
+        once)."""
+        with self._transaction():
+            found = [(str(name), _loads(state)) for name, state in
+                     self._db.execute("SELECT table_name, state FROM lobbies ORDER BY table_name").fetchall()]
+            self._db.execute("DELETE FROM lobbies")
+        return found
 
     def end_game(self, game_id: str, record: dict[str, Any] | None) -> None:
         """A running game ended: store its record (if any) and forget its journal and seats,

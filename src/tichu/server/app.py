@@ -102,12 +102,14 @@ async def _pool_context(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _factory_context(app: web.Application) -> AsyncIterator[None]:
-    """Open the game store (in its writer thread), rebuild the games a crash left running, and
-    at the end close every table (their records written) and then the store."""
+    """Open the game store (in its writer thread), rebuild the games a stop or crash left running
+    and open the lobbies kept at the last stop; at the end keep every table for the next start
+    (:meth:`GameFactory.shutdown`) and then close the store (its queue written)."""
     store = app[STORE] = await asyncio.to_thread(StoreWriter, app[SETTINGS].data_dir / STORE_FILE)
     try:
         app[FACTORY] = GameFactory(app[SETTINGS], store, app[POOL], agents=app[AGENTS])
         app[FACTORY].restore(await store.read(lambda games: games.running_games()))
+        app[FACTORY].reopen_lobbies(await store.read(lambda games: games.take_lobbies()))
         yield
         await app[FACTORY].shutdown()
     finally:

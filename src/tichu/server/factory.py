@@ -146,6 +146,26 @@ class GameFactory:
             log.info("table %r: game %s goes on after a restart (%d people away)", table.name, running.id,
                      len(table.clients))
 
+    def reopen_lobbies(self, lobbies: list[tuple[str, dict[str, Any]]]) -> None:
+        """Open the tables kept in their lobby at the last stop (:meth:`Table.reopen`); their
+        people have the grace period to come back. A kept lobby this program cannot read is
+        logged and left out; a table a rebuilt game holds already keeps its game."""
+        for name, kept in lobbies:
+            if name in self.tables:
+                continue
+            try:
+                table = Table.reopen(name, kept, self.settings, self._table_empty, self._store, pool=self._pool,
+                                     agents=self._agents, hinter=self._hinters(self.settings))
+            except (KeyError, TypeError, ValueError, IndexError) as error:
+                log.error("table %r: its lobby cannot be opened again (%r)", name, error)
+                continue
+            self.tables[name] = table
+            for peer in table.clients:
+                self._sessions[peer.session_hash] = (table, peer)
+            if not table.clients:
+                self._table_empty(table)
+            log.info("table %r: its lobby is open again after a restart (%d people away)", name, len(table.clients))
+
     def _abort_stored(self, running: RunningGame, reason: str) -> None:
         """Store a running game that cannot go on as aborted: its rounds as far as the rules
         replay its journal (or, if even that fails, end it without a record)."""
@@ -210,12 +230,19 @@ class GameFactory:
             release_memory()
 
     async def shutdown(self) -> None:
-        """Tell every client ``SERVER_DOWN``, write the open games' records, close all tables."""
+        """The server stops (SIGTERM, SIGINT): keep every table for the next start
+        (:meth:`Table.suspend`: running games stay in the store to be rebuilt, lobbies with people
+        are kept), tell every client ``SERVER_DOWN`` ("back soon") and close the sockets."""
         for timer in self._closing.values():
             timer.cancel()
         self._closing.clear()
         if self._idle_cleanup is not None:
             self._idle_cleanup.cancel()
             self._idle_cleanup = None
-        await asyncio.gather(*(self.close_table(table, ErrorCode.SERVER_DOWN) for table in list(self.tables.values())),
-                             return_exceptions=True)
+        tables = list(self.tables.values())
+        self.tables.clear()
+        self._sessions.clear()
+        results = await asyncio.gather(*(table.suspend() for table in tables), return_exceptions=True)
+        for table, result in zip(tables, results, strict=True):
+            if isinstance(result, BaseException):
+                log.error("table %r: not kept for the restart (%r)", table.name, result)

@@ -798,6 +798,74 @@ class Table:
         task.cancel()
         self._broadcast("game_ended_early", player_index=seat, player_name=name)
 
+    # -- a restart (docs/server.md, "Restarts keep games") -----------------------------------------
+
+    async def suspend(self) -> None:
+        """The server stops to start again: keep the table instead of ending it. A running game is
+        left in the store as running (its journal is written as it is played; the next start
+        rebuilds it, as after a crash), a lobby with people is kept (:meth:`kept_lobby`). Every
+        client and spectator hears ``SERVER_DOWN`` with a "back soon" reason; the sockets close
+        (the clients come back with their session ids within the grace period)."""
+        for timer in self._away.values():
+            timer.cancel()
+        self._away.clear()
+        task = self._task
+        if task is not None and not task.done():
+            self._journal = None  # not ended: no record, the journal stays for the next start
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        elif self.clients:
+            name, state = self.name, self.kept_lobby()
+            self._store.submit(lambda store: store.keep_lobby(name, state))
+        error = ProtocolError(ErrorCode.SERVER_DOWN, "the server restarts; back soon", back_soon=True)
+        for peer in self.clients:
+            peer.send_error(error)
+            if peer.connection is not None:
+                await peer.connection.close()
+        for spectator in self.spectators.take_all():
+            spectator.send_error(error)
+            if spectator.connection is not None:
+                await spectator.connection.close()
+
+    def kept_lobby(self) -> dict[str, Any]:
+        """What a restart keeps of a table in its lobby: its options, target score, host and the
+        people's seats (name and session hash, in the order they joined)."""
+        return {"options": {"agent": self.options.agent, "hints": self.options.hints,
+                            "turn_clock": self.options.turn_clock, "on_leave": self.options.on_leave,
+                            "newcomers": self.options.newcomers, "spectators": self.spectators.allowed},
+                "target_score": self.target_score, "host": self.info.host_index,
+                "seats": [[peer.seat, peer.name, peer.session_hash] for peer in self._joined]}
+
+    @classmethod
+    def reopen(cls, name: str, kept: dict[str, Any], settings: Settings, on_empty: Callable[[Table], None],
+               store: StoreWriter, *, pool: AgentPool, agents: AgentFactory = registry_agent,
+               hinter: HintRanker | None = None) -> Table:
+        """Open a table kept in its lobby at the last stop (:meth:`kept_lobby`): its people have
+        the grace period to come back with their session ids.
+
+        :raises KeyError, TypeError, ValueError: For a kept state this program cannot read.
+        """
+        table = cls(name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
+        options = kept["options"]
+        table.options = TableOptions(agent=str(options["agent"]), hints=bool(options["hints"]),
+                                     turn_clock=float(options["turn_clock"]), on_leave=str(options["on_leave"]),
+                                     newcomers=bool(options["newcomers"]))
+        table.spectators.allowed = bool(options.get("spectators", True))
+        table.target_score = int(kept["target_score"])
+        for seat, player_name, hashed in kept["seats"]:
+            peer = table._new_peer(str(player_name), int(seat))
+            peer.session_hash = str(hashed)
+            table.peers[peer.seat] = peer
+            table.info.player_names[peer.seat] = peer.name
+            table._joined.append(peer)
+        host = kept.get("host")
+        table.info.host_index = host if isinstance(host, int) and table.peers[host] is not None else \
+            (table._joined[0].seat if table._joined else None)
+        for peer in table.clients:
+            table._hold_seat(peer)
+        return table
+
     # -- closing ------------------------------------------------------------------------------------
 
     async def close(self, reason: ErrorCode | None = None) -> None:
