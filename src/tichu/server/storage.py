@@ -151,20 +151,21 @@ class StoreWriter:
     """
 
     def __init__(self, path: str | Path, max_pending: int = MAX_PENDING_WRITES, max_held: int = MAX_HELD_WRITES,
-                 retry: tuple[float, float] = (RETRY_FIRST, RETRY_MAX), log_interval: float = LOG_INTERVAL) -> None:
+                 retry: tuple[float, float] | None = None, log_interval: float = LOG_INTERVAL) -> None:
         """Open the store in a thread of its own.
 
         :param path: The database file (created with its folder if missing).
         :param max_pending: Writes that may wait in the queue before more are dropped.
         :param max_held: Writes that may be held for a retry before more are dropped.
-        :param retry: Seconds before the first retry, and between retries at most.
+        :param retry: Seconds before the first retry, and between retries at most (default
+            :data:`RETRY_FIRST`, :data:`RETRY_MAX`).
         :param log_interval: Seconds between two log lines about a fault or about drops.
         :raises OSError: If the file cannot be opened; ``ValueError`` for a newer schema.
         """
         self.path = Path(path)
         self.dropped = 0
         self._max_held = max_held
-        self._retry = retry
+        self._retry = retry or (RETRY_FIRST, RETRY_MAX)
         self._log_interval = log_interval
         self._stopping = False
         self._queue: queue.Queue[Write | _Read | None] = queue.Queue(max_pending)
