@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.live_server import POLL, WAIT
 from tichu.records.store import GameStore
-from tichu.server.storage import StoreWriter, Write, describe, is_storage_fault, session_hash
+from tichu.server.storage import WRITE_OVERHEAD, StoreWriter, Write, describe, held_size, is_storage_fault, session_hash
 
 
 async def test_the_queue_is_bounded_and_a_write_beyond_it_is_dropped_and_logged(
@@ -148,7 +148,7 @@ async def test_writes_the_disk_fails_are_held_in_order_and_stored_when_it_has_ro
         await _until(lambda: writer.health().ok)
     [game] = await writer.read(lambda store: store.running_games())
     assert game.complete and [entry["seq"] for entry in game.entries] == list(range(50))
-    assert writer.health().to_json() == {"held": 0, "dropped": 0, "error": None, "failing_for": None}
+    assert writer.health().to_json() == {"held": 0, "held_bytes": 0, "dropped": 0, "error": None, "failing_for": None}
     assert "the game store writes again" in caplog.text
     writer.close()
 
@@ -196,6 +196,27 @@ async def test_the_writes_held_are_bounded_and_what_is_dropped_is_named(
     with GameStore(tmp_path / "tichu.sqlite3") as store:
         [game] = store.running_games()
     assert [entry["seq"] for entry in game.entries] == [0, 1]
+
+
+async def test_the_bytes_held_are_bounded_too(tmp_path: Path) -> None:
+    """A few big writes (games' records) fill the bytes held before their count does."""
+    record = {"id": "r", "rounds": ["x" * 1000]}
+    size = held_size(lambda store: store.add(record))
+    assert 1000 < size - WRITE_OVERHEAD < 1100
+    writer = StoreWriter(tmp_path / "tichu.sqlite3", max_held_bytes=3 * size, retry=(0.01, 0.01))
+    disk = Disk()
+    writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
+    writer.submit(disk.append("g", 0))
+    await _until(lambda: disk.attempts >= 1)
+    for _ in range(4):
+        writer.submit(lambda store: store.add(record))
+    await _until(lambda: writer.dropped == 2)
+    health = writer.health()
+    assert health.held == 4 and health.held_bytes <= 3 * size
+    disk.full = False
+    await _until(lambda: writer.health().held == 0)
+    assert writer.health().held_bytes == 0
+    writer.close()
 
 
 async def test_closing_while_the_disk_fails_tries_once_more_and_logs_what_is_lost(

@@ -17,11 +17,11 @@ it: the games go on meanwhile, and their journals stay whole and ordered. It log
 once and then once every :data:`LOG_INTERVAL` seconds, not per write; reads are answered at
 once from what is on the disk. :meth:`StoreWriter.health` tells ``/healthz``.
 
-Both the queue (:data:`MAX_PENDING_WRITES`) and the writes held (:data:`MAX_HELD_WRITES`) are
-bounded: a disk that never comes back must not make the server hold unbounded memory. A write
-beyond either bound is dropped (the newest: what is held stays ordered), counted and named in the
-log (the store's method and the game, e.g. ``append_entries of game 1f3c...``); the game goes on
-(its journal then has a gap, its record may be missing).
+Both the queue (:data:`MAX_PENDING_WRITES`) and the writes held (:data:`MAX_HELD_WRITES`,
+:data:`MAX_HELD_BYTES`) are bounded: a disk that never comes back must not make the server hold
+unbounded memory. A write beyond a bound is dropped (the newest: what is held stays ordered),
+counted and named in the log (the store's method and the game, e.g. ``append_entries of game
+1f3c...``); the game goes on (its journal then has a gap, its record may be missing).
 
 :class:`GameJournal` follows one game at a table (an observer of its engine) and queues its
 journal entries (:mod:`tichu.records.journal`) as they happen.
@@ -33,6 +33,7 @@ import asyncio
 import collections
 import concurrent.futures
 import hashlib
+import json
 import logging
 import queue
 import sqlite3
@@ -54,9 +55,14 @@ T = TypeVar("T")
 #: Writes that may wait for the writer thread (a game writes one per action; 50 tables at
 #: people's pace queue a handful).
 MAX_PENDING_WRITES = 10_000
-#: Writes held for a retry while the disk fails (about 20 minutes of 50 busy tables, a few hours
-#: of a home server's two or three; each a few hundred bytes, a game's record some tens of KB).
+#: Writes held for a retry while the disk fails (a journal write per action: about 20 minutes of
+#: 50 busy tables, hours of a home server's two or three).
 MAX_HELD_WRITES = 50_000
+#: Bytes of the writes held, at most, as :func:`held_size` counts them (the JSON of what they
+#: write; a game's record is some tens of KB, a journal write a few hundred bytes).
+MAX_HELD_BYTES = 16 * 1024 * 1024
+#: What :func:`held_size` counts for a write besides the JSON it holds (the function, its row).
+WRITE_OVERHEAD = 100
 #: Writes committed together at most (a bounded transaction however far behind the writer is).
 MAX_BATCH = 500
 #: Seconds before the first retry of a failed write, doubled after each failure up to
@@ -101,6 +107,19 @@ def describe(write: Write) -> str:
     return f"{name} of game {game.cell_contents}" if game is not None else name
 
 
+def held_size(write: Write) -> int:
+    """The bytes a held write counts for: :data:`WRITE_OVERHEAD` and the JSON of what its
+    function holds (journal entries, a record, ids); run in the writer thread, only while writes
+    are held."""
+    size = WRITE_OVERHEAD
+    for cell in getattr(write, "__closure__", None) or ():
+        try:
+            size += len(json.dumps(cell.cell_contents, default=str))
+        except (TypeError, ValueError):  # not JSON (e.g. a cycle): counted as its repr
+            size += len(repr(cell.cell_contents))
+    return size
+
+
 @dataclass(frozen=True)
 class _Read:
     """A read queued to the writer thread (answered at once while writes are held)."""
@@ -112,13 +131,15 @@ class _Read:
 class StoreHealth:
     """What the writer tells ``/healthz``.
 
-    :ivar held: Writes held for a retry (the disk failed them), plus those still queued then.
+    :ivar held: Writes held for a retry (the disk failed them, or they came after).
+    :ivar held_bytes: Their size (:func:`held_size`).
     :ivar dropped: Writes dropped since the start (a bound was full).
     :ivar error: The fault of the last failed attempt while writes are held, else ``None``.
     :ivar failing_since: Unix time of the first failure of the current fault, else ``None``.
     """
 
     held: int
+    held_bytes: int
     dropped: int
     error: str | None
     failing_since: float | None
@@ -130,7 +151,7 @@ class StoreHealth:
 
     def to_json(self) -> dict[str, Any]:
         """The ``store`` object of ``/healthz`` (docs/server.md)."""
-        return {"held": self.held, "dropped": self.dropped, "error": self.error,
+        return {"held": self.held, "held_bytes": self.held_bytes, "dropped": self.dropped, "error": self.error,
                 "failing_for": None if self.failing_since is None else round(time.time() - self.failing_since, 1)}
 
     def reason(self) -> str:
@@ -151,12 +172,14 @@ class StoreWriter:
     """
 
     def __init__(self, path: str | Path, max_pending: int = MAX_PENDING_WRITES, max_held: int = MAX_HELD_WRITES,
-                 retry: tuple[float, float] | None = None, log_interval: float = LOG_INTERVAL) -> None:
+                 max_held_bytes: int = MAX_HELD_BYTES, retry: tuple[float, float] | None = None,
+                 log_interval: float = LOG_INTERVAL) -> None:
         """Open the store in a thread of its own.
 
         :param path: The database file (created with its folder if missing).
         :param max_pending: Writes that may wait in the queue before more are dropped.
         :param max_held: Writes that may be held for a retry before more are dropped.
+        :param max_held_bytes: Bytes (:func:`held_size`) that may be held before more are dropped.
         :param retry: Seconds before the first retry, and between retries at most (default
             :data:`RETRY_FIRST`, :data:`RETRY_MAX`).
         :param log_interval: Seconds between two log lines about a fault or about drops.
@@ -165,11 +188,13 @@ class StoreWriter:
         self.path = Path(path)
         self.dropped = 0
         self._max_held = max_held
+        self._max_held_bytes = max_held_bytes
         self._retry = retry or (RETRY_FIRST, RETRY_MAX)
         self._log_interval = log_interval
         self._stopping = False
         self._queue: queue.Queue[Write | _Read | None] = queue.Queue(max_pending)
-        self._held: collections.deque[Write] = collections.deque()
+        self._held: collections.deque[tuple[Write, int]] = collections.deque()  # with their sizes
+        self._held_bytes = 0
         self._lock = threading.Lock()  # guards the counts below, read by the event loop
         self._error: str | None = None
         self._failing_since: float | None = None
@@ -184,7 +209,7 @@ class StoreWriter:
     def health(self) -> StoreHealth:
         """Whether every write is stored, or what is held and why (for ``/healthz``)."""
         with self._lock:
-            return StoreHealth(len(self._held), self.dropped, self._error, self._failing_since)
+            return StoreHealth(len(self._held), self._held_bytes, self.dropped, self._error, self._failing_since)
 
     def _run(self, opened: concurrent.futures.Future[None]) -> None:
         try:
@@ -257,7 +282,7 @@ class StoreWriter:
         delay = self._retry[0]
         while self._held:
             self._wait(store, delay)
-            chunk = [self._held[index] for index in range(min(MAX_BATCH, len(self._held)))]
+            chunk = [self._held[index][0] for index in range(min(MAX_BATCH, len(self._held)))]
             fault = self._attempt(store, chunk)
             if fault is not None:
                 self._fault(fault[0])
@@ -267,7 +292,7 @@ class StoreWriter:
                 continue
             with self._lock:
                 for _ in chunk:
-                    self._held.popleft()
+                    self._held_bytes -= self._held.popleft()[1]
                 if not self._held:
                     self._recovered()
             delay = self._retry[0]
@@ -293,9 +318,12 @@ class StoreWriter:
                     self._queue.task_done()
 
     def _hold(self, write: Write) -> None:
+        """Hold a write behind the others, or drop it if a bound of the writes held is full."""
+        size = held_size(write)
         with self._lock:
-            if len(self._held) < self._max_held:
-                self._held.append(write)
+            if len(self._held) < self._max_held and self._held_bytes + size <= self._max_held_bytes:
+                self._held.append((write, size))
+                self._held_bytes += size
                 return
         self._drop(write)
 
