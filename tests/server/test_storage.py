@@ -201,7 +201,11 @@ async def test_the_writes_held_are_bounded_and_what_is_dropped_is_named(
 async def test_the_bytes_held_are_bounded_too(tmp_path: Path) -> None:
     """A few big writes (games' records) fill the bytes held before their count does."""
     record = {"id": "r", "rounds": ["x" * 1000]}
-    size = held_size(lambda store: store.add(record))
+
+    def store_record(store: GameStore) -> None:
+        store.add(record)
+
+    size = held_size(store_record)
     assert 1000 < size - WRITE_OVERHEAD < 1100
     writer = StoreWriter(tmp_path / "tichu.sqlite3", max_held_bytes=3 * size, retry=(0.01, 0.01))
     disk = Disk()
@@ -209,7 +213,7 @@ async def test_the_bytes_held_are_bounded_too(tmp_path: Path) -> None:
     writer.submit(disk.append("g", 0))
     await _until(lambda: disk.attempts >= 1)
     for _ in range(4):
-        writer.submit(lambda store: store.add(record))
+        writer.submit(store_record)
     await _until(lambda: writer.dropped == 2)
     health = writer.health()
     assert health.held == 4 and health.held_bytes <= 3 * size

@@ -55,12 +55,14 @@ T = TypeVar("T")
 #: Writes that may wait for the writer thread (a game writes one per action; 50 tables at
 #: people's pace queue a handful).
 MAX_PENDING_WRITES = 10_000
-#: Writes held for a retry while the disk fails (a journal write per action: about 20 minutes of
-#: 50 busy tables, hours of a home server's two or three).
+#: Writes held for a retry while the disk fails (a journal write per event with new entries:
+#: hours of a home server's few tables at people's pace). A held journal write takes about
+#: 0.9 KB of memory (``poc/held_writes.py``): at most about 45 MiB.
 MAX_HELD_WRITES = 50_000
 #: Bytes of the writes held, at most, as :func:`held_size` counts them (the JSON of what they
-#: write; a game's record is some tens of KB, a journal write a few hundred bytes).
-MAX_HELD_BYTES = 16 * 1024 * 1024
+#: write; the memory they take is about 5 times that, ``poc/held_writes.py``): the bound for a
+#: few big writes, such as games' records (tens to hundreds of KB each).
+MAX_HELD_BYTES = 8 * 1024 * 1024
 #: What :func:`held_size` counts for a write besides the JSON it holds (the function, its row).
 WRITE_OVERHEAD = 100
 #: Writes committed together at most (a bounded transaction however far behind the writer is).
