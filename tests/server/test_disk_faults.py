@@ -99,6 +99,17 @@ async def start_games(server: Server) -> list[Client]:
     return clients
 
 
+async def play_until_degraded(server: Server, client: Client) -> dict[str, Any]:
+    """Play trick after trick at the client's table until the server's writes fail; return
+    ``/healthz``'s answer then."""
+    for _ in range(20):
+        await client.play("trick_taken")
+        answer = await health(server)
+        if answer["status"] == "degraded":
+            return answer
+    raise AssertionError(f"still {answer} after 20 tricks")
+
+
 def check_stored(server: Server) -> None:
     """Every game of :data:`TABLES` stored whole: its record replays, no journal is left running."""
     for table in TABLES:
@@ -114,8 +125,7 @@ async def test_a_full_disk_holds_the_writes_the_games_go_on_and_all_is_written_a
     clients = await start_games(server)
     assert (await health(server))["status"] == "ok"
     filler = fill(tiny_disk)
-    await clients[0].play("trick_taken")  # a few actions: their journal entries find the disk full
-    degraded = await until_health(server, lambda answer: answer["status"] == "degraded")
+    degraded = await play_until_degraded(server, clients[0])  # the journal entries find the disk full
     assert "database or disk is full" in degraded["reason"] and degraded["store"]["held"] > 0
     await asyncio.gather(*(client.play() for client in clients))  # every game goes on to its end
     still = await health(server)
@@ -135,8 +145,7 @@ async def test_a_running_game_keeps_its_whole_journal_through_a_full_disk(
     server = await start_server(data_dir=tiny_disk / "data")
     [client, *others] = await start_games(server)
     filler = fill(tiny_disk)
-    await client.play("trick_taken")
-    await until_health(server, lambda answer: answer["status"] == "degraded")
+    await play_until_degraded(server, client)
     await client.play("trick_taken")
     filler.unlink()
     await until_health(server, lambda answer: answer["status"] == "ok")
@@ -164,8 +173,7 @@ async def test_a_read_only_database_holds_the_writes_and_all_is_written_when_wri
     server = await start_server()
     clients = await start_games(server)
     await server.app[STORE].read(_query_only(True))
-    await clients[0].play("trick_taken")
-    degraded = await until_health(server, lambda answer: answer["status"] == "degraded")
+    degraded = await play_until_degraded(server, clients[0])
     assert "attempt to write a readonly database" in degraded["reason"]
     await asyncio.gather(*(client.play() for client in clients))
     assert (await health(server))["status"] == "degraded"

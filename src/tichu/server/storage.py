@@ -280,24 +280,25 @@ class StoreWriter:
     def _retry_held(self, store: GameStore) -> None:
         """Until every held write is stored (or the writer stops): wait, taking what is queued
         meanwhile (writes are held behind the others, reads answered from the disk), and try the
-        oldest held writes again, pausing longer after each failure."""
+        oldest held writes again, pausing longer after each failure; once the disk takes them,
+        store the others without a pause (what is queued then waits in the queue, behind them)."""
         delay = self._retry[0]
+        self._wait(store, delay)
         while self._held:
-            self._wait(store, delay)
             chunk = [self._held[index][0] for index in range(min(MAX_BATCH, len(self._held)))]
             fault = self._attempt(store, chunk)
-            if fault is not None:
-                self._fault(fault[0])
-                if self._stopping:
-                    return
-                delay = min(delay * 2, self._retry[1])
+            if fault is None:
+                with self._lock:
+                    for _ in chunk:
+                        self._held_bytes -= self._held.popleft()[1]
+                    if not self._held:
+                        self._recovered()
                 continue
-            with self._lock:
-                for _ in chunk:
-                    self._held_bytes -= self._held.popleft()[1]
-                if not self._held:
-                    self._recovered()
-            delay = self._retry[0]
+            self._fault(fault[0])
+            if self._stopping:
+                return
+            delay = min(delay * 2, self._retry[1])
+            self._wait(store, delay)
 
     def _wait(self, store: GameStore, delay: float) -> None:
         """Take what is queued for ``delay`` seconds (or until the close marker): hold the
