@@ -162,7 +162,8 @@ async def test_a_dropped_clients_seat_is_kept_for_the_grace_period(start_server:
 
 
 #: ``/healthz``'s ``store`` while the game store writes (its faults: test_disk_faults.py).
-STORE_OK = {"held": 0, "held_bytes": 0, "dropped": 0, "error": None, "failing_for": None}
+STORE_OK = {"queued": 0, "held": 0, "held_bytes": 0, "dropped": 0, "error": None,
+            "failing_for": None, "stalled_for": None}
 
 
 async def test_healthz_answers_with_the_load(start_server: StartServer) -> None:

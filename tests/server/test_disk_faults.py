@@ -134,7 +134,8 @@ async def test_a_full_disk_holds_the_writes_the_games_go_on_and_all_is_written_a
 
     filler.unlink()
     ok = await until_health(server, lambda answer: answer["status"] == "ok")
-    assert ok["store"] == {"held": 0, "held_bytes": 0, "dropped": 0, "error": None, "failing_for": None}
+    assert ok["store"] == {"queued": 0, "held": 0, "held_bytes": 0, "dropped": 0, "error": None,
+                           "failing_for": None, "stalled_for": None}
     check_stored(server)
 
 

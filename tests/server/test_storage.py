@@ -18,6 +18,7 @@ import pytest
 
 from tests.support.live_server import POLL, WAIT
 from tichu.records.store import GameStore
+from tichu.server import storage
 from tichu.server.storage import WRITE_OVERHEAD, StoreWriter, Write, describe, held_size, is_storage_fault, session_hash
 
 
@@ -43,6 +44,29 @@ async def test_the_queue_is_bounded_and_a_write_beyond_it_is_dropped_and_logged(
     stuck.set()
     games = await writer.read(lambda store: [game.id for game in store.running_games()])
     assert sorted(games) == ["a", "b"]
+    writer.close()
+
+
+async def test_a_disk_that_does_not_answer_is_told_after_a_while(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that hangs (a stalled disk) makes health degraded once it took longer than
+    :data:`~tichu.server.storage.STALL_AFTER`, with the writes waiting behind it; ok after."""
+    monkeypatch.setattr(storage, "STALL_AFTER", 0.05)
+    writer = StoreWriter(tmp_path / "tichu.sqlite3")
+    stuck, running = threading.Event(), threading.Event()
+
+    def slow_disk(store: GameStore) -> None:
+        running.set()
+        stuck.wait()
+
+    writer.submit(slow_disk)
+    running.wait()
+    writer.submit(lambda store: store.begin_game("a", "t", "now", None, {}))
+    await _until(lambda: writer.health().stalled_for is not None)
+    health = writer.health()
+    assert not health.ok and health.queued == 1 and "has not answered for" in health.reason()
+    stuck.set()
+    await _until(lambda: writer.health().ok)
     writer.close()
 
 
@@ -148,7 +172,8 @@ async def test_writes_the_disk_fails_are_held_in_order_and_stored_when_it_has_ro
         await _until(lambda: writer.health().ok)
     [game] = await writer.read(lambda store: store.running_games())
     assert game.complete and [entry["seq"] for entry in game.entries] == list(range(50))
-    assert writer.health().to_json() == {"held": 0, "held_bytes": 0, "dropped": 0, "error": None, "failing_for": None}
+    assert writer.health().to_json() == {"queued": 0, "held": 0, "held_bytes": 0, "dropped": 0, "error": None,
+                                         "failing_for": None, "stalled_for": None}
     assert "the game store writes again" in caplog.text
     writer.close()
 

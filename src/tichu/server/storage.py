@@ -72,6 +72,8 @@ MAX_BATCH = 500
 RETRY_FIRST = 0.5
 #: Seconds between retries at most.
 RETRY_MAX = 30.0
+#: Seconds a batch of writes may take before ``/healthz`` calls the disk stalled.
+STALL_AFTER = 10.0
 #: Seconds between two log lines about the same fault (or about dropped writes).
 LOG_INTERVAL = 60.0
 #: Kinds of dropped writes named in one log line at most (the others are counted together).
@@ -133,32 +135,42 @@ class _Read:
 class StoreHealth:
     """What the writer tells ``/healthz``.
 
+    :ivar queued: Writes and reads in the queue.
     :ivar held: Writes held for a retry (the disk failed them, or they came after).
     :ivar held_bytes: Their size (:func:`held_size`).
     :ivar dropped: Writes dropped since the start (a bound was full).
     :ivar error: The fault of the last failed attempt while writes are held, else ``None``.
     :ivar failing_since: Unix time of the first failure of the current fault, else ``None``.
+    :ivar stalled_for: Seconds the writes under way have taken, once that is over
+        :data:`STALL_AFTER` (a disk that does not answer), else ``None``.
     """
 
+    queued: int
     held: int
     held_bytes: int
     dropped: int
     error: str | None
     failing_since: float | None
+    stalled_for: float | None
 
     @property
     def ok(self) -> bool:
-        """Whether every write was stored (nothing held, nothing dropped)."""
-        return not self.held and not self.dropped and self.error is None
+        """Whether every write was stored (nothing held, nothing dropped) and none hangs."""
+        return not self.held and not self.dropped and self.error is None and self.stalled_for is None
 
     def to_json(self) -> dict[str, Any]:
         """The ``store`` object of ``/healthz`` (docs/server.md)."""
-        return {"held": self.held, "held_bytes": self.held_bytes, "dropped": self.dropped, "error": self.error,
-                "failing_for": None if self.failing_since is None else round(time.time() - self.failing_since, 1)}
+        return {"queued": self.queued, "held": self.held, "held_bytes": self.held_bytes, "dropped": self.dropped,
+                "error": self.error,
+                "failing_for": None if self.failing_since is None else round(time.time() - self.failing_since, 1),
+                "stalled_for": None if self.stalled_for is None else round(self.stalled_for, 1)}
 
     def reason(self) -> str:
         """Why the store is degraded, in a sentence (empty when it is not)."""
         parts = []
+        if self.stalled_for is not None:
+            parts.append(f"the game store's disk has not answered for {self.stalled_for:.0f} s: "
+                         f"{self.queued} writes queued")
         if self.held or self.error:
             parts.append(f"the game store cannot write ({self.error or 'retrying'}): {self.held} writes held")
         if self.dropped:
@@ -200,6 +212,7 @@ class StoreWriter:
         self._lock = threading.Lock()  # guards the counts below, read by the event loop
         self._error: str | None = None
         self._failing_since: float | None = None
+        self._busy_since: float | None = None  # when the writes under way began (monotonic)
         self._drops: collections.Counter[str] = collections.Counter()  # since the last log line
         self._drops_logged_at = -float("inf")
         self._logged_at = -float("inf")  # the last log line about a fault
@@ -211,7 +224,9 @@ class StoreWriter:
     def health(self) -> StoreHealth:
         """Whether every write is stored, or what is held and why (for ``/healthz``)."""
         with self._lock:
-            return StoreHealth(len(self._held), self._held_bytes, self.dropped, self._error, self._failing_since)
+            busy = None if self._busy_since is None else time.monotonic() - self._busy_since
+            return StoreHealth(self._queue.qsize(), len(self._held), self._held_bytes, self.dropped, self._error,
+                               self._failing_since, busy if busy is not None and busy > STALL_AFTER else None)
 
     def _run(self, opened: concurrent.futures.Future[None]) -> None:
         try:
@@ -260,6 +275,7 @@ class StoreWriter:
             how many had run before it.
         """
         ran = 0
+        self._busy_since = time.monotonic()
         try:
             with store.batch():
                 for write in writes:
@@ -275,6 +291,8 @@ class StoreWriter:
             if is_storage_fault(error):
                 return error, ran
             log.exception("a batch of %d writes to the game store failed", len(writes))
+        finally:
+            self._busy_since = None
         return None
 
     def _retry_held(self, store: GameStore) -> None:
