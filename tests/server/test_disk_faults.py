@@ -45,7 +45,8 @@ def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
-    """A folder on a tmpfs of :data:`TINY`, unmounted at the end."""
+    """A folder on a tmpfs of :data:`TINY`, unmounted at the end (ask for it before the server,
+    which is then stopped before it)."""
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root (CI runs as root)")
     folder = tmp_path / "disk"
@@ -120,7 +121,7 @@ def check_stored(server: Server) -> None:
 
 
 async def test_a_full_disk_holds_the_writes_the_games_go_on_and_all_is_written_after(
-        start_server: StartServer, tiny_disk: Path) -> None:
+        tiny_disk: Path, start_server: StartServer) -> None:
     server = await start_server(data_dir=tiny_disk / "data")
     clients = await start_games(server)
     assert (await health(server))["status"] == "ok"
@@ -140,7 +141,7 @@ async def test_a_full_disk_holds_the_writes_the_games_go_on_and_all_is_written_a
 
 
 async def test_a_running_game_keeps_its_whole_journal_through_a_full_disk(
-        start_server: StartServer, tiny_disk: Path) -> None:
+        tiny_disk: Path, start_server: StartServer) -> None:
     """The journal of a game still running when the disk has room again is complete and ordered:
     a restart would rebuild the game as it is."""
     server = await start_server(data_dir=tiny_disk / "data")

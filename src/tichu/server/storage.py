@@ -15,7 +15,8 @@ its whole batch, which the writer then *holds*, in order, with every write queue
 tries again with a growing pause (:data:`RETRY_FIRST` to :data:`RETRY_MAX`) until the disk takes
 it: the games go on meanwhile, and their journals stay whole and ordered. It logs the fault at
 once and then once every :data:`LOG_INTERVAL` seconds, not per write; reads are answered at
-once from what is on the disk. :meth:`StoreWriter.health` tells ``/healthz``.
+once from what is on the disk. :meth:`StoreWriter.health` tells ``/healthz``, also of a disk
+that does not answer at all (a batch running over :data:`STALL_AFTER` seconds).
 
 Both the queue (:data:`MAX_PENDING_WRITES`) and the writes held (:data:`MAX_HELD_WRITES`,
 :data:`MAX_HELD_BYTES`) are bounded: a disk that never comes back must not make the server hold
