@@ -267,3 +267,17 @@ def test_an_import_skips_and_reports_an_object_that_is_no_record(tmp_path: Path)
     with pytest.raises(ValueError, match=":2:"):
         GameStore(tmp_path / "other.sqlite3").import_jsonl(path)
     store.close()
+
+
+def test_a_failed_write_whose_transaction_sqlite_undid_keeps_its_own_error(tmp_path: Path) -> None:
+    """After some faults (a full disk, an I/O error) SQLite rolls the whole transaction back
+    itself: the write's savepoint is gone, and the write's error is what comes out (the server's
+    writer tells faults of the disk by it), not "no such savepoint"; the store goes on."""
+    store = GameStore(tmp_path / "games.sqlite3")
+    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"), store.batch(), store.attempt():
+        store.begin_game("lost", "t", "now", None, {})
+        store._db.execute("ROLLBACK")  # what SQLite does itself after such a fault
+        raise sqlite3.OperationalError("database or disk is full")
+    store.begin_game("kept", "t", "now", None, {})
+    assert [game.id for game in store.running_games()] == ["kept"]
+    store.close()

@@ -125,8 +125,9 @@ async def _health(request: web.Request) -> web.StreamResponse:
     :returns: ``{"status": "ok", "tables": n, "connections": m, "tasks": t, "store": {...}}`` as
         JSON (``tasks``: the asyncio tasks alive, this request's included; a count that keeps
         growing is a leak). ``status`` is ``"degraded"``, with a ``reason``, while writes are held
-        because the disk fails them, and after writes were dropped (until a restart); the answer
-        is still 200: the games go on, and a restart would lose the held writes.
+        because the disk fails them or the disk does not answer, and after writes were dropped
+        (until a restart); the answer is still 200: the games go on, and a restart would lose the
+        held writes.
     """
     health = request.app[STORE].health()
     answer = {"status": "ok" if health.ok else "degraded", "tables": len(request.app[FACTORY].tables),
