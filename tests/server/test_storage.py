@@ -214,7 +214,7 @@ async def test_the_writes_held_are_bounded_and_what_is_dropped_is_named(
     drops = [record.getMessage() for record in caplog.records if "dropped writes" in record.getMessage()]
     assert drops == ["the game store dropped writes (its bound is full; 1 since the start): "  # at once
                      "1 x append_entries of game g",
-                     "the game store dropped writes (its bound is full; 2 since the start): "  # at the close
+                     "the game store dropped writes (its bound is full; 2 since the start): "  # when the disk is back
                      "1 x append_entries of game g"]
     health = writer.health()
     assert health.dropped == 2 and not health.ok and "2 writes dropped" in health.reason()

@@ -312,6 +312,8 @@ class StoreWriter:
                         self._held_bytes -= self._held.popleft()[1]
                     if not self._held:
                         self._recovered()
+                if not self._held:
+                    self._log_drops(force=True)  # the rest of the outage's drops
                 continue
             self._fault(fault[0])
             if self._stopping:
