@@ -278,3 +278,17 @@ def test_lobbies_kept_at_a_stop_are_taken_once(tmp_path: Path) -> None:
         assert store.take_lobbies() == [("club", {"host": 2, "seats": []}),
                                         ("home", {"host": 1, "seats": [[1, "Ben", "h2"]]})]
         assert store.take_lobbies() == []
+
+
+def test_a_failed_write_whose_transaction_sqlite_undid_keeps_its_own_error(tmp_path: Path) -> None:
+    """After some faults (a full disk, an I/O error) SQLite rolls the whole transaction back
+    itself: the write's savepoint is gone, and the write's error is what comes out (the server's
+    writer tells faults of the disk by it), not "no such savepoint"; the store goes on."""
+    store = GameStore(tmp_path / "games.sqlite3")
+    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"), store.batch(), store.attempt():
+        store.begin_game("lost", "t", "now", None, {})
+        store._db.execute("ROLLBACK")  # what SQLite does itself after such a fault
+        raise sqlite3.OperationalError("database or disk is full")
+    store.begin_game("kept", "t", "now", None, {})
+    assert [game.id for game in store.running_games()] == ["kept"]
+    store.close()

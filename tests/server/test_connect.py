@@ -161,20 +161,25 @@ async def test_a_dropped_clients_seat_is_kept_for_the_grace_period(start_server:
         assert late.seat == 2
 
 
+#: ``/healthz``'s ``store`` while the game store writes (its faults: test_disk_faults.py).
+STORE_OK = {"queued": 0, "held": 0, "held_bytes": 0, "dropped": 0, "error": None,
+            "failing_for": None, "stalled_for": None}
+
+
 async def test_healthz_answers_with_the_load(start_server: StartServer) -> None:
-    """``/healthz`` (for systemd or a proxy): 200 with the open tables and connections and the
-    asyncio tasks alive, and the security headers like every response."""
+    """``/healthz`` (for systemd or a proxy): 200 with the open tables and connections, the
+    asyncio tasks alive and the game store's state, and the security headers like every response."""
     server = await start_server()
     async with aiohttp.ClientSession() as session:
         async with session.get(f"http://127.0.0.1:{server.port}/healthz") as response:
             assert response.status == 200
             idle = await response.json()
-            assert idle == {"status": "ok", "tables": 0, "connections": 0, "tasks": idle["tasks"]}
+            assert idle == {"status": "ok", "tables": 0, "connections": 0, "tasks": idle["tasks"], "store": STORE_OK}
             assert isinstance(idle["tasks"], int) and idle["tasks"] >= 1
             assert response.headers["X-Content-Type-Options"] == "nosniff"
         client = await server.join("Ann", "t")
         async with session.get(f"http://127.0.0.1:{server.port}/healthz") as response:
             busy = await response.json()
-            assert busy == {"status": "ok", "tables": 1, "connections": 1, "tasks": busy["tasks"]}
+            assert busy == {"status": "ok", "tables": 1, "connections": 1, "tasks": busy["tasks"], "store": STORE_OK}
             assert busy["tasks"] > idle["tasks"]  # the client's connection handler at least
         await client.close()

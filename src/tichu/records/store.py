@@ -488,8 +488,9 @@ class GameStore:
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK TO attempt")
-            self._db.execute("RELEASE attempt")
+            if self._db.in_transaction:  # SQLite itself rolls back all after some faults (a full disk)
+                self._db.execute("ROLLBACK TO attempt")
+                self._db.execute("RELEASE attempt")
             raise
         self._db.execute("RELEASE attempt")
 

@@ -121,13 +121,23 @@ async def _on_shutdown(app: web.Application) -> None:
 
 
 async def _health(request: web.Request) -> web.StreamResponse:
-    """``/healthz`` for a service manager or a proxy: the server answers, with its load.
+    """``/healthz`` for a service manager or a proxy: the server answers, with its load and
+    whether its game store writes.
 
-    :returns: ``{"status": "ok", "tables": n, "connections": m, "tasks": t}`` as JSON (``tasks``:
-        the asyncio tasks alive, this request's included; a count that keeps growing is a leak).
+    :returns: ``{"status": "ok", "tables": n, "connections": m, "tasks": t, "store": {...}}`` as
+        JSON (``tasks``: the asyncio tasks alive, this request's included; a count that keeps
+        growing is a leak). ``status`` is ``"degraded"``, with a ``reason``, while writes are held
+        because the disk fails them or the disk does not answer, and after writes were dropped
+        (until a restart); the answer is still 200: the games go on, and a restart would lose the
+        held writes.
     """
-    return web.json_response({"status": "ok", "tables": len(request.app[FACTORY].tables),
-                              "connections": request.app[CONNECTIONS].count, "tasks": len(asyncio.all_tasks())})
+    health = request.app[STORE].health()
+    answer = {"status": "ok" if health.ok else "degraded", "tables": len(request.app[FACTORY].tables),
+              "connections": request.app[CONNECTIONS].count, "tasks": len(asyncio.all_tasks()),
+              "store": health.to_json()}
+    if not health.ok:
+        answer["reason"] = health.reason()
+    return web.json_response(answer)
 
 
 async def _index(request: web.Request) -> web.StreamResponse:
