@@ -3,8 +3,8 @@
 Behind a proxy every connection comes from the proxy's address. For a connection whose peer is
 a trusted proxy, the client is the right-most address of ``X-Forwarded-For`` (or, without that
 header, of the ``for=`` parameters of RFC 7239 ``Forwarded``) that is not itself a trusted
-proxy: each proxy appends the address it saw, so everything right of that address was written
-by proxies the operator trusts, and everything left of it by the client (who may lie).
+proxy: each proxy appends the address it saw, so that address and everything right of it were
+written by proxies the operator trusts, and everything left of it by the client (who may lie).
 ``X-Forwarded-For`` comes first because the common proxies (Caddy, nginx, HAProxy) write it and
 pass a client's ``Forwarded`` on untouched.
 
