@@ -27,6 +27,7 @@ from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection
 from tichu.server.factory import GameFactory
+from tichu.server.forwarded import ForwardedResolver, parse_trusted
 from tichu.server.limits import AcceptErrorFilter, ConnectionCounter, TokenBucket
 from tichu.server.peer import Peer
 from tichu.server.protocol import (
@@ -57,6 +58,7 @@ POOL = web.AppKey("pool", AgentPool)
 CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
+FORWARDED = web.AppKey("forwarded", ForwardedResolver)
 #: Seconds between the WebSocket pings aiohttp sends; a client that has not answered one with a
 #: pong half this time later counts as gone (its socket is closed, see :func:`_serve`).
 HEARTBEAT = 30.0
@@ -70,13 +72,15 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     :param settings: (Optional) The settings; :meth:`Settings.load` if omitted.
     :param agents: (Optional) Makes the agents of empty seats (tests pass seeded ones).
     :returns: The application.
-    :raises ValueError: For an entry of ``TICHU_ALLOWED_ORIGINS`` that is not an origin.
+    :raises ValueError: For an entry of ``TICHU_ALLOWED_ORIGINS`` that is not an origin, or of
+        ``TICHU_TRUSTED_PROXIES`` that is no address or network.
     """
     settings = settings or Settings.load()
     app = web.Application(middlewares=[dev_only_files(settings.dev_mode)])
     app[SETTINGS] = settings
     app[AGENTS] = agents
     app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
+    app[FORWARDED] = ForwardedResolver(parse_trusted(settings.trusted_proxies))
     app.on_response_prepare.append(add_security_headers)
     app[CONNECTIONS] = ConnectionCounter(app[SETTINGS].max_connections_per_address, app[SETTINGS].max_connections)
     app.cleanup_ctx.append(_pool_context)
@@ -152,7 +156,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     if not request.app[ORIGINS].allows(request):
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
     settings, counter = request.app[SETTINGS], request.app[CONNECTIONS]
-    address = _limited_address(request.remote or "", settings)
+    address = limited_address(request, settings)
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
     connection = Connection(ws, request.transport, settings.outbox_bytes)
@@ -171,12 +175,22 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-def _limited_address(remote: str, settings: Settings) -> str | None:
-    """The address a client's limits per address count under; ``None`` for an exempt loopback client."""
-    with contextlib.suppress(ValueError):
-        if settings.loopback_exempt and ipaddress.ip_address(remote).is_loopback:
-            return None
-    return remote
+def limited_address(request: web.Request, settings: Settings) -> str | None:
+    """The address a client's limits per address count under: the socket's peer, or behind a
+    trusted proxy the client it forwards (:mod:`tichu.server.forwarded`).
+
+    :param request: The client's request.
+    :param settings: The settings (``loopback_exempt``).
+    :returns: The address; ``None`` for a loopback client spared the limits (never one forwarded
+        by a proxy: the proxy is local, its clients are not).
+    """
+    client = request.app[FORWARDED].resolve(request.remote or "", request.headers.getall("X-Forwarded-For", []),
+                                            request.headers.getall("Forwarded", []))
+    if not client.forwarded and settings.loopback_exempt:
+        with contextlib.suppress(ValueError):
+            if ipaddress.ip_address(client.address).is_loopback:
+                return None
+    return client.address
 
 
 async def _refuse(connection: Connection, error: ProtocolError) -> None:

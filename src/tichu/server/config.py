@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tichu.agents.levels import DEFAULT_LEVEL, agent_spec
+from tichu.server.forwarded import parse_trusted
 
 #: The words a boolean setting accepts (case-insensitive).
 _TRUE = frozenset({"1", "true", "on", "yes"})
@@ -61,7 +62,12 @@ class Settings:
         ``TABLE_FULL``.
     :ivar max_spectators: Spectators in all; one more gets ``SERVER_BUSY``.
     :ivar loopback_exempt: Whether clients on this machine (127.0.0.0/8, ::1: tests, the load
-        benchmark, a reverse proxy) are spared the limits per address (the others still hold).
+        benchmark) are spared the limits per address (the others still hold); a client forwarded
+        by a trusted proxy never is.
+    :ivar trusted_proxies: Comma-separated addresses and CIDR networks of reverse proxies
+        (``127.0.0.1`` behind a proxy on the same machine) whose ``X-Forwarded-For`` or
+        ``Forwarded`` names the client (:mod:`tichu.server.forwarded`); empty: none, the
+        client is always the socket's peer.
     """
 
     host: str = "0.0.0.0"
@@ -90,6 +96,7 @@ class Settings:
     outbox_bytes: int = 1 << 20
     accept_error_interval: float = 60.0
     loopback_exempt: bool = True
+    trusted_proxies: str = ""
     max_spectators_per_table: int = 20
     max_spectators: int = 100
 
@@ -110,6 +117,7 @@ class Settings:
             changes[field.name] = _convert(field.name, str(field.type), raw)
         settings = replace(cls(), **changes)
         check_agent(settings.agent, "TICHU_AGENT")
+        parse_trusted(settings.trusted_proxies)
         if settings.agent_workers < 0:
             raise ValueError(f"TICHU_AGENT_WORKERS={settings.agent_workers} is not 0 (one per core but one) or more")
         return settings
