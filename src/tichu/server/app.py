@@ -25,7 +25,7 @@ from tichu.server import history_api, tables_api
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.connection import Connection
+from tichu.server.connection import Connection, WebSocket
 from tichu.server.factory import GameFactory
 from tichu.server.limits import AcceptErrorFilter, ConnectionCounter, TokenBucket
 from tichu.server.peer import Peer
@@ -141,7 +141,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
     settings, counter = request.app[SETTINGS], request.app[CONNECTIONS]
     address = _limited_address(request.remote or "", settings)
-    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
+    ws = WebSocket(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
     connection = Connection(ws, request.transport, settings.outbox_bytes)
     if not counter.acquire(address):
