@@ -27,10 +27,9 @@ from tests.support.live_server import WAIT
 from tests.support.raw_client import Server, StartServer
 from tichu.server.app import CONNECTIONS
 
-#: Refused connections of each kind in the measured batch.
+#: Refused connections of each kind in the measured batch (then half as many spectators and a
+#: twentieth as many player reconnects that drop).
 REFUSED = 1000
-#: Spectators that come and drop in the measured batch (and player reconnects: a tenth of it).
-DROPPED = 200
 #: Connections under way at once.
 PARALLEL = 8
 #: How much any type's count may differ from the warm-up's (a leak is one per connection).
