@@ -19,16 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Handler, Middleware
 
 from tichu.core.round import ActionKind
 from tichu.server import history_api, tables_api
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.connection import Connection
+from tichu.server.connection import Connection, WebSocket
 from tichu.server.factory import GameFactory
 from tichu.server.forwarded import ForwardedResolver, parse_trusted
 from tichu.server.limits import AcceptErrorFilter, ConnectionCounter, TokenBucket
+from tichu.server.memory import Sweeper
 from tichu.server.peer import Peer
 from tichu.server.protocol import (
     MAX_FRAME_HARD,
@@ -59,6 +61,7 @@ CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
 FORWARDED = web.AppKey("forwarded", ForwardedResolver)
+SWEEPER = web.AppKey("sweeper", Sweeper)
 #: Seconds between the WebSocket pings aiohttp sends; a client that has not answered one with a
 #: pong half this time later counts as gone (its socket is closed, see :func:`_serve`).
 HEARTBEAT = 30.0
@@ -76,7 +79,9 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
         ``TICHU_TRUSTED_PROXIES`` that is no address or network.
     """
     settings = settings or Settings.load()
-    app = web.Application(middlewares=[dev_only_files(settings.dev_mode)])
+    sweeper = Sweeper()
+    app = web.Application(middlewares=[_sweep_after(sweeper), dev_only_files(settings.dev_mode)])
+    app[SWEEPER] = sweeper
     app[SETTINGS] = settings
     app[AGENTS] = agents
     app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
@@ -86,6 +91,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.cleanup_ctx.append(_pool_context)
     app.cleanup_ctx.append(_factory_context)
     app.on_shutdown.append(_on_shutdown)
+    app.on_cleanup.append(_stop_sweeping)
     app.router.add_get("/ws", websocket_handler)
     app.router.add_get("/", _index)
     app.router.add_get("/healthz", _health)
@@ -124,6 +130,24 @@ async def _on_shutdown(app: web.Application) -> None:
     await app[FACTORY].shutdown()
 
 
+async def _stop_sweeping(app: web.Application) -> None:
+    app[SWEEPER].close()
+
+
+def _sweep_after(sweeper: Sweeper) -> Middleware:
+    """A middleware that tells the :class:`~tichu.server.memory.Sweeper` of every request that
+    ended (a WebSocket's ends with its connection; a refused one, an HTTP error included)."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        finally:
+            sweeper.ended()
+
+    return middleware
+
+
 async def _health(request: web.Request) -> web.StreamResponse:
     """``/healthz`` for a service manager or a proxy: the server answers, with its load and
     whether its game store writes.
@@ -157,7 +181,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
     settings, counter = request.app[SETTINGS], request.app[CONNECTIONS]
     address = limited_address(request, settings)
-    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
+    ws = WebSocket(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
     connection = Connection(ws, request.transport, settings.outbox_bytes)
     if not counter.acquire(address):

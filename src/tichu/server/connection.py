@@ -4,6 +4,8 @@ The engine and the tables call :meth:`Connection.send` synchronously; a writer t
 sends the messages in order, so a slow client never stalls a table. The outbox is bounded
 in bytes: a client that does not read has its connection cut (the transport aborted, so
 that what is queued for it, here and in the socket's buffer, is released at once).
+
+:class:`WebSocket` is aiohttp's WebSocket whose heartbeat stays off once it is closed.
 """
 
 from __future__ import annotations
@@ -23,6 +25,25 @@ _closing: set[asyncio.Task[bool]] = set()  # close tasks of replaced sockets, ke
 #: Seconds a polite close (the queued messages, then the close handshake) may take before the
 #: connection is cut.
 CLOSE_WAIT = 5.0
+
+
+class WebSocket(web.WebSocketResponse):
+    """aiohttp's server WebSocket, without a heartbeat after it closed.
+
+    aiohttp (3.14) cancels the heartbeat when the socket closes, but data that arrives after
+    that (the client's answer to the close frame) arms it again: a timer that holds the
+    socket, its request, transport and buffers for the heartbeat and a half (45 s) after the
+    connection ended. Every connection the server closed (every refused one) stayed that
+    long, long enough for the garbage collector to take it for long-lived, and with the
+    server's collector thresholds (:func:`tichu.server.app.run`) it was never freed
+    (issue 24: about 12 KB per refused join, without bound). The override depends on aiohttp's
+    private ``_reset_heartbeat``: ``tests/server/test_connection_memory.py`` fails if an
+    update of aiohttp brings the timer back.
+    """
+
+    def _reset_heartbeat(self) -> None:
+        if not self.closed:
+            super()._reset_heartbeat()
 
 
 def encode(message: dict[str, Any]) -> str:
