@@ -28,8 +28,9 @@ are run once more on the new one.
 Every worker ends with the server, however the server ends (:mod:`~tichu.server.lifeline`);
 a worker ignores SIGINT (a Ctrl+C reaches the whole process group: the server stops its
 workers itself). :meth:`AgentPool.shutdown` stops every worker of the pool, those of executors
-let go earlier too, with a bound on each wait: SIGTERM, :data:`STOP_SECONDS` to end, then
-SIGKILL; the executors' threads, which the interpreter joins at exit, then end as well.
+let go earlier too, with a bound on each wait (:data:`STOP_SECONDS` for idle workers to
+exit, then SIGTERM, then SIGKILL); the executors' threads, which the interpreter joins at
+exit, then end as well.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ T = TypeVar("T")
 QUEUED_DECISIONS = 32
 #: Decisions a worker process makes (on average) before it is replaced by a fresh one.
 TASKS_PER_WORKER = 10_000
-#: Seconds a worker gets to end after SIGTERM at shutdown before it is killed (SIGKILL), and
-#: then again for the kill and for the executor's thread to end.
+#: Seconds an idle worker gets to exit by itself at shutdown; then a busy one gets as long
+#: after SIGTERM before SIGKILL, and as long again for the kill and the executor's thread.
 STOP_SECONDS = 1.0
 #: Modules the fork server imports once, so that a new worker starts with the agents loaded.
 PRELOAD = ["tichu.agents.registry", "tichu.server.agent_pool"]
@@ -127,12 +128,14 @@ class _Workers:
             process.is_alive() for process in list(self.processes.values()))
 
     def stop(self, seconds: float) -> bool:
-        """Stop the workers (SIGTERM, ``seconds`` to end, then SIGKILL) and wait for the thread
-        (``seconds`` more at most). Runs in a thread of its own; never waits longer.
+        """Stop the workers of an executor that was shut down: ``seconds`` for idle ones to
+        exit by themselves, then SIGTERM, ``seconds`` to end, then SIGKILL; and wait for the
+        thread (``seconds`` more at most). Runs in a thread of its own; never waits longer.
 
         :returns: Whether everything ended.
         """
         workers = list(self.processes.values())
+        _join(workers, seconds)
         for process in workers:
             with contextlib.suppress(OSError, ValueError):  # already ended, or closed
                 process.terminate()
@@ -276,8 +279,9 @@ class AgentPool:
 
     async def shutdown(self) -> None:
         """Stop every worker of the pool, within a bound: queued decisions are cancelled,
-        running ones are stopped (SIGTERM, then SIGKILL after :data:`STOP_SECONDS`), and the
-        executors' threads end. The waits run in a thread, off the event loop."""
+        running ones are stopped (after :data:`STOP_SECONDS` for idle workers to exit by
+        themselves: SIGTERM, then SIGKILL after as long again), and the executors' threads end.
+        The waits run in a thread, off the event loop."""
         self._closed = True
         if self._executor is not None:
             self._let_go(self._executor, cancel=True)

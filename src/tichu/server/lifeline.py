@@ -31,6 +31,9 @@ from multiprocessing.process import BaseProcess
 PR_SET_PDEATHSIG = 1
 #: The exit status of a worker whose server went away.
 ORPHANED = 3
+#: The process that imported this module: in a worker forked by the fork server (which
+#: imports it beforehand), the fork server, its parent.
+_LOADED_IN = os.getpid()
 
 
 def end_with_parents() -> None:
@@ -38,19 +41,25 @@ def end_with_parents() -> None:
     not) is gone, and on Linux when its direct parent dies. Called first in a new worker; a
     worker whose server is already gone then exits at once.
     """
-    if sys.platform.startswith("linux"):
-        _die_with_direct_parent()
+    if sys.platform.startswith("linux") and _die_with_direct_parent():
+        forked_by = _LOADED_IN if os.getpid() != _LOADED_IN else None
+        if forked_by is not None and os.getppid() != forked_by:  # it died before prctl took effect
+            os._exit(ORPHANED)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_when_gone, args=(parent,), name="lifeline", daemon=True).start()
 
 
-def _die_with_direct_parent() -> None:
+def _die_with_direct_parent() -> bool:
     """``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills this process when its parent
-    (the thread that forked it) ends."""
+    (the thread that forked it) ends. A refusal (a seccomp filter) is no failure: the watch
+    on the server still ends the worker.
+
+    :returns: Whether the kernel took it.
+    """
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    taken: bool = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    return taken
 
 
 def _exit_when_gone(parent: BaseProcess) -> None:
