@@ -13,16 +13,19 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.process_server import ProcessServer
+from tests.support.process_server import ROOT, ProcessServer
 from tests.support.processes import alive, cpu_seconds, fork_servers, pool_workers, until_gone
 from tests.support.raw_client import Client
-from tichu.server.exit_guard import EXIT_SECONDS
+from tichu.server.exit_guard import EXIT_SECONDS, FORCED_EXIT
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")]
@@ -90,6 +93,20 @@ def how(request: pytest.FixtureRequest) -> signal.Signals:
 def test_the_exit_guard_leaves_room_for_a_clean_stop() -> None:
     """The forced exit comes before the bound, and only after the steps' own bounds."""
     assert 5.0 < EXIT_SECONDS < EXIT_BOUND
+
+
+def test_the_exit_guard_ends_a_process_that_would_wait_forever() -> None:
+    """A thread that never ends holds the interpreter's exit; armed, the guard ends the process
+    with :data:`FORCED_EXIT` once its time is up."""
+    script = ("import threading, time\n"
+              "from tichu.server import exit_guard\n"
+              "exit_guard.arm(0.5)\n"
+              "threading.Thread(target=time.sleep, args=(60,)).start()\n")
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == FORCED_EXIT and time.monotonic() - began < EXIT_BOUND
+    assert "did not exit within" in done.stderr
 
 
 async def test_an_idle_server_exits(start: Start, how: signal.Signals) -> None:
