@@ -13,14 +13,17 @@ games back to back for ``--duration`` seconds. Meanwhile a driver (seeded by ``-
 - opens connections that send garbage (invalid JSON, wrong types, huge strings, binary
   frames, responses to made-up requests) and floods of pings (``SERVER_BUSY``, then 1008);
 - kills the server with SIGKILL ``--kills`` times and restarts it; bots whose server vanished
-  retry with backoff and come back with their session ids.
+  retry with backoff and come back with their session ids. Only the server is killed, as
+  the out-of-memory killer would: its agent pool's processes must end by themselves.
 
 At the end no new game starts, running ones may end (bounded), the bots leave, the server
 closes its tables and gives memory back, and is stopped with SIGTERM. Then the SQLite file is
 read: games finished, aborted and still running (must be 0), and every finished record is
-replayed through the rules (each must replay cleanly). Exit status 1 if one does not, if a
-game stays running, or if more asyncio tasks are alive at the end than idle at the start
-(beyond a small margin).
+replayed through the rules (each must replay cleanly). Last, ``bin/leftover_processes.py``
+looks for any process of the run's servers (marked by ``TICHU_CHAOS_RUN`` in their
+environment) still running 10 s after the end, and ends it. Exit status 1 if a record does not
+replay, if a game stays running, if more asyncio tasks are alive at the end than idle at the
+start (beyond a small margin), or if a process was left.
 
 Run: ``.venv/bin/python poc/chaos.py --tables 50 --duration 240 --kills 3``. Loopback only,
 bounded in time. Nothing here is a test.
@@ -68,6 +71,8 @@ TASK_MARGIN = 3
 RECONNECT_LIMIT = 60.0
 #: Seconds the end waits for the running games to end.
 END_WAIT = 180.0
+#: The variable that marks every process of the run's servers (for the check of leftovers).
+MARK = "TICHU_CHAOS_RUN"
 
 
 def free_port() -> int:
@@ -160,16 +165,15 @@ class Server:
             answer: dict[str, Any] = await response.json()
             return answer
 
-    def kill(self) -> None:
-        """SIGKILL (its children too, as a power cut would)."""
+    def kill(self) -> int:
+        """SIGKILL of the server alone (as the out-of-memory killer would): its agent pool's
+        processes must end by themselves. Returns how many processes it had below it."""
         self.sample()
         children = _descendants(self.pid)
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
-        for child in children:
-            with contextlib.suppress(OSError):
-                os.kill(child, signal.SIGKILL)
         self.process.wait(timeout=30)
+        return len(children)
 
     def terminate(self) -> int | None:
         """SIGTERM and wait (30 s at most); the exit code, ``None`` if it had to be killed."""
@@ -332,7 +336,7 @@ class Chaos:
         self.server_up.clear()
         self.kill_epoch += 1
         connected = sum(1 for seat in self.seats if seat.connected)
-        self.server.kill()
+        children = self.server.kill()
         await asyncio.sleep(0.2)
         running = count_running(self.server.data_dir / STORE_FILE)
         pause = self.rng.uniform(0.5, 2.0)
@@ -341,7 +345,7 @@ class Chaos:
         tables = (await self.server.health(session))["tables"]
         self.server_up.set()
         self.figures.kills.append({"bots_connected": connected, "running_stored": running, "tables_rebuilt": tables,
-                                   "down_s": round(0.2 + pause + boot, 1)})
+                                   "down_s": round(0.2 + pause + boot, 1), "pool_processes": children})
         print(f"SIGKILL #{self.kill_epoch}: {connected} bots connected, {running} running games stored, "
               f"{tables} tables rebuilt, down {0.2 + pause + boot:.1f} s")
 
@@ -634,7 +638,8 @@ def check_store(path: Path) -> tuple[int, int, int, list[str]]:
 
 
 async def run(args: argparse.Namespace, data_dir: Path) -> int:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TICHU_DATA_DIR": str(data_dir),
+    mark = f"TICHU_CHAOS_RUN={os.getpid()}-{time.time_ns()}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TICHU_DATA_DIR": str(data_dir), MARK: mark.split("=")[1],
            "TICHU_AGENT": args.agent, "TICHU_AGENT_DELAY": str(args.think), "TICHU_BOMB_WINDOW": "0",
            "TICHU_GRACE_PERIOD": str(GRACE), "TICHU_TARGET_SCORE": str(args.target), "TICHU_LOG_LEVEL": "INFO",
            "TICHU_LOOPBACK_EXEMPT": "on", "TICHU_MESSAGE_RATE": "20", "TICHU_MESSAGE_BURST": "40",
@@ -660,6 +665,8 @@ async def run(args: argparse.Namespace, data_dir: Path) -> int:
         health = await server.health(session)
         server.sample()
     code = server.terminate()
+    left = subprocess.run([sys.executable, str(ROOT / "bin" / "leftover_processes.py"), "--mark", mark, "--wait", "10",
+                           "--kill"], capture_output=True, text=True, check=False)
     finished, aborted, running, failures = check_store(data_dir / STORE_FILE)
     figures = chaos.figures
     print()
@@ -696,7 +703,11 @@ async def run(args: argparse.Namespace, data_dir: Path) -> int:
           f"(after the tables closed and {IDLE_CLEANUP_SECONDS:.0f} s idle)")
     print(f"asyncio tasks: idle {idle_tasks}, end {health['tasks']} (tables {health['tables']}, "
           f"connections {health['connections']})")
-    bad = bool(failures) or running > 0 or health["tasks"] > idle_tasks + TASK_MARGIN or finished == 0
+    pool_processes = sum(kill["pool_processes"] for kill in figures.kills)
+    print(f"processes left 10 s after the end: {'none' if left.returncode == 0 else left.stderr.strip()} "
+          f"({pool_processes} pool processes were below the server at its SIGKILLs)")
+    bad = (bool(failures) or running > 0 or health["tasks"] > idle_tasks + TASK_MARGIN or finished == 0
+           or left.returncode != 0)
     print("RESULT:", "FAIL" if bad else "ok")
     return 1 if bad else 0
 

@@ -9,22 +9,27 @@ import asyncio
 import copy
 import os
 import pickle
+import random
 import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures.process import _ExecutorManagerThread
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.live_server import SERVER_TEST_SETTINGS, eventually
+from tests.support.live_server import SERVER_TEST_SETTINGS, WAIT, eventually
 from tests.support.pool_agents import ClockAgent, PidAgent, PidHinter, SleepyAgent
+from tests.support.processes import parent_of, until_gone
 from tests.support.raw_client import Server, is_request
 from tichu.agents.agent import Agent
 from tichu.agents.registry import AGENTS, make_agent
 from tichu.engine.views import SeatView, TableInfo
+from tichu.server import agent_pool as agent_pool_module
 from tichu.server import factory as factory_module
-from tichu.server.agent_pool import AgentPool, worker_count
+from tichu.server.agent_pool import STOP_SECONDS, AgentPool, worker_count
 from tichu.server.app import POOL
 from tichu.server.config import Settings
 from tichu.server.table import heuristic_hinter
@@ -82,7 +87,7 @@ async def pool() -> AsyncIterator[AgentPool]:
     """One worker, one decision queued beyond it."""
     made = AgentPool(1, queued=1)
     yield made
-    made.shutdown()
+    await made.shutdown()
 
 
 async def test_decisions_run_in_another_process_and_the_state_comes_back(pool: AgentPool) -> None:
@@ -175,6 +180,83 @@ async def test_a_worker_that_dies_is_replaced_and_its_decision_run_again(pool: A
     assert pid not in victims and os.getpid() != pid
     assert [kind for kind, _ in agent.decisions] == ["doze"] and stale.decisions == []
     assert await asyncio.wait_for(pool.decide(agent.doze, 0.0), 30) not in victims  # the new workers go on
+
+
+async def test_the_workers_are_replaced_after_their_decisions_and_no_decision_waits_forever(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fresh workers after ``TASKS_PER_WORKER`` decisions each, while decisions come in bursts:
+    every decision is answered. (With the executor's own ``max_tasks_per_child``, Python 3.11
+    sometimes replaced no worker, and the decisions queued then waited forever.)"""
+    monkeypatch.setattr(agent_pool_module, "TASKS_PER_WORKER", 3)
+    pool = AgentPool(2)
+    rng = random.Random(5)
+    agents = [PidAgent(f"P{index}", index) for index in range(6)]
+    try:
+        for _ in range(40):
+            burst = agents[:rng.randint(1, 6)]
+            await asyncio.wait_for(asyncio.gather(*(pool.decide(agent.decide_grand_tichu, _view())
+                                                    for agent in burst)), 30)
+            await asyncio.sleep(rng.random() * 0.02)
+    finally:
+        await pool.shutdown()
+    pids = {pid for agent in agents for _, pid in agent.decisions}
+    assert len(pids) > 2 and os.getpid() not in pids
+
+
+def _executor_threads() -> set[threading.Thread]:
+    """The executors' threads alive in this process (the interpreter joins them at exit)."""
+    return {thread for thread in threading.enumerate() if isinstance(thread, _ExecutorManagerThread)}
+
+
+async def test_shutdown_stops_every_worker_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two decisions of a minute, one on an executor already let go (its workers spent) and one
+    on the current one: the shutdown stops both workers within its bound, and the executors'
+    threads end, so nothing is left for the interpreter to wait for at exit."""
+    monkeypatch.setattr(agent_pool_module, "TASKS_PER_WORKER", 1)
+    before = _executor_threads()
+    pool = AgentPool(1, queued=1)
+    sleepers = [SleepyAgent(f"S{index}", index) for index in range(2)]
+    calls = [asyncio.create_task(pool.decide(sleeper.doze, 60.0)) for sleeper in sleepers]
+    await eventually(lambda: pool.submitted == 2)
+    await eventually(lambda: len(pool.processes()) == 2)
+    workers = pool.processes()
+    began = time.monotonic()
+    await pool.shutdown()
+    assert time.monotonic() - began < 4 * STOP_SECONDS + 2
+    assert not await until_gone(workers, WAIT)
+    assert not _executor_threads() - before
+    await asyncio.gather(*calls, return_exceptions=True)
+    assert all(call.done() for call in calls)
+    assert sleepers[0].decisions == sleepers[1].decisions == []
+
+
+async def test_a_worker_ignores_sigint(pool: AgentPool) -> None:
+    """Ctrl+C reaches the whole process group; the server stops its workers itself, so a
+    worker's decision goes on."""
+    agent = SleepyAgent("S", 1)
+    deciding = asyncio.create_task(pool.decide(agent.doze, 0.6))
+    await eventually(lambda: bool(pool.processes()))
+    [worker] = pool.processes()
+    await asyncio.sleep(0.2)
+    os.kill(worker, signal.SIGINT)
+    assert await asyncio.wait_for(deciding, WAIT) == worker
+
+
+async def test_a_killed_fork_server_takes_its_workers_and_the_pool_goes_on(pool: AgentPool) -> None:
+    """The workers die with their fork server (they would otherwise wait for work forever);
+    the decision is made again by new workers from a new fork server."""
+    agent = SleepyAgent("S", 1)
+    deciding = asyncio.create_task(pool.decide(agent.doze, 1.0))
+    await eventually(lambda: bool(pool.processes()))
+    [worker] = pool.processes()
+    fork_server = parent_of(worker)
+    assert fork_server is not None and fork_server != os.getpid()
+    await asyncio.sleep(0.3)
+    os.kill(fork_server, signal.SIGKILL)
+    assert not await until_gone([worker], WAIT)
+    again = await asyncio.wait_for(deciding, 30)
+    assert again != worker and parent_of(again) not in (None, fork_server)
+    assert [kind for kind, _ in agent.decisions] == ["doze"]
 
 
 def test_every_agent_kind_and_the_hint_ranker_pickle() -> None:

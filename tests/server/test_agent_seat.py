@@ -25,7 +25,7 @@ async def pool() -> AsyncIterator[AgentPool]:
     """A pool of two workers, shut down after the test."""
     made = AgentPool(2)
     yield made
-    made.shutdown()
+    await made.shutdown()
 
 
 def _asked_to_play_again(engine: GameEngine) -> bool:

@@ -11,15 +11,26 @@ caller gave up (a stale answer) is not adopted.
 
 The workers start on the first decision (a server that never seats an agent starts no
 process), from a fork server that has the agents imported (or by ``spawn`` where there is no
-fork server; never by forking the running event loop). Each worker is replaced after
-:data:`TASKS_PER_WORKER` decisions, so a server that runs for weeks does not keep a worker's
-grown heap. At most the workers' count plus :data:`QUEUED_DECISIONS` decisions are handed to
-the processes at a time; further callers wait their turn on the event loop. A decision's
-time budget counts from the moment it was asked for
-(:attr:`~tichu.agents.agent.Agent.asked_at`), so the time it waited for a worker is spent:
-while many tables' agents queue, each searches for less, and no play waits for the budgets
-of all the searches before it. A worker that dies (killed, out of memory) breaks the
-executor: it is replaced, and the decisions it took are run once more on the new one.
+fork server; never by forking the running event loop). The workers are replaced after
+:data:`TASKS_PER_WORKER` decisions each, on average, so a server that runs for weeks does not
+keep a worker's grown heap: the pool hands the next decisions to a new executor and lets the
+old one finish its own. (Not by ``max_tasks_per_child``: Python 3.11's executor then
+sometimes replaces no worker at all, and the decisions queued there wait forever.)
+
+At most the workers' count plus :data:`QUEUED_DECISIONS` decisions are handed to the
+processes at a time; further callers wait their turn on the event loop. A decision's time
+budget counts from the moment it was asked for (:attr:`~tichu.agents.agent.Agent.asked_at`),
+so the time it waited for a worker is spent: while many tables' agents queue, each searches
+for less, and no play waits for the budgets of all the searches before it. A worker that
+dies (killed, out of memory) breaks the executor: it is replaced, and the decisions it took
+are run once more on the new one.
+
+Every worker ends with the server, however the server ends (:mod:`~tichu.server.lifeline`);
+a worker ignores SIGINT (a Ctrl+C reaches the whole process group: the server stops its
+workers itself). :meth:`AgentPool.shutdown` stops every worker of the pool, those of executors
+let go earlier too, with a bound on each wait (:data:`STOP_SECONDS` for idle workers to
+exit, then SIGTERM, then SIGKILL); the executors' threads, which the interpreter joins at
+exit, then end as well.
 """
 
 from __future__ import annotations
@@ -29,11 +40,17 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
+
+from tichu.server.lifeline import end_with_parents
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +59,11 @@ T = TypeVar("T")
 #: Decisions handed to the processes beyond one per worker, waiting there for a free worker;
 #: further callers wait on the event loop (and a caller that gives up meanwhile costs nothing).
 QUEUED_DECISIONS = 32
-#: Decisions a worker process makes before it is replaced by a fresh one.
+#: Decisions a worker process makes (on average) before it is replaced by a fresh one.
 TASKS_PER_WORKER = 10_000
+#: Seconds an idle worker gets to exit by itself at shutdown; then a busy one gets as long
+#: after SIGTERM before SIGKILL, and as long again for the kill and the executor's thread.
+STOP_SECONDS = 1.0
 #: Modules the fork server imports once, so that a new worker starts with the agents loaded.
 PRELOAD = ["tichu.agents.registry", "tichu.server.agent_pool"]
 
@@ -60,6 +80,13 @@ def worker_count(setting: int) -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
+def _worker_start() -> None:
+    """First thing in a new worker: end with the server (and the fork server), and leave
+    SIGINT to the server, which stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with_parents()
+
+
 def _decide(method: Callable[..., T], args: tuple[Any, ...], asked_at: float) -> tuple[T, object]:
     """In a worker: run the decision on the agent's copy, its time budget counted from
     ``asked_at`` (the wait for this worker is spent); return the answer and that copy."""
@@ -69,6 +96,66 @@ def _decide(method: Callable[..., T], args: tuple[Any, ...], asked_at: float) ->
         return method(*args), agent
     finally:
         agent.asked_at = None
+
+
+@dataclass(frozen=True)
+class _Workers:
+    """An executor's thread and worker processes, for the bounded stop and for checks.
+
+    :ivar manager: The executor's thread (None if it never got a decision).
+    :ivar processes: Its workers by process id (the executor's own dictionary: its thread
+        removes a worker that exited).
+    """
+
+    manager: threading.Thread | None
+    processes: dict[int, BaseProcess]
+
+    @classmethod
+    def of(cls, executor: ProcessPoolExecutor) -> _Workers:
+        """Take the thread and the workers of an executor before its ``shutdown`` drops them.
+
+        These are private attributes of ``concurrent.futures.process`` (Python 3.11 to 3.13):
+        the executor has no public way to stop its workers within a bound.
+        """
+        manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
+        processes: dict[int, BaseProcess] = getattr(executor, "_processes", None) or {}
+        return cls(manager, processes)
+
+    @property
+    def done(self) -> bool:
+        """Whether its thread and all its workers have ended."""
+        return (self.manager is None or not self.manager.is_alive()) and not any(
+            process.is_alive() for process in list(self.processes.values()))
+
+    def stop(self, seconds: float) -> bool:
+        """Stop the workers of an executor that was shut down: ``seconds`` for idle ones to
+        exit by themselves, then SIGTERM, ``seconds`` to end, then SIGKILL; and wait for the
+        thread (``seconds`` more at most). Runs in a thread of its own; never waits longer.
+
+        :returns: Whether everything ended.
+        """
+        workers = list(self.processes.values())
+        _join(workers, seconds)
+        for process in workers:
+            with contextlib.suppress(OSError, ValueError):  # already ended, or closed
+                process.terminate()
+        _join(workers, seconds)
+        for process in workers:
+            with contextlib.suppress(OSError, ValueError):
+                if process.is_alive():
+                    process.kill()
+        _join(workers, seconds)
+        if self.manager is not None:
+            self.manager.join(seconds)
+        return self.done
+
+
+def _join(processes: list[BaseProcess], seconds: float) -> None:
+    """Wait for the processes to end, ``seconds`` at most for all of them."""
+    deadline = time.monotonic() + seconds
+    for process in processes:
+        with contextlib.suppress(ValueError):  # closed
+            process.join(max(0.0, deadline - time.monotonic()))
 
 
 class AgentPool:
@@ -88,6 +175,8 @@ class AgentPool:
         self._slots = asyncio.Semaphore(self.workers + queued)
         self.submitted = 0
         self._executor: ProcessPoolExecutor | None = None
+        self._handed = 0  # decisions handed to the current executor
+        self._leaving: list[_Workers] = []  # executors let go whose workers may still run
         self._closed = False
 
     @property
@@ -103,8 +192,8 @@ class AgentPool:
             context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             if context.get_start_method() == "forkserver":
                 context.set_forkserver_preload(PRELOAD)
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 max_tasks_per_child=TASKS_PER_WORKER)
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
+            self._handed = 0
             log.info("agent pool: up to %d worker processes (%s)", self.workers, context.get_start_method())
         return self._executor
 
@@ -154,21 +243,30 @@ class AgentPool:
         except BaseException as error:
             self._slots.release()
             if isinstance(error, BrokenProcessPool) and executor is not None:
-                self._drop(executor)
+                self._let_go(executor, cancel=True)
             raise
         self.submitted += 1
+        self._handed += 1
+        if self._handed >= self.workers * TASKS_PER_WORKER:
+            self._let_go(executor, cancel=False)  # fresh workers for the next decisions
         future.add_done_callback(lambda _: self._release(loop))
         try:
             return await asyncio.shield(asyncio.wrap_future(future))  # see decide(): never cancel it
         except BrokenProcessPool:
-            self._drop(executor)
+            self._let_go(executor, cancel=True)
             raise
 
-    def _drop(self, executor: ProcessPoolExecutor) -> None:
-        """Let a broken executor go (its decisions fail); the next decision starts a new one."""
-        if self._executor is executor:
-            self._executor = None
-            executor.shutdown(wait=False, cancel_futures=True)
+    def _let_go(self, executor: ProcessPoolExecutor, *, cancel: bool) -> None:
+        """Let an executor go (broken, spent, or idle); the next decision starts a new one.
+        Its workers end when its decisions are done, or at once if ``cancel`` (a broken
+        executor); :meth:`shutdown` stops them should they still run then.
+        """
+        if self._executor is not executor:
+            return
+        self._executor = None
+        self._leaving = [leaving for leaving in self._leaving if not leaving.done]
+        self._leaving.append(_Workers.of(executor))
+        executor.shutdown(wait=False, cancel_futures=cancel)
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         """A decision left the processes (done, failed or cancelled): free its slot."""
@@ -179,14 +277,23 @@ class AgentPool:
         self.submitted -= 1
         self._slots.release()
 
-    def shutdown(self) -> None:
-        """Stop the workers without waiting: queued decisions are cancelled, running ones
-        are left to finish in their process, which then exits."""
+    async def shutdown(self) -> None:
+        """Stop every worker of the pool, within a bound: queued decisions are cancelled,
+        running ones are stopped (after :data:`STOP_SECONDS` for idle workers to exit by
+        themselves: SIGTERM, then SIGKILL after as long again), and the executors' threads end.
+        The waits run in a thread, off the event loop."""
         self._closed = True
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            self._let_go(self._executor, cancel=True)
+        leaving, self._leaving = self._leaving, []
+        if not leaving:
+            return
+        ended = await asyncio.gather(*(asyncio.to_thread(one.stop, STOP_SECONDS) for one in leaving))
+        if all(ended):
             log.info("agent pool shut down")
+        else:
+            log.error("agent pool: %d of %d executors still had a worker or a thread after the stop",
+                      ended.count(False), len(ended))
 
     def release_workers(self) -> bool:
         """Let the workers exit when no decision is out (a server without tables gives their
@@ -197,16 +304,15 @@ class AgentPool:
         executor = self._executor
         if executor is None or self.submitted:
             return False
-        self._executor = None
-        executor.shutdown(wait=False)
+        self._let_go(executor, cancel=False)
         log.info("agent pool: workers released while no table plays")
         return True
 
     def processes(self) -> list[int]:
-        """The process ids of the live workers (for checks)."""
-        executor = self._executor
-        found = getattr(executor, "_processes", None) or {}
-        return [pid for pid, process in dict(found).items() if process.is_alive()]
+        """The process ids of the live workers, those of executors let go included (for checks)."""
+        executors = [*self._leaving, *([_Workers.of(self._executor)] if self._executor is not None else [])]
+        return [pid for workers in executors for pid, process in list(workers.processes.items())
+                if process.is_alive()]
 
 
-__all__ = ["AgentPool", "QUEUED_DECISIONS", "TASKS_PER_WORKER", "worker_count"]
+__all__ = ["AgentPool", "QUEUED_DECISIONS", "STOP_SECONDS", "TASKS_PER_WORKER", "worker_count"]

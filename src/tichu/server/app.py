@@ -22,7 +22,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler, Middleware
 
 from tichu.core.round import ActionKind
-from tichu.server import history_api, tables_api
+from tichu.server import exit_guard, history_api, tables_api
 from tichu.server.agent_pool import AgentPool, worker_count
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
@@ -105,10 +105,11 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
 
 async def _pool_context(app: web.Application) -> AsyncIterator[None]:
     """The agent pool lives as long as the app (its processes start with the first decision);
-    it stops after the tables, without waiting for decisions still running."""
+    it stops after the tables: decisions still running are stopped, every worker within a
+    bound (:meth:`AgentPool.shutdown`)."""
     app[POOL] = AgentPool(worker_count(app[SETTINGS].agent_workers))
     yield
-    app[POOL].shutdown()
+    await app[POOL].shutdown()
 
 
 async def _factory_context(app: web.Application) -> AsyncIterator[None]:
@@ -373,5 +374,12 @@ def run(settings: Settings) -> None:
     gc.set_threshold(50_000, 50, 1000)
     log.info("serving on http://%s:%d (agents: %s, hints: %s)", settings.host, settings.port, settings.agent,
              "on" if settings.hints else "off")
-    web.run_app(create_app(settings), host=settings.host, port=settings.port, print=None,
+    app = create_app(settings)
+    app.on_shutdown.insert(0, _arm_exit_guard)
+    web.run_app(app, host=settings.host, port=settings.port, print=None,
                 shutdown_timeout=5.0, access_log_class=PathAccessLogger)
+
+
+async def _arm_exit_guard(_: web.Application) -> None:
+    """The stop has begun: the process ends within :data:`exit_guard.EXIT_SECONDS` from now."""
+    exit_guard.arm()
