@@ -819,14 +819,14 @@ class Table:
             name, state = self.name, self.kept_lobby()
             self._store.submit(lambda store: store.keep_lobby(name, state))
         error = ProtocolError(ErrorCode.SERVER_DOWN, "the server restarts; back soon", back_soon=True)
-        for peer in self.clients:
-            peer.send_error(error)
-            if peer.connection is not None:
-                await peer.connection.close()
-        for spectator in self.spectators.take_all():
-            spectator.send_error(error)
-            if spectator.connection is not None:
-                await spectator.connection.close()
+        connections: list[Connection] = []
+        listeners: list[Peer | Spectator] = [*self.clients, *self.spectators.take_all()]
+        for listener in listeners:
+            listener.send_error(error)
+            if listener.connection is not None:
+                connections.append(listener.connection)
+        # together: a stop must end within seconds however many clients read slowly
+        await asyncio.gather(*(connection.close() for connection in connections))
 
     def kept_lobby(self) -> dict[str, Any]:
         """What a restart keeps of a table in its lobby: its options, target score, host and the
