@@ -61,6 +61,16 @@ T = TypeVar("T")
 QUEUED_DECISIONS = 32
 #: Decisions a worker process makes (on average) before it is replaced by a fresh one.
 TASKS_PER_WORKER = 10_000
+
+#: Times a decision is handed to the processes at most when a worker dies or none starts.
+START_ATTEMPTS = 3
+#: Seconds to wait before starting workers again after a start failed (a fork server just killed).
+START_PAUSE = 0.2
+
+
+class _StartFailed(Exception):
+    """No worker could be started for a decision (the fork server is gone); it is tried again."""
+
 #: Seconds an idle worker gets to exit by itself at shutdown; then a busy one gets as long
 #: after SIGTERM before SIGKILL, and as long again for the kill and the executor's thread.
 STOP_SECONDS = 1.0
@@ -217,11 +227,17 @@ class AgentPool:
         agent = method.__self__  # type: ignore[attr-defined]  # checked by the worker anyway
         loop = asyncio.get_running_loop()
         started, asked_at = loop.time(), time.monotonic()
-        try:
-            answer, after = await self._run(loop, method, args, asked_at)
-        except BrokenProcessPool:
-            log.warning("agent pool: a worker died; starting new workers")
-            answer, after = await self._run(loop, method, args, asked_at)  # nothing was adopted: run it again
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                answer, after = await self._run(loop, method, args, asked_at)
+                break
+            except (BrokenProcessPool, _StartFailed) as error:  # nothing was adopted: run it again
+                if attempt == START_ATTEMPTS:
+                    raise
+                log.warning("agent pool: %s; starting new workers", "a worker died"
+                            if isinstance(error, BrokenProcessPool) else f"no worker started ({error.__cause__!r})")
+                if isinstance(error, _StartFailed):
+                    await asyncio.sleep(START_PAUSE)  # a fork server just killed is noticed a moment later
         left = pause - (loop.time() - started)
         if left > 0:
             await asyncio.sleep(left)
@@ -242,8 +258,10 @@ class AgentPool:
             future = executor.submit(_decide, method, args, asked_at)
         except BaseException as error:
             self._slots.release()
-            if isinstance(error, BrokenProcessPool) and executor is not None:
+            if isinstance(error, (BrokenProcessPool, OSError, EOFError)) and executor is not None:
                 self._let_go(executor, cancel=True)
+            if isinstance(error, (OSError, EOFError)):  # the fork server is gone (killed): start anew
+                raise _StartFailed from error
             raise
         self.submitted += 1
         self._handed += 1
