@@ -3,7 +3,7 @@ server process, with bots, drops, garbage, floods, refused joins, spectators, AP
 SIGTERM restart and a kill; memory, descriptors, threads, asyncio tasks and the database must be
 flat over the last two thirds, and every finished game must replay. Its server process is two
 minutes old when the measured span begins (a restart and a kill come first), so its memory may
-vary by 10 MiB there; the 30-minute run (docs/benchmarks.md) holds the issue's 5 MiB."""
+vary by 10 MiB there; the 30-minute run (docs/benchmarks.md) is judged by the issue's 5 MiB."""
 
 from __future__ import annotations
 
