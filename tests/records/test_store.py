@@ -3,6 +3,8 @@ import and export as JSON Lines (records.md), durable across a killed process.""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import signal
 import sqlite3
 import subprocess
@@ -16,7 +18,7 @@ import pytest
 from tests.scripts import load_script
 from tichu.arena.arena import Arena
 from tichu.records.record import read_records, replay, write_records
-from tichu.records.store import MIGRATIONS, GameStore
+from tichu.records.store import CACHE_KIB, MIGRATIONS, GameStore
 
 ROOT = Path(__file__).resolve().parents[2]
 Record = dict[str, Any]
@@ -47,6 +49,42 @@ def test_a_new_store_is_in_wal_mode_at_the_newest_schema(tmp_path: Path) -> None
         assert store.version == len(MIGRATIONS) and len(store) == 0
         with closing(sqlite3.connect(store.path)) as connection:
             assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        store.close()
+
+
+def _sqlite_memory_used() -> int | None:
+    """Bytes SQLite holds now in this process (``sqlite3_memory_used``), or ``None`` where the
+    sqlite3 module does not use a shared SQLite library this test can ask."""
+    name = ctypes.util.find_library("sqlite3")
+    if name is None:
+        return None
+    try:
+        used = ctypes.CDLL(name).sqlite3_memory_used
+    except (OSError, AttributeError):
+        return None
+    used.restype = ctypes.c_int64
+    return int(used())
+
+
+def test_the_page_cache_is_bounded(tmp_path: Path, arena_games: list[Record]) -> None:
+    """Reading every game of a file several times its cache's bound keeps SQLite's memory
+    within that bound (CACHE_KIB; SQLite's default, 2,000 KiB, filled slowly over weeks)."""
+    if _sqlite_memory_used() is None:
+        pytest.skip("the sqlite3 module's SQLite library cannot be asked for its memory here")
+    store = GameStore(tmp_path / "tichu.sqlite3")
+    try:
+        store.add_all({**record, "id": f"{record['id']}-{copy}"} for copy in range(60) for record in arena_games)
+        assert store.path.stat().st_size + (tmp_path / "tichu.sqlite3-wal").stat().st_size > 4 * CACHE_KIB * 1024
+        store.close()
+        store = GameStore(store.path)
+        before = _sqlite_memory_used()
+        assert before is not None
+        assert sum(1 for _ in store.records()) == 180
+        for offset in range(0, 180, 20):
+            store.list_games(20, offset)
+        grown = (_sqlite_memory_used() or 0) - before
+        assert grown < (CACHE_KIB + 256) * 1024, f"SQLite grew by {grown // 1024} KiB"
     finally:
         store.close()
 

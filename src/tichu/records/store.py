@@ -7,7 +7,8 @@ each, appended as they happen) with the people at its seats, whose session ids a
 as hashes (a session id is a bearer token); when the game ends, its record replaces all that
 in one transaction. The database runs in WAL
 mode with ``synchronous=NORMAL``: a commit is a sequential append to the write-ahead log
-(kind to an SD card), and a power cut loses at most the last commits, never the file. The
+(kind to an SD card), and a power cut loses at most the last commits, never the file. Its
+page cache is bounded (:data:`CACHE_KIB`): the operating system caches the file as well. The
 schema is versioned with ``PRAGMA user_version`` and brought up to date by the migrations in
 :data:`MIGRATIONS` when a store is opened. A record is stored whole as its JSON
 (records.md); the columns beside it are for finding games. Adding a record whose id is
@@ -35,6 +36,11 @@ from tichu.records.stats import HUMAN, game_stats, player_key
 #: Records added per transaction by an import: few commits (each one a write to the card),
 #: and a bounded memory whatever the file's size.
 IMPORT_BATCH = 500
+#: The connection's page cache in KiB (SQLite's default is 2,000). The cache fills as the file
+#: grows and queries touch its pages, and never gives memory back: a server that stores games
+#: for weeks held a little more every minute until it reached the bound (docs/benchmarks.md,
+#: the soak). Reads beyond it come from the operating system's cache of the file.
+CACHE_KIB = 512
 #: The schema, one script per version: ``MIGRATIONS[n]`` brings version ``n`` to ``n + 1``.
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -166,6 +172,7 @@ class GameStore:
         self._depth = 0  # open transactions of :meth:`_transaction` (a batch holds the others)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         self._migrate()
 
     @property
