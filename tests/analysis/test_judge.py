@@ -4,6 +4,7 @@ and blind to the cards hidden from the judged seat (R8)."""
 from __future__ import annotations
 
 import copy
+import pickle
 from typing import Any
 
 from tests.analysis.games import heuristic_record
@@ -25,6 +26,7 @@ def test_a_judgement_is_deterministic_for_a_seed() -> None:
     assert first.means[first.best] == max(first.means)
     assert abs(first.loss - (first.means[first.best] - first.means[point.chosen])) < 1e-9
     assert first.loss >= 0 and first.loss_half_width >= 0
+    assert pickle.loads(pickle.dumps(first)) == first  # the server judges in a worker process
 
 
 def _redealt(record: dict[str, Any], point: DecisionPoint) -> dict[str, Any] | None:
