@@ -78,6 +78,10 @@
       return;
     }
     const status = String(answer && answer.status || 'none');
+    if (status === 'off' || (status === 'none' && answer.enabled === false)) {
+      _set('hidden');  // the server does not analyse games (TICHU_ANALYSIS=off)
+      return;
+    }
     const progress = Array.isArray(answer.progress) ? answer.progress : [0, 0];
     if (status === 'done' && answer.analysis) {
       _set('done', { document: answer.analysis });

@@ -29,6 +29,8 @@
   const SHAPES = Object.freeze({ mistake: 'M0 -11 L11 9 L-11 9 Z', blunder: 'M0 -13 L13 0 L0 13 L-13 0 Z' });
   /** @type {Object<string, string>} The markers as characters (legend, selects, list). */
   const SYMBOLS = Object.freeze({ mistake: '▲', blunder: '◆' });
+  /** @type {string[]} A push's targets in the order of its cards (R2.3). */
+  const PUSH_TARGETS = Object.freeze(['right', 'partner', 'left']);
   /** @type {string} The class of the hand cards the best option would have played. */
   const BEST_CLASS = 'analysis-best';
 
@@ -61,6 +63,18 @@
       what.classList.add('analysis-cards');
       return what;
     }
+    if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
+      cards.forEach(function (label, at) {
+        const card = CardBuilder.build(Tichu.ReplayView.cardOf(label));
+        const where = document.createElement('span');
+        where.className = 'analysis-push-to';
+        where.textContent = '→ ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
+        what.append(card, where);
+      });
+      what.setAttribute('aria-label', _plain(judgement, option, name));
+      what.classList.add('analysis-cards', 'analysis-push');
+      return what;
+    }
     what.textContent = optionText(judgement, option, name);
     return what;
   }
@@ -76,7 +90,8 @@
   function optionText(judgement, option, name) {
     const text = String(option.text || '').trim();
     const plain = { pass: 'analysis.pass', tichu: 'analysis.tichu', 'no tichu': 'analysis.noTichu',
-      'grand tichu': 'analysis.grandTichu', 'no grand tichu': 'analysis.noGrandTichu', 'no wish': 'analysis.noWish' };
+      'grand tichu': 'analysis.grandTichu', 'no grand tichu': 'analysis.noGrandTichu', 'no wish': 'analysis.noWish',
+      'no bomb': 'analysis.noBomb' };
     if (plain[text.toLowerCase()]) {
       return I18n.t(plain[text.toLowerCase()]);
     }
@@ -370,8 +385,14 @@
    */
   function _plain(judgement, option, name) {
     const cards = option.cards || [];
+    const cardName = function (label) { return I18n.cardName(Tichu.ReplayView.cardOf(label)); };
     if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
-      return cards.map(function (label) { return I18n.cardName(Tichu.ReplayView.cardOf(label)); }).join(', ');
+      return cards.map(cardName).join(', ');
+    }
+    if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
+      return cards.map(function (label, at) {
+        return cardName(label) + ' → ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
+      }).join(', ');
     }
     return optionText(judgement, option, name);
   }
