@@ -462,7 +462,8 @@
       'analysis.noneLost': 'No decision lost points.',
       'analysis.summary': '{decisions} decisions · {mean} points lost per decision · {given} given away',
       'player.accuracy': 'Accuracy (analysed games)',
-      'player.accuracyValue': '{mean} points lost per decision ({decisions} decisions in {games} games)'
+      'player.accuracyValue': '{mean} points lost per decision ({decisions} decisions in {games} games)',
+      'player.accuracyValueOne': '{mean} points lost per decision ({decisions} decisions in one game)'
     },
     de: {
       'app.title': 'Tichu',
@@ -916,7 +917,8 @@
       'analysis.noneLost': 'Keine Entscheidung hat Punkte gekostet.',
       'analysis.summary': '{decisions} Entscheidungen · {mean} Punkte verschenkt pro Entscheidung · {given} insgesamt',
       'player.accuracy': 'Genauigkeit (analysierte Spiele)',
-      'player.accuracyValue': '{mean} Punkte verschenkt pro Entscheidung ({decisions} Entscheidungen in {games} Spielen)'
+      'player.accuracyValue': '{mean} Punkte verschenkt pro Entscheidung ({decisions} Entscheidungen in {games} Spielen)',
+      'player.accuracyValueOne': '{mean} Punkte verschenkt pro Entscheidung ({decisions} Entscheidungen in einem Spiel)'
     }
   };
 

@@ -75,7 +75,8 @@
     if (!accuracy || !accuracy.games || accuracy.mean_loss === null || accuracy.mean_loss === undefined) {
       return [];
     }
-    return [['player.accuracy', I18n.t('player.accuracyValue', { mean: Number(accuracy.mean_loss).toFixed(1),
+    const key = accuracy.games === 1 ? 'player.accuracyValueOne' : 'player.accuracyValue';
+    return [['player.accuracy', I18n.t(key, { mean: Number(accuracy.mean_loss).toFixed(1),
       decisions: accuracy.decisions, games: accuracy.games })]];
   }
 
