@@ -1,9 +1,9 @@
 """The layers of ``src/tichu`` point one way (docs/architecture.md, "Which layer may import which").
 
 The rules core imports only itself; the engine the core; the agents the engine and the
-core; records the core; the Arena, the learning environment and the server everything below
-them; the protocol client everything below the server plus the protocol's error codes
-(``server.codes``).
+core; records the core; the Arena, the learning environment, the game analysis and the
+server everything below them (the server the analysis too); the protocol client everything
+below the server plus the protocol's error codes (``server.codes``).
 The wire stays at the edge: nothing below the server and the client imports ``aiohttp``,
 and the core, engine and agents import no ``json`` either. Every import counts, also one
 made only for type checking or inside a function; a folder that is no layer fails too.
@@ -25,7 +25,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "agents": frozenset({"core", "engine", "agents"}),
     "arena": frozenset({"core", "engine", "agents", "records", "arena"}),
     "learn": frozenset({"core", "engine", "agents", "records", "learn"}),
-    "server": frozenset({"core", "rules", "engine", "agents", "records", "server"}),
+    "analysis": frozenset({"core", "engine", "agents", "records", "analysis"}),
+    "server": frozenset({"core", "rules", "engine", "agents", "records", "analysis", "server"}),
     "client": frozenset({"core", "rules", "engine", "agents", "client", "server.codes"}),
     "accelerator": frozenset(),
 }
@@ -38,6 +39,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "records": frozenset({"aiohttp"}),
     "arena": frozenset({"aiohttp"}),
     "learn": frozenset({"aiohttp"}),
+    "analysis": frozenset({"aiohttp"}),
     "accelerator": frozenset({"aiohttp", "json"}),
 }
 
@@ -111,6 +113,8 @@ def test_the_check_finds_a_wrong_way_import(tmp_path: Path) -> None:
         "tichu/records/bad.py": "from ..engine import engine\n",
         "tichu/client/__init__.py": "",
         "tichu/client/fine.py": "from tichu.server.codes import ErrorCode\nfrom tichu.server import table\n",
+        "tichu/analysis/__init__.py": "",
+        "tichu/analysis/bad.py": "from tichu.server import table\n",
         "tichu/extra.py": "",
     }
     for name, text in files.items():
@@ -118,6 +122,7 @@ def test_the_check_finds_a_wrong_way_import(tmp_path: Path) -> None:
         (tmp_path / name).write_text(text, encoding="utf-8")
     assert layer_violations(tmp_path) == [
         "tichu/agents/bad.py:3: the agents layer imports tichu.arena.stats",
+        "tichu/analysis/bad.py:1: the analysis layer imports tichu.server.table",
         "tichu/client/fine.py:2: the client layer imports tichu.server.table",
         "tichu/core/bad.py:1: the core layer imports tichu.server.protocol.ErrorCode",
         "tichu/engine/bad.py:2: the engine layer imports aiohttp",

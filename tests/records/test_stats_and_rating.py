@@ -182,7 +182,7 @@ def test_a_version_2_store_gains_the_seats_and_ratings_of_its_records(tmp_path: 
         db.execute("INSERT INTO games (id, started_at, record) VALUES ('junk', 'then', '{\"id\": \"junk\"}')")
         db.commit()
     with GameStore(path) as store:
-        assert store.version == len(MIGRATIONS) == 5
+        assert store.version == len(MIGRATIONS) == 6
         anna = store.player_stats("Anna")
         assert anna is not None and anna["games"] == 1 and anna["wins"] == 1 and anna["tichu_made"] == 1
         assert anna["rating"] == INITIAL + K / 2

@@ -3,6 +3,7 @@ import and export as JSON Lines (records.md), durable across a killed process.""
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
@@ -198,7 +199,7 @@ def test_a_version_1_store_gains_the_running_games_and_keeps_its_records(tmp_pat
         db.execute("INSERT INTO games (id, started_at, record) VALUES ('g1', 'then', '{\"id\": \"g1\"}')")
         db.commit()
     with GameStore(path) as store:
-        assert store.version == len(MIGRATIONS) == 5
+        assert store.version == len(MIGRATIONS) == 6
         assert store.get("g1") == {"id": "g1"} and store.running_games() == []
 
 
@@ -292,3 +293,49 @@ def test_a_failed_write_whose_transaction_sqlite_undid_keeps_its_own_error(tmp_p
     store.begin_game("kept", "t", "now", None, {})
     assert [game.id for game in store.running_games()] == ["kept"]
     store.close()
+
+
+def test_a_version_5_store_gains_the_analyses_and_keeps_its_games(tmp_path: Path, arena_games: list[Record]) -> None:
+    """A store written before analyses were kept (schema 5) is migrated in place: its games, their
+    players and ratings stay as they were, and no game has an analysis yet."""
+    path = tmp_path / "old.sqlite3"
+    with GameStore(path) as store:
+        store.add_all(arena_games)
+        before = list(store.records()), store.player_stats("agent:random"), store.leaderboard(10)
+    with closing(sqlite3.connect(path)) as db:  # a v5 file: v6 without the analyses' tables
+        db.executescript("DROP TABLE analysis_seats; DROP TABLE analyses; PRAGMA user_version = 5;")
+    with GameStore(path) as store:
+        assert store.version == len(MIGRATIONS) == 6
+        assert (list(store.records()), store.player_stats("agent:random"), store.leaderboard(10)) == before
+        assert store.analysis(arena_games[0]["id"]) is None and store.pending_analyses() == []
+
+
+def test_an_analysis_goes_from_queued_to_done_and_counts_for_the_persons_accuracy(
+        tmp_path: Path, arena_games: list[Record]) -> None:
+    """queued -> running -> done (or failed, with a reason); the pending ones come oldest request
+    first; a done analysis's losses count for the person at the seat, not for agents."""
+    first, second, third = ({**record, "players": [{"name": "Anna", "kind": "human"}, *record["players"][1:]]}
+                            for record in arena_games)
+    with GameStore(tmp_path / "tichu.sqlite3") as store:
+        store.add_all([first, second, third])
+        store.queue_analysis(second["id"], "2026-11-26T10:00:00Z")
+        store.queue_analysis(first["id"], "2026-11-26T10:00:01Z")
+        store.queue_analysis(third["id"], "2026-11-26T10:00:02Z")
+        store.start_analysis(second["id"], 3, "2026-11-26T10:00:03Z")
+        assert store.pending_analyses() == [second["id"], first["id"], third["id"]]
+        document = {"format": "tichu-analysis/1", "judgements": [
+            {"seat": 0, "loss": 10.0}, {"seat": 0, "loss": 0.0}, {"seat": 1, "loss": 4.0}]}
+        store.finish_analysis(second["id"], document, "2026-11-26T10:01:00Z")
+        store.fail_analysis(first["id"], "round 1 does not replay", "2026-11-26T10:02:00Z")
+        done, failed = store.analysis(second["id"]), store.analysis(first["id"])
+        assert done is not None and (done.status, done.decisions, done.reason) == ("done", 3, None)
+        assert done.document is not None and json.loads(done.document) == document
+        assert failed is not None and (failed.status, failed.reason, failed.document) == (
+            "failed", "round 1 does not replay", None)
+        assert store.pending_analyses() == [third["id"]]
+        assert store.player_accuracy("Anna") == {"games": 1, "decisions": 2, "mean_loss": 5.0}
+        anna = store.player_stats("Anna")
+        assert anna is not None and anna["accuracy"] == store.player_accuracy("Anna")
+        assert store.player_accuracy("agent:random") == {"games": 0, "decisions": 0, "mean_loss": None}
+        store.forget_analysis(third["id"])
+        assert store.analysis(third["id"]) is None and store.pending_analyses() == []

@@ -145,6 +145,6 @@ def test_a_version_3_store_learns_who_left_its_games(tmp_path: Path) -> None:
                    (json.dumps(left_game("g1", "2026-11-26T10:00:00Z")),))
         db.commit()
     with GameStore(path) as store:
-        assert store.version == len(MIGRATIONS) == 5
+        assert store.version == len(MIGRATIONS) == 6
         ben = store.player_stats("Ben")
         assert ben is not None and ben["left"] == 1 and ben["rating"] == INITIAL - K / 2

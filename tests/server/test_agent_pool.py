@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.support.live_server import SERVER_TEST_SETTINGS, WAIT, eventually
-from tests.support.pool_agents import ClockAgent, PidAgent, PidHinter, SleepyAgent
+from tests.support.pool_agents import ClockAgent, NapAgent, PidAgent, PidHinter, SleepyAgent, niceness, stamp
 from tests.support.processes import parent_of, until_gone
 from tests.support.raw_client import Server, is_request
 from tichu.agents.agent import Agent
@@ -29,7 +29,7 @@ from tichu.agents.registry import AGENTS, make_agent
 from tichu.engine.views import SeatView, TableInfo
 from tichu.server import agent_pool as agent_pool_module
 from tichu.server import factory as factory_module
-from tichu.server.agent_pool import STOP_SECONDS, AgentPool, worker_count
+from tichu.server.agent_pool import BACKGROUND_NICE, STOP_SECONDS, AgentPool, worker_count
 from tichu.server.app import POOL
 from tichu.server.config import Settings
 from tichu.server.table import heuristic_hinter
@@ -398,3 +398,36 @@ async def test_the_workers_exit_once_no_table_is_open_and_come_back_with_the_nex
     await again.send_type("start_game")
     await again.play(until=lambda message: is_request(message, "play"))
     assert pool.started and set(pool.processes()).isdisjoint(workers)
+
+
+async def test_background_work_waits_for_live_decisions_in_a_niced_process() -> None:
+    """:meth:`AgentPool.background` hands its call over only once no live decision is out (it
+    begins after the live decision ended in its worker), in a process of its own at the lowest
+    priority; the pool's shutdown stops that process too."""
+    pool = AgentPool(1)
+    try:
+        live = asyncio.create_task(pool.decide(NapAgent("Live", 1).rest, 0.5))
+        await eventually(lambda: pool.live == 1)
+        began = await pool.background(stamp)
+        assert began > await live
+        assert await pool.background(niceness) == BACKGROUND_NICE
+        assert os.getpid() != await pool.background(os.getpid) and len(pool.processes()) == 2
+    finally:
+        processes = pool.processes()
+        await pool.shutdown()
+    assert not await until_gone(processes, WAIT)
+
+
+async def test_a_stop_ends_background_work_under_way() -> None:
+    """A background call that would run for a minute: the shutdown stops its process within
+    the pool's bound."""
+    pool = AgentPool(1)
+    work = asyncio.create_task(pool.background(time.sleep, 60))
+    await eventually(lambda: bool(pool.processes()))
+    processes = pool.processes()
+    began = time.monotonic()
+    await pool.shutdown()
+    assert time.monotonic() - began < 4 * STOP_SECONDS + 1
+    assert not await until_gone(processes, WAIT)
+    work.cancel()
+    await asyncio.gather(work, return_exceptions=True)

@@ -107,3 +107,22 @@ class ClockAgent(PidAgent):
         """The decision's :attr:`~tichu.agents.agent.Agent.asked_at` and ``time.monotonic()`` as it runs."""
         return self.asked_at, time.monotonic()
 
+
+
+class NapAgent(SleepyAgent):
+    """An agent whose :meth:`rest` holds its worker and tells when it ended there."""
+
+    def rest(self, seconds: float) -> float:
+        """Sleep ``seconds``; return ``time.monotonic()`` at the end (one clock for every process)."""
+        time.sleep(seconds)
+        return time.monotonic()
+
+
+def stamp() -> float:
+    """``time.monotonic()`` where it runs (for the pool's background process)."""
+    return time.monotonic()
+
+
+def niceness() -> int:
+    """The niceness of the process it runs in."""
+    return os.nice(0)

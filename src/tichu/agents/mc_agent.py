@@ -22,24 +22,34 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy, rollout_weights
-from tichu.agents.mc_search import SEARCH, SearchOptions, deal_from, deal_start, unknown_cards
-from tichu.agents.support.inference import WeightedSampler, evidence_of
-from tichu.agents.support.knowledge import Knowledge, knowledge_of
-from tichu.agents.support.prob import DealSampler
-from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_value
+from tichu.agents.mc_branches import (
+    Builder,
+    Drawer,
+    bomb_branches,
+    dragon_branches,
+    grand_branches,
+    play_branches,
+    play_out,
+    play_sampler,
+    push_branches,
+    searchable,
+    start_drawer,
+    tichu_branches,
+    wish_branches,
+    wish_turn,
+)
+from tichu.agents.mc_search import SEARCH, SearchOptions
+from tichu.agents.support.knowledge import knowledge_of
 from tichu.agents.support.situation import situation_of
 from tichu.core.cards import VALUE_MASK
 from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation
-from tichu.core.flow import GameState
-from tichu.core.round import Round
-from tichu.engine.views import PublicState, SeatView, TablePhase
+from tichu.engine.views import SeatView
 
 #: The rollouts' policy: the heuristic's rules without its sampling (every opponent trick
 #: is contested with the lowest play that beats it), fast enough for hundreds of rollouts.
@@ -84,62 +94,63 @@ class MonteCarloAgent(HeuristicAgent):
         self._tichu_call: tuple[int, bool] | None = None
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-        deadline = self._deadline()
         if len(legal) == 1:
             return legal[0]
-        public, private = view.public_state(), view.private_state()
-        s, knowledge = situation_of(public, private), knowledge_of(public, private)
-        ranked = self.policy.evaluate(s, knowledge, legal)
-        candidates = [play for play, _ in ranked[:self.max_candidates]]
+        candidates = self.play_candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
         try:
-            sampler = self._sampler(knowledge, public, view.seat)
+            sampler = play_sampler(view, self.options.inference)
         except ValueError:
             return candidates[0]
-        totals = [0.0] * len(candidates)
-        values: list[list[int]] = [[] for _ in candidates]
-        samples = 0
-        rules = view.rules
-        while samples < self.max_samples:
-            try:
-                hands = sampler.sample(self.policy.rng)
-            except ValueError:
-                break
-            resumed = resume_at(rules, hands, public, view.seat)
-            for seat in range(4):
-                resumed.combinations(seat)  # shared by the clones
-                resumed.holds_bomb(seat)  # the bombs too
-            start = at_decision(resumed)
-            for index, play in enumerate(candidates):
-                state = start.clone()
-                state.apply_play(play)
-                self._play_out(state, view.seat, index, values, totals)
-            samples += 1
-            if self._enough(samples, deadline, values, totals):
-                break
-        self.last_samples = samples
-        if not samples:
+        means = self._search(view.seat, sampler.sample, play_branches(view, candidates), len(candidates))
+        if means is None:
             return candidates[0]
-        best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
-        return candidates[best]
+        return candidates[max(range(len(candidates)), key=lambda index: (means[index], -index))]
+
+    # -- the candidates of each decision (the analysis judges the same ones) ---------------
+
+    def play_candidates(self, view: SeatView, legal: Sequence[Play]) -> list[Play]:
+        """The heuristic's best plays of ``legal``, best first, at most :attr:`max_candidates`."""
+        public, private = view.public_state(), view.private_state()
+        s, knowledge = situation_of(public, private), knowledge_of(public, private)
+        ranked = self.policy.evaluate(s, knowledge, legal)
+        return [play for play, _ in ranked[:self.max_candidates]]
+
+    def push_candidates(self, view: SeatView) -> list[tuple[int, int, int]]:
+        """The heuristic's push first, then its pushes for a weak and a strong hand and the
+        first with the opponents swapped (R2.3)."""
+        first = super().decide_schupf(view)
+        candidates = [first]
+        for strong in (False, True):
+            other = self.policy.schupf(view.hand, strong)
+            if other not in candidates:
+                candidates.append(other)
+        right, mate, left = first
+        if (left, mate, right) not in candidates:
+            candidates.append((left, mate, right))
+        return candidates
+
+    def bomb_candidates(self, view: SeatView, bombs: Sequence[Play]) -> list[Play | None]:
+        """The heuristic's answer first, then no bomb and the first three bombs (R4.3)."""
+        first = super().decide_bomb(view, bombs)
+        return [first] + [bomb for bomb in [None, *bombs[:3]] if bomb != first]
+
+    def wish_candidates(self, view: SeatView, choices: Sequence[int]) -> list[int]:
+        """The heuristic's wish first, then no wish and the three highest values the seat does
+        not hold (R5.1)."""
+        first = super().decide_wish(view, choices)
+        wishes = [first] + [0] * (0 in choices and first != 0)
+        wishes += [value for value in range(14, 1, -1) if value in choices and value not in wishes
+                   and not view.hand & VALUE_MASK[value]][:3]
+        return wishes
+
+    def dragon_candidates(self, view: SeatView, recipients: Sequence[int]) -> list[int]:
+        """The heuristic's recipient first, then the other (R4.5)."""
+        first = super().decide_dragon(view, recipients)
+        return [first] + [seat for seat in recipients if seat != first]
 
     # -- search over the other decisions (SearchOptions) -----------------------------------
-
-    def _sampler(self, knowledge: Knowledge, public: PublicState, seat: int) -> DealSampler | WeightedSampler:
-        """Uniform deals (v1) or deals weighted by the evidence (``options.inference``)."""
-        sampler = DealSampler(knowledge)
-        if not self.options.inference:
-            return sampler
-        return WeightedSampler(sampler, evidence_of(public, seat))
-
-    def _play_out(self, state: GameState, seat: int, index: int, values: list[list[int]], totals: list[float]) -> None:
-        """Roll ``state`` out and add its value for ``seat`` to candidate ``index``'s tally."""
-        rollout(state, self.rollout_policy, bombs=self.options.rollout_bombs, calls=self.options.rollout_calls,
-                quiet_seat=seat)
-        value = round_value(state, seat)
-        values[index].append(value)
-        totals[index] += value
 
     def _deadline(self) -> float | None:
         """When the search must stop (``time.monotonic()``; ``None`` without a time budget): the
@@ -157,11 +168,11 @@ class MonteCarloAgent(HeuristicAgent):
             return True
         return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
-    def _search(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], GameState],
-                branches: int) -> list[float] | None:
+    def _search(self, seat: int, draw: Drawer, build: Builder, branches: int) -> list[float] | None:
         """Mean round value of each branch over the same drawn deals (``None`` without any):
-        ``build(deal, branch)`` makes the branch's round, which is played out. Bounded like a
-        play's search (time budget, sample limit, stopping rule); nothing to search with one branch."""
+        ``build(deal)`` makes the branches' rounds (:mod:`tichu.agents.mc_branches`), which are
+        played out. Bounded by the time budget, the sample limit and the stopping rule; nothing
+        to search with one branch."""
         if branches < 2:
             return None
         deadline = self._deadline()
@@ -169,14 +180,16 @@ class MonteCarloAgent(HeuristicAgent):
         firsts = [0] * branches
         values: list[list[int]] = [[] for _ in range(branches)]
         samples = 0
+        rng = self.policy.rng
         while samples < self.max_samples:
             try:
-                deal = draw()
-                states = [build(deal, branch) for branch in range(branches)]
+                states = build(draw(rng))
             except (ValueError, RuleViolation):
                 break
             for branch, state in enumerate(states):
-                self._play_out(state, seat, branch, values, totals)
+                value = play_out(state, seat, self.rollout_policy, self.options)
+                values[branch].append(value)
+                totals[branch] += value
                 round_ = state.round
                 assert round_ is not None
                 firsts[branch] += round_.out_order[0] == seat
@@ -191,7 +204,7 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_values = values
         return self.last_means
 
-    def _best(self, seat: int, draw: Callable[[], Any], build: Callable[[Any, int], GameState], branches: int) -> int:
+    def _best(self, seat: int, draw: Drawer, build: Builder, branches: int) -> int:
         """The branch with the best mean, if it leads branch 0 (the heuristic's choice) clearly:
         by :attr:`~tichu.agents.mc_search.SearchOptions.deviate_z` standard errors of their
         paired differences; else branch 0 (also without deals). Few deals, as a small budget
@@ -218,90 +231,42 @@ class MonteCarloAgent(HeuristicAgent):
         samples = self.last_samples
         return share_lower_bound(samples, samples, self.options.first_z) < first
 
-    def _in_play(self, view: SeatView) -> tuple[PublicState, Callable[[], list[int]]] | None:
-        """The public state and a deal sampler for a search in play, or ``None`` where a
-        round cannot be resumed (then the heuristic decides)."""
-        public, private = view.public_state(), view.private_state()
-        if public.phase != TablePhase.PLAYING or public.current_turn_index is None:
-            return None
-        owner = public.trick_owner_index
-        if owner is not None and not public.count_hand_cards[owner] and public.trick_turns:
+    def _in_play(self, view: SeatView) -> Drawer | None:
+        """A deal drawer for a search in play, or ``None`` where a round cannot be resumed
+        (then the heuristic decides)."""
+        if not searchable(view):
             return None
         try:
-            sampler = self._sampler(knowledge_of(public, private), public, view.seat)
+            return play_sampler(view, self.options.inference).sample
         except ValueError:
             return None
-        rng = self.policy.rng
-        return public, lambda: sampler.sample(rng)
 
     def decide_grand_tichu(self, view: SeatView) -> bool:
         if not self.options.grand:
             return super().decide_grand_tichu(view)
-        public = view.public_state()
-        if public.announcements[(view.seat + 2) % 4]:
+        if view.public_state().announcements[(view.seat + 2) % 4]:
             return False
-        rng, rules, own = self.policy.rng, view.rules, [0, 0, 0, 0]
-        own[view.seat] = view.hand
-        calls = public.announcements
-
-        def draw() -> list[tuple[int, int]]:
-            cards = unknown_cards(view.hand)
-            rng.shuffle(cards)
-            return deal_from(own, view.seat, True, cards)
-
-        def build(deal: list[tuple[int, int]], branch: int) -> GameState:
-            return deal_start(rules, deal, self.rollout_policy, view.seat, calls, grand=branch == 1, push=None)
-
-        means = self._search(view.seat, draw, build, 2)
+        means = self._search(view.seat, start_drawer(view, True), grand_branches(view, self.rollout_policy), 2)
         if means is None or self._too_few_to_call(self.options.grand_first):
             return super().decide_grand_tichu(view)
         return self._call_is_sure(means, self.options.grand_first)
 
     def decide_schupf(self, view: SeatView) -> tuple[int, int, int]:
-        first = super().decide_schupf(view)
         if not self.options.push:
-            return first
-        candidates = [first]
-        for strong in (False, True):
-            other = self.policy.schupf(view.hand, strong)
-            if other not in candidates:
-                candidates.append(other)
-        right, mate, left = first
-        if (left, mate, right) not in candidates:
-            candidates.append((left, mate, right))
-        rng, rules, own = self.policy.rng, view.rules, [0, 0, 0, 0]
-        own[view.seat] = view.hand
-        calls = view.public_state().announcements
-
-        def draw() -> list[tuple[int, int]]:
-            cards = unknown_cards(view.hand)
-            rng.shuffle(cards)
-            return deal_from(own, view.seat, False, cards)
-
-        def build(deal: list[tuple[int, int]], branch: int) -> GameState:
-            return deal_start(rules, deal, self.rollout_policy, view.seat, calls, grand=None, push=candidates[branch])
-
-        return candidates[self._best(view.seat, draw, build, len(candidates))]
+            return super().decide_schupf(view)
+        candidates = self.push_candidates(view)
+        build = push_branches(view, candidates, self.rollout_policy)
+        return candidates[self._best(view.seat, start_drawer(view, False), build, len(candidates))]
 
     def decide_tichu(self, view: SeatView) -> bool:
         if not self.options.tichu:
             return super().decide_tichu(view)
         if self._tichu_call is not None and self._tichu_call[0] == view.hand:
             return self._tichu_call[1]
-        public = view.public_state()
-        found = self._in_play(view)
-        if found is None or public.announcements[(view.seat + 2) % 4]:
+        draw = self._in_play(view)
+        if draw is None or view.public_state().announcements[(view.seat + 2) % 4]:
             return super().decide_tichu(view)
-        _, draw = found
-        rules, seat = view.rules, view.seat
-
-        def build(hands: list[int], branch: int) -> GameState:
-            round_ = resume_at(rules, hands, public, public.current_turn_index or 0)
-            if branch:
-                round_.announce(seat)
-            return at_decision(round_)
-
-        means = self._search(seat, draw, build, 2)
+        means = self._search(view.seat, draw, tichu_branches(view), 2)
         if means is None or self._too_few_to_call(self.options.tichu_first):
             call = super().decide_tichu(view)
         else:
@@ -310,68 +275,30 @@ class MonteCarloAgent(HeuristicAgent):
         return call
 
     def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
-        first = super().decide_bomb(view, bombs)
-        found = self._in_play(view) if self.options.bomb and bombs else None
-        if found is None:
-            return first
-        public, draw = found
-        options: list[Play | None] = [first] + [bomb for bomb in [None, *bombs[:3]] if bomb != first]
-        rules, seat = view.rules, view.seat
-
-        def build(hands: list[int], branch: int) -> GameState:
-            round_ = resume_at(rules, hands, public, public.current_turn_index or 0)
-            bomb = options[branch]
-            if bomb is None:
-                return at_decision(round_)
-            round_.bomb(seat, bomb.cards)  # on the trick as it lies, closed or not (R4.3)
-            return GameState.within(round_, offered=False)  # a bomb starts the offers afresh
-
-        return options[self._best(seat, draw, build, len(options))]
+        options = self.bomb_candidates(view, bombs)
+        draw = self._in_play(view) if self.options.bomb and bombs else None
+        if draw is None:
+            return options[0]
+        return options[self._best(view.seat, draw, bomb_branches(view, options), len(options))]
 
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
-        first = super().decide_wish(view, choices)
-        found = self._in_play(view) if self.options.wish else None
-        if found is None:
-            return first
-        public, draw = found
-        counts = public.count_hand_cards
-        turn = next((seat % 4 for seat in range(view.seat + 1, view.seat + 4) if counts[seat % 4]), None)
-        if turn is None:
-            return first
-        wishes = [first] + [0] * (0 in choices and first != 0)
-        wishes += [value for value in range(14, 1, -1) if value in choices and value not in wishes
-                   and not view.hand & VALUE_MASK[value]][:3]
-        rules, seat = view.rules, view.seat
-
-        def build(hands: list[int], branch: int) -> GameState:
-            round_ = resume_at(rules, hands, public, turn)
-            round_.trick_owner = seat
-            round_.wish_value = wishes[branch]
-            round_.wish_open = wishes[branch] != 0
-            return at_decision(round_)
-
-        return wishes[self._best(seat, draw, build, len(wishes))]
+        if not self.options.wish:
+            return super().decide_wish(view, choices)
+        draw = self._in_play(view)
+        turn = wish_turn(view)
+        if draw is None or turn is None:
+            return super().decide_wish(view, choices)
+        wishes = self.wish_candidates(view, choices)
+        return wishes[self._best(view.seat, draw, wish_branches(view, wishes, turn), len(wishes))]
 
     def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
-        first = super().decide_dragon(view, recipients)
-        found = self._in_play(view) if self.options.dragon and len(recipients) > 1 else None
-        if found is None:
-            return first
-        public, draw = found
-        if len(public.out_order) >= 3:
-            return first
-        order = [first] + [seat for seat in recipients if seat != first]
-        rules, seat, points = view.rules, view.seat, public.trick_points
-
-        def build(hands: list[int], branch: int) -> GameState:
-            round_ = Round.resume(rules, hands, turn=public.current_turn_index or 0, announcements=public.announcements,
-                                  trick_turns=(), trick_owner=None, wish_value=public.wish_value,
-                                  wish_open=public.wish_open, won_points=public.points, out_order=public.out_order,
-                                  played=public.played_cards)
-            round_.carried_points[order[branch]] += points
-            return at_decision(round_)
-
-        return order[self._best(seat, draw, build, len(order))]
+        if not self.options.dragon or len(recipients) <= 1:
+            return super().decide_dragon(view, recipients)
+        draw = self._in_play(view)
+        if draw is None or len(view.public_state().out_order) >= 3:
+            return super().decide_dragon(view, recipients)
+        order = self.dragon_candidates(view, recipients)
+        return order[self._best(view.seat, draw, dragon_branches(view, order), len(order))]
 
     def _lead_is_clear(self, values: list[list[int]], totals: list[float]) -> bool:
         """Whether the best candidate leads the runner-up by ``z`` standard errors of their

@@ -25,6 +25,13 @@ for less, and no play waits for the budgets of all the searches before it. A wor
 dies (killed, out of memory) breaks the executor: it is replaced, and the decisions it took
 are run once more on the new one.
 
+**Background work.** Work that may wait (a game's analysis, :mod:`~tichu.server.analysis_runner`)
+runs by :meth:`AgentPool.background` in one process of its own, from the same fork server, at the
+lowest CPU priority (niceness :data:`BACKGROUND_NICE`), one call at a time, and a call is handed
+to it only while no live decision is in the pool (asked for and not answered): a live decision
+never waits for a worker because of it, and the system gives the live workers the cores first.
+:meth:`AgentPool.release_background` lets that process go when the work is done.
+
 Every worker ends with the server, however the server ends (:mod:`~tichu.server.lifeline`);
 a worker ignores SIGINT (a Ctrl+C reaches the whole process group: the server stops its
 workers itself). :meth:`AgentPool.shutdown` stops every worker of the pool, those of executors
@@ -74,6 +81,8 @@ class _StartFailed(Exception):
 #: Seconds an idle worker gets to exit by itself at shutdown; then a busy one gets as long
 #: after SIGTERM before SIGKILL, and as long again for the kill and the executor's thread.
 STOP_SECONDS = 1.0
+#: The niceness of the background process (the lowest CPU priority: a live worker takes the core).
+BACKGROUND_NICE = 19
 #: Modules the fork server imports once, so that a new worker starts with the agents loaded.
 PRELOAD = ["tichu.agents.registry", "tichu.server.agent_pool"]
 
@@ -95,6 +104,12 @@ def _worker_start() -> None:
     SIGINT to the server, which stops its workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     end_with_parents()
+
+
+def _background_start() -> None:
+    """First thing in the background process: as a worker, and then the lowest CPU priority."""
+    _worker_start()
+    os.nice(BACKGROUND_NICE)
 
 
 def _decide(method: Callable[..., T], args: tuple[Any, ...], asked_at: float) -> tuple[T, object]:
@@ -160,6 +175,16 @@ class _Workers:
         return self.done
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    """How the pool starts processes: from a fork server that has :data:`PRELOAD` imported, or
+    by ``spawn`` where there is none (never by forking the running event loop)."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(PRELOAD)
+    return context
+
+
 def _join(processes: list[BaseProcess], seconds: float) -> None:
     """Wait for the processes to end, ``seconds`` at most for all of them."""
     deadline = time.monotonic() + seconds
@@ -173,6 +198,7 @@ class AgentPool:
 
     :ivar workers: The number of worker processes.
     :ivar submitted: Decisions handed to the processes and not finished (running or queued there).
+    :ivar live: Live decisions asked for and not yet answered (waiting for a slot included).
     """
 
     def __init__(self, workers: int, queued: int = QUEUED_DECISIONS) -> None:
@@ -188,6 +214,10 @@ class AgentPool:
         self._handed = 0  # decisions handed to the current executor
         self._leaving: list[_Workers] = []  # executors let go whose workers may still run
         self._closed = False
+        self.live = 0
+        self._quiet = asyncio.Event()  # set while no live decision is asked for
+        self._quiet.set()
+        self._background: ProcessPoolExecutor | None = None
 
     @property
     def started(self) -> bool:
@@ -198,10 +228,7 @@ class AgentPool:
         if self._closed:
             raise RuntimeError("the agent pool is shut down")
         if self._executor is None:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            if context.get_start_method() == "forkserver":
-                context.set_forkserver_preload(PRELOAD)
+            context = _context()
             self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
             self._handed = 0
             log.info("agent pool: up to %d worker processes (%s)", self.workers, context.get_start_method())
@@ -227,17 +254,24 @@ class AgentPool:
         agent = method.__self__  # type: ignore[attr-defined]  # checked by the worker anyway
         loop = asyncio.get_running_loop()
         started, asked_at = loop.time(), time.monotonic()
-        for attempt in range(1, START_ATTEMPTS + 1):
-            try:
-                answer, after = await self._run(loop, method, args, asked_at)
-                break
-            except (BrokenProcessPool, _StartFailed) as error:  # nothing was adopted: run it again
-                if attempt == START_ATTEMPTS:
-                    raise
-                log.warning("agent pool: %s; starting new workers", "a worker died"
-                            if isinstance(error, BrokenProcessPool) else f"no worker started ({error.__cause__!r})")
-                if isinstance(error, _StartFailed):
-                    await asyncio.sleep(START_PAUSE)  # a fork server just killed is noticed a moment later
+        self.live += 1
+        self._quiet.clear()
+        try:
+            for attempt in range(1, START_ATTEMPTS + 1):
+                try:
+                    answer, after = await self._run(loop, method, args, asked_at)
+                    break
+                except (BrokenProcessPool, _StartFailed) as error:  # nothing was adopted: run it again
+                    if attempt == START_ATTEMPTS:
+                        raise
+                    log.warning("agent pool: %s; starting new workers", "a worker died" if isinstance(
+                        error, BrokenProcessPool) else f"no worker started ({error.__cause__!r})")
+                    if isinstance(error, _StartFailed):
+                        await asyncio.sleep(START_PAUSE)  # a fork server just killed is noticed a moment later
+        finally:
+            self.live -= 1
+            if not self.live:
+                self._quiet.set()
         left = pause - (loop.time() - started)
         if left > 0:
             await asyncio.sleep(left)
@@ -274,6 +308,73 @@ class AgentPool:
             self._let_go(executor, cancel=True)
             raise
 
+    async def background(self, function: Callable[..., T], *args: Any) -> T:
+        """Run work that may wait (a step of an analysis) in the background process, at the
+        lowest CPU priority, once no live decision is asked for; calls run one at a time, in the
+        order they came (the caller awaits each). A decision asked for while it runs gets its
+        worker as always.
+
+        A caller cancelled meanwhile gets nothing; a call already handed to the process runs to
+        its end there (see :meth:`decide`), or until :meth:`shutdown` stops the process.
+
+        :param function: A function the process can import (its module's top level).
+        :param args: Its arguments; they and its result must pickle.
+        :returns: What ``function`` returns.
+        :raises BaseException: What it raised; ``RuntimeError`` once the pool is shut down.
+        """
+        attempt = 1
+        while True:
+            try:
+                return await self._run_background(function, args)
+            except (BrokenProcessPool, _StartFailed) as error:  # nothing came of it: run it again
+                if attempt == START_ATTEMPTS:
+                    raise
+                attempt += 1
+                log.warning("agent pool: %s; starting a new background process", "the background process died"
+                            if isinstance(error, BrokenProcessPool) else f"none started ({error.__cause__!r})")
+                if isinstance(error, _StartFailed):
+                    await asyncio.sleep(START_PAUSE)
+
+    async def _run_background(self, function: Callable[..., T], args: tuple[Any, ...]) -> T:
+        """Hand a call to the background process once no live decision is asked for, and await it.
+
+        :raises BrokenProcessPool: When the process died (it is let go first).
+        :raises _StartFailed: When no process could be started (the fork server is gone).
+        """
+        while self.live:  # a decision asked for since the event was set also goes first
+            await self._quiet.wait()
+        executor = self._start_background()
+        try:
+            future = executor.submit(function, *args)
+        except (BrokenProcessPool, OSError, EOFError) as error:
+            self._let_go_background(cancel=True)
+            raise _StartFailed from error
+        try:
+            return await asyncio.shield(asyncio.wrap_future(future))
+        except BrokenProcessPool:
+            self._let_go_background(cancel=True)
+            raise
+
+    def _start_background(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the agent pool is shut down")
+        if self._background is None:
+            self._background = ProcessPoolExecutor(1, mp_context=_context(), initializer=_background_start)
+        return self._background
+
+    def _let_go_background(self, *, cancel: bool) -> None:
+        """Let the background process go (broken, or its work done); the next call starts a new one."""
+        executor, self._background = self._background, None
+        if executor is not None:
+            self._leaving = [leaving for leaving in self._leaving if not leaving.done]
+            self._leaving.append(_Workers.of(executor))
+            executor.shutdown(wait=False, cancel_futures=cancel)
+
+    def release_background(self) -> None:
+        """Let the background process exit once its call is done (its memory goes back; the next
+        :meth:`background` call starts a fresh one)."""
+        self._let_go_background(cancel=False)
+
     def _let_go(self, executor: ProcessPoolExecutor, *, cancel: bool) -> None:
         """Let an executor go (broken, spent, or idle); the next decision starts a new one.
         Its workers end when its decisions are done, or at once if ``cancel`` (a broken
@@ -303,6 +404,7 @@ class AgentPool:
         self._closed = True
         if self._executor is not None:
             self._let_go(self._executor, cancel=True)
+        self._let_go_background(cancel=True)
         leaving, self._leaving = self._leaving, []
         if not leaving:
             return
@@ -328,9 +430,10 @@ class AgentPool:
 
     def processes(self) -> list[int]:
         """The process ids of the live workers, those of executors let go included (for checks)."""
-        executors = [*self._leaving, *([_Workers.of(self._executor)] if self._executor is not None else [])]
+        executors = [*self._leaving, *(_Workers.of(executor) for executor in (self._executor, self._background)
+                                       if executor is not None)]
         return [pid for workers in executors for pid, process in list(workers.processes.items())
                 if process.is_alive()]
 
 
-__all__ = ["AgentPool", "QUEUED_DECISIONS", "STOP_SECONDS", "TASKS_PER_WORKER", "worker_count"]
+__all__ = ["AgentPool", "BACKGROUND_NICE", "QUEUED_DECISIONS", "STOP_SECONDS", "TASKS_PER_WORKER", "worker_count"]

@@ -22,8 +22,9 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler, Middleware
 
 from tichu.core.round import ActionKind
-from tichu.server import exit_guard, history_api, tables_api
+from tichu.server import analysis_api, exit_guard, history_api, tables_api
 from tichu.server.agent_pool import AgentPool, worker_count
+from tichu.server.analysis_runner import ANALYSIS, AnalysisRunner, Steps
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.connection import Connection, WebSocket
@@ -57,6 +58,8 @@ STORE = web.AppKey("store", StoreWriter)
 #: The game store's file in the data folder (:mod:`tichu.records.store`).
 STORE_FILE = "tichu.sqlite3"
 POOL = web.AppKey("pool", AgentPool)
+ANALYSES = web.AppKey("analyses", AnalysisRunner)
+ANALYSIS_STEPS = web.AppKey("analysis_steps", Steps)
 CONNECTIONS = web.AppKey("connections", ConnectionCounter)
 AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
@@ -69,11 +72,13 @@ HEARTBEAT = 30.0
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 
 
-def create_app(settings: Settings | None = None, *, agents: AgentFactory = registry_agent) -> web.Application:
+def create_app(settings: Settings | None = None, *, agents: AgentFactory = registry_agent,
+               analysis_steps: Steps = ANALYSIS) -> web.Application:
     """Build the application.
 
     :param settings: (Optional) The settings; :meth:`Settings.load` if omitted.
     :param agents: (Optional) Makes the agents of empty seats (tests pass seeded ones).
+    :param analysis_steps: (Optional) The steps of a game's analysis (tests watch them).
     :returns: The application.
     :raises ValueError: For an entry of ``TICHU_ALLOWED_ORIGINS`` that is not an origin, or of
         ``TICHU_TRUSTED_PROXIES`` that is no address or network.
@@ -84,6 +89,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app[SWEEPER] = sweeper
     app[SETTINGS] = settings
     app[AGENTS] = agents
+    app[ANALYSIS_STEPS] = analysis_steps
     app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
     app[FORWARDED] = ForwardedResolver(parse_trusted(settings.trusted_proxies))
     app.on_response_prepare.append(add_security_headers)
@@ -96,6 +102,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.router.add_get("/", _index)
     app.router.add_get("/healthz", _health)
     history_api.register(app, STORE)
+    analysis_api.register(app, SETTINGS, STORE, ANALYSES)
     tables_api.add_routes(app, FACTORY)
     setup_replay_api(app, STORE)
     if WEB_DIR.is_dir():
@@ -113,16 +120,25 @@ async def _pool_context(app: web.Application) -> AsyncIterator[None]:
 
 
 async def _factory_context(app: web.Application) -> AsyncIterator[None]:
-    """Open the game store (in its writer thread), rebuild the games a stop or crash left running
-    and open the lobbies kept at the last stop; at the end keep every table for the next start
-    (:meth:`GameFactory.shutdown`) and then close the store (its queue written)."""
-    store = app[STORE] = await asyncio.to_thread(StoreWriter, app[SETTINGS].data_dir / STORE_FILE)
+    """Open the game store (in its writer thread), rebuild the games a stop or crash left running,
+    open the lobbies kept at the last stop and queue the analyses a stop interrupted; at the end
+    keep every table for the next start (:meth:`GameFactory.shutdown`), stop analysing and then
+    close the store (its queue written)."""
+    settings = app[SETTINGS]
+    store = app[STORE] = await asyncio.to_thread(StoreWriter, settings.data_dir / STORE_FILE)
     try:
-        app[FACTORY] = GameFactory(app[SETTINGS], store, app[POOL], agents=app[AGENTS])
+        runner = app[ANALYSES] = AnalysisRunner(store, app[POOL], app[ANALYSIS_STEPS], settings.analysis_samples)
+        app[FACTORY] = GameFactory(settings, store, app[POOL], agents=app[AGENTS],
+                                   on_finished=runner.game_finished if settings.analysis == "all" else None)
         app[FACTORY].restore(await store.read(lambda games: games.running_games()))
         app[FACTORY].reopen_lobbies(await store.read(lambda games: games.take_lobbies()))
-        yield
-        await app[FACTORY].shutdown()
+        if settings.analysis != "off":
+            await runner.start()
+        try:
+            yield
+            await app[FACTORY].shutdown()
+        finally:
+            await runner.stop()
     finally:
         await asyncio.to_thread(store.close)
 

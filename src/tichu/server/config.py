@@ -13,11 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from tichu.agents.levels import DEFAULT_LEVEL, agent_spec
+from tichu.analysis import DEFAULT_SAMPLES
 from tichu.server.forwarded import parse_trusted
 
 #: The words a boolean setting accepts (case-insensitive).
 _TRUE = frozenset({"1", "true", "on", "yes"})
 _FALSE = frozenset({"0", "false", "off", "no"})
+#: The values of ``TICHU_ANALYSIS`` (docs/server.md, "Game analysis"): no analyses, an analysis of
+#: a stored game when someone asks for it, or also of every finished game when it is stored.
+ANALYSIS_MODES = ("off", "on-request", "all")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,11 @@ class Settings:
     :ivar loopback_exempt: Whether clients on this machine (127.0.0.0/8, ::1: tests, the load
         benchmark) are spared the limits per address (the others still hold); a client forwarded
         by a trusted proxy never is.
+    :ivar analysis: Whether stored games are analysed (:data:`ANALYSIS_MODES`): ``off``,
+        ``on-request`` (when someone asks, ``POST /api/games/{id}/analysis``) or ``all`` (also
+        every finished game when it is stored); :mod:`tichu.server.analysis_runner`.
+    :ivar analysis_samples: Deals the analysis draws per judged decision (default
+        :data:`tichu.analysis.DEFAULT_SAMPLES`); fewer are faster and noisier.
     :ivar trusted_proxies: Comma-separated addresses and CIDR networks of reverse proxies
         (``127.0.0.1`` behind a proxy on the same machine) whose ``X-Forwarded-For`` or
         ``Forwarded`` names the client (:mod:`tichu.server.forwarded`); empty: none, the
@@ -99,6 +108,8 @@ class Settings:
     trusted_proxies: str = ""
     max_spectators_per_table: int = 20
     max_spectators: int = 100
+    analysis: str = "on-request"
+    analysis_samples: int = DEFAULT_SAMPLES
 
     @classmethod
     def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
@@ -118,6 +129,10 @@ class Settings:
         settings = replace(cls(), **changes)
         check_agent(settings.agent, "TICHU_AGENT")
         parse_trusted(settings.trusted_proxies)
+        if settings.analysis not in ANALYSIS_MODES:
+            raise ValueError(f"TICHU_ANALYSIS={settings.analysis!r} is not one of {', '.join(ANALYSIS_MODES)}")
+        if settings.analysis_samples < 1:
+            raise ValueError(f"TICHU_ANALYSIS_SAMPLES={settings.analysis_samples} is not 1 or more")
         if settings.agent_workers < 0:
             raise ValueError(f"TICHU_AGENT_WORKERS={settings.agent_workers} is not 0 (one per core but one) or more")
         return settings

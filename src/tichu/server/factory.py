@@ -38,7 +38,8 @@ class GameFactory:
 
     def __init__(self, settings: Settings, store: StoreWriter, pool: AgentPool, *,
                  agents: AgentFactory = registry_agent,
-                 hinters: Callable[[Settings], HintRanker] = heuristic_hinter) -> None:
+                 hinters: Callable[[Settings], HintRanker] = heuristic_hinter,
+                 on_finished: Callable[[str], None] | None = None) -> None:
         """Start without tables.
 
         :param settings: The server's settings.
@@ -46,12 +47,15 @@ class GameFactory:
         :param pool: Where the agents' decisions are computed, for every table.
         :param agents: Makes the agents of empty seats, for every table.
         :param hinters: Makes each table's hint ranker.
+        :param on_finished: (Optional) Told the id of every game played to its end, once its record
+            is handed to the store (``TICHU_ANALYSIS=all`` queues its analysis).
         """
         self.settings = settings
         self._store = store
         self._agents = agents
         self._pool = pool
         self._hinters = hinters
+        self._on_finished = on_finished
         self.tables: dict[str, Table] = {}
         self._sessions: dict[str, tuple[Table, Peer]] = {}
         self._closing: dict[str, asyncio.TimerHandle] = {}
@@ -79,8 +83,8 @@ class GameFactory:
             if address is not None and not self._openings.allow(address):
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables opened from this address")
             table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty, self._store,
-                                                   pool=self._pool,
-                                                   agents=self._agents, hinter=self._hinters(self.settings))
+                                                   pool=self._pool, agents=self._agents,
+                                                   hinter=self._hinters(self.settings), on_finished=self._on_finished)
             log.info("table %r opened", table_name)
         self._keep_open(table)
         peer = table.join(player_name, connection)
@@ -134,7 +138,8 @@ class GameFactory:
                     self._abort_stored(running, f"entry {len(running.entries)} of its journal is missing")
                     continue
                 table = Table.restore(running, self.settings, self._table_empty, self._store, pool=self._pool,
-                                      agents=self._agents, hinter=self._hinters(self.settings))
+                                      agents=self._agents, hinter=self._hinters(self.settings),
+                                      on_finished=self._on_finished)
             except Exception as error:  # one game's failure must not stop the server (nor the other games)
                 self._abort_stored(running, str(error) if isinstance(error, JournalFault) else repr(error))
                 continue
@@ -155,7 +160,8 @@ class GameFactory:
                 continue
             try:
                 table = Table.reopen(name, kept, self.settings, self._table_empty, self._store, pool=self._pool,
-                                     agents=self._agents, hinter=self._hinters(self.settings))
+                                     agents=self._agents, hinter=self._hinters(self.settings),
+                                     on_finished=self._on_finished)
             except (KeyError, TypeError, ValueError, IndexError) as error:
                 log.error("table %r: its lobby cannot be opened again (%r)", name, error)
                 continue

@@ -168,7 +168,8 @@ class Table:
 
     def __init__(self, name: str, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter, *,
                  pool: AgentPool,
-                 agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> None:
+                 agents: AgentFactory = registry_agent, hinter: HintRanker | None = None,
+                 on_finished: Callable[[str], None] | None = None) -> None:
         """Open a table.
 
         :param name: The table's name.
@@ -178,8 +179,11 @@ class Table:
         :param pool: Where the agents' decisions and the hints are computed.
         :param agents: Makes the agents of empty seats (tests seed them).
         :param hinter: Ranks the legal plays of a ``play`` request (default: :func:`heuristic_hinter`).
+        :param on_finished: (Optional) Told a game's id when it was played to its end and its
+            record is handed to the store.
         """
         self.name = name
+        self._on_finished = on_finished
         self.settings = settings
         self._on_empty = on_empty
         self._store = store
@@ -644,7 +648,8 @@ class Table:
 
     @classmethod
     def restore(cls, running: RunningGame, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter,
-                *, pool: AgentPool, agents: AgentFactory = registry_agent, hinter: HintRanker | None = None) -> Table:
+                *, pool: AgentPool, agents: AgentFactory = registry_agent, hinter: HintRanker | None = None,
+                on_finished: Callable[[str], None] | None = None) -> Table:
         """Rebuild a table whose game was running when the server stopped, and go on with it.
 
         The game's journal is replayed through the rules; its people get their seats back as
@@ -656,7 +661,8 @@ class Table:
         """
         rules = RuleSet.from_json(running.rules, running.seed)
         finished, unfinished = rebuild(rules, running.entries)
-        table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
+        table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter,
+                    on_finished=on_finished)
         table.options.agent = str(running.options.get("agent", table.options.agent))
         table.options.hints = bool(running.options.get("hints", table.options.hints))
         table.options.turn_clock = float(running.options.get("turn_clock", table.options.turn_clock))
@@ -840,13 +846,13 @@ class Table:
     @classmethod
     def reopen(cls, name: str, kept: dict[str, Any], settings: Settings, on_empty: Callable[[Table], None],
                store: StoreWriter, *, pool: AgentPool, agents: AgentFactory = registry_agent,
-               hinter: HintRanker | None = None) -> Table:
+               hinter: HintRanker | None = None, on_finished: Callable[[str], None] | None = None) -> Table:
         """Open a table kept in its lobby at the last stop (:meth:`kept_lobby`): its people have
         the grace period to come back with their session ids.
 
         :raises KeyError, TypeError, ValueError: For a kept state this program cannot read.
         """
-        table = cls(name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
+        table = cls(name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter, on_finished=on_finished)
         options = kept["options"]
         table.options = TableOptions(agent=str(options["agent"]), hints=bool(options["hints"]),
                                      turn_clock=float(options["turn_clock"]), on_leave=str(options["on_leave"]),
@@ -961,6 +967,8 @@ class Table:
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
             self._store.submit(lambda store: store.end_game(game_id, record))
+        if record is not None and not aborted and self._on_finished is not None:
+            self._on_finished(game_id)
 
 
 def _line_json(line: ChatLine) -> dict[str, Any]:

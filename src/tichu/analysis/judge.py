@@ -1,0 +1,184 @@
+"""The expert's judgement of one decision: every option rolled out on the same sampled deals.
+
+:func:`judge` draws ``samples`` deals from what the deciding seat knew (R8: the seat's
+knowledge, weighted by the passes and calls seen, as the expert draws them; before the play
+the cards it had not seen, shuffled), builds each option's round on every deal with the
+expert's own branch builders (:mod:`tichu.agents.mc_branches`), finishes them with the
+expert's rollout policy and takes the round value: the deciding seat's team's points minus
+the other team's (R7). Every option sees the same deals, so the difference between two
+options is estimated from paired values, with far less noise than either mean.
+
+The loss of the choice made is the best option's mean minus the choice's, with the 95 %
+half width of the paired differences; a label is given only when the loss is clear of that
+noise: the highest of :data:`THRESHOLDS` that ``loss - loss_half_width`` reaches.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tichu.agents.heuristic_policy import HeuristicPolicy
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
+from tichu.agents.mc_branches import (
+    Builder,
+    Drawer,
+    bomb_branches,
+    dragon_branches,
+    grand_branches,
+    play_branches,
+    play_out,
+    play_sampler,
+    push_branches,
+    start_drawer,
+    tichu_branches,
+    wish_branches,
+    wish_turn,
+)
+from tichu.agents.mc_search import SEARCH
+from tichu.analysis.points import DecisionPoint
+from tichu.core.combos import Play
+
+#: Deals per decision by default: the half width of a typical loss stays below the lowest
+#: threshold (docs/agents.md, "Game analysis").
+DEFAULT_SAMPLES = 64
+#: Standard errors of a 95 % interval.
+Z = 1.96
+#: Labels by the least loss, clear of the noise, that earns them (points per round).
+THRESHOLDS: Mapping[str, float] = {"inaccuracy": 15.0, "mistake": 40.0, "blunder": 80.0}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The judged options of one decision.
+
+    :ivar point: The decision.
+    :ivar means: Per option (in the point's order) its mean round value for the deciding team.
+    :ivar half_widths: Per option the 95 % half width of that mean.
+    :ivar best: Index of the option with the best mean.
+    :ivar loss: The best mean minus the chosen option's (paired; 0 when the best was chosen).
+    :ivar loss_half_width: The 95 % half width of the loss, from the paired differences.
+    :ivar label: ``inaccuracy``, ``mistake``, ``blunder`` or ``None`` (:func:`label_of`).
+    :ivar samples: The deals drawn.
+    """
+
+    point: DecisionPoint
+    means: tuple[float, ...]
+    half_widths: tuple[float, ...]
+    best: int
+    loss: float
+    loss_half_width: float
+    label: str | None
+    samples: int
+
+
+def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+          thresholds: Mapping[str, float] = THRESHOLDS) -> Judgement:
+    """Judge one decision by the expert's search (see the module docstring); deterministic
+    for ``(point, samples, seed)``.
+
+    :param point: The decision (:func:`~tichu.analysis.points.decision_points`).
+    :param samples: The deals to draw (at least 2).
+    :param seed: Seeds the deals and the rollouts.
+    :param thresholds: The labels' least losses.
+    :raises ValueError: For fewer than two samples, or a view that admits no deal.
+    """
+    if samples < 2:
+        raise ValueError("a judgement needs at least two deals")
+    rng = random.Random(f"{seed}:{point.step}:{point.seat}")
+    policy = HeuristicPolicy(ROLLOUT_WEIGHTS, seed)
+    draw, build = branches_of(point, policy)
+    values = paired_values(point.seat, draw, build, len(point.options), samples, rng, policy)
+    means = tuple(mean(row) for row in values)
+    best = max(range(len(means)), key=lambda index: (means[index], -index))
+    chosen = point.chosen
+    diffs = [a - b for a, b in zip(values[best], values[chosen])]
+    loss = mean(diffs)
+    loss_half_width = half_width(diffs)
+    return Judgement(point, means, tuple(half_width(row) for row in values), best, loss, loss_half_width,
+                     label_of(loss, loss_half_width, thresholds), len(values[0]))
+
+
+def branches_of(point: DecisionPoint, policy: HeuristicPolicy) -> tuple[Drawer, Builder]:
+    """The deal drawer and the branch builder of a decision (the expert's, R8).
+
+    :raises ValueError: For a view that admits no deal, or an unknown kind.
+    """
+    view, options, kind = point.view, point.options, point.kind
+    if kind == "grand_tichu":
+        return start_drawer(view, True), grand_branches(view, policy)
+    if kind == "push":
+        return start_drawer(view, False), push_branches(view, [_push(option) for option in options], policy)
+    draw = play_sampler(view, SEARCH.inference).sample
+    if kind == "tichu":
+        return draw, tichu_branches(view)
+    if kind == "play":
+        return draw, play_branches(view, [_play(option) for option in options])
+    if kind == "bomb":
+        return draw, bomb_branches(view, [None if option is None else _play(option) for option in options])
+    if kind == "wish":
+        turn = wish_turn(view)
+        if turn is None:
+            raise ValueError("nobody plays after this wish")
+        return draw, wish_branches(view, [_int(option) for option in options], turn)
+    if kind == "dragon":
+        return draw, dragon_branches(view, [_int(option) for option in options])
+    raise ValueError(f"unknown decision kind {kind!r}")
+
+
+def paired_values(seat: int, draw: Drawer, build: Builder, branches: int, samples: int, rng: random.Random,
+                  policy: HeuristicPolicy) -> list[list[int]]:
+    """Per branch its round values for ``seat`` over the same ``samples`` deals.
+
+    :raises ValueError: If no deal can be drawn.
+    """
+    values: list[list[int]] = [[] for _ in range(branches)]
+    for _ in range(samples):
+        states = build(draw(rng))
+        for branch, state in enumerate(states):
+            values[branch].append(play_out(state, seat, policy, SEARCH))
+    return values
+
+
+def mean(values: Sequence[float]) -> float:
+    """The mean (0 for none)."""
+    return sum(values) / len(values) if values else 0.0
+
+
+def half_width(values: Sequence[float], z: float = Z) -> float:
+    """The half width of the mean's interval at ``z`` standard errors (0 for fewer than two)."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    average = sum(values) / n
+    variance = sum((value - average) ** 2 for value in values) / (n - 1)
+    return z * math.sqrt(variance / n)
+
+
+def label_of(loss: float, loss_half_width: float, thresholds: Mapping[str, float] = THRESHOLDS) -> str | None:
+    """The label of a loss: the highest threshold that ``loss - loss_half_width`` reaches, else ``None``."""
+    clear = loss - loss_half_width
+    reached = [(least, name) for name, least in thresholds.items() if clear >= least]
+    return max(reached)[1] if reached else None
+
+
+def _play(option: object) -> Play:
+    assert isinstance(option, Play)
+    return option
+
+
+def _int(option: object) -> int:
+    assert isinstance(option, int) and not isinstance(option, bool)
+    return option
+
+
+def _push(option: object) -> tuple[int, int, int]:
+    assert isinstance(option, tuple) and len(option) == 3
+    right, mate, left = option
+    return int(right), int(mate), int(left)
+
+
+__all__ = ["DEFAULT_SAMPLES", "THRESHOLDS", "Z", "Judgement", "branches_of", "half_width", "judge", "label_of",
+           "mean", "paired_values"]

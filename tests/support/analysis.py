@@ -1,0 +1,41 @@
+"""Helpers of the analysis tests at the server: short records with a person, and steps that note
+when each point was judged (importable by the pool's background process)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tichu.analysis import DecisionPoint, Judgement
+from tichu.arena.arena import Arena
+from tichu.server.analysis_runner import ANALYSIS, Steps
+
+Record = dict[str, Any]
+
+
+def one_round_records(count: int, seed: int = 11, person: str = "Anna") -> list[Record]:
+    """``count`` one-round games of four random agents (a target score of 1), seat 0 of each
+    played by the person ``person`` as far as the record says: the analysis judges that seat."""
+    found: list[Record] = []
+    Arena(["random"] * 4, games=count, seed=seed, workers=1, target_score=1, records=True).run(on_record=found.append)
+    for record in found:
+        record["players"][0] = {"name": person, "kind": "human"}
+    return found
+
+
+def timed_judge(point: DecisionPoint, samples: int) -> tuple[float, Judgement]:
+    """The real judgement, with ``time.monotonic()`` as it began (one clock for every process)."""
+    began = time.monotonic()
+    return began, ANALYSIS.judge(point, samples)
+
+
+def timed_document(record: Record, judged: list[tuple[float, Judgement]], samples: int) -> dict[str, Any]:
+    """The real document, with the times the points' judgements began (``judged_at``)."""
+    document = ANALYSIS.document(record, [judgement for _, judgement in judged], samples)
+    document["judged_at"] = [began for began, _ in judged]
+    return document
+
+
+#: The analysis's steps, noting when each point's judgement began.
+TIMED: Steps = Steps(ANALYSIS.points, timed_judge, timed_document)
+
