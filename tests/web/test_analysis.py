@@ -7,6 +7,7 @@ beside the best; a record file offers no analysis; the player view shows the acc
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -119,7 +120,8 @@ async def _judged_panel(tab: Tab, judgement: dict[str, Any]) -> None:
     panel = f'#analysis-judged .analysis-judgement[data-seat="{judgement["seat"]}"]'
     await tab.until(lambda: tab.visible(panel), f"the judged panel of step {judgement['step']}")
     verdict = (await tab.texts(f"{panel} .analysis-verdict"))[0]
-    assert verdict.startswith("Ada: "), verdict
+    mark = {"mistake": "▲", "blunder": "◆"}.get(judgement["label"], "")
+    assert verdict.startswith(f"{mark}Ada: "), verdict
     assert await tab.page.get_attribute(panel, "data-label") == (judgement["label"] or "")
     values = await tab.texts(f"{panel} .analysis-option .analysis-value")
     assert all(VALUE.match(value) for value in values), values
@@ -129,7 +131,7 @@ async def _judged_panel(tab: Tab, judgement: dict[str, Any]) -> None:
     if judgement["chosen"] != judgement["best"]:
         assert await tab.count(f"{panel} .analysis-option.best") == 1
         assert values[1] == _value(best)
-        assert f"{round(judgement['loss'])} ± {round(judgement['loss_half_width'])} points lost" in verdict
+        assert f"{_round(judgement['loss'])} ± {_round(judgement['loss_half_width'])} points lost" in verdict
         hand = await tab.page.eval_on_selector_all(
             '#replay-seats .replay-seat[data-seat="0"] .replay-hand .card', "els => els.map(e => e.dataset.card)")
         marked = await tab.page.eval_on_selector_all(
@@ -138,10 +140,15 @@ async def _judged_panel(tab: Tab, judgement: dict[str, Any]) -> None:
         assert sorted(marked) == sorted(card for card in (_key(label) for label in best["cards"]) if card in hand)
 
 
+def _round(value: float) -> int:
+    """Rounded as the page rounds (``Math.round``: halves up)."""
+    return math.floor(value + 0.5)
+
+
 def _value(option: dict[str, Any]) -> str:
-    mean = round(option["mean"])
+    mean = _round(option["mean"])
     sign = "+" if mean > 0 else ("\u2212" if mean < 0 else "")
-    return f"{sign}{abs(mean)} ± {round(option['half_width'])}"
+    return f"{sign}{abs(mean)} ± {_round(option['half_width'])}"
 
 
 def _key(label: str) -> str:
