@@ -32,8 +32,9 @@ Record = dict[str, Any]
 SAMPLES = 32
 #: Seconds the whole analysis may take (the wait for the chart).
 ANALYSIS_WAIT = 90.0
-#: The seed of the planted game: Ada's first eight cards are B9 G8 B7 R5 B4 G3 S3 Ma.
-PLANTED_SEED = 2
+#: The seed of the planted game: Ada's first eight cards are BK BD SD RB S9 R8 G7 S3; with 32
+#: deals her Grand Tichu is a mistake and a play of hers a blunder, both well clear of the bounds.
+PLANTED_SEED = 6
 #: A value with its half interval as the judged panel shows it, e.g. "+35 ± 8" or "−120 ± 14".
 VALUE = re.compile(r"^[+\u2212]?\d+ ± \d+$")
 
@@ -282,3 +283,26 @@ async def test_an_analysed_game_opens_with_its_chart_and_the_player_shows_accura
     assert await laptop.page.get_attribute("#view-replay", "data-analysis") == "hidden"
     assert not await laptop.visible("#analysis-start")
     assert not await laptop.visible("#replay-analysis")
+
+
+async def test_a_server_that_does_not_analyse_hides_the_button(
+        start_server: StartServer, open_page: OpenPage, planted: Record) -> None:
+    """``TICHU_ANALYSIS=off``: the server still serves the status (``none``), so the button is
+    offered; its request is refused (403) and the button goes, with no chart."""
+    server = await start_server(analysis="off")
+    await _store(server, planted)
+    tab = await open_page(PHONE, "analysis-off")
+    await tab.page.goto(f"{server.url}#replay={planted['id']}")
+    await tab.wait_view("view-replay")
+    await _at(tab, 0)
+    await tab.until(lambda: tab.visible("#analysis-start"), '"Analyse this game" shown')
+    await tab.click("#analysis-start")
+
+    async def hidden() -> bool:
+        return await tab.page.get_attribute("#view-replay", "data-analysis") == "hidden"
+    await tab.until(hidden, "the analysis hidden after the refusal")
+    assert not await tab.visible("#analysis-start")
+    assert not await tab.visible("#replay-analysis")
+    refused = [error for error in tab.console_errors if "status of 403" in error]
+    assert len(refused) == 1, tab.console_errors
+    tab.console_errors.remove(refused[0])
