@@ -306,3 +306,36 @@ async def test_a_server_that_does_not_analyse_hides_the_button(
     refused = [error for error in tab.console_errors if "status of 403" in error]
     assert len(refused) == 1, tab.console_errors
     tab.console_errors.remove(refused[0])
+
+
+async def test_the_progress_is_followed_until_the_viewer_is_left(
+        server: LiveServer, open_page: OpenPage, planted: Record) -> None:
+    """While the analysis runs the page asks again (0.5 s, then doubling) and shows the progress;
+    leaving the viewer stops the questions. The server's answers are scripted here (an analysis
+    that never ends), so that the questions can be counted."""
+    await _store(server, planted)
+    tab = await open_page(PHONE, "analysis-progress")
+    asked: list[str] = []
+
+    async def answer(route: Any) -> None:
+        asked.append(route.request.method)
+        done = len([method for method in asked if method == "GET"])
+        body = {"status": "running" if "POST" in asked else "none", "progress": [done, 10], "analysis": None}
+        await route.fulfill(status=202 if route.request.method == "POST" else 200, body=json.dumps(body),
+                            content_type="application/json")
+
+    await tab.page.route("**/api/games/*/analysis", answer)
+    await tab.page.goto(f"{server.url}#replay={planted['id']}")
+    await tab.wait_view("view-replay")
+    await tab.until(lambda: tab.visible("#analysis-start"), '"Analyse this game" shown')
+    await tab.click("#analysis-start")
+    await tab.until(lambda: _has(tab, "#analysis-status", "Analysing: 3 of 10 decisions"), "the progress, asked again")
+    await tab.until(lambda: _has(tab, "#analysis-status", "Analysing: 4 of 10 decisions"), "the progress, asked again")
+    assert not await tab.visible("#analysis-start")
+    await tab.click("#replay-back")
+    await tab.wait_view("view-login")
+    state = await tab.page.evaluate("() => [Tichu.AnalysisState.gameId, Tichu.AnalysisState.status]")
+    assert state == [None, "hidden"]
+    count = len(asked)
+    await tab.page.wait_for_timeout(2500)  # the next question was due 2 s after the last answer
+    assert len(asked) == count, asked
