@@ -45,14 +45,15 @@ class _GrandCaller(RandomAgent):
     GRAND_TICHU_RATE = 1.0
 
 
-def planted_record(seed: int = PLANTED_SEED) -> Record:
+def planted_record(seed: int = PLANTED_SEED, cleo: str = "agent:heuristic") -> Record:
     """One round in which the person Ada (seat 0) calls Grand Tichu on a hand without an Ace,
-    the Dragon, the Phoenix or a bomb, and plays at random; heuristic agents at the other seats."""
+    the Dragon, the Phoenix or a bomb, and plays at random; heuristic agents at the other seats
+    (Cleo's seat marked as ``cleo``: ``human`` has her decisions judged too)."""
     agents = [_GrandCaller("Ada", seed), *(HeuristicAgent(name, seed * 10 + seat)
                                            for seat, name in ((1, "Ben"), (2, "Cleo"), (3, "Dan")))]
     rules = RuleSet(seed=seed, target_score=1)
     state = play_game(agents, rules, keep_rounds=True)
-    players = [("Ada", "human"), ("Ben", "agent:heuristic"), ("Cleo", "agent:heuristic"), ("Dan", "agent:heuristic")]
+    players = [("Ada", "human"), ("Ben", "agent:heuristic"), ("Cleo", cleo), ("Dan", "agent:heuristic")]
     return game_record(state.rounds, rules, players, record_id=f"planted-{seed}", started_at="2026-11-26T00:00:00Z")
 
 
@@ -339,3 +340,51 @@ async def test_the_progress_is_followed_until_the_viewer_is_left(
     count = len(asked)
     await tab.page.wait_for_timeout(2500)  # the next question was due 2 s after the last answer
     assert len(asked) == count, asked
+
+
+async def test_a_spectator_chooses_whose_costliest_decisions_are_listed(
+        start_server: StartServer, open_page: OpenPage, shots: Shots) -> None:
+    """A viewer who did not play the game (no name) chooses the player: two people played (Ada
+    and Cleo), the list starts with Ada's and shows Cleo's once she is chosen; at the push,
+    where both decided, the panel shows the chosen player's decision and counts the other."""
+    record = planted_record(cleo="human")
+    record["id"] = "two-people"
+    server = await start_server(analysis_samples=8)
+    await _store(server, record)
+    tab = await open_page(DESKTOP, "analysis-choose")
+    await tab.page.goto(f"{server.url}#replay={record['id']}")
+    await tab.wait_view("view-replay")
+    await _at(tab, 0)
+    await tab.click("#analysis-start")
+    await tab.page.wait_for_selector("#analysis-chart svg .analysis-line", timeout=ANALYSIS_WAIT * 1000)
+    document = await _analysis(tab, record["id"])
+    assert (await tab.texts("#analysis-costly-title")) == ["The 5 costliest decisions of"]
+    assert await tab.page.eval_on_selector_all("#analysis-player option", "els => els.map(e => e.textContent)") == [
+        "Ada", "Cleo"]
+
+    def costliest(seat: int) -> list[int]:
+        judged = sorted((j for j in document["judgements"] if j["seat"] == seat and j["loss"] > 0),
+                        key=lambda judgement: (-judgement["loss"], judgement["step"]))
+        return [judgement["step"] for judgement in judged[:5]]
+
+    async def listed() -> list[int]:
+        steps: list[int] = await tab.page.eval_on_selector_all("#analysis-costliest button",
+                                                                "els => els.map(e => Number(e.dataset.step))")
+        return steps
+
+    assert await listed() == costliest(0)
+    await tab.page.select_option("#analysis-player", "2")
+
+    async def cleos() -> bool:
+        return await listed() == costliest(2)
+    await tab.until(cleos, "Cleo's costliest decisions listed")
+    push = next(judgement["step"] for judgement in document["judgements"] if judgement["kind"] == "push")
+    there = [judgement["seat"] for judgement in document["judgements"] if judgement["step"] == push]
+    assert {0, 2} <= set(there), there
+    await tab.page.goto(f"{server.url}#replay={record['id']}&step={push}")
+    await _at(tab, push)
+    await tab.until(lambda: tab.visible('#analysis-judged .analysis-judgement[data-seat="0"]'), "the push judged")
+    assert await tab.texts("#analysis-judged .analysis-more") == [
+        f"+{len(there) - 1} more here (choose the player)"]
+    await shots.take(tab, "analysis-choose")
+    shots.assert_layout()

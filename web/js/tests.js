@@ -949,7 +949,7 @@
       assert.equal(AnalysisView.verdict(blunder, name), 'Ada: blunder, 90 ± 10 points lost');
       assert.equal(AnalysisView.verdict(judgement(10, 1, 0, null, 0), name), 'Ben: the best choice');
       assert.equal(AnalysisView.verdict(judgement(10, 2, 6, null, 0), name),
-        'Cleo: 6 ± 10 points lost (within the estimate\'s noise)');
+        'Cleo: 6 ± 10 points lost, within the noise');
       assert.equal(AnalysisView.valueText(35.2, 8.1), '+35 ± 8');
       assert.equal(AnalysisView.valueText(-4.6, 0.4), '\u22125 ± 0');
       const option = function (text) { return { text: text, cards: [] }; };

@@ -65,11 +65,13 @@
     }
     if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
       cards.forEach(function (label, at) {
-        const card = CardBuilder.build(Tichu.ReplayView.cardOf(label));
+        const part = document.createElement('span');
+        part.className = 'analysis-push-part';
         const where = document.createElement('span');
         where.className = 'analysis-push-to';
-        where.textContent = '→ ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-        what.append(card, where);
+        where.textContent = I18n.t('analysis.push.' + PUSH_TARGETS[at]);
+        part.append(CardBuilder.build(Tichu.ReplayView.cardOf(label)), where);
+        what.appendChild(part);
       });
       what.setAttribute('aria-label', _plain(judgement, option, name));
       what.classList.add('analysis-cards', 'analysis-push');
@@ -118,7 +120,7 @@
   }
 
   /**
-   * One option's row: what it is and its expected points.
+   * One option: its name and expected points over what it is.
    * @param {string} role `chosen` or `best`.
    * @param {Object} judgement The judgement.
    * @param {Object} option The option.
@@ -128,6 +130,8 @@
   function _optionRow(role, judgement, option, name) {
     const row = document.createElement('div');
     row.className = 'analysis-option ' + role;
+    const head = document.createElement('p');
+    head.className = 'analysis-option-head';
     const title = document.createElement('span');
     title.className = 'analysis-option-name';
     title.textContent = I18n.t(role === 'best' ? 'analysis.best' : 'analysis.chosen');
@@ -135,7 +139,8 @@
     value.className = 'analysis-value';
     value.textContent = valueText(option.mean, option.half_width);
     value.title = I18n.t('analysis.valueTitle');
-    row.append(title, _what(judgement, option, name), value);
+    head.append(title, value);
+    row.append(head, _what(judgement, option, name));
     return row;
   }
 
@@ -156,13 +161,14 @@
   }
 
   /**
-   * Draw the judged decisions of the step shown (the costliest first).
-   * @param {Object[]} judged The step's judgements.
+   * Draw the judged decision of the step shown, and how many others were made there.
+   * @param {Object[]} judged The decision shown (none or one).
+   * @param {number} others The step's other judged decisions (of other seats).
    * @param {function(number): string} name A seat's name.
    * @returns {void}
    */
-  function _drawJudged(judged, name) {
-    _elements['analysis-judged'].replaceChildren(...judged.map(function (judgement) {
+  function _drawJudged(judged, others, name) {
+    const boxes = judged.map(function (judgement) {
       const box = document.createElement('div');
       box.className = 'analysis-judgement';
       box.dataset.seat = String(judgement.seat);
@@ -175,12 +181,22 @@
       head.appendChild(document.createTextNode(verdict(judgement, name)));
       box.appendChild(head);
       const pair = Analysis.choiceAndBest(judgement);
-      box.appendChild(_optionRow('chosen', judgement, pair.chosen, name));
+      const options = document.createElement('div');
+      options.className = 'analysis-options';
+      options.appendChild(_optionRow('chosen', judgement, pair.chosen, name));
       if (judgement.chosen !== judgement.best) {
-        box.appendChild(_optionRow('best', judgement, pair.best, name));
+        options.appendChild(_optionRow('best', judgement, pair.best, name));
       }
+      box.appendChild(options);
       return box;
-    }));
+    });
+    if (others) {
+      const more = document.createElement('p');
+      more.className = 'analysis-more';
+      more.textContent = I18n.t('analysis.more', { n: others });
+      boxes.push(more);
+    }
+    _elements['analysis-judged'].replaceChildren(...boxes);
     _elements['analysis-judged'].hidden = !judged.length;
   }
 
@@ -320,7 +336,7 @@
   }
 
   /**
-   * Draw the costliest decisions of the seat chosen, and the seat's summary.
+   * Draw the costliest decisions of the seat chosen (its select), and the seat's summary.
    * @param {Object} document_ The analysis document.
    * @param {function(number): string} name A seat's name.
    * @param {string[]} names The game's players by seat.
@@ -328,10 +344,6 @@
    */
   function _drawCostliest(document_, name, names) {
     const own = User.getName();
-    if (_seatFor !== document_) {
-      _seatFor = document_;
-      _seat = Analysis.startSeat(document_, names, own);
-    }
     const seats = Analysis.judgedSeats(document_);
     const select = _elements['analysis-player'];
     const optionsKey = seats.map(name).join('|');
@@ -445,9 +457,16 @@
     _shown.index = shown.index;
     _drawChart(document_, shown.steps, shown.index, shown.name);
     _drawLegend(shown.name);
+    if (_seatFor !== document_) {
+      _seatFor = document_;
+      _seat = Analysis.startSeat(document_, shown.names, User.getName());
+    }
+    // one decision at a time (the layout keeps its room): the chosen player's, else the costliest
     const judged = Analysis.judgementsAt(document_, shown.index);
-    _drawJudged(judged, shown.name);
-    _markBestCards(judged);
+    const first = judged.find(function (judgement) { return judgement.seat === _seat; }) || judged[0];
+    const one = first ? [first] : [];
+    _drawJudged(one, judged.length - one.length, shown.name);
+    _markBestCards(one);
     _drawCostliest(document_, shown.name, shown.names);
   }
 
