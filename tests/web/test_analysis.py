@@ -242,7 +242,7 @@ async def _has(tab: Tab, selector: str, text: str) -> bool:
 
 
 async def test_an_analysed_game_opens_with_its_chart_and_the_player_shows_accuracy(
-        start_server: StartServer, open_page: OpenPage, planted: Record) -> None:
+        start_server: StartServer, open_page: OpenPage, shots: Shots, planted: Record) -> None:
     """A game analysed before opens with its chart at once (no button), also at the other size;
     Ada's statistics show her accuracy; a record file (not stored) offers no analysis."""
     server = await start_server(analysis_samples=8)
@@ -273,6 +273,8 @@ async def test_an_analysed_game_opens_with_its_chart_and_the_player_shows_accura
     text = (await laptop.texts(accuracy))[0]
     expected = rf"\d+\.\d points lost per decision \({summary['decisions']} decisions in one game\)"
     assert re.fullmatch(expected, text), text
+    await shots.take(laptop, "player-accuracy")
+    shots.assert_layout()
 
     # a record file: no analysis offered
     await laptop.page.goto(server.url)
@@ -312,8 +314,8 @@ async def test_a_server_that_does_not_analyse_hides_the_button(
 async def test_the_progress_is_followed_until_the_viewer_is_left(
         server: LiveServer, open_page: OpenPage, planted: Record) -> None:
     """While the analysis runs the page asks again (0.5 s, then doubling) and shows the progress;
-    leaving the viewer stops the questions. The server's answers are scripted here (an analysis
-    that never ends), so that the questions can be counted."""
+    leaving the viewer stops the questions (no question is due any more: no waiting for a time).
+    The server's answers are scripted here: an analysis that never ends."""
     await _store(server, planted)
     tab = await open_page(PHONE, "analysis-progress")
     asked: list[str] = []
@@ -333,13 +335,12 @@ async def test_the_progress_is_followed_until_the_viewer_is_left(
     await tab.until(lambda: _has(tab, "#analysis-status", "Analysing: 3 of 10 decisions"), "the progress, asked again")
     await tab.until(lambda: _has(tab, "#analysis-status", "Analysing: 4 of 10 decisions"), "the progress, asked again")
     assert not await tab.visible("#analysis-start")
+    assert await tab.page.evaluate("() => Tichu.AnalysisController.polling()")  # the next question is due
     await tab.click("#replay-back")
     await tab.wait_view("view-login")
-    state = await tab.page.evaluate("() => [Tichu.AnalysisState.gameId, Tichu.AnalysisState.status]")
-    assert state == [None, "hidden"]
-    count = len(asked)
-    await tab.page.wait_for_timeout(2500)  # the next question was due 2 s after the last answer
-    assert len(asked) == count, asked
+    state = await tab.page.evaluate(
+        "() => [Tichu.AnalysisState.gameId, Tichu.AnalysisState.status, Tichu.AnalysisController.polling()]")
+    assert state == [None, "hidden", False], state
 
 
 async def test_a_spectator_chooses_whose_costliest_decisions_are_listed(

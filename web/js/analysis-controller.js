@@ -167,9 +167,18 @@
   }
 
   /**
+   * Whether a question is due (a timer is set): true only while a shown game's analysis is
+   * queued or running.
+   * @returns {boolean} True while polling.
+   */
+  function polling() {
+    return _timer !== null;
+  }
+
+  /**
    * The analysis' controller.
    * @namespace AnalysisController
    * @type {Object}
    */
-  Tichu.AnalysisController = Object.freeze({ init, POLL_FIRST_MS, POLL_MAX_MS });
+  Tichu.AnalysisController = Object.freeze({ init, polling, POLL_FIRST_MS, POLL_MAX_MS });
 })(window.Tichu = window.Tichu || {});
