@@ -129,6 +129,21 @@ async def test_a_server_exits_while_an_agent_decides(start: Start, how: signal.S
         await asyncio.gather(playing, return_exceptions=True)
 
 
+async def test_a_server_exits_while_it_analyses_a_game(start: Start, how: signal.Signals) -> None:
+    """A one-round game analysed as it ends (``TICHU_ANALYSIS=all``) with so many deals per point
+    that a judgement takes long: the server stops within the bound while the pool's background
+    process computes (a process of the pool that has used a second of CPU)."""
+    server = await start(analysis="all", analysis_samples=100_000, target_score=1)
+    _, playing = await _game(server)
+    try:
+        await _eventually(lambda: any(cpu_seconds(pid) >= 1.0 for pid in pool_workers(server.pid)), 60,
+                          "no analysis computed for a second")
+        await _stops_cleanly(server, how)
+    finally:
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+
+
 async def test_a_server_exits_after_its_workers_died(start: Start, how: signal.Signals) -> None:
     """The pool's workers killed (out of memory, an operator) just before the stop."""
     server = await start()
