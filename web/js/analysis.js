@@ -1,6 +1,6 @@
 /**
  * @file Analysis: pure helpers over a game's analysis document (`tichu-analysis/1`,
- * docs/server.md "Game analysis"): the judged decisions by step, the chart's points and
+ * docs/agents.md; served as docs/server.md "Game analysis" says): the judged decisions by step, the chart's points and
  * markers, a player's costliest decisions and the step a click on the chart jumps to. No DOM,
  * no network: the AnalysisView draws what these compute.
  */

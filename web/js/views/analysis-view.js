@@ -1,6 +1,6 @@
 /**
- * @file AnalysisView: a stored game's analysis inside the replay viewer (Tichu.AnalysisState,
- * the document's format in docs/server.md "Game analysis"): the "Analyse this game" button,
+ * @file AnalysisView: a stored game's analysis inside the replay viewer (Tichu.AnalysisState;
+ * the document's format in docs/agents.md, the API in docs/server.md "Game analysis"): the "Analyse this game" button,
  * the progress, the chart of the advantage through the game with markers at mistakes and
  * blunders (a click or tap jumps to the nearest judged step; ←/→ on the chart to the
  * previous/next marker), the judged decision of the step shown (the choice made beside the best,
@@ -30,7 +30,7 @@
   /** @type {Object<string, string>} The markers as characters (legend, selects, list). */
   const SYMBOLS = Object.freeze({ mistake: '▲', blunder: '◆' });
   /** @type {string[]} A push's targets in the order of its cards (R2.3). */
-  const PUSH_TARGETS = Object.freeze(['right', 'partner', 'left']);
+  const PUSH_TARGETS = Lib.PUSH_TARGETS;
   /** @type {string} The class of the hand cards the best option would have played. */
   const BEST_CLASS = 'analysis-best';
 
@@ -40,6 +40,8 @@
   let _seat = null;
   /** @type {(Object|null)} The document the seat was chosen for. */
   let _seatFor = null;
+  /** @type {string} What the list of costliest decisions was last drawn for. */
+  let _costlyKey = '';
   /** @type {string} What the chart was last drawn for. */
   let _chartKey = '';
   /** @type {{steps: number, index: number, box: Object}} What the chart's events need. */
@@ -156,7 +158,8 @@
       return I18n.t('analysis.verdictBest', { name: who });
     }
     const loss = { name: who, loss: Math.round(judgement.loss || 0), half: Math.round(judgement.loss_half_width || 0) };
-    return judgement.label ? I18n.t('analysis.verdictLabel', Object.assign({ label: I18n.t('analysis.' + judgement.label) }, loss))
+    return judgement.label
+      ? I18n.t('analysis.verdictLabel', Object.assign({ label: I18n.t('analysis.' + judgement.label) }, loss))
       : I18n.t('analysis.verdictNoise', loss);
   }
 
@@ -227,9 +230,11 @@
       if (judgement.chosen === judgement.best) {
         return;
       }
-      const hand = document.querySelector('#replay-seats .replay-seat[data-seat="' + judgement.seat + '"] .replay-hand');
+      const hand = document.querySelector('#replay-seats .replay-seat[data-seat="' + judgement.seat
+        + '"] .replay-hand');
       (Analysis.choiceAndBest(judgement).best.cards || []).forEach(function (label) {
-        const card = hand && hand.querySelector('.card[data-card="' + Lib.cardKey(Tichu.ReplayView.cardOf(label)) + '"]');
+        const key = Lib.cardKey(Tichu.ReplayView.cardOf(label));
+        const card = hand && hand.querySelector('.card[data-card="' + key + '"]');
         if (card) {
           card.classList.add(BEST_CLASS);
         }
@@ -260,7 +265,8 @@
    */
   function _drawChart(document_, steps, index, name) {
     const holder = _elements['analysis-chart'];
-    const box = { width: Math.round(holder.clientWidth) || 1000, height: Math.round(holder.clientHeight) || 150, pad: PAD };
+    const box = { width: Math.round(holder.clientWidth) || 1000, height: Math.round(holder.clientHeight) || 150,
+      pad: PAD };
     const key = [box.width, box.height, steps.length, I18n.getLanguage(), AnalysisState.gameId,
       (document_.judgements || []).length].join('|');
     _shown.steps = steps.length;
@@ -359,9 +365,17 @@
     select.value = String(_seat);
     select.hidden = seats.length < 2;
     const mine = _seat !== null && own && names[_seat] === own;
-    _elements['analysis-costly-title'].textContent = mine ? I18n.t('analysis.costlyYours')
-      : I18n.t(seats.length < 2 ? 'analysis.costlyOfName' : 'analysis.costlyOf', { name: _seat === null ? '' : name(_seat) });
     const list = _seat === null ? [] : Analysis.costliest(document_, _seat, 5);
+    // rebuilt only when it changed, so that a button keeps the focus when it is pressed
+    const key = [I18n.getLanguage(), _seat, own, AnalysisState.gameId].concat(seats.map(name),
+      list.map(function (judgement) { return judgement.step; })).join('|');
+    if (key === _costlyKey) {
+      return;
+    }
+    _costlyKey = key;
+    _elements['analysis-costly-title'].textContent = mine ? I18n.t('analysis.costlyYours')
+      : I18n.t(seats.length < 2 ? 'analysis.costlyOfName' : 'analysis.costlyOf',
+        { name: _seat === null ? '' : name(_seat) });
     _elements['analysis-costliest'].replaceChildren(...list.map(function (judgement) {
       const item = document.createElement('li');
       const button = document.createElement('button');
