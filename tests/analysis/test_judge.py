@@ -4,10 +4,15 @@ and blind to the cards hidden from the judged seat (R8)."""
 from __future__ import annotations
 
 import copy
+import pickle
 from typing import Any
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.analysis.games import heuristic_record
-from tichu.analysis import DecisionPoint, decision_points, judge
+from tichu.analysis import THRESHOLDS, DecisionPoint, decision_points, judge
 from tichu.records.steps import record_steps
 
 #: Deals per judgement in these tests (the default is far more; these check behaviour, not numbers).
@@ -25,6 +30,28 @@ def test_a_judgement_is_deterministic_for_a_seed() -> None:
     assert first.means[first.best] == max(first.means)
     assert abs(first.loss - (first.means[first.best] - first.means[point.chosen])) < 1e-9
     assert first.loss >= 0 and first.loss_half_width >= 0
+    assert pickle.loads(pickle.dumps(first)) == first  # the server judges in a worker process
+
+
+_POINTS = decision_points(heuristic_record())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(range(len(_POINTS))), st.integers(0, 2**31), st.integers(2, 6))
+def test_any_judgement_is_well_formed(index: int, seed: int, samples: int) -> None:
+    """Whatever the decision, seed and deals: the best option has the highest mean, the loss
+    is the paired mean difference, never negative, zero when the best was chosen, and a label
+    only where the loss less its half width reaches a threshold."""
+    point = _POINTS[index]
+    judgement = judge(point, samples=samples, seed=seed)
+    assert judgement.samples == samples and 0 <= judgement.best < len(point.options)
+    assert judgement.means[judgement.best] == max(judgement.means)
+    assert judgement.loss >= 0 and all(width >= 0 for width in judgement.half_widths)
+    assert judgement.loss == pytest.approx(judgement.means[judgement.best] - judgement.means[point.chosen])
+    if judgement.best == point.chosen:
+        assert judgement.loss == 0 and judgement.label is None
+    if judgement.label is not None:
+        assert judgement.loss - judgement.loss_half_width >= THRESHOLDS[judgement.label]
 
 
 def _redealt(record: dict[str, Any], point: DecisionPoint) -> dict[str, Any] | None:

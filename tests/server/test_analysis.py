@@ -16,10 +16,12 @@ from tests.support import analysis as support
 from tests.support.live_server import WAIT, eventually, wait_for_records
 from tests.support.pool_agents import SleepyAgent
 from tests.support.raw_client import Server, StartServer
+from tichu.analysis import DEFAULT_SAMPLES
 from tichu.records.store import GameStore
 from tichu.server.agent_pool import AgentPool
 from tichu.server.analysis_runner import ANALYSIS, MAX_QUEUED_ANALYSES, AnalysisRunner
 from tichu.server.app import ANALYSES, POOL, STORE, STORE_FILE
+from tichu.server.config import Settings
 from tichu.server.storage import StoreWriter
 
 Record = dict[str, Any]
@@ -156,7 +158,8 @@ async def test_the_queue_is_bounded(tmp_path: Path) -> None:
     writer = await asyncio.to_thread(StoreWriter, tmp_path / STORE_FILE)
     try:
         runner = AnalysisRunner(writer, AgentPool(1), ANALYSIS, SAMPLES)  # not started: nothing runs
-        assert [runner.request(f"g{index}") for index in range(MAX_QUEUED_ANALYSES)] == ["queued"] * 20
+        answers = [runner.request(f"g{index}") for index in range(MAX_QUEUED_ANALYSES)]
+        assert answers == ["queued"] * MAX_QUEUED_ANALYSES
         assert runner.request("g0") == "already"
         assert runner.request("one more") == "full" and runner.status("one more") is None
     finally:
@@ -191,3 +194,14 @@ async def test_a_live_decision_goes_before_the_next_judged_point(tmp_path: Path,
         await runner.stop()
         await pool.shutdown()
         await asyncio.to_thread(writer.close)
+
+
+def test_the_settings() -> None:
+    """``TICHU_ANALYSIS`` is on-request by default, one of its three modes, and the samples at
+    least 1 (the method's default otherwise); anything else stops the start, naming the variable."""
+    assert (Settings().analysis, Settings().analysis_samples) == ("on-request", DEFAULT_SAMPLES)
+    loaded = Settings.load({"TICHU_ANALYSIS": "all", "TICHU_ANALYSIS_SAMPLES": "8"}, env_file=None)
+    assert (loaded.analysis, loaded.analysis_samples) == ("all", 8)
+    for wrong in ({"TICHU_ANALYSIS": "sometimes"}, {"TICHU_ANALYSIS_SAMPLES": "0"}):
+        with pytest.raises(ValueError, match=next(iter(wrong))):
+            Settings.load(wrong, env_file=None)

@@ -175,6 +175,12 @@ class _Workers:
         return self.done
 
 
+def _drop_outcome(outcome: asyncio.Future[Any]) -> None:
+    """Take the outcome of a call nobody awaits any more (else asyncio logs its exception)."""
+    if not outcome.cancelled():
+        outcome.exception()
+
+
 def _context() -> multiprocessing.context.BaseContext:
     """How the pool starts processes: from a fork server that has :data:`PRELOAD` imported, or
     by ``spawn`` where there is none (never by forking the running event loop)."""
@@ -349,8 +355,12 @@ class AgentPool:
         except (BrokenProcessPool, OSError, EOFError) as error:
             self._let_go_background(cancel=True)
             raise _StartFailed from error
+        outcome = asyncio.wrap_future(future)
         try:
-            return await asyncio.shield(asyncio.wrap_future(future))
+            return await asyncio.shield(outcome)
+        except asyncio.CancelledError:  # nobody wants the outcome (a stop): it is not worth a warning
+            outcome.add_done_callback(_drop_outcome)
+            raise
         except BrokenProcessPool:
             self._let_go_background(cancel=True)
             raise
