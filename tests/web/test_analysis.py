@@ -389,3 +389,21 @@ async def test_a_spectator_chooses_whose_costliest_decisions_are_listed(
         f"+{len(there) - 1} more here (choose the player)"]
     await shots.take(tab, "analysis-choose")
     shots.assert_layout()
+
+
+async def test_a_failed_analysis_says_why_and_is_offered_again(
+        server: LiveServer, open_page: OpenPage, planted: Record) -> None:
+    """A failed analysis (scripted answer) shows the server's reason and the button again."""
+    await _store(server, planted)
+    tab = await open_page(DESKTOP, "analysis-failed")
+
+    async def answer(route: Any) -> None:
+        body = {"status": "failed", "progress": [0, 0], "analysis": None, "reason": "the record does not replay"}
+        await route.fulfill(status=200, body=json.dumps(body), content_type="application/json")
+
+    await tab.page.route("**/api/games/*/analysis", answer)
+    await tab.page.goto(f"{server.url}#replay={planted['id']}")
+    await tab.wait_view("view-replay")
+    await tab.until(lambda: tab.visible("#analysis-status"), "the failure said")
+    assert await tab.texts("#analysis-status") == ["The analysis failed: the record does not replay."]
+    assert await tab.visible("#analysis-start")

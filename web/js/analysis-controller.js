@@ -43,13 +43,14 @@
   /**
    * Set the state and draw it.
    * @param {string} status The status.
-   * @param {Object} [fields] `progress`, `document`.
+   * @param {Object} [fields] `progress`, `document`, `reason`.
    * @returns {void}
    */
   function _set(status, fields) {
     model.status = status;
     model.progress = (fields && fields.progress) || [0, 0];
     model.document = (fields && fields.document) || null;
+    model.reason = (fields && fields.reason) || '';
     ViewManager.requestRender();
   }
 
@@ -87,7 +88,8 @@
       _set('done', { document: answer.analysis });
       return;
     }
-    _set(['none', 'queued', 'running', 'failed'].includes(status) ? status : 'none', { progress: progress });
+    _set(['none', 'queued', 'running', 'failed'].includes(status) ? status : 'none',
+      { progress: progress, reason: status === 'failed' ? String(answer.reason || '') : '' });
     if (PENDING.includes(status)) {
       _timer = window.setTimeout(function () {
         _timer = null;

@@ -16,6 +16,7 @@
    *   `failed` (the server's analysis failed), `busy` (the server's queue is full) or `offline`.
    * @property {number[]} progress `[done, total]` decisions while queued or running.
    * @property {?Object} document The analysis document (`tichu-analysis/1`) when done.
+   * @property {string} reason Why the server's analysis failed (its words), or ''.
    */
-  Tichu.AnalysisState = { gameId: null, status: 'hidden', progress: [0, 0], document: null };
+  Tichu.AnalysisState = { gameId: null, status: 'hidden', progress: [0, 0], document: null, reason: '' };
 })(window.Tichu = window.Tichu || {});

@@ -436,7 +436,8 @@
         return progress[1] ? I18n.t('analysis.running', { done: progress[0], total: progress[1] })
           : I18n.t('analysis.queued');
       case 'failed':
-        return I18n.t('analysis.failed');
+        return AnalysisState.reason ? I18n.t('analysis.failedWhy', { reason: AnalysisState.reason })
+          : I18n.t('analysis.failed');
       case 'busy':
         return I18n.t('analysis.busy');
       case 'offline':
