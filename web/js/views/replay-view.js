@@ -4,7 +4,9 @@
  * says what happened, and the controls (first, back, play/pause at a speed, forward, last,
  * jump to a round or trick; keys ←/→, Home/End, Space). The address follows the step
  * (`#replay=<id>&step=<n>`), so that it can be shared. A record file dropped on the page or
- * chosen with "Open a record" opens here too.
+ * chosen with "Open a record" opens here too. A stored game's analysis is drawn into the view
+ * by the AnalysisView (called from {@link render}; its jumps come back as `intent:replay-step`),
+ * and the round and trick selects mark the mistakes and blunders of their steps.
  */
 (function (Tichu) {
   'use strict';
