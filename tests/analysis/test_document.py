@@ -135,3 +135,20 @@ def test_bin_analyse_refuses_a_file_without_records(tmp_path: Path, capsys: pyte
     path.write_text("42", encoding="utf-8")
     assert analyse.main([str(path)]) == 1
     assert "neither a record" in capsys.readouterr().err
+
+
+def test_a_seat_two_people_held_has_an_entry_per_person() -> None:
+    """A person at seat 1 who left after round 0 and another who took the seat: the document
+    has one player entry each, named as the replay names them (``seat_changes``)."""
+    record = heuristic_record()
+    record["players"][1].update(name="Ann", kind="human")
+    record["seat_changes"] = [{"seat": 1, "round": 1, "event": 0, "name": "Bob", "kind": "human",
+                               "reason": "joined"}]
+    document = analyse_record(record, samples=2)
+    entries = {(player["seat"], player["name"]): player["decisions"] for player in document["players"]}
+    steps, _ = record_steps(record)
+    rounds = {name: {j["round"] for j in document["judgements"] if steps[j["step"]]["names"][1] == name}
+              for name in ("Ann", "Bob")}
+    assert set(entries) == {(1, "Ann"), (1, "Bob")}
+    assert rounds["Ann"] == {0} and rounds["Bob"] == set(range(1, len(record["rounds"])))
+    assert sum(entries.values()) == len(document["judgements"])

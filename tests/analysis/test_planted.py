@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.agents.test_agents import endgame, view_of
 from tests.analysis.planted import PlantedPerson, planted_game
 from tichu.analysis import DecisionPoint, Judgement, decision_points, judge
 
@@ -62,3 +63,15 @@ def test_a_tichu_on_a_hopeless_hand_is_labelled_R6_1() -> None:
     planted, expert = _judged(record, person)
     assert len(planted) == 1 and planted[0].label in ("mistake", "blunder"), planted
     _check_expert(expert)
+
+
+def test_the_dragon_to_the_opponent_about_to_go_out_is_a_mistake_where_it_counts_R4_5() -> None:
+    """Seat 0 wins a trick of 45 points with the Dragon and goes out next with its Ace: the
+    last player's tricks will go to it (R7.2), so the trick belongs with the opponent holding
+    seven cards, not with the one about to go out with one (R4.5). Given to the latter: a
+    mistake or a blunder."""
+    round_ = endgame(["SA", "S2", "G4 B5 R6", "S8 G9 RZ BK SK B7 G3"], turn=0,
+                     trick=[(3, "GZ"), (1, "RK"), (0, "Dr")])
+    point = DecisionPoint(0, 0, 0, "dragon", view_of(round_, 0), (3, 1), 1, (0, 0))
+    judgement = judge(point)
+    assert judgement.best == 0 and judgement.label in ("mistake", "blunder"), judgement

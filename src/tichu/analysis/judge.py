@@ -47,8 +47,8 @@ DEFAULT_SAMPLES = 64
 #: Standard errors of a 95 % interval.
 Z = 1.96
 #: Labels by the least loss, clear of the noise, that earns them (points per round): above the
-#: median half width of a loss at the default samples (about 33) for an inaccuracy, above its
-#: 90th percentile (about 59) for a mistake (docs/agents.md, "Game analysis").
+#: median half width of a loss at the default samples (about 29) for an inaccuracy, above its
+#: 90th percentile (about 58) for a mistake (docs/agents.md, "Game analysis").
 THRESHOLDS: Mapping[str, float] = {"inaccuracy": 35.0, "mistake": 60.0, "blunder": 120.0}
 
 
