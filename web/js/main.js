@@ -17,6 +17,8 @@
   Tichu.AppController.init();
   Tichu.HistoryController.init();
   Tichu.ReplayController.init();
+  Tichu.AnalysisController.init();
+  Tichu.AnalysisView.init();
   Tichu.WatchView.init();
   Tichu.IdleSeats.init();
   Tichu.IdleView.init();

@@ -1,6 +1,7 @@
 /**
  * @file ReplayApi: the replay viewer's only network access (docs/server.md): a stored game's
- * steps (`GET /api/games/{id}/steps`) and the steps of a record file (`POST /api/replay`).
+ * steps (`GET /api/games/{id}/steps`), the steps of a record file (`POST /api/replay`) and a
+ * stored game's analysis (`GET`/`POST /api/games/{id}/analysis`).
  */
 (function (Tichu) {
   'use strict';
@@ -72,9 +73,31 @@
   }
 
   /**
+   * A stored game's analysis: its status, progress and (when done) the document.
+   * @param {string} gameId The game's id.
+   * @returns {Promise<Object>} `{status, progress, analysis}`; a failure with status 403 when
+   *   the server does not analyse games.
+   */
+  function fetchAnalysis(gameId) {
+    return _request('api/games/' + encodeURIComponent(gameId) + '/analysis',
+      { headers: { Accept: 'application/json' }, cache: 'no-store' });
+  }
+
+  /**
+   * Ask the server to analyse a stored game.
+   * @param {string} gameId The game's id.
+   * @returns {Promise<Object>} The answer (202 queued, 200 done already); a failure with status
+   *   403 (analysis off), 404 (unknown game) or 503 (the queue is full).
+   */
+  function requestAnalysis(gameId) {
+    return _request('api/games/' + encodeURIComponent(gameId) + '/analysis',
+      { method: 'POST', headers: { Accept: 'application/json' } });
+  }
+
+  /**
    * The replay viewer's requests.
    * @namespace ReplayApi
    * @type {Object}
    */
-  Tichu.ReplayApi = Object.freeze({ MAX_FILE_BYTES, fetchGame, uploadRecord });
+  Tichu.ReplayApi = Object.freeze({ MAX_FILE_BYTES, fetchGame, uploadRecord, fetchAnalysis, requestAnalysis });
 })(window.Tichu = window.Tichu || {});

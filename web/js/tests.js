@@ -867,7 +867,105 @@
     });
   });
 
-  describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
+  describe('Analysis: the chart, the markers, the costliest decisions', function () {
+    const { Analysis, AnalysisView } = Tichu;
+    /**
+     * A judgement of the analysis document (docs/server.md "Game analysis").
+     * @param {number} step The step.
+     * @param {number} seat The seat.
+     * @param {number} loss The loss.
+     * @param {?string} label The label.
+     * @param {number} advantage The advantage after it.
+     * @returns {Object} The judgement.
+     */
+    function judgement(step, seat, loss, label, advantage) {
+      return { step: step, round: step < 50 ? 0 : 1, seat: seat, kind: 'play', best: 0, chosen: loss ? 1 : 0,
+        options: [{ text: 'Dr', cards: ['Dr'], mean: 40, half_width: 6 },
+          { text: 'R5 G5', cards: ['R5', 'G5'], mean: 40 - loss, half_width: 8 }],
+        loss: loss, loss_half_width: 10, label: label, advantage: advantage, samples: 16 };
+    }
+    const documentOf = function () {
+      return { format: 'tichu-analysis/1', game_id: 'g', method: {}, players: [
+        { seat: 0, name: 'Ada', decisions: 5, mean_loss: 25.2, given_away: 126, inaccuracies: 1, mistakes: 1,
+          blunders: 1 }],
+      judgements: [judgement(60, 0, 90, 'blunder', -120), judgement(10, 0, 0, null, 30),
+        judgement(20, 0, 20, 'inaccuracy', 10), judgement(20, 1, 5, null, 15), judgement(40, 0, 45, 'mistake', -20),
+        judgement(80, 0, 3, null, -100), judgement(90, 2, 7, null, -90)] };
+    };
+    const box = { width: 1000, height: 120, pad: 10 };
+
+    it('orders the judgements by step and finds those of a step, the costliest first', function () {
+      const doc = documentOf();
+      assert.deepEqual(Analysis.judgements(doc).map(function (j) { return j.step; }), [10, 20, 20, 40, 60, 80, 90]);
+      assert.deepEqual(Analysis.judgementsAt(doc, 20).map(function (j) { return j.seat; }), [0, 1]);
+      assert.deepEqual(Analysis.judgementsAt(doc, 21), []);
+      assert.deepEqual(Analysis.judgements(null), []);
+    });
+    it('marks mistakes and blunders only, and the worst of a stretch of steps', function () {
+      const doc = documentOf();
+      assert.deepEqual(Analysis.markers(doc).map(function (j) { return j.label; }), ['mistake', 'blunder']);
+      assert.equal(Analysis.worstLabel(doc, 0, 50), 'mistake');
+      assert.equal(Analysis.worstLabel(doc, 0, 61), 'blunder');
+      assert.equal(Analysis.worstLabel(doc, 0, 40), null);
+      assert.equal(Analysis.worstLabel(doc, 61, 100), null);
+    });
+    it('draws the advantage: a point per judgement, 0 in the middle, team 20 above', function () {
+      const chart = Analysis.chart(documentOf(), 101, box);
+      assert.equal(chart.range, 150);
+      assert.equal(chart.zero, 60);
+      assert.equal(chart.points.length, 7);
+      assert.equal(chart.points[0].x, 10 + 10 / 100 * 980);
+      assert.equal(chart.points[0].y, 60 - 30 / 150 * 50);
+      assert.ok(chart.points[4].y > 60, 'team 31 ahead is below the line');
+      assert.equal(chart.points[4].label, 'blunder');
+      assert.equal(Analysis.chart({ judgements: [] }, 10, box).range, 50);
+    });
+    it('jumps from a click to the nearest judged step, and on to the next marker', function () {
+      const doc = documentOf();
+      assert.equal(Analysis.nearestStep(doc, 101, box, Analysis.stepX(57, 101, box)), 60);
+      assert.equal(Analysis.nearestStep(doc, 101, box, 0), 10);
+      assert.equal(Analysis.nearestStep({ judgements: [] }, 101, box, 0), null);
+      assert.equal(Analysis.nextMarked(doc, 0, 1), 40);
+      assert.equal(Analysis.nextMarked(doc, 40, 1), 60);
+      assert.equal(Analysis.nextMarked(doc, 60, 1), null);
+      assert.equal(Analysis.nextMarked(doc, 60, -1), 40);
+    });
+    it('lists a seat\'s five costliest decisions and starts with the viewer\'s own seat', function () {
+      const doc = documentOf();
+      assert.deepEqual(Analysis.costliest(doc, 0).map(function (j) { return j.step; }), [60, 40, 20, 80]);
+      assert.deepEqual(Analysis.costliest(doc, 0, 2).map(function (j) { return j.loss; }), [90, 45]);
+      assert.deepEqual(Analysis.judgedSeats(doc), [0, 1, 2]);
+      const names = ['Ada', 'Ben', 'Cleo', 'Dan'];
+      assert.equal(Analysis.startSeat(doc, names, 'Cleo'), 2);
+      assert.equal(Analysis.startSeat(doc, names, 'Dan'), 0, 'Dan made no judged decision');
+      assert.equal(Analysis.startSeat(doc, names, null), 0);
+      assert.equal(Analysis.startSeat({ judgements: [] }, names, 'Ada'), null);
+      assert.equal(Analysis.playerSummary(doc, 0).mean_loss, 25.2);
+      assert.equal(Analysis.playerSummary(doc, 3), null);
+    });
+    it('says the verdict, the options and the values in English and German', function () {
+      const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
+      const blunder = judgement(60, 0, 90.4, 'blunder', -120);
+      assert.equal(AnalysisView.verdict(blunder, name), 'Ada: blunder, 90 ± 10 points lost');
+      assert.equal(AnalysisView.verdict(judgement(10, 1, 0, null, 0), name), 'Ben: the best choice');
+      assert.equal(AnalysisView.verdict(judgement(10, 2, 6, null, 0), name),
+        'Cleo: 6 ± 10 points lost, within the noise');
+      assert.equal(AnalysisView.valueText(35.2, 8.1), '+35 ± 8');
+      assert.equal(AnalysisView.valueText(-4.6, 0.4), '\u22125 ± 0');
+      const option = function (text) { return { text: text, cards: [] }; };
+      const tichu = { kind: 'tichu', seat: 0 };
+      assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
+      assert.equal(AnalysisView.optionText({ kind: 'wish', seat: 0 }, option('wish 12'), name), 'wish for a Queen');
+      assert.equal(AnalysisView.optionText({ kind: 'dragon', seat: 0 }, option('Dragon to seat 1'), name), 'Dragon to Ben');
+      assert.equal(AnalysisView.optionText({ kind: 'push', seat: 0 }, option('R2 → right'), name), 'R2 → right');
+      I18n.setLanguage('de');
+      assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
+      assert.equal(AnalysisView.optionText(tichu, option('pass'), name), 'passen');
+      I18n.setLanguage('en');
+    });
+  });
+
+    describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
     const { IdleSeats, HistoryView } = Tichu;
     it('counts every seat down from turn_clocks, and the time waited', function () {
       IdleSeats.reset();

@@ -1,7 +1,7 @@
 /**
  * @file PlayerView: one player's statistics and rating (docs/ratings.md): games and wins,
  * rounds, Tichu and Grand Tichu calls with their success, double victories, the team's points
- * per round, bombs. Draws Tichu.HistoryState.stats; back to the history, or the history of
+ * per round, bombs, and the accuracy over their analysed games (mean loss per decision). Draws Tichu.HistoryState.stats; back to the history, or the history of
  * this player's games.
  */
 (function (Tichu) {
@@ -61,7 +61,23 @@
       ['player.points', stats.points_per_round === null ? '–' : String(stats.points_per_round)],
       ['player.bombs', String(stats.bombs)],
       ['player.left', String(stats.left ?? 0)]
-    ];
+    ].concat(_accuracy(stats));
+  }
+
+  /**
+   * The accuracy over the player's analysed games (docs/server.md: `accuracy`), when any of
+   * their games was analysed.
+   * @param {Object} stats The statistics.
+   * @returns {Array<Array<string>>} One `['player.accuracy', text]` pair, or none.
+   */
+  function _accuracy(stats) {
+    const accuracy = stats.accuracy;
+    if (!accuracy || !accuracy.games || accuracy.mean_loss === null || accuracy.mean_loss === undefined) {
+      return [];
+    }
+    const key = accuracy.games === 1 ? 'player.accuracyValueOne' : 'player.accuracyValue';
+    return [['player.accuracy', I18n.t(key, { mean: Number(accuracy.mean_loss).toFixed(1),
+      decisions: accuracy.decisions, games: accuracy.games })]];
   }
 
   /**

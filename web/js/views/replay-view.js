@@ -4,7 +4,9 @@
  * says what happened, and the controls (first, back, play/pause at a speed, forward, last,
  * jump to a round or trick; keys ←/→, Home/End, Space). The address follows the step
  * (`#replay=<id>&step=<n>`), so that it can be shared. A record file dropped on the page or
- * chosen with "Open a record" opens here too.
+ * chosen with "Open a record" opens here too. A stored game's analysis is drawn into the view
+ * by the AnalysisView (called from {@link render}; its jumps come back as `intent:replay-step`),
+ * and the round and trick selects mark the mistakes and blunders of their steps.
  */
 (function (Tichu) {
   'use strict';
@@ -270,7 +272,7 @@
       return;
     }
     const target = event.target;
-    if (target && target.closest && target.closest('select, input, textarea, [role="dialog"]')) {
+    if (target && target.closest && target.closest('select, input, textarea, [role="dialog"], #analysis-chart')) {
       return;
     }
     const actions = {
@@ -450,6 +452,10 @@
         _stop();
       }
     });
+    EventBus.on('intent:replay-step', function (jump) {
+      _stop();
+      go(Number(jump.step));
+    });
   }
 
   /**
@@ -488,8 +494,10 @@
    */
   function _drawJumps(step) {
     const sections = _sections();
-    const rounds = sections.map(function (section) {
-      return { label: I18n.t('replay.roundN', { n: section.round + 1 }), index: section.first };
+    const rounds = sections.map(function (section, at) {
+      const end = at + 1 < sections.length ? sections[at + 1].first : _document.steps.length;
+      return { label: _marked(I18n.t('replay.roundN', { n: section.round + 1 }), section.first, end),
+        index: section.first };
     });
     const current = sections.find(function (section) { return section.round === step.round; }) || sections[0];
     _fillSelect(_elements['replay-round'], rounds, current.first);
@@ -499,7 +507,26 @@
         chosen = start.index;
       }
     });
-    _fillSelect(_elements['replay-trick-select'], current.starts, chosen);
+    const next = sections[sections.indexOf(current) + 1];
+    const roundEnd = next ? next.first : _document.steps.length;
+    _fillSelect(_elements['replay-trick-select'], current.starts.map(function (start, at) {
+      const end = at + 1 < current.starts.length ? current.starts[at + 1].index : roundEnd;
+      return { label: _marked(start.label, start.index, end), index: start.index };
+    }), chosen);
+  }
+
+  /**
+   * A jump's label with the marker of the worst mistake or blunder of its steps, if any
+   * (the game's analysis, Tichu.AnalysisState).
+   * @param {string} label The label.
+   * @param {number} from The jump's first step.
+   * @param {number} to The step after its last.
+   * @returns {string} E.g. "Trick 3 ◆".
+   */
+  function _marked(label, from, to) {
+    const state = Tichu.AnalysisState;
+    const worst = state.status === 'done' ? Tichu.Analysis.worstLabel(state.document, from, to) : null;
+    return worst ? label + ' ' + Tichu.AnalysisView.SYMBOLS[worst] : label;
   }
 
   /**
@@ -661,6 +688,9 @@
     _elements['replay-open'].textContent = I18n.t('replay.open');
     _elements['replay-error'].hidden = state !== 'failed';
     _elements['replay-records'].hidden = state !== 'choosing';
+    if (state !== 'showing') {
+      Tichu.AnalysisView.draw(null);
+    }
     if (state === 'failed') {
       _elements['replay-title'].textContent = I18n.t('replay.title');
       const error = _error || { key: 'replay.empty', detail: (_document && _document.fault || {}).reason || '' };
@@ -694,6 +724,8 @@
     _elements['replay-position'].textContent = I18n.t('replay.position', { n: _index + 1, total: steps.length });
     _drawSeats(step);
     _drawTrick(step);
+    Tichu.AnalysisView.draw({ steps: steps, index: _index, name: _name,
+      names: (_document.players || []).map(String) });
     if (_builtFor !== I18n.getLanguage()) {
       _builtFor = I18n.getLanguage();
       _elements['replay-round'].dataset.options = '';
