@@ -315,10 +315,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"MiB resident memory may vary over the last two thirds (default {MEMORY_SLACK_MIB})")
     parser.add_argument("--bytes-per-game", type=int, default=200_000,
                         help="bytes the database may grow per finished game (default 200000)")
-    parser.add_argument("--sigterm-at", type=float, default=0.10,
-                        help="fraction of the duration at which the SIGTERM restart comes (default 0.10)")
-    parser.add_argument("--kill-at", type=float, default=0.20,
-                        help="fraction of the duration at which the kill -9 comes (default 0.20)")
+    parser.add_argument("--sigterm-at", type=float, default=0.05,
+                        help="fraction of the duration at which the SIGTERM restart comes (default 0.05)")
+    parser.add_argument("--kill-at", type=float, default=0.10,
+                        help="fraction of the duration at which the kill -9 comes (default 0.10)")
     parser.add_argument("--json", help="write the samples to this file")
     args = parser.parse_args(argv)
     random.seed(args.seed)
