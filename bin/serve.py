@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tichu.server.app import run  # noqa: E402
 from tichu.server.config import Settings  # noqa: E402
+from tichu.server.run import run  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

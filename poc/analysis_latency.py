@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Latency benchmark of issue 25: is a live table's agent decision as fast while a game analysis runs?
 
-One :class:`~tichu.server.agent_pool.AgentPool` as the server makes it (``--workers``; 0: one per
+One :class:`~tichu.server.workers.agent_pool.AgentPool` as the server makes it (``--workers``; 0: one per
 core but one), and one live table's agent asking it for play decisions back to back, each on a
 real position (the play decisions of recorded games, with the expert's candidate plays), with the
 server's agent pause between them (``--pause``, ``TICHU_AGENT_DELAY``'s 0.8 s; the pause counts
 the decision's time, as at a table). The phases alternate, ``--seconds`` each, ``--rounds`` times:
 ``idle`` (the pool does nothing else) and ``analysis`` (an
-:class:`~tichu.server.analysis_runner.AnalysisRunner` analyses a whole recorded game of four
+:class:`~tichu.server.workers.analysis_runner.AnalysisRunner` analyses a whole recorded game of four
 agents in the pool's background process meanwhile, ``--samples`` deals per point, as at a server:
 a point is judged only while no live decision is out, in a process at nice 19). It reports the
 decision's time (from asking the pool to its answer) as median, 99th percentile and maximum per
@@ -39,9 +39,9 @@ from tichu.agents.agent import Agent  # noqa: E402
 from tichu.agents.levels import DEFAULT_LEVEL, make_level_agent  # noqa: E402
 from tichu.analysis import DecisionPoint, decision_points  # noqa: E402
 from tichu.arena.arena import Arena  # noqa: E402
-from tichu.server.agent_pool import AgentPool, worker_count  # noqa: E402
-from tichu.server.analysis_runner import ANALYSIS, AnalysisRunner  # noqa: E402
-from tichu.server.storage import StoreWriter  # noqa: E402
+from tichu.server.workers.agent_pool import AgentPool, worker_count  # noqa: E402
+from tichu.server.workers.analysis_runner import ANALYSIS, AnalysisRunner  # noqa: E402
+from tichu.server.workers.store_writer import StoreWriter  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -59,9 +59,9 @@ from tichu.client.bots import RandomBrain  # noqa: E402
 from tichu.client.connection import TableClient  # noqa: E402
 from tichu.records.record import replay  # noqa: E402
 from tichu.records.store import GameStore  # noqa: E402
-from tichu.server.app import STORE_FILE  # noqa: E402
 from tichu.server.codes import ErrorCode  # noqa: E402
-from tichu.server.factory import IDLE_CLEANUP_SECONDS  # noqa: E402
+from tichu.server.keys import STORE_FILE  # noqa: E402
+from tichu.server.tables.factory import IDLE_CLEANUP_SECONDS  # noqa: E402
 
 #: Seconds a dropped client keeps its seat (the server's grace period in this run).
 GRACE = 5.0

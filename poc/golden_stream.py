@@ -33,8 +33,9 @@ from aiohttp import web
 from tichu.agents.agent import Agent
 from tichu.agents.registry import make_agent
 from tichu.records.store import GameStore
-from tichu.server.app import STORE_FILE, create_app
+from tichu.server.app import create_app
 from tichu.server.config import Settings
+from tichu.server.keys import STORE_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 7

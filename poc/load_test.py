@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from tichu.client.bots import RandomBrain  # noqa: E402
 from tichu.client.connection import TableClient, run_bot  # noqa: E402
 from tichu.records.store import GameStore  # noqa: E402
-from tichu.server.app import STORE_FILE  # noqa: E402
+from tichu.server.keys import STORE_FILE  # noqa: E402
 
 
 def free_port() -> int:

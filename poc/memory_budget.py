@@ -17,7 +17,7 @@ proportional size counts the pages they share once):
    ``--seconds``, and the peak of the samples counts;
 3. after the tables closed: the bots leave, the server closes each table one grace period
    later (``TICHU_GRACE_PERIOD`` is 1 s here) and gives memory back 5 s after the last one
-   closed (``tichu.server.memory``); read 9 s after the bots left.
+   closed (``tichu.server.guard.memory``); read 9 s after the bots left.
 
 Per active table = (with N tables - idle) / N. Bounded in time (about ``--seconds`` + 15 s per
 kind); loopback only. Nothing here is a test.

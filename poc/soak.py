@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from poc.chaos import GRACE, Chaos, Seat, Server, check_store  # noqa: E402
-from tichu.server.app import STORE_FILE  # noqa: E402
+from tichu.server.keys import STORE_FILE  # noqa: E402
 
 #: Resident memory may vary by this much over the last two thirds (MiB).
 MEMORY_SLACK_MIB = 5.0

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How many journal writes per second the server's store writer takes, one commit per write
-against everything queued in one commit (``tichu.server.storage.MAX_BATCH``).
+against everything queued in one commit (``tichu.server.workers.store_writer.MAX_BATCH``).
 
 Run: ``.venv/bin/python poc/store_writer.py``. Writes a temporary SQLite file; nothing here is
 a test.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tichu.server import storage  # noqa: E402
+from tichu.server.workers import store_writer as storage  # noqa: E402
 
 WRITES = 20_000
 

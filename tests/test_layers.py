@@ -45,7 +45,7 @@ FORBIDDEN: dict[str, frozenset[str]] = {
 
 
 def _layer(module: str) -> str:
-    """The layer of a ``tichu`` module name (``tichu.server.protocol`` -> ``server``)."""
+    """The layer of a ``tichu`` module name (``tichu.server.ws.protocol`` -> ``server``)."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
 
@@ -103,7 +103,7 @@ def test_the_check_finds_a_wrong_way_import(tmp_path: Path) -> None:
     files = {
         "tichu/__init__.py": "",
         "tichu/core/__init__.py": "",
-        "tichu/core/bad.py": "from tichu.server.protocol import ErrorCode\n",
+        "tichu/core/bad.py": "from tichu.server.ws.protocol import ErrorCode\n",
         "tichu/engine/__init__.py": "",
         "tichu/engine/bad.py": "def f():\n    import aiohttp\n",
         "tichu/agents/__init__.py": "",
@@ -112,9 +112,9 @@ def test_the_check_finds_a_wrong_way_import(tmp_path: Path) -> None:
         "tichu/records/__init__.py": "",
         "tichu/records/bad.py": "from ..engine import engine\n",
         "tichu/client/__init__.py": "",
-        "tichu/client/fine.py": "from tichu.server.codes import ErrorCode\nfrom tichu.server import table\n",
+        "tichu/client/fine.py": "from tichu.server.codes import ErrorCode\nfrom tichu.server.tables import table\n",
         "tichu/analysis/__init__.py": "",
-        "tichu/analysis/bad.py": "from tichu.server import table\n",
+        "tichu/analysis/bad.py": "from tichu.server.tables import table\n",
         "tichu/extra.py": "",
     }
     for name, text in files.items():
@@ -122,9 +122,9 @@ def test_the_check_finds_a_wrong_way_import(tmp_path: Path) -> None:
         (tmp_path / name).write_text(text, encoding="utf-8")
     assert layer_violations(tmp_path) == [
         "tichu/agents/bad.py:3: the agents layer imports tichu.arena.stats",
-        "tichu/analysis/bad.py:1: the analysis layer imports tichu.server.table",
-        "tichu/client/fine.py:2: the client layer imports tichu.server.table",
-        "tichu/core/bad.py:1: the core layer imports tichu.server.protocol.ErrorCode",
+        "tichu/analysis/bad.py:1: the analysis layer imports tichu.server.tables.table",
+        "tichu/client/fine.py:2: the client layer imports tichu.server.tables.table",
+        "tichu/core/bad.py:1: the core layer imports tichu.server.ws.protocol.ErrorCode",
         "tichu/engine/bad.py:2: the engine layer imports aiohttp",
         "tichu/extra.py: 'extra' is no layer of docs/architecture.md",
         "tichu/records/bad.py:1: the records layer imports tichu.engine.engine",

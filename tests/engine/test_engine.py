@@ -36,7 +36,7 @@ from tichu.engine.engine import GameEngine
 from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView
 from tichu.records.record import game_record, replay
-from tichu.server.protocol import COMBINATION_NAMES
+from tichu.server.ws.protocol import COMBINATION_NAMES
 
 # -- protocol.md, "Notifications": the public context of each event the engine emits ------
 

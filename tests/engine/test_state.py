@@ -28,7 +28,7 @@ from tichu.engine.views import (
     build_private_state,
     build_public_state,
 )
-from tichu.server.protocol import cards_json, combination_json, private_state_json, public_state_json
+from tichu.server.ws.protocol import cards_json, combination_json, private_state_json, public_state_json
 
 #: protocol.md, "Notifications": the fields ``public_state`` and ``private_state`` have at least.
 PUBLIC_KEYS = {"table_name", "player_names", "host_index", "is_running", "phase", "round_index",

@@ -27,12 +27,12 @@ from tests.support.raw_client import Server, is_request
 from tichu.agents.agent import Agent
 from tichu.agents.registry import AGENTS, make_agent
 from tichu.engine.views import SeatView, TableInfo
-from tichu.server import agent_pool as agent_pool_module
-from tichu.server import factory as factory_module
-from tichu.server.agent_pool import BACKGROUND_NICE, STOP_SECONDS, AgentPool, worker_count
-from tichu.server.app import POOL
 from tichu.server.config import Settings
-from tichu.server.table import heuristic_hinter
+from tichu.server.keys import POOL
+from tichu.server.tables import factory as factory_module
+from tichu.server.tables.table import heuristic_hinter
+from tichu.server.workers import agent_pool as agent_pool_module
+from tichu.server.workers.agent_pool import BACKGROUND_NICE, STOP_SECONDS, AgentPool, worker_count
 
 
 class _Lobby:

@@ -16,8 +16,8 @@ from tichu.agents.random_agent import RandomAgent
 from tichu.core.round import Decision
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.server.agent_pool import AgentPool
-from tichu.server.agent_seat import ServerAgent
+from tichu.server.tables.agent_seat import ServerAgent
+from tichu.server.workers.agent_pool import AgentPool
 
 
 @pytest.fixture

@@ -18,11 +18,11 @@ from tests.support.pool_agents import SleepyAgent
 from tests.support.raw_client import Server, StartServer
 from tichu.analysis import DEFAULT_SAMPLES
 from tichu.records.store import GameStore
-from tichu.server.agent_pool import AgentPool
-from tichu.server.analysis_runner import ANALYSIS, MAX_QUEUED_ANALYSES, AnalysisRunner
-from tichu.server.app import ANALYSES, POOL, STORE, STORE_FILE
 from tichu.server.config import Settings
-from tichu.server.storage import StoreWriter
+from tichu.server.keys import ANALYSES, POOL, STORE, STORE_FILE
+from tichu.server.workers.agent_pool import AgentPool
+from tichu.server.workers.analysis_runner import ANALYSIS, MAX_QUEUED_ANALYSES, AnalysisRunner
+from tichu.server.workers.store_writer import StoreWriter
 
 Record = dict[str, Any]
 #: Deals per judged decision in these tests (fast; the numbers are noise).

@@ -1,5 +1,5 @@
-"""The two time bounds of a connection (``tichu.server.connection``, docs/server.md "Limits"):
-a polite close that the client never completes is cut after :data:`~tichu.server.connection.CLOSE_WAIT`
+"""The two time bounds of a connection (``tichu.server.ws.connection``, docs/server.md "Limits"):
+a polite close that the client never completes is cut after :data:`~tichu.server.ws.connection.CLOSE_WAIT`
 seconds, and a client that stops answering the heartbeat's pings has its socket closed, its
 transport aborted when data for it is still stuck in the buffer. Real servers, real sockets on
 loopback; the client is a bare socket (asyncio streams) that completes the WebSocket handshake
@@ -24,10 +24,10 @@ import pytest
 
 from tests.support.live_server import WAIT, eventually
 from tests.support.raw_client import Server, StartServer
-from tichu.server import app as server_app
-from tichu.server import connection as server_connection
-from tichu.server.app import CONNECTIONS
-from tichu.server.connection import Connection
+from tichu.server.keys import CONNECTIONS
+from tichu.server.ws import connection as server_connection
+from tichu.server.ws import handler as ws_handler
+from tichu.server.ws.connection import Connection
 
 #: Opcodes of RFC 6455.
 TEXT, CLOSE = 0x1, 0x8
@@ -220,7 +220,7 @@ async def test_a_client_that_stops_answering_pings_is_aborted_after_the_heartbea
     on it: its seat is dropped, and its transport is aborted, dropping what was stuck for it
     (aiohttp only closes the transport, which waits for a buffer that never drains)."""
     heartbeat = 1.0
-    monkeypatch.setattr(server_app, "HEARTBEAT", heartbeat)
+    monkeypatch.setattr(ws_handler, "HEARTBEAT", heartbeat)
     server = await start_server(outbox_bytes=64 << 20)
     client = await BareClient.connect(server.port, "Anna", "t", receive_buffer=4096)
     try:
@@ -241,7 +241,7 @@ async def test_a_quiet_client_with_nothing_pending_is_closed_after_the_heartbeat
     """A client that answers no ping and has nothing stuck in the buffer: the server closes its
     socket one heartbeat and a half after it went quiet, and the client sees the end of the stream."""
     heartbeat = 1.0
-    monkeypatch.setattr(server_app, "HEARTBEAT", heartbeat)
+    monkeypatch.setattr(ws_handler, "HEARTBEAT", heartbeat)
     server = await start_server()
     quiet = time.monotonic()  # the client sends nothing after its handshake
     client = await BareClient.connect(server.port, "Anna", "t")

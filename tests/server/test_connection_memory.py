@@ -25,7 +25,7 @@ import aiohttp
 
 from tests.support.live_server import WAIT
 from tests.support.raw_client import Server, StartServer
-from tichu.server.app import CONNECTIONS
+from tichu.server.keys import CONNECTIONS
 
 #: Refused connections of each kind in the measured batch (then half as many spectators and a
 #: twentieth as many player reconnects that drop).

@@ -27,8 +27,8 @@ from tests.support.raw_client import Client, Server, StartServer, is_request
 from tichu.records.journal import rebuild
 from tichu.records.record import replay, round_json
 from tichu.records.store import GameStore
-from tichu.server import storage
-from tichu.server.app import STORE, STORE_FILE
+from tichu.server.keys import STORE, STORE_FILE
+from tichu.server.workers import store_writer as storage
 
 #: The tiny file system's size: room for the database, not for much more.
 TINY = "8m"

@@ -27,8 +27,8 @@ from tichu.engine.events import Event
 from tichu.records.journal import Entry, JournalCursor
 from tichu.records.record import replay
 from tichu.records.store import GameStore
-from tichu.server.app import STORE_FILE
-from tichu.server.storage import session_hash
+from tichu.server.keys import STORE_FILE
+from tichu.server.workers.store_writer import session_hash
 
 #: A quick game, a grace period long enough for a restart. The agents are rule agents, which
 #: decide from the view alone (no random draws): offered a Tichu call or a bomb again after

@@ -25,7 +25,7 @@ import pytest
 from tests.support.process_server import ROOT, ProcessServer
 from tests.support.processes import alive, cpu_seconds, fork_servers, pool_workers, until_gone
 from tests.support.raw_client import Client
-from tichu.server.exit_guard import EXIT_SECONDS, FORCED_EXIT
+from tichu.server.guard.exit_guard import EXIT_SECONDS, FORCED_EXIT
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")]
@@ -99,7 +99,7 @@ def test_the_exit_guard_ends_a_process_that_would_wait_forever() -> None:
     """A thread that never ends holds the interpreter's exit; armed, the guard ends the process
     with :data:`FORCED_EXIT` once its time is up."""
     script = ("import threading, time\n"
-              "from tichu.server import exit_guard\n"
+              "from tichu.server.guard import exit_guard\n"
               "exit_guard.arm(0.5)\n"
               "threading.Thread(target=time.sleep, args=(60,)).start()\n")
     began = time.monotonic()

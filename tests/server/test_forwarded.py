@@ -1,4 +1,4 @@
-"""The client's address behind a trusted proxy (:mod:`tichu.server.forwarded`): which hop of
+"""The client's address behind a trusted proxy (:mod:`tichu.server.guard.forwarded`): which hop of
 ``X-Forwarded-For`` / ``Forwarded`` is the client, spoofed chains, IPv6, ports, quoted values,
 obfuscated identifiers, malformed headers and the setting ``TICHU_TRUSTED_PROXIES``."""
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tichu.server.config import Settings
-from tichu.server.forwarded import ClientAddress, ForwardedResolver, forwarded_for, parse_trusted, x_forwarded_for
+from tichu.server.guard.forwarded import ClientAddress, ForwardedResolver, forwarded_for, parse_trusted, x_forwarded_for
 
 PROXY = "127.0.0.1"
 #: A proxy on this machine and a second one in the local network (a chain of two).
@@ -158,7 +158,7 @@ def test_malformed_headers_are_logged_once_per_interval(caplog: pytest.LogCaptur
     """Not per request: one warning, then the next after the interval, with the count between."""
     now = [0.0]
     forwarded = ForwardedResolver(parse_trusted(PROXY), clock=lambda: now[0], interval=60.0)
-    with caplog.at_level(logging.WARNING, logger="tichu.server.forwarded"):
+    with caplog.at_level(logging.WARNING, logger="tichu.server.guard.forwarded"):
         for second in range(120):
             now[0] = float(second)
             forwarded.resolve(PROXY, ["bogus"], [])

@@ -18,7 +18,7 @@ from tichu.records.record import read_records
 from tichu.records.stats import game_stats, player_key
 from tichu.records.steps import replay_document
 from tichu.records.store import GameStore
-from tichu.server.app import STORE_FILE
+from tichu.server.keys import STORE_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
 Record = dict[str, Any]

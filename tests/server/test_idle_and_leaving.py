@@ -18,7 +18,7 @@ from tests.support.checks import expect_refused
 from tests.support.live_server import WAIT, Message, eventually, read_table_records
 from tests.support.raw_client import GAME_WAIT, Server, StartServer, is_event, is_request
 from tichu.records.record import replay
-from tichu.server import table as table_module
+from tichu.server.tables import table as table_module
 
 INVALID_MESSAGE, INVALID_ACTION, GAME_ALREADY_STARTED, NOT_LOBBY_HOST = 101, 300, 400, 401
 

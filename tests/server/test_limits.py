@@ -14,9 +14,8 @@ import aiohttp
 
 from tests.support.live_server import WAIT, eventually
 from tests.support.raw_client import Client, Server, StartServer, is_error
-from tichu.server.app import CONNECTIONS
 from tichu.server.config import Settings
-from tichu.server.limits import (
+from tichu.server.guard.limits import (
     ACCEPT_ERROR,
     TABLE_WINDOW,
     AcceptErrorFilter,
@@ -24,6 +23,7 @@ from tichu.server.limits import (
     OpeningWindow,
     TokenBucket,
 )
+from tichu.server.keys import CONNECTIONS
 
 SERVER_BUSY = 105
 TRY_AGAIN_LATER = 1013

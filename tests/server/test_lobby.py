@@ -10,7 +10,7 @@ from tests.support.live_server import WAIT, read_table_records
 from tests.support.raw_client import GAME_WAIT, StartServer, is_event
 from tichu.records.record import replay
 from tichu.records.store import GameStore
-from tichu.server.app import STORE_FILE
+from tichu.server.keys import STORE_FILE
 
 
 async def test_only_the_host_swaps_and_starts_and_only_in_the_lobby(start_server: StartServer) -> None:

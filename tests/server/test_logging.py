@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tichu.server.app import configure_logging
 from tichu.server.config import Settings
+from tichu.server.logs import configure_logging
 
 
 @pytest.fixture(autouse=True)

@@ -19,13 +19,13 @@ from tests.support.live_server import WAIT
 from tests.support.raw_client import StartServer
 from tichu.core.round import Round
 from tichu.engine.engine import GameEngine
-from tichu.server import factory as factory_module
-from tichu.server import memory
-from tichu.server.agent_seat import ServerAgent
-from tichu.server.app import SWEEPER
-from tichu.server.connection import Connection, WebSocket
-from tichu.server.peer import Peer
-from tichu.server.table import Table
+from tichu.server.guard import memory as memory
+from tichu.server.keys import SWEEPER
+from tichu.server.tables import factory as factory_module
+from tichu.server.tables.agent_seat import ServerAgent
+from tichu.server.tables.table import Table
+from tichu.server.ws.connection import Connection, WebSocket
+from tichu.server.ws.peer import Peer
 
 WATCHED = (Table, GameEngine, Round, Peer, ServerAgent, Connection)
 

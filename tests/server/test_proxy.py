@@ -24,7 +24,7 @@ from tests.support.extras import unavailable
 from tests.support.live_server import WAIT, eventually
 from tests.support.process_server import free_port
 from tests.support.raw_client import Client, StartServer
-from tichu.server.app import CONNECTIONS
+from tichu.server.keys import CONNECTIONS
 
 SERVER_BUSY = 105
 TRY_AGAIN_LATER = 1013

@@ -1,4 +1,4 @@
-"""The replay API (:mod:`tichu.server.replay_api`): a stored game's steps, uploaded records and
+"""The replay API (:mod:`tichu.server.http.replay`): a stored game's steps, uploaded records and
 their bounds (404, 413, 400, 503)."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from tests.support.raw_client import StartServer
 from tichu.arena.arena import Arena
 from tichu.records import steps
 from tichu.records.record import replay
-from tichu.server import replay_api
-from tichu.server.app import STORE
-from tichu.server.replay_api import MAX_BODY, REPLAYS
+from tichu.server.http import replay as replay_api
+from tichu.server.http.replay import MAX_BODY, REPLAYS
+from tichu.server.keys import STORE
 
 Record = dict[str, Any]
 

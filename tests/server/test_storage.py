@@ -1,4 +1,4 @@
-"""The server's writer of the game store (:mod:`tichu.server.storage`): one thread, a bounded
+"""The server's writer of the game store (:mod:`tichu.server.workers.store_writer`): one thread, a bounded
 queue, reads after the writes queued before them, a failed write that stops nothing, and writes
 the disk fails (full, read-only) held in order, within a bound, until it takes them.
 
@@ -18,8 +18,16 @@ import pytest
 
 from tests.support.live_server import POLL, WAIT
 from tichu.records.store import GameStore
-from tichu.server import storage
-from tichu.server.storage import WRITE_OVERHEAD, StoreWriter, Write, describe, held_size, is_storage_fault, session_hash
+from tichu.server.workers import store_writer as storage
+from tichu.server.workers.store_writer import (
+    WRITE_OVERHEAD,
+    StoreWriter,
+    Write,
+    describe,
+    held_size,
+    is_storage_fault,
+    session_hash,
+)
 
 
 async def test_the_queue_is_bounded_and_a_write_beyond_it_is_dropped_and_logged(
@@ -37,7 +45,7 @@ async def test_the_queue_is_bounded_and_a_write_beyond_it_is_dropped_and_logged(
     running.wait()
     assert writer.submit(lambda store: store.begin_game("a", "t", "now", None, {}))
     assert writer.submit(lambda store: store.begin_game("b", "t", "now", None, {}))
-    with caplog.at_level(logging.ERROR, "tichu.server.storage"):
+    with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
         assert not writer.submit(lambda store: store.begin_game("c", "t", "now", None, {}))
     assert writer.dropped == 1 and "dropped writes" in caplog.text and "1 x begin_game" in caplog.text
     assert not writer.health().ok and "1 writes dropped" in writer.health().reason()
@@ -50,7 +58,7 @@ async def test_the_queue_is_bounded_and_a_write_beyond_it_is_dropped_and_logged(
 async def test_a_disk_that_does_not_answer_is_told_after_a_while(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A write that hangs (a stalled disk) makes health degraded once it took longer than
-    :data:`~tichu.server.storage.STALL_AFTER`, with the writes waiting behind it; ok after."""
+    :data:`~tichu.server.workers.store_writer.STALL_AFTER`, with the writes waiting behind it; ok after."""
     monkeypatch.setattr(storage, "STALL_AFTER", 0.05)
     writer = StoreWriter(tmp_path / "tichu.sqlite3")
     stuck, running = threading.Event(), threading.Event()
@@ -87,7 +95,7 @@ async def test_writes_queued_together_commit_together_and_a_failed_one_alone_is_
 
     writer.submit(slow_disk)
     running.wait()
-    with caplog.at_level(logging.ERROR, "tichu.server.storage"):
+    with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
         writer.submit(lambda store: store.begin_game("before", "t", "now", None, {}))
         writer.submit(half_then_broken)
         writer.submit(lambda store: store.begin_game("after", "t", "now", None, {}))
@@ -157,7 +165,7 @@ async def test_writes_the_disk_fails_are_held_in_order_and_stored_when_it_has_ro
     order once there is room; health says so meanwhile and is ok after."""
     writer = StoreWriter(tmp_path / "tichu.sqlite3", retry=(0.01, 0.05))
     disk = Disk()
-    with caplog.at_level(logging.WARNING, "tichu.server.storage"):
+    with caplog.at_level(logging.WARNING, "tichu.server.workers.store_writer"):
         writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
         writer.submit(disk.append("g", 0))
         for seq in range(1, 50):
@@ -182,7 +190,7 @@ async def test_a_fault_is_logged_at_once_and_then_once_a_minute_not_per_attempt(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     writer = StoreWriter(tmp_path / "tichu.sqlite3", retry=(0.001, 0.001))
     disk = Disk()
-    with caplog.at_level(logging.ERROR, "tichu.server.storage"):
+    with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
         writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
         writer.submit(disk.append("g", 0))
         await _until(lambda: disk.attempts >= 50)
@@ -199,7 +207,7 @@ async def test_the_writes_held_are_bounded_and_what_is_dropped_is_named(
     writer = StoreWriter(tmp_path / "tichu.sqlite3", max_held=3, retry=(0.01, 0.01))
     disk = Disk()
     game_id = "g"
-    with caplog.at_level(logging.ERROR, "tichu.server.storage"):
+    with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
         writer.submit(lambda store: store.begin_game(game_id, "t", "now", None, {}))
         writer.submit(disk.append(game_id, 0))
         await _until(lambda: disk.attempts >= 1)
@@ -255,7 +263,7 @@ async def test_closing_while_the_disk_fails_tries_once_more_and_logs_what_is_los
     writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
     writer.submit(disk.append("g", 0))
     await _until(lambda: disk.attempts >= 1)
-    with caplog.at_level(logging.ERROR, "tichu.server.storage"):
+    with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
         await asyncio.wait_for(asyncio.to_thread(writer.close), WAIT)  # not after the 60 s pause
     assert disk.attempts == 2 and "2 writes it could not store" in caplog.text
 

@@ -17,7 +17,7 @@ from tests.support.live_server import SERVER_TEST_SETTINGS, WAIT
 from tests.support.raw_client import Server, StartServer, is_error, is_event
 from tichu.server.app import create_app
 from tichu.server.config import Settings
-from tichu.server.security import SECURITY_HEADERS, PathAccessLogger
+from tichu.server.guard.security import SECURITY_HEADERS, PathAccessLogger
 
 POLICY_VIOLATION = 1008
 #: Paths of a page, a script, a missing file and a refused WebSocket upgrade (no upgrade headers).

@@ -8,7 +8,7 @@ from typing import Any
 
 from tichu.analysis import DecisionPoint, Judgement
 from tichu.arena.arena import Arena
-from tichu.server.analysis_runner import ANALYSIS, Steps
+from tichu.server.workers.analysis_runner import ANALYSIS, Steps
 
 Record = dict[str, Any]
 

@@ -23,10 +23,11 @@ from aiohttp import web
 
 from tests.support.agents import seeded_agents
 from tichu.records.store import GameStore
-from tichu.server.app import FACTORY, STORE, STORE_FILE, create_app
+from tichu.server.app import create_app
 from tichu.server.config import Settings
-from tichu.server.factory import GameFactory
-from tichu.server.table import AgentFactory, Table
+from tichu.server.keys import FACTORY, STORE, STORE_FILE
+from tichu.server.tables.factory import GameFactory
+from tichu.server.tables.table import AgentFactory, Table
 
 #: A protocol message (protocol.md) or a game record (records.md), as parsed from JSON.
 Message = dict[str, Any]

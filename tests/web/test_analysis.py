@@ -21,7 +21,7 @@ from tichu.agents.random_agent import RandomAgent
 from tichu.core.ruleset import RuleSet
 from tichu.records.record import game_record
 from tichu.records.steps import replay_document
-from tichu.server.app import STORE
+from tichu.server.keys import STORE
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

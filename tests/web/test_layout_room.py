@@ -17,7 +17,7 @@ from tests.support.live_server import LiveServer
 from tests.support.scripted_table import NAMES, scripted_table
 from tichu.arena.arena import Arena
 from tichu.records.steps import replay_document
-from tichu.server.app import STORE
+from tichu.server.keys import STORE
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Tab
 from tests.support.live_server import StartServer, eventually
-from tichu.server.agent_seat import ServerAgent
+from tichu.server.tables.agent_seat import ServerAgent
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

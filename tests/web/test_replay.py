@@ -20,7 +20,7 @@ from tests.support.live_server import LiveServer, StartServer, wait_for_records
 from tichu.arena.arena import Arena
 from tichu.records.bsw import import_file
 from tichu.records.steps import replay_document
-from tichu.server.app import STORE
+from tichu.server.keys import STORE
 
 if TYPE_CHECKING:
     from playwright.async_api import FilePayload

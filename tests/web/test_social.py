@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab
 from tests.support.live_server import LiveServer, StartServer
-from tichu.server.social import CHAT_BURST, CHAT_RATE
+from tichu.server.tables.social import CHAT_BURST, CHAT_RATE
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -112,7 +112,7 @@
     spectators: null
   };
 
-  /** @type {string} How the server names agents: "Bot " and the seat number (server/table.py). */
+  /** @type {string} How the server names agents: "Bot " and the seat number (server/tables/table.py). */
   const _AGENT_PREFIX = 'Bot ';
   /** @type {(Request|null)} The request answered last, restored when the answer is refused. */
   let _answered = null;

@@ -70,7 +70,7 @@ class Agent(ABC):
 
 class AgentPlayer(Player):
     """An agent at a seat of the engine: every answer comes at once (a server seats agents as
-    :class:`~tichu.server.agent_seat.ServerAgent`, whose answers come later, from a worker process).
+    :class:`~tichu.server.tables.agent_seat.ServerAgent`, whose answers come later, from a worker process).
 
     :ivar agent: The agent that decides.
     """

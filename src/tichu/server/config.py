@@ -14,7 +14,7 @@ from typing import Any
 
 from tichu.agents.levels import DEFAULT_LEVEL, agent_spec
 from tichu.analysis import DEFAULT_SAMPLES
-from tichu.server.forwarded import parse_trusted
+from tichu.server.guard.forwarded import parse_trusted
 
 #: The words a boolean setting accepts (case-insensitive).
 _TRUE = frozenset({"1", "true", "on", "yes"})
@@ -41,7 +41,7 @@ class Settings:
     :ivar bomb_window: Seconds to wait for bombs before a trick is taken, with a client seated.
     :ivar agent_delay: Seconds agents pause before acting, with a client seated.
     :ivar agent_workers: Worker processes that compute the agents' decisions (0: one per core
-        but one, at least one; :mod:`tichu.server.agent_pool`).
+        but one, at least one; :mod:`tichu.server.workers.agent_pool`).
     :ivar log_level: Logging level name.
     :ivar log_file: Whether the log is also written to ``data/logs/server.log`` (off under a
         service manager that keeps the console's log, e.g. journald on a Pi's SD card).
@@ -70,12 +70,12 @@ class Settings:
         by a trusted proxy never is.
     :ivar analysis: Whether stored games are analysed (:data:`ANALYSIS_MODES`): ``off``,
         ``on-request`` (when someone asks, ``POST /api/games/{id}/analysis``) or ``all`` (also
-        every finished game when it is stored); :mod:`tichu.server.analysis_runner`.
+        every finished game when it is stored); :mod:`tichu.server.workers.analysis_runner`.
     :ivar analysis_samples: Deals the analysis draws per judged decision (default
         :data:`tichu.analysis.DEFAULT_SAMPLES`); fewer are faster and noisier.
     :ivar trusted_proxies: Comma-separated addresses and CIDR networks of reverse proxies
         (``127.0.0.1`` behind a proxy on the same machine) whose ``X-Forwarded-For`` or
-        ``Forwarded`` names the client (:mod:`tichu.server.forwarded`); empty: none, the
+        ``Forwarded`` names the client (:mod:`tichu.server.guard.forwarded`); empty: none, the
         client is always the socket's peer.
     """
 

@@ -27,7 +27,7 @@ from aiohttp import web
 from tichu.records.bsw import BswError, decode, import_game
 from tichu.records.record import FORMAT
 from tichu.records.steps import record_summary, replay_document
-from tichu.server.storage import StoreWriter
+from tichu.server.workers.store_writer import StoreWriter
 
 T = TypeVar("T")
 

@@ -12,21 +12,21 @@ from tichu.core.ruleset import RuleSet
 from tichu.records.journal import JournalFault, replay_journal
 from tichu.records.record import ended_early, game_record
 from tichu.records.store import RunningGame
-from tichu.server.agent_pool import AgentPool
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.connection import Connection
-from tichu.server.limits import OpeningWindow
-from tichu.server.memory import release_memory
-from tichu.server.peer import Peer
-from tichu.server.protocol import ProtocolError, agent_name
-from tichu.server.spectators import Spectator
-from tichu.server.storage import StoreWriter, session_hash
-from tichu.server.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
+from tichu.server.guard.limits import OpeningWindow
+from tichu.server.guard.memory import release_memory
+from tichu.server.tables.spectators import Spectator
+from tichu.server.tables.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
+from tichu.server.workers.agent_pool import AgentPool
+from tichu.server.workers.store_writer import StoreWriter, session_hash
+from tichu.server.ws.connection import Connection
+from tichu.server.ws.peer import Peer
+from tichu.server.ws.protocol import ProtocolError, agent_name
 
 log = logging.getLogger(__name__)
 
-#: Seconds without any table after which the server gives memory back (:mod:`tichu.server.memory`).
+#: Seconds without any table after which the server gives memory back (:mod:`tichu.server.guard.memory`).
 IDLE_CLEANUP_SECONDS = 5.0
 
 

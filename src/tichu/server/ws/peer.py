@@ -4,7 +4,7 @@ The engine's questions become ``request`` messages with a ``request_id``, answer
 :class:`~tichu.engine.player.Later`; the matching ``response`` is checked here (the client is
 never trusted) and only a valid answer goes back to the engine. A refused response leaves
 the request open. Notifications are forwarded with the seat's private part (R8.2), added
-by :func:`~tichu.server.protocol.event_text`: its own hand and received cards, never
+by :func:`~tichu.server.ws.protocol.event_text`: its own hand and received cards, never
 another seat's. After each one the seat's private state is built again, and when what the
 seat may do beyond its turn (``may_announce``, R6.1; ``bombs``, R4.3) differs from what its
 client was last told (in its ``player_joined`` or an earlier change), ``private_state_changed``
@@ -14,7 +14,7 @@ when the table gives hints.
 
 The seat's stand-in agent answers for the client when its turn times out and when the seat
 goes to an agent with a request open; like the hint, its decisions are computed in the
-server's :class:`~tichu.server.agent_pool.AgentPool` (a worker process, on the seat's frozen
+server's :class:`~tichu.server.workers.agent_pool.AgentPool` (a worker process, on the seat's frozen
 view), never on the event loop. After :data:`HAND_OVER_TIMEOUTS` timeouts in a row, or when the
 host hands the idle seat over, the seat is *handed over*: the stand-in makes every decision
 and the client gets no request until its person acts again (:meth:`Peer.take_back`;
@@ -38,10 +38,11 @@ from tichu.core.round import find_legal_play
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
 from tichu.engine.views import PrivateState, SeatView, TableSource, build_private_state
-from tichu.server.agent_pool import AgentPool
 from tichu.server.codes import ErrorCode
-from tichu.server.connection import Connection
-from tichu.server.protocol import (
+from tichu.server.workers.agent_pool import AgentPool
+from tichu.server.workers.store_writer import session_hash
+from tichu.server.ws.connection import Connection
+from tichu.server.ws.protocol import (
     ProtocolError,
     cards_from_json,
     cards_json,
@@ -52,7 +53,6 @@ from tichu.server.protocol import (
     private_state_json,
     require,
 )
-from tichu.server.storage import session_hash
 
 T = TypeVar("T")
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.

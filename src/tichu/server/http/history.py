@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tichu.server.storage import StoreWriter
+from tichu.server.workers.store_writer import StoreWriter
 
 #: Games or players per page by default, and at most.
 DEFAULT_LIMIT = 20

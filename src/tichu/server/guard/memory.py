@@ -57,7 +57,7 @@ class Sweeper:
 
     Each connection is a reference cycle (aiohttp's request, protocol and WebSocket; the 3.11
     transport references itself), freed only by the collector. The server's raised collector
-    thresholds (:func:`tichu.server.app.run`) almost never collect the oldest generation, and a
+    thresholds (:func:`tichu.server.run.run`) almost never collect the oldest generation, and a
     connection that lived a few seconds (a game's, a browser's kept-alive one) ends there: kept
     until the server had no table for a while, without bound on a server that always has one.
     And a short connection's garbage, young, waited for 50,000 new objects (the threshold of

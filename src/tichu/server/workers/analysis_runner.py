@@ -3,7 +3,7 @@ agent pool's background process (docs/server.md, "Game analysis").
 
 An analysis (:mod:`tichu.analysis`) judges every decision the people of a game made: the
 decision points are computed from the game's record, then each point is judged by the expert's
-search, one :meth:`~tichu.server.agent_pool.AgentPool.background` call per point. The pool hands
+search, one :meth:`~tichu.server.workers.agent_pool.AgentPool.background` call per point. The pool hands
 such a call to its niced background process only while no live decision is asked for, so a live
 table's decision always goes first, between any two points; the event loop only awaits the calls
 and the store. The document (``tichu-analysis/1``) is stored with the game
@@ -27,8 +27,8 @@ from typing import Any, Literal
 
 from tichu.analysis import DecisionPoint, Judgement, Method, analysis_document, decision_points, judge
 from tichu.records.record import now_iso
-from tichu.server.agent_pool import AgentPool
-from tichu.server.storage import StoreWriter
+from tichu.server.workers.agent_pool import AgentPool
+from tichu.server.workers.store_writer import StoreWriter
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ from aiohttp import WSCloseCode, WSMsgType
 
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.connection import Connection
-from tichu.server.factory import GameFactory
-from tichu.server.limits import TokenBucket
-from tichu.server.protocol import ProtocolError, clean_name, error_message, parse_message
-from tichu.server.spectators import Spectator
+from tichu.server.guard.limits import TokenBucket
+from tichu.server.tables.factory import GameFactory
+from tichu.server.tables.spectators import Spectator
+from tichu.server.ws.connection import Connection
+from tichu.server.ws.protocol import ProtocolError, clean_name, error_message, parse_message
 
 log = logging.getLogger(__name__)
 

@@ -25,14 +25,14 @@ for less, and no play waits for the budgets of all the searches before it. A wor
 dies (killed, out of memory) breaks the executor: it is replaced, and the decisions it took
 are run once more on the new one.
 
-**Background work.** Work that may wait (a game's analysis, :mod:`~tichu.server.analysis_runner`)
+**Background work.** Work that may wait (a game's analysis, :mod:`~tichu.server.workers.analysis_runner`)
 runs by :meth:`AgentPool.background` in one process of its own, from the same fork server, at the
 lowest CPU priority (niceness :data:`BACKGROUND_NICE`), one call at a time, and a call is handed
 to it only while no live decision is in the pool (asked for and not answered): a live decision
 never waits for a worker because of it, and the system gives the live workers the cores first.
 :meth:`AgentPool.release_background` lets that process go when the work is done.
 
-Every worker ends with the server, however the server ends (:mod:`~tichu.server.lifeline`);
+Every worker ends with the server, however the server ends (:mod:`~tichu.server.workers.lifeline`);
 a worker ignores SIGINT (a Ctrl+C reaches the whole process group: the server stops its
 workers itself). :meth:`AgentPool.shutdown` stops every worker of the pool, those of executors
 let go earlier too, with a bound on each wait (:data:`STOP_SECONDS` for idle workers to
@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
-from tichu.server.lifeline import end_with_parents
+from tichu.server.workers.lifeline import end_with_parents
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ STOP_SECONDS = 1.0
 #: The niceness of the background process (the lowest CPU priority: a live worker takes the core).
 BACKGROUND_NICE = 19
 #: Modules the fork server imports once, so that a new worker starts with the agents loaded.
-PRELOAD = ["tichu.agents.registry", "tichu.server.agent_pool"]
+PRELOAD = ["tichu.agents.registry", "tichu.server.workers.agent_pool"]
 
 
 def worker_count(setting: int) -> int:

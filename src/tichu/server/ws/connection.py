@@ -35,7 +35,7 @@ class WebSocket(web.WebSocketResponse):
     socket, its request, transport and buffers for the heartbeat and a half (45 s) after the
     connection ended. Every connection the server closed (every refused one) stayed that
     long, long enough for the garbage collector to take it for long-lived, and with the
-    server's collector thresholds (:func:`tichu.server.app.run`) it was never freed
+    server's collector thresholds (:func:`tichu.server.run.run`) it was never freed
     (issue 24: about 12 KB per refused join, without bound). The override depends on aiohttp's
     private ``_reset_heartbeat``: ``tests/server/test_connection_memory.py`` fails if an
     update of aiohttp brings the timer back.

@@ -20,13 +20,13 @@ record's ``seat_changes``, with where in the game it happened (docs/server.md, "
 seats and late joiners").
 
 The people at a table may chat, send quick reactions and say that they are ready
-(:mod:`tichu.server.social`); only clients that sent ``table_sync`` hear of it, so that a
+(:mod:`tichu.server.tables.social`); only clients that sent ``table_sync`` hear of it, so that a
 client of protocol.md alone gets exactly the messages it knows.
 
 The agents' decisions and the hints are computed in the server's
-:class:`~tichu.server.agent_pool.AgentPool`, off the event loop.
+:class:`~tichu.server.workers.agent_pool.AgentPool`, off the event loop.
 
-A game is written to the server's store while it is played (:mod:`tichu.server.storage`):
+A game is written to the server's store while it is played (:mod:`tichu.server.workers.store_writer`):
 its journal, and who sits where by the hash of their session id; at its end its record
 replaces both. A server that restarts after a crash rebuilds such a game
 (:meth:`Table.restore`) and keeps the people's seats for the grace period.
@@ -59,22 +59,10 @@ from tichu.records.journal import rebuild
 from tichu.records.record import ended_early, game_record, now_iso
 from tichu.records.stats import HUMAN
 from tichu.records.store import RunningGame
-from tichu.server.agent_pool import AgentPool
-from tichu.server.agent_seat import ServerAgent
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.connection import Connection
-from tichu.server.peer import Peer
-from tichu.server.protocol import (
-    PROTOCOL_VERSION,
-    ProtocolError,
-    agent_name,
-    clean_chat_text,
-    clip,
-    notification,
-    public_state_json,
-)
-from tichu.server.social import (
+from tichu.server.tables.agent_seat import ServerAgent
+from tichu.server.tables.social import (
     CHAT_BURST,
     CHAT_LENGTH,
     CHAT_RATE,
@@ -84,8 +72,20 @@ from tichu.server.social import (
     ChatLine,
     Social,
 )
-from tichu.server.spectators import Spectator, Spectators
-from tichu.server.storage import GameJournal, StoreWriter
+from tichu.server.tables.spectators import Spectator, Spectators
+from tichu.server.workers.agent_pool import AgentPool
+from tichu.server.workers.store_writer import GameJournal, StoreWriter
+from tichu.server.ws.connection import Connection
+from tichu.server.ws.peer import Peer
+from tichu.server.ws.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    agent_name,
+    clean_chat_text,
+    clip,
+    notification,
+    public_state_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -554,7 +554,7 @@ class Table:
             if self.social.listens(client):
                 client.send(message)
 
-    # -- spectators (docs/server.md, :mod:`tichu.server.spectators`) -------------------------------
+    # -- spectators (docs/server.md, :mod:`tichu.server.tables.spectators`) -------------------------------
 
     def spectate(self, connection: Connection) -> Spectator:
         """Admit a spectator: it gets ``spectate_started`` (the public snapshot) and, while all

@@ -12,8 +12,8 @@ from typing import Any
 
 from aiohttp import web
 
-from tichu.server.factory import GameFactory
-from tichu.server.table import Table
+from tichu.server.tables.factory import GameFactory
+from tichu.server.tables.table import Table
 
 #: The most tables the list holds.
 MAX_LISTED = 50

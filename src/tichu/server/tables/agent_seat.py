@@ -2,7 +2,7 @@
 
 In the Arena an agent answers at once (:class:`~tichu.agents.agent.AgentPlayer`). At a
 server every decision of the same agent comes :class:`~tichu.engine.player.Later`: it is
-computed in the server's :class:`~tichu.server.agent_pool.AgentPool` (a worker process, on
+computed in the server's :class:`~tichu.server.workers.agent_pool.AgentPool` (a worker process, on
 the frozen view), so that neither a Monte Carlo search nor the many small decisions of
 many tables hold up the event loop. A play takes at least the table's delay while people
 sit at the table, so they can follow it (the thinking counts towards it). An interrupt
@@ -18,7 +18,7 @@ from tichu.agents.agent import Agent
 from tichu.core.combos import Play
 from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView
-from tichu.server.agent_pool import AgentPool
+from tichu.server.workers.agent_pool import AgentPool
 
 
 class ServerAgent(Player):

@@ -20,10 +20,10 @@ import json
 from aiohttp import web
 
 from tichu.records.store import AnalysisRow
-from tichu.server.analysis_runner import AnalysisRunner, Progress
 from tichu.server.config import Settings
-from tichu.server.history_api import MAX_ID
-from tichu.server.storage import StoreWriter
+from tichu.server.http.history import MAX_ID
+from tichu.server.workers.analysis_runner import AnalysisRunner, Progress
+from tichu.server.workers.store_writer import StoreWriter
 
 #: The keys of the application's settings, store and runner (set by :func:`register`).
 _KEYS: web.AppKey[tuple[web.AppKey[Settings], web.AppKey[StoreWriter], web.AppKey[AnalysisRunner]]] = \

@@ -40,7 +40,7 @@ from tichu.engine.events import (
 )
 from tichu.engine.views import PrivateState, PublicState
 from tichu.server.codes import ErrorCode
-from tichu.server.connection import encode
+from tichu.server.ws.connection import encode
 
 PROTOCOL_VERSION = 1
 #: Largest text frame that is read; larger ones are refused with INVALID_MESSAGE.

@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from tichu.server.limits import TokenBucket
+from tichu.server.guard.limits import TokenBucket
 
 #: Longest chat text, in characters (after trimming).
 CHAT_LENGTH = 200
@@ -44,7 +44,7 @@ class ChatLine:
 
     :ivar seat: The sender's seat when it was sent.
     :ivar name: The sender's name.
-    :ivar text: The text, as checked (:func:`tichu.server.protocol.clean_chat_text`).
+    :ivar text: The text, as checked (:func:`tichu.server.ws.protocol.clean_chat_text`).
     """
 
     seat: int

@@ -1,0 +1,1 @@
+"""The WebSocket edge: a client's socket, its frames parsed and dispatched, its seat's peer."""
