@@ -24,6 +24,22 @@ def _without(cards: Iterable[Sequence[int]], removed: Iterable[Sequence[int]]) -
     return [list(pair) for pair in cards if tuple(pair) not in gone]
 
 
+#: The ``public_state`` fields both clients keep, in :meth:`TableState.snapshot`.
+_SNAPSHOT_PUBLIC = ("player_names", "host_index", "is_running", "phase", "round_index", "current_turn_index",
+                    "count_hand_cards", "announcements", "wish_value", "wish_open", "trick_turns",
+                    "trick_owner_index", "trick_points", "points", "tricks_won", "out_order", "played_cards",
+                    "round_scores", "total")
+
+
+def _sorted(cards: Iterable[Sequence[int]]) -> list[list[int]]:
+    """Cards sorted by value, then suit."""
+    return sorted(list(card) for card in cards)
+
+
+def _sorted_or_none(cards: Iterable[Sequence[int]] | None) -> list[list[int]] | None:
+    return None if cards is None else _sorted(cards)
+
+
 class TableState:
     """One seat's view of the table: ``public_state`` and ``private_state`` of protocol.md,
     as received on joining and kept up to date from the notifications after it.
@@ -72,6 +88,28 @@ class TableState:
         """The bombs the server says this seat may lay now (R4.3): out of turn as ``bomb``, at its
         turn as its play; each as its cards."""
         return [list(bomb) for bomb in self.private.get("bombs") or []]
+
+    def snapshot(self) -> JsonDict:
+        """The table state in the one shape the browser's ``State.snapshot()`` gives too
+        (``web/js/state.js``), so that a test can drive both clients with one stream and compare
+        them after every message (``tests/client/test_two_clients.py``).
+
+        :returns: Plain JSON: ``seat``, the ``public_state`` fields both clients keep, the seats
+            that ``passed``, ``client_seats`` (sorted), ``revealed_hands``, and the private
+            state's ``hand_cards``, ``given_schupf_cards``, ``received_schupf_cards``,
+            ``may_announce`` and ``bombs``. Hands are sorted (a hand is a set; the order is the
+            views'); a missing field is ``None``.
+        """
+        view: JsonDict = {"seat": self.player_index}
+        view.update({key: copy.deepcopy(self.public.get(key)) for key in _SNAPSHOT_PUBLIC})
+        view.update(passed=sorted(self.public.get("passed") or []), client_seats=sorted(self.client_seats),
+                    revealed_hands=None if self.revealed_hands is None else [_sorted(hand)
+                                                                             for hand in self.revealed_hands],
+                    hand_cards=_sorted(self.hand),
+                    given_schupf_cards=_sorted_or_none(self.private.get("given_schupf_cards")),
+                    received_schupf_cards=_sorted_or_none(self.private.get("received_schupf_cards")),
+                    may_announce=self.may_announce, bombs=self.bombs)
+        return view
 
     def name(self, seat: int) -> str:
         """The name shown for a seat.
