@@ -208,7 +208,7 @@ class TableState:
         self.public.update(wish_value=context["wish_value"], wish_open=context["wish_value"] != 0)
 
     def _on_wish_fulfilled(self, context: JsonDict) -> None:
-        self.public["wish_open"] = False
+        self.public.update(wish_value=0, wish_open=False)  # as public_state sends it: 0 unless open
 
     def _on_trick_taken(self, context: JsonDict) -> None:
         recipient = context.get("dragon_recipient")
