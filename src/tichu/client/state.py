@@ -159,7 +159,7 @@ class TableState:
         self.public.update(round_index=context["round_index"], phase="grand_tichu", current_turn_index=None,
                            count_hand_cards=[0] * 4, announcements=[0] * 4, wish_value=0, wish_open=False,
                            trick_turns=[], trick_owner_index=None, trick_points=0, points=[0] * 4,
-                           tricks_won=[0] * 4, out_order=[], played_cards=[])
+                           tricks_won=[0] * 4, out_order=[], played_cards=[], passed=[])
         self.private.update(hand_cards=[], given_schupf_cards=None, received_schupf_cards=None)
         self.revealed_hands = None
 
@@ -188,13 +188,20 @@ class TableState:
             self.private.update(received_schupf_cards=received,
                                 hand_cards=_without(self.hand, received) + [list(card) for card in received])
 
+    def _on_player_passed(self, context: JsonDict) -> None:
+        passed: list[int] = self.public.setdefault("passed", [])
+        if context["player_index"] not in passed:
+            passed.append(context["player_index"])
+            passed.sort()  # in seat order, as public_state sends it
+
     def _on_player_played(self, context: JsonDict) -> None:
         turn = context["turn"]
         seat, cards = turn[0], turn[1]
         self.public.setdefault("trick_turns", []).append(list(turn))
         self.public.setdefault("played_cards", []).extend(cards)
         self._seats("count_hand_cards")[seat] -= len(cards)
-        self.public.update(trick_owner_index=context["trick_owner_index"], trick_points=context["trick_points"])
+        self.public.update(trick_owner_index=context["trick_owner_index"], trick_points=context["trick_points"],
+                           passed=[])
         if self._is_me(seat):
             self.private["hand_cards"] = _without(self.hand, cards)
 
@@ -215,7 +222,7 @@ class TableState:
         taker = context["player_index"] if recipient is None else recipient
         self._seats("points")[taker] += context["points"]
         self._seats("tricks_won")[taker] += 1
-        self.public.update(trick_turns=[], trick_owner_index=None, trick_points=0)
+        self.public.update(trick_turns=[], trick_owner_index=None, trick_points=0, passed=[])
 
     def _on_hands_revealed(self, context: JsonDict) -> None:
         self.revealed_hands = list(context["hands"])
