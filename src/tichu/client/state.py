@@ -51,7 +51,8 @@ class TableState:
         ``private_state_changed`` (docs/server.md): the client does not work them out.
     :ivar client_seats: The seats known to be held by clients (this one and those that
         joined after it).
-    :ivar revealed_hands: The hands of ``hands_revealed`` (R8.3), or ``None``.
+    :ivar revealed_hands: The hands of ``hands_revealed`` (R8.3) less the cards played since, or
+        ``None``.
     """
 
     def __init__(self) -> None:
@@ -204,6 +205,8 @@ class TableState:
                            passed=[])
         if self._is_me(seat):
             self.private["hand_cards"] = _without(self.hand, cards)
+        if self.revealed_hands is not None:  # protocol.md: the seat tracks the rest from player_played
+            self.revealed_hands[seat] = _without(self.revealed_hands[seat], cards)
 
     def _on_private_state_changed(self, context: JsonDict) -> None:
         self.private = copy.deepcopy(context["private_state"])
