@@ -10,6 +10,7 @@ the browser's after each frame. Without ``node`` the test is skipped, unless ``C
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -81,16 +82,51 @@ def _first_difference(frames: list[JsonDict], python: list[JsonDict], browser: l
     return None
 
 
-def test_both_clients_reach_the_same_state_after_every_frame(tmp_path: Path) -> None:
-    """Fed the same frames, the Python and the browser client hold the same snapshot after each
-    one, and the stream is a whole game (so every kind of notification in it was compared)."""
-    frames = _frames()
+def _compare(frames: list[JsonDict], folder: Path) -> list[JsonDict]:
+    """Drive both clients with the frames and assert they agree after each; the Python snapshots."""
     python = _python_snapshots(frames)
-    browser = _js_snapshots(frames, tmp_path)
+    browser = _js_snapshots(frames, folder)
     assert len(browser) == len(frames), f"node printed {len(browser)} snapshots for {len(frames)} frames"
     difference = _first_difference(frames, python, browser)
     assert difference is None, difference
+    return python
+
+
+def _notification(event: str, **context: Any) -> JsonDict:
+    return {"type": "notification", "payload": {"event": event, "context": context}}
+
+
+def test_both_clients_reach_the_same_state_after_every_frame(tmp_path: Path) -> None:
+    """Fed the same frames, the Python and the browser client hold the same snapshot after each
+    one, and the stream is a whole game (so every kind of notification in it was compared)."""
+    python = _compare(_frames(), tmp_path)
     assert python[-1]["phase"] == "game_over" and python[-1]["round_scores"], "the stream is not a whole game"
+
+
+def test_both_clients_agree_on_the_events_the_golden_stream_lacks(tmp_path: Path) -> None:
+    """Seats swapped, a person replaced by an agent, the own seat joined again and a game ended
+    early (docs/server.md), which the golden game has none of: the clients agree here too."""
+    joined = copy.deepcopy(_frames()[0])
+    context = joined["payload"]["context"]
+    context.update(player_index=1, player_name="Bea")
+    context["public_state"]["player_names"] = ["Ann", "Bea", "Bot 3", "Bot 4"]
+    context["private_state"]["player_index"] = 1
+    hands = [[[2, 1]], [], [[3, 2], [14, 4]], [[0, 0]]]
+    frames = [joined,
+              _notification("players_swapped", player_index_1=1, player_index_2=2),  # Bot 3 moves to seat 1
+              _notification("player_joined", player_index=3, player_name="Cid"),
+              _notification("game_started"),
+              _notification("round_started", round_index=0),
+              _notification("hands_revealed", hands=hands),
+              _notification("player_played", turn=[2, [[3, 2]], ["single", 1, 3]], trick_points=0,
+                            trick_owner_index=2, is_bomb=False, out_of_turn=False),
+              joined,  # the own client again, after a reconnect
+              _notification("player_left", player_index=3, player_name="Cid", host_index=0, replaced_by_agent=True),
+              _notification("game_ended_early", player_index=0, player_name="Ann"),
+              _notification("player_left", player_index=0, player_name="Ann", host_index=None,
+                            replaced_by_agent=True)]
+    python = _compare(frames, tmp_path)
+    assert python[1]["seat"] == 2 and python[-1]["phase"] == "game_over" and not python[-1]["is_running"]
 
 
 def test_the_tracked_hand_is_the_one_each_request_carries() -> None:

@@ -24,6 +24,8 @@ def _without(cards: Iterable[Sequence[int]], removed: Iterable[Sequence[int]]) -
     return [list(pair) for pair in cards if tuple(pair) not in gone]
 
 
+#: How the server names agents: this prefix and the seat number from 1 (``server/protocol.py``).
+_AGENT_PREFIX = "Bot "
 #: The ``public_state`` fields both clients keep, in :meth:`TableState.snapshot`.
 _SNAPSHOT_PUBLIC = ("player_names", "host_index", "is_running", "phase", "round_index", "current_turn_index",
                     "count_hand_cards", "announcements", "wish_value", "wish_open", "trick_turns",
@@ -149,9 +151,19 @@ class TableState:
         names[first], names[second] = names[second], names[first]
         self.client_seats = {second if seat == first else first if seat == second else seat
                              for seat in self.client_seats}
+        self._forget_moved_agent_name(first, second)
+        self._forget_moved_agent_name(second, first)
         if self.player_index in (first, second):
             self.player_index = second if self.player_index == first else first
             self.private["player_index"] = self.player_index
+
+    def _forget_moved_agent_name(self, seat: int, came_from: int) -> None:
+        """After a swap, drop an agent's name that moved with it (``Bot N`` of the seat it came
+        from): the server names an agent after its new seat, which :meth:`name` cannot know."""
+        names = self._seats("player_names")
+        if seat not in self.client_seats and seat != self.public.get("host_index") \
+                and names[seat] == f"{_AGENT_PREFIX}{came_from + 1}":
+            names[seat] = ""
 
     def _on_game_started(self, context: JsonDict) -> None:
         self.public.update(is_running=True, round_scores=[], total=[0, 0])
