@@ -137,6 +137,7 @@ class TableState:
             self.public = copy.deepcopy(context.get("public_state") or {})
             self.private = copy.deepcopy(context.get("private_state") or {})
             self.client_seats = {seat}
+            self.revealed_hands = None  # plays were missed while away; the next player_out reveals again
             return
         self._seats("player_names")[seat] = context["player_name"]
         self.client_seats.add(seat)
