@@ -145,6 +145,8 @@ class TableState:
     def _on_player_left(self, context: JsonDict) -> None:
         self.public["host_index"] = context.get("host_index")
         self.client_seats.discard(context["player_index"])
+        if context.get("replaced_by_agent"):  # the agent's name is the server's: name() shows the seat
+            self._seats("player_names")[context["player_index"]] = ""
 
     def _on_players_swapped(self, context: JsonDict) -> None:
         first, second = context["player_index_1"], context["player_index_2"]
