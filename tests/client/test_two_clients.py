@@ -111,6 +111,8 @@ def test_both_clients_agree_on_the_events_the_golden_stream_lacks(tmp_path: Path
     context.update(player_index=1, player_name="Bea")
     context["public_state"]["player_names"] = ["Ann", "Bea", "Bot 3", "Bot 4"]
     context["private_state"]["player_index"] = 1
+    rejoined = copy.deepcopy(joined)  # the own client again, after a reconnect during the game
+    rejoined["payload"]["context"]["public_state"].update(is_running=True, phase="playing", current_turn_index=2)
     hands = [[[2, 1]], [], [[3, 2], [14, 4]], [[0, 0]]]
     frames = [joined,
               _notification("players_swapped", player_index_1=1, player_index_2=2),  # Bot 3 moves to seat 1
@@ -120,7 +122,7 @@ def test_both_clients_agree_on_the_events_the_golden_stream_lacks(tmp_path: Path
               _notification("hands_revealed", hands=hands),
               _notification("player_played", turn=[2, [[3, 2]], ["single", 1, 3]], trick_points=0,
                             trick_owner_index=2, is_bomb=False, out_of_turn=False),
-              joined,  # the own client again, after a reconnect
+              rejoined,
               _notification("player_left", player_index=3, player_name="Cid", host_index=0, replaced_by_agent=True),
               _notification("game_ended_early", player_index=0, player_name="Ann"),
               _notification("player_left", player_index=0, player_name="Ann", host_index=None,

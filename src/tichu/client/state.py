@@ -254,3 +254,7 @@ class TableState:
 
     def _on_game_over(self, context: JsonDict) -> None:
         self.public.update(phase="game_over", is_running=False, current_turn_index=None, total=context["total"])
+
+    def _on_game_ended_early(self, context: JsonDict) -> None:
+        # a person's leaving ended the game (on_leave "end", docs/server.md): shown as after game_over
+        self.public.update(phase="game_over", is_running=False, current_turn_index=None)
