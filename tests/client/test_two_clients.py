@@ -5,7 +5,8 @@ and both must reach the same table state after every frame.
 The stream is ``tests/data/golden_stream.txt`` (``poc/golden_stream.py``): the text frames seat 0
 received during a whole game at a live server. Both sides give their state as one canonical
 snapshot (``TableState.snapshot()``, ``State.snapshot()``); ``tests/js/state_stream.mjs`` prints
-the browser's after each frame. Without ``node`` the test is skipped, unless ``CI=true``.
+the browser's after each frame. Without ``node`` the tests are skipped, unless ``CI=true``
+(``.ci/run`` installs Debian's ``nodejs``).
 """
 
 from __future__ import annotations
@@ -84,8 +85,8 @@ def _first_difference(frames: list[JsonDict], python: list[JsonDict], browser: l
 
 def _compare(frames: list[JsonDict], folder: Path) -> list[JsonDict]:
     """Drive both clients with the frames and assert they agree after each; the Python snapshots."""
-    python = _python_snapshots(frames)
     browser = _js_snapshots(frames, folder)
+    python = _python_snapshots(frames)
     assert len(browser) == len(frames), f"node printed {len(browser)} snapshots for {len(frames)} frames"
     difference = _first_difference(frames, python, browser)
     assert difference is None, difference
@@ -144,3 +145,10 @@ def test_the_tracked_hand_is_the_one_each_request_carries() -> None:
             assert state.snapshot()["hand_cards"] == sorted(payload["context"]["hand_cards"]), f"frame {step}"
             checked += 1
     assert checked > 100, f"only {checked} requests carried the hand"
+
+
+def test_the_node_tests_of_the_browser_state_pass() -> None:
+    """``node --test tests/js/`` (the browser's State alone on the golden stream) passes."""
+    done = subprocess.run([_node(), "--test", str(SCRIPT.parent)], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, f"node --test tests/js/ failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}"
