@@ -62,7 +62,7 @@ def test_own_seat_moves_with_a_swap_and_unknown_events_are_ignored() -> None:
     assert state.player_index == 3 and state.private["player_index"] == 3 and state.client_seats == {3}
     state.apply("player_left", {"player_index": 3, "player_name": "Anna", "host_index": 2,
                                 "replaced_by_agent": True})
-    assert state.public["host_index"] == 2 and state.name(3) == "Bot 1"
+    assert state.public["host_index"] == 2 and state.name(3) == "seat 3"  # the agent's name is the server's
 
 
 async def test_the_joined_state_is_a_copy_of_the_logged_message() -> None:

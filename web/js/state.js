@@ -717,6 +717,41 @@
     return (State.public.out_order || []).indexOf(seat) + 1;
   }
 
+  /**
+   * The table state in the one shape the Python client's `TableState.snapshot()` gives too
+   * (src/tichu/client/state.py), so that a test can drive both with one stream and compare them
+   * after every message (tests/client/test_two_clients.py). Hands are sorted (a hand is a set;
+   * the order is the views'); a missing field is null.
+   * @returns {Object} Plain JSON: `seat`, the `public_state` fields both clients keep, the seats
+   *   that `passed`, `client_seats` (sorted), `revealed_hands`, and the private state's
+   *   `hand_cards`, `given_schupf_cards`, `received_schupf_cards`, `may_announce` and `bombs`.
+   */
+  function snapshot() {
+    /** @param {*} value @returns {*} A deep copy, or null for undefined. */
+    function plain(value) {
+      return value === undefined ? null : JSON.parse(JSON.stringify(value));
+    }
+    /** @param {*} cards @returns {(Array<number[]>|null)} The cards sorted by value, then suit. */
+    function sorted(cards) {
+      return Array.isArray(cards) ? plain(cards).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }) : null;
+    }
+    const view = { seat: State.playerIndex };
+    for (const key of ['player_names', 'host_index', 'is_running', 'phase', 'round_index', 'current_turn_index',
+      'count_hand_cards', 'announcements', 'wish_value', 'wish_open', 'trick_turns', 'trick_owner_index',
+      'trick_points', 'points', 'tricks_won', 'out_order', 'played_cards', 'round_scores', 'total']) {
+      view[key] = plain(State.public[key]);
+    }
+    view.passed = [0, 1, 2, 3].filter(function (seat) { return State.passed[seat]; });
+    view.client_seats = Array.from(State.clientSeats).sort(function (a, b) { return a - b; });
+    view.revealed_hands = State.revealedHands ? State.revealedHands.map(sorted) : null;
+    view.hand_cards = sorted(State.private.hand_cards) || [];
+    view.given_schupf_cards = sorted(State.private.given_schupf_cards);
+    view.received_schupf_cards = sorted(State.private.received_schupf_cards);
+    view.may_announce = State.private.may_announce === true;
+    view.bombs = plain(State.private.bombs || []);
+    return view;
+  }
+
   Object.assign(State, {
     reset,
     apply,
@@ -734,7 +769,8 @@
     requestSecondsLeft,
     everyoneReady,
     isReady,
-    placeOf
+    placeOf,
+    snapshot
   });
 
   Tichu.State = State;

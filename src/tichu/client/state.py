@@ -24,6 +24,24 @@ def _without(cards: Iterable[Sequence[int]], removed: Iterable[Sequence[int]]) -
     return [list(pair) for pair in cards if tuple(pair) not in gone]
 
 
+#: How the server names agents: this prefix and the seat number from 1 (``server/protocol.py``).
+_AGENT_PREFIX = "Bot "
+#: The ``public_state`` fields both clients keep, in :meth:`TableState.snapshot`.
+_SNAPSHOT_PUBLIC = ("player_names", "host_index", "is_running", "phase", "round_index", "current_turn_index",
+                    "count_hand_cards", "announcements", "wish_value", "wish_open", "trick_turns",
+                    "trick_owner_index", "trick_points", "points", "tricks_won", "out_order", "played_cards",
+                    "round_scores", "total")
+
+
+def _sorted(cards: Iterable[Sequence[int]]) -> list[list[int]]:
+    """Cards sorted by value, then suit."""
+    return sorted(list(card) for card in cards)
+
+
+def _sorted_or_none(cards: Iterable[Sequence[int]] | None) -> list[list[int]] | None:
+    return None if cards is None else _sorted(cards)
+
+
 class TableState:
     """One seat's view of the table: ``public_state`` and ``private_state`` of protocol.md,
     as received on joining and kept up to date from the notifications after it.
@@ -35,7 +53,8 @@ class TableState:
         ``private_state_changed`` (docs/server.md): the client does not work them out.
     :ivar client_seats: The seats known to be held by clients (this one and those that
         joined after it).
-    :ivar revealed_hands: The hands of ``hands_revealed`` (R8.3), or ``None``.
+    :ivar revealed_hands: The hands of ``hands_revealed`` (R8.3) less the cards played since, or
+        ``None``.
     """
 
     def __init__(self) -> None:
@@ -73,6 +92,28 @@ class TableState:
         turn as its play; each as its cards."""
         return [list(bomb) for bomb in self.private.get("bombs") or []]
 
+    def snapshot(self) -> JsonDict:
+        """The table state in the one shape the browser's ``State.snapshot()`` gives too
+        (``web/js/state.js``), so that a test can drive both clients with one stream and compare
+        them after every message (``tests/client/test_two_clients.py``).
+
+        :returns: Plain JSON: ``seat``, the ``public_state`` fields both clients keep, the seats
+            that ``passed``, ``client_seats`` (sorted), ``revealed_hands``, and the private
+            state's ``hand_cards``, ``given_schupf_cards``, ``received_schupf_cards``,
+            ``may_announce`` and ``bombs``. Hands are sorted (a hand is a set; the order is the
+            views'); a missing field is ``None``.
+        """
+        view: JsonDict = {"seat": self.player_index}
+        view.update({key: copy.deepcopy(self.public.get(key)) for key in _SNAPSHOT_PUBLIC})
+        view.update(passed=sorted(self.public.get("passed") or []), client_seats=sorted(self.client_seats),
+                    revealed_hands=None if self.revealed_hands is None else [_sorted(hand)
+                                                                             for hand in self.revealed_hands],
+                    hand_cards=_sorted(self.hand),
+                    given_schupf_cards=_sorted_or_none(self.private.get("given_schupf_cards")),
+                    received_schupf_cards=_sorted_or_none(self.private.get("received_schupf_cards")),
+                    may_announce=self.may_announce, bombs=self.bombs)
+        return view
+
     def name(self, seat: int) -> str:
         """The name shown for a seat.
 
@@ -96,6 +137,7 @@ class TableState:
             self.public = copy.deepcopy(context.get("public_state") or {})
             self.private = copy.deepcopy(context.get("private_state") or {})
             self.client_seats = {seat}
+            self.revealed_hands = None  # plays were missed while away; the next player_out reveals again
             return
         self._seats("player_names")[seat] = context["player_name"]
         self.client_seats.add(seat)
@@ -103,6 +145,8 @@ class TableState:
     def _on_player_left(self, context: JsonDict) -> None:
         self.public["host_index"] = context.get("host_index")
         self.client_seats.discard(context["player_index"])
+        if context.get("replaced_by_agent"):  # the agent's name is the server's: name() shows the seat
+            self._seats("player_names")[context["player_index"]] = ""
 
     def _on_players_swapped(self, context: JsonDict) -> None:
         first, second = context["player_index_1"], context["player_index_2"]
@@ -110,9 +154,19 @@ class TableState:
         names[first], names[second] = names[second], names[first]
         self.client_seats = {second if seat == first else first if seat == second else seat
                              for seat in self.client_seats}
+        self._forget_moved_agent_name(first, second)
+        self._forget_moved_agent_name(second, first)
         if self.player_index in (first, second):
             self.player_index = second if self.player_index == first else first
             self.private["player_index"] = self.player_index
+
+    def _forget_moved_agent_name(self, seat: int, came_from: int) -> None:
+        """After a swap, drop an agent's name that moved with it (``Bot N`` of the seat it came
+        from): the server names an agent after its new seat, which :meth:`name` cannot know."""
+        names = self._seats("player_names")
+        if seat not in self.client_seats and seat != self.public.get("host_index") \
+                and names[seat] == f"{_AGENT_PREFIX}{came_from + 1}":
+            names[seat] = ""
 
     def _on_game_started(self, context: JsonDict) -> None:
         self.public.update(is_running=True, round_scores=[], total=[0, 0])
@@ -121,7 +175,7 @@ class TableState:
         self.public.update(round_index=context["round_index"], phase="grand_tichu", current_turn_index=None,
                            count_hand_cards=[0] * 4, announcements=[0] * 4, wish_value=0, wish_open=False,
                            trick_turns=[], trick_owner_index=None, trick_points=0, points=[0] * 4,
-                           tricks_won=[0] * 4, out_order=[], played_cards=[])
+                           tricks_won=[0] * 4, out_order=[], played_cards=[], passed=[])
         self.private.update(hand_cards=[], given_schupf_cards=None, received_schupf_cards=None)
         self.revealed_hands = None
 
@@ -150,15 +204,24 @@ class TableState:
             self.private.update(received_schupf_cards=received,
                                 hand_cards=_without(self.hand, received) + [list(card) for card in received])
 
+    def _on_player_passed(self, context: JsonDict) -> None:
+        passed: list[int] = self.public.setdefault("passed", [])
+        if context["player_index"] not in passed:
+            passed.append(context["player_index"])
+            passed.sort()  # in seat order, as public_state sends it
+
     def _on_player_played(self, context: JsonDict) -> None:
         turn = context["turn"]
         seat, cards = turn[0], turn[1]
         self.public.setdefault("trick_turns", []).append(list(turn))
         self.public.setdefault("played_cards", []).extend(cards)
         self._seats("count_hand_cards")[seat] -= len(cards)
-        self.public.update(trick_owner_index=context["trick_owner_index"], trick_points=context["trick_points"])
+        self.public.update(trick_owner_index=context["trick_owner_index"], trick_points=context["trick_points"],
+                           passed=[])
         if self._is_me(seat):
             self.private["hand_cards"] = _without(self.hand, cards)
+        if self.revealed_hands is not None:  # protocol.md: the seat tracks the rest from player_played
+            self.revealed_hands[seat] = _without(self.revealed_hands[seat], cards)
 
     def _on_private_state_changed(self, context: JsonDict) -> None:
         self.private = copy.deepcopy(context["private_state"])
@@ -170,14 +233,14 @@ class TableState:
         self.public.update(wish_value=context["wish_value"], wish_open=context["wish_value"] != 0)
 
     def _on_wish_fulfilled(self, context: JsonDict) -> None:
-        self.public["wish_open"] = False
+        self.public.update(wish_value=0, wish_open=False)  # as public_state sends it: 0 unless open
 
     def _on_trick_taken(self, context: JsonDict) -> None:
         recipient = context.get("dragon_recipient")
         taker = context["player_index"] if recipient is None else recipient
         self._seats("points")[taker] += context["points"]
         self._seats("tricks_won")[taker] += 1
-        self.public.update(trick_turns=[], trick_owner_index=None, trick_points=0)
+        self.public.update(trick_turns=[], trick_owner_index=None, trick_points=0, passed=[])
 
     def _on_hands_revealed(self, context: JsonDict) -> None:
         self.revealed_hands = list(context["hands"])
@@ -191,3 +254,7 @@ class TableState:
 
     def _on_game_over(self, context: JsonDict) -> None:
         self.public.update(phase="game_over", is_running=False, current_turn_index=None, total=context["total"])
+
+    def _on_game_ended_early(self, context: JsonDict) -> None:
+        # a person's leaving ended the game (on_leave "end", docs/server.md): shown as after game_over
+        self.public.update(phase="game_over", is_running=False, current_turn_index=None)
