@@ -1,4 +1,7 @@
-"""Shared fixtures: the one way tests find ``../shared`` (spec, vectors, real games).
+"""Shared fixtures: the one way tests find ``../shared`` (rule vectors, real games).
+
+The specifications live in ``docs/`` (rules, protocol, records); ``shared/`` holds the test
+data the project never edits.
 
 ``shared/`` lives beside the checkout and is never copied into it. Without it the tests
 that need it are skipped with the reason; with ``CI=true`` its absence fails them.
@@ -26,7 +29,7 @@ STARTED = pytest.StashKey[float]()
 def _find_shared() -> Path | None:
     configured = os.environ.get("TICHU_SHARED")
     candidate = Path(configured) if configured else ROOT.parent / "shared"
-    return candidate if (candidate / "spec").is_dir() else None
+    return candidate if (candidate / "vectors").is_dir() else None
 
 
 @pytest.fixture(scope="session")

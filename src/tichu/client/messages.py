@@ -1,4 +1,4 @@
-"""What the client's modules share about the protocol's messages (``shared/spec/protocol.md``).
+"""What the client's modules share about the protocol's messages (``docs/protocol.md``).
 
 The table state (:mod:`tichu.client.state`), the bots (:mod:`tichu.client.bots`) and the
 connection (:mod:`tichu.client.connection`) all handle JSON objects, and the connection

@@ -1,7 +1,7 @@
 """One seat's view of a table, kept up to date from the protocol's notifications.
 
 :class:`TableState` holds the ``public_state`` and ``private_state`` of
-``shared/spec/protocol.md`` as a seat receives them on joining and applies each
+``docs/protocol.md`` as a seat receives them on joining and applies each
 notification after it. It is a pure reducer (no socket, no clock, no decision), so that the
 connection (:mod:`tichu.client.connection`), the bots (:mod:`tichu.client.bots`) and the
 console (:mod:`tichu.client.console`) share one reading of the notifications and it can be
