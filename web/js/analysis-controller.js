@@ -16,7 +16,7 @@ import { ViewManager } from './view-manager.js';
 const POLL_FIRST_MS = 500;
 /** @type {number} The longest wait between two questions. */
 const POLL_MAX_MS = 4000;
-/** @type {string[]} The statuses that are asked about again. */
+/** @type {ReadonlyArray<string>} The statuses that are asked about again. */
 const PENDING = Object.freeze(['queued', 'running']);
 
 /** @type {Object} What the views draw (AnalysisState). */
@@ -180,6 +180,5 @@ function polling() {
 /**
  * The analysis' controller.
  * @namespace AnalysisController
- * @type {Object}
  */
 export const AnalysisController = Object.freeze({ init, polling, POLL_FIRST_MS, POLL_MAX_MS });

@@ -5,7 +5,7 @@
  * no network: the AnalysisView draws what these compute.
  */
 
-/** @type {string[]} The labels the chart marks (the others show in the judged panel only). */
+/** @type {ReadonlyArray<string>} The labels the chart marks (the others show in the judged panel only). */
 const MARKED = Object.freeze(['mistake', 'blunder']);
 /** @type {Object<string, number>} The labels by weight (for the worst label of a stretch of steps). */
 const _WEIGHT = { inaccuracy: 1, mistake: 2, blunder: 3 };
@@ -195,7 +195,6 @@ function choiceAndBest(judgement) {
 /**
  * The analysis helpers.
  * @namespace Analysis
- * @type {Object}
  */
 export const Analysis = Object.freeze({
   MARKED, judgements, judgementsAt, markers, worstLabel, chart, stepX, nearestStep, nextMarked, costliest,

@@ -80,6 +80,5 @@ function leaderboard(limit) {
 /**
  * The history API.
  * @namespace Api
- * @type {Object}
  */
 export const Api = Object.freeze({ games, player, leaderboard });

@@ -170,7 +170,7 @@ function _onMessage(message) {
 
 /**
  * Go back to the login, with an error to show.
- * @param {({key: string}|{code: number}|null)} error The error, or null.
+ * @param {(import('./events.js').LoginError|null)} error The error, or null.
  * @returns {void}
  */
 function _backToLogin(error) {
@@ -349,6 +349,5 @@ function _onReplayBack() {
 /**
  * The controller.
  * @namespace AppController
- * @type {Object}
  */
 export const AppController = Object.freeze({ init, start });

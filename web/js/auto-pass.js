@@ -7,7 +7,7 @@
 /**
  * The modes: `trick` passes every play request until the trick is taken; `bomb` does the
  * same but leaves a request to the player when the player may bomb.
- * @type {string[]}
+ * @type {ReadonlyArray<string>}
  */
 const MODES = Object.freeze(['trick', 'bomb']);
 
@@ -44,6 +44,5 @@ function endsWith(event) {
 /**
  * The auto-pass decision.
  * @namespace AutoPass
- * @type {Object}
  */
 export const AutoPass = Object.freeze({ MODES, shouldPass, endsWith });

@@ -90,6 +90,7 @@ function summarize(playedCards, handCards) {
     return !played.has(key) && !own.has(key);
   });
   const outKeys = new Set(out.map(Lib.cardKey));
+  /** @type {Object<number, number>} */
   const outByValue = {};
   for (const value of _VALUES) {
     outByValue[value] = _SUITS.filter(function (suit) { return outKeys.has(value + '-' + suit); }).length;
@@ -113,6 +114,5 @@ function summarize(playedCards, handCards) {
 /**
  * The card tracker.
  * @namespace CardTracker
- * @type {Object}
  */
 export const CardTracker = Object.freeze({ deck, summarize });

@@ -5,7 +5,6 @@
 /**
  * The client's constants; frozen.
  * @namespace Config
- * @type {Object}
  * @property {{width: number, height: number}} STAGE_PORTRAIT The 9:16 stage, in stage pixels.
  * @property {{width: number, height: number}} STAGE_LANDSCAPE The 16:9 stage, in stage pixels.
  * @property {number} RECONNECT_INTERVAL_MS Pause before each reconnect attempt.

@@ -2,12 +2,14 @@
  * @file EventBus: the central publish/subscribe hub between network, controller and views.
  */
 
-/** @type {Map<string, Set<function(*): void>>} */
+/** @typedef {import('./events.js').EventName} EventName One of the catalogue's names (events.js). */
+
+/** @type {Map<EventName, Set<function(*): void>>} */
 const _handlers = new Map();
 
 /**
  * Subscribe to an event.
- * @param {string} name The event's name, e.g. `network:message`.
+ * @param {EventName} name The event's name, e.g. `network:message`.
  * @param {function(*): void} handler Called with the event's payload.
  * @returns {void}
  */
@@ -20,7 +22,7 @@ function on(name, handler) {
 
 /**
  * Unsubscribe a handler.
- * @param {string} name The event's name.
+ * @param {EventName} name The event's name.
  * @param {function(*): void} handler The handler given to {@link on}.
  * @returns {void}
  */
@@ -33,7 +35,7 @@ function off(name, handler) {
 
 /**
  * Call every handler of an event, in the order they subscribed.
- * @param {string} name The event's name.
+ * @param {EventName} name The event's name.
  * @param {*} [payload] Passed to each handler.
  * @returns {void}
  */
@@ -50,6 +52,5 @@ function emit(name, payload) {
 /**
  * The event bus.
  * @namespace EventBus
- * @type {{on: function, off: function, emit: function}}
  */
 export const EventBus = Object.freeze({ on, off, emit });

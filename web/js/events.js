@@ -138,14 +138,21 @@ export const Events = Object.freeze({
   UI_TOAST_DROP: 'ui:toast-drop',
   /** AppController, Spectate: the connection is lost or back. Payload: `{lost: boolean}`. ToolbarView. */
   UI_CONNECTION: 'ui:connection',
-  /**
-   * AppController: back at the login, with why. Payload: `{key: string, params?: Object}` or
-   * null. LoginView.
-   */
+  /** AppController: back at the login, with why. Payload: a {@link LoginError} or null. LoginView. */
   UI_LOGIN_ERROR: 'ui:login-error'
 });
 
 /**
  * An event's name: one of the values of {@link Events}.
  * @typedef {typeof Events[keyof typeof Events]} EventName
+ */
+
+/**
+ * Why the page is back at the login (the payload of `ui:login-error`): an I18n key or a server
+ * error code (translated when drawn); `watch` names a table that refused a newcomer but admits
+ * a spectator.
+ * @typedef {Object} LoginError
+ * @property {string} [key] An I18n key.
+ * @property {number} [code] A server error code.
+ * @property {(string|null)} [watch] The table to watch instead.
  */

@@ -5,7 +5,7 @@
 
 import { Lib } from './lib.js';
 
-/** @type {string[]} The sort modes. */
+/** @type {ReadonlyArray<string>} The sort modes. */
 const MODES = Object.freeze(['rank', 'suit']);
 
 /**
@@ -68,6 +68,5 @@ function move(keys, key, index) {
 /**
  * The hand's order.
  * @namespace HandOrder
- * @type {Object}
  */
 export const HandOrder = Object.freeze({ MODES, sortCards, arrange, move });

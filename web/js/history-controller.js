@@ -145,6 +145,5 @@ function init() {
 /**
  * The history's controller.
  * @namespace HistoryController
- * @type {Object}
  */
 export const HistoryController = Object.freeze({ init, PAGE_SIZE });

@@ -926,7 +926,7 @@ const TEXTS = {
 
 /**
  * The languages offered, the first being the fallback.
- * @type {string[]}
+ * @type {ReadonlyArray<string>}
  */
 const LANGUAGES = Object.freeze(['en', 'de']);
 
@@ -951,7 +951,7 @@ function t(key, params) {
 
 /**
  * The language of the first browser preference that is offered.
- * @param {string[]} preferences E.g. `navigator.languages` (`["de-CH", "en"]`).
+ * @param {ReadonlyArray<string>} preferences E.g. `navigator.languages` (`["de-CH", "en"]`).
  * @returns {string} `en` or `de`; `en` when none fits.
  */
 function detectLanguage(preferences) {
@@ -1074,7 +1074,6 @@ function errorText(code) {
 /**
  * The texts and their helpers.
  * @namespace I18n
- * @type {Object}
  */
 export const I18n = Object.freeze({
   LANGUAGES,

@@ -21,13 +21,13 @@ const HAND_OVER_AFTER = 60;
 
 /**
  * The model; only {@link apply} and {@link reset} change it.
- * @namespace IdleSeats
- * @type {Object}
+ * @typedef {Object} IdleModel
  * @property {Object<number, SeatClock>} clocks The seats being waited for now.
  * @property {Set<number>} handedOver The seats an agent plays for while their person is idle.
  * @property {({seat: number, name: string}|null)} endedEarly Who ended the last game by leaving,
  *   until the next game starts.
  */
+/** @type {IdleModel} */
 const IdleSeats = {
   clocks: {},
   handedOver: new Set(),
@@ -51,6 +51,7 @@ function reset() {
  * @returns {Object<number, SeatClock>} The clocks by seat.
  */
 function _clocks(clocks, now) {
+  /** @type {Object<number, SeatClock>} */
   const bySeat = {};
   for (const clock of Array.isArray(clocks) ? clocks : []) {
     const left = clock.seconds_left;
@@ -174,7 +175,11 @@ function init() {
   });
 }
 
-Object.assign(IdleSeats, {
+/**
+ * Who is waited for, who is handed over: the model and its functions.
+ * @namespace IdleSeats
+ */
+const IdleSeatsApi = Object.assign(IdleSeats, {
   HAND_OVER_AFTER,
   init,
   reset,
@@ -186,4 +191,4 @@ Object.assign(IdleSeats, {
   formatClock
 });
 
-export { IdleSeats };
+export { IdleSeatsApi as IdleSeats };

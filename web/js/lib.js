@@ -29,7 +29,7 @@ const CardValue = Object.freeze({
 const _POSITIONS = ['bottom', 'right', 'top', 'left'];
 /**
  * The push targets in the order of `given_schupf_cards` (R2.3).
- * @type {string[]}
+ * @type {ReadonlyArray<string>}
  */
 const PUSH_TARGETS = Object.freeze(['right', 'partner', 'left']);
 /** @type {Object<string, number>} Push targets and their seat offsets (R2.3). */
@@ -231,7 +231,6 @@ function seatOfTarget(ownSeat, target) {
 /**
  * The helpers.
  * @namespace Lib
- * @type {Object}
  */
 export const Lib = Object.freeze({
   Suit,

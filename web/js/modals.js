@@ -3,11 +3,12 @@
  * a confirmation dialog.
  */
 
-import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
+import { Events } from './events.js';
 import { I18n } from './i18n.js';
 import { Lib } from './lib.js';
 import { State } from './state.js';
+import { Dom } from './views/dom.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
@@ -33,13 +34,13 @@ function init() {
     _elements.wishGrid.appendChild(button);
   }
   _elements.wishGrid.addEventListener('click', function (event) {
-    const button = event.target.closest('button[data-wish]');
+    const button = Dom.closestTo(event, 'button[data-wish]');
     if (button) {
       EventBus.emit(Events.INTENT_RESPOND, { action: 'wish', data: { wish_value: Number(button.dataset.wish) } });
     }
   });
   _elements.dragonChoices.addEventListener('click', function (event) {
-    const button = event.target.closest('button[data-recipient]');
+    const button = Dom.closestTo(event, 'button[data-recipient]');
     if (button) {
       EventBus.emit(Events.INTENT_RESPOND, { action: 'give_dragon_away',
         data: { dragon_recipient: Number(button.dataset.recipient) } });
@@ -155,7 +156,7 @@ function render() {
   _toggle(_elements['dialog-wish'], action === 'wish');
   _toggle(_elements['dialog-dragon'], action === 'give_dragon_away');
   if (action === 'wish') {
-    for (const button of _elements.wishGrid.children) {
+    for (const button of /** @type {HTMLCollectionOf<HTMLElement>} */ (_elements.wishGrid.children)) {
       button.textContent = I18n.valueLabel(Number(button.dataset.wish));
     }
   }
@@ -170,6 +171,5 @@ function render() {
 /**
  * The dialogs.
  * @namespace Modals
- * @type {Object}
  */
 export const Modals = Object.freeze({ init, confirm, render });

@@ -156,6 +156,5 @@ function text(move) {
 /**
  * The move log's reducer and words.
  * @namespace MoveLog
- * @type {Object}
  */
 export const MoveLog = Object.freeze({ empty, reduce, text });

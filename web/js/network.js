@@ -44,11 +44,11 @@ function _open(query) {
     EventBus.emit(Events.NETWORK_OPEN);
   });
   socket.addEventListener('message', function (event) {
-    let message = null;
+    let message;
     try {
       message = JSON.parse(event.data);
     }
-    catch (error) {
+    catch {
       return; // not JSON: nothing the client can act on
     }
     if (message && typeof message === 'object') {
@@ -206,7 +206,6 @@ function _disconnect() {
 /**
  * The connection.
  * @namespace Network
- * @type {Object}
  */
 export const Network = Object.freeze({
   join,

@@ -7,17 +7,29 @@
 /** @type {number} The largest file the server reads (2 MiB); larger ones are refused here. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
+/** A failed request: `status` (0 without an answer) and the server's reason. */
+class ReplayFailure extends Error {
+  /**
+   * @param {number} status The HTTP status.
+   * @param {string} reason Why.
+   */
+  constructor(status, reason) {
+    super(reason);
+    /** @type {number} */
+    this.status = status;
+    /** @type {string} */
+    this.reason = reason;
+  }
+}
+
 /**
- * A failed request: `status` (0 without an answer) and the server's reason.
- * @param {number} status The HTTP status.
+ * A failed request.
+ * @param {number} status The HTTP status (0 without an answer).
  * @param {string} reason Why.
- * @returns {Error} The error with `status` and `reason`.
+ * @returns {ReplayFailure} The error with `status` and `reason`.
  */
 function _failure(status, reason) {
-  const error = new Error(reason);
-  error.status = status;
-  error.reason = reason;
-  return error;
+  return new ReplayFailure(status, reason);
 }
 
 /**
@@ -95,6 +107,5 @@ function requestAnalysis(gameId) {
 /**
  * The replay viewer's requests.
  * @namespace ReplayApi
- * @type {Object}
  */
 export const ReplayApi = Object.freeze({ MAX_FILE_BYTES, fetchGame, uploadRecord, fetchAnalysis, requestAnalysis });

@@ -148,6 +148,5 @@ function init() {
 /**
  * The replay viewer's controller.
  * @namespace ReplayController
- * @type {Object}
  */
 export const ReplayController = Object.freeze({ init, openFromHash, clearHash, parseHash, stepHash });

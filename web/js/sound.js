@@ -5,7 +5,7 @@
 /**
  * One tone of a sound.
  * @typedef {Object} Tone
- * @property {string} wave The oscillator type (`sine`, `square`, `triangle`, `sawtooth`).
+ * @property {OscillatorType} wave The oscillator type (`sine`, `square`, `triangle`, `sawtooth`).
  * @property {number} from Start frequency in Hz.
  * @property {number} to End frequency in Hz.
  * @property {number} start Start in seconds after the sound begins.
@@ -42,7 +42,8 @@ let _muted = false;
  * @returns {void}
  */
 function _unlock() {
-  const AudioContextClass = window.AudioContext || window.webkitAudioContext;
+  const legacy = /** @type {Window & {webkitAudioContext?: typeof AudioContext}} */ (window);  // older Safari
+  const AudioContextClass = window.AudioContext || legacy.webkitAudioContext;
   if (!_context && AudioContextClass) {
     _context = new AudioContextClass();
   }
@@ -119,6 +120,5 @@ function isMuted() {
 /**
  * The sounds.
  * @namespace SoundManager
- * @type {Object}
  */
 export const SoundManager = Object.freeze({ init, play, setMuted, isMuted });

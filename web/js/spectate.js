@@ -24,7 +24,7 @@ function remembered() {
   try {
     return window.localStorage.getItem(Config.STORAGE_KEYS.SPECTATE);
   }
-  catch (error) {
+  catch {
     return null;
   }
 }
@@ -43,7 +43,7 @@ function _remember(table) {
       window.localStorage.setItem(Config.STORAGE_KEYS.SPECTATE, table);
     }
   }
-  catch (error) {
+  catch {
     // no storage: a reload shows the login instead
   }
 }
@@ -115,6 +115,5 @@ function resume() {
 /**
  * Watching tables.
  * @namespace Spectate
- * @type {Object}
  */
 export const Spectate = Object.freeze({ init, resume, watch, remembered });

@@ -66,10 +66,9 @@ import { Lib } from './lib.js';
  */
 
 /**
- * The client's game state. Its fields are read by the views; only the controller changes
- * them, through the functions below.
- * @namespace State
- * @type {Object}
+ * The client's game state's fields. The views read them; only the controller changes them,
+ * through the functions below (the exported `State` is these fields and those functions).
+ * @typedef {Object} StateFields
  * @property {(number|null)} playerIndex The own seat, or null before joining.
  * @property {Object} public The protocol's `public_state`, kept up to date.
  * @property {Object} private The protocol's `private_state`, kept up to date; its `may_announce`
@@ -91,6 +90,7 @@ import { Lib } from './lib.js';
  * @property {(Object|null)} spectators The last `spectators_changed` context (`{count, limit,
  *   allowed, hands_open, allow}`), or null from a server without spectators.
  */
+/** @type {StateFields} */
 const State = {
   playerIndex: null,
   public: {},
@@ -715,7 +715,11 @@ function placeOf(seat) {
   return (State.public.out_order || []).indexOf(seat) + 1;
 }
 
-Object.assign(State, {
+/**
+ * The client's game state: its fields and the functions that read and change them.
+ * @namespace State
+ */
+const StateApi = Object.assign(State, {
   reset,
   apply,
   hand,
@@ -735,4 +739,4 @@ Object.assign(State, {
   placeOf
 });
 
-export { State };
+export { StateApi as State };

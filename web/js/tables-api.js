@@ -29,6 +29,5 @@ function list() {
 /**
  * The tables endpoint.
  * @namespace TablesApi
- * @type {Object}
  */
 export const TablesApi = Object.freeze({ list });

@@ -156,7 +156,7 @@ async function run(output) {
       }
       catch (error) {
         results.failed += 1;
-        const message = error && error.message ? error.message : String(error);
+        const message = error instanceof Error && error.message ? error.message : String(error);
         results.failures.push({ suite: suite.name, test: test.name, message: message });
         _report(list, '✗ ' + suite.name + ' › ' + test.name + ': ' + message, 'fail');
       }
@@ -171,6 +171,5 @@ async function run(output) {
 /**
  * The test runner.
  * @namespace TestRunner
- * @type {Object}
  */
 export const TestRunner = Object.freeze({ describe, it, assert, run });

@@ -661,14 +661,14 @@ describe('CardBuilder', function () {
   it('builds buttons for hand cards', function () {
     const card = CardBuilder.build([2, 1], { interactive: true });
     assert.equal(card.tagName, 'BUTTON');
-    assert.equal(card.type, 'button');
+    assert.equal(/** @type {HTMLButtonElement} */ (card).type, 'button');
   });
   it('syncs a container: order, reuse, selection', function () {
     fixture.replaceChildren();
     CardBuilder.syncCards(fixture, [[2, 1], [3, 1]]);
     const first = fixture.children[0];
     CardBuilder.syncCards(fixture, [[1, 0], [2, 1]], { selected: new Set(['2-1']) });
-    assert.deepEqual(Array.from(fixture.children, function (child) { return child.dataset.card; }), ['1-0', '2-1']);
+    assert.deepEqual(Array.from(/** @type {HTMLCollectionOf<HTMLElement>} */ (fixture.children), function (child) { return child.dataset.card; }), ['1-0', '2-1']);
     assert.equal(fixture.children[1], first, 'the element is reused');
     assert.ok(first.classList.contains('selected'));
   });

@@ -86,6 +86,5 @@ function reduce(log, event, context) {
 /**
  * The trick log.
  * @namespace TrickLog
- * @type {Object}
  */
 export const TrickLog = Object.freeze({ empty, reduce });

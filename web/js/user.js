@@ -16,7 +16,7 @@ function _read(key) {
   try {
     return window.localStorage.getItem(key);
   }
-  catch (error) {
+  catch {
     return null;
   }
 }
@@ -36,7 +36,7 @@ function _write(key, value) {
       window.localStorage.setItem(key, value);
     }
   }
-  catch (error) {
+  catch {
     // Storage is unavailable or full: the client works without remembering.
   }
 }
@@ -139,7 +139,6 @@ function setChatMuted(muted) {
 /**
  * The user's remembered data.
  * @namespace User
- * @type {Object}
  */
 export const User = Object.freeze({
   getName,

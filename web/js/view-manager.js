@@ -86,7 +86,7 @@ function _translateStatic() {
   _staticLanguage = language;
   document.documentElement.lang = language;
   document.title = I18n.t('app.title');
-  for (const element of document.querySelectorAll('[data-i18n]')) {
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n]'))) {
     element.textContent = I18n.t(element.dataset.i18n);
   }
 }
@@ -165,6 +165,5 @@ function activeView() {
 /**
  * The view switcher.
  * @namespace ViewManager
- * @type {Object}
  */
 export const ViewManager = Object.freeze({ register, init, show, activeView, requestRender });

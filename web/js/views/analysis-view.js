@@ -11,15 +11,16 @@
 
 import { AnalysisState } from '../analysis-state.js';
 import { Analysis } from '../analysis.js';
-import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
+import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
 import { Lib } from '../lib.js';
 import { User } from '../user.js';
 import { CardBuilder } from './card-builder.js';
+import { Dom } from './dom.js';
 import { ReplayView } from './replay-view.js';
 
-/** @type {string} */
+/** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
 const SVG = 'http://www.w3.org/2000/svg';
 /** @type {number} The chart's margin (drawing units: the chart's own pixels). */
 const PAD = 12;
@@ -29,7 +30,7 @@ const MARKER_HEIGHT = 120;
 const SHAPES = Object.freeze({ mistake: 'M0 -11 L11 9 L-11 9 Z', blunder: 'M0 -13 L13 0 L0 13 L-13 0 Z' });
 /** @type {Object<string, string>} The markers as characters (legend, selects, list). */
 const SYMBOLS = Object.freeze({ mistake: '▲', blunder: '◆' });
-/** @type {string[]} A push's targets in the order of its cards (R2.3). */
+/** @type {ReadonlyArray<string>} A push's targets in the order of its cards (R2.3). */
 const PUSH_TARGETS = Lib.PUSH_TARGETS;
 /** @type {string} The class of the hand cards the best option would have played. */
 const BEST_CLASS = 'analysis-best';
@@ -257,7 +258,7 @@ function _svg(tag, attributes) {
 /**
  * Draw the chart: the zero line, a band per round, the advantage as a line through the
  * judged steps, the markers and the step shown.
- * @param {Object} document The analysis document.
+ * @param {Object} document_ The analysis document.
  * @param {Object[]} steps The replay's steps.
  * @param {number} index The step shown.
  * @param {function(number): string} name A seat's name.
@@ -351,7 +352,7 @@ function _drawLegend(name) {
 function _drawCostliest(document_, name, names) {
   const own = User.getName();
   const seats = Analysis.judgedSeats(document_);
-  const select = _elements['analysis-player'];
+  const select = /** @type {HTMLSelectElement} */ (_elements['analysis-player']);
   const optionsKey = seats.map(name).join('|');
   if (select.dataset.options !== optionsKey) {
     select.dataset.options = optionsKey;
@@ -533,11 +534,11 @@ function init() {
     }
   });
   _elements['analysis-player'].addEventListener('change', function (event) {
-    _seat = Number(event.target.value);
+    _seat = Number(Dom.valueOf(event));
     EventBus.emit(Events.UI_RENDER);
   });
   _elements['analysis-costliest'].addEventListener('click', function (event) {
-    const button = event.target.closest('button[data-step]');
+    const button = Dom.closestTo(event, 'button[data-step]');
     if (button) {
       _jump(Number(button.dataset.step));
     }
@@ -547,6 +548,5 @@ function init() {
 /**
  * The analysis in the replay viewer.
  * @namespace AnalysisView
- * @type {Object}
  */
 export const AnalysisView = Object.freeze({ init, draw, verdict, optionText, valueText, SYMBOLS, BEST_CLASS });

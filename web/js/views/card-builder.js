@@ -6,7 +6,7 @@
 import { I18n } from '../i18n.js';
 import { Lib } from '../lib.js';
 
-/** @type {string} */
+/** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
@@ -114,7 +114,7 @@ function build(card, options) {
   const symbol = symbolOf(card);
   element.className = 'card card-' + symbol + (Lib.isSpecial(card) ? ' special' : '');
   if (interactive) {
-    element.type = 'button';
+    /** @type {HTMLButtonElement} */ (element).type = 'button';
   }
   element.dataset.card = Lib.cardKey(card);
   element.dataset.lang = I18n.getLanguage();
@@ -148,7 +148,7 @@ function syncCards(container, cards, options) {
   const selected = (options && options.selected) || new Set();
   const language = I18n.getLanguage();
   const existing = new Map();
-  for (const child of Array.from(container.children)) {
+  for (const child of Array.from(/** @type {HTMLCollectionOf<HTMLElement>} */ (container.children))) {
     if (child.dataset.card && child.dataset.lang === language && !existing.has(child.dataset.card)) {
       existing.set(child.dataset.card, child);
     }
@@ -178,6 +178,5 @@ function syncCards(container, cards, options) {
 /**
  * The card drawing helpers.
  * @namespace CardBuilder
- * @type {Object}
  */
 export const CardBuilder = Object.freeze({ build, symbolOf, syncCards });

@@ -5,10 +5,11 @@
  * the HistoryController loads it.
  */
 
-import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
+import { Events } from '../events.js';
 import { HistoryState } from '../history-state.js';
 import { I18n } from '../i18n.js';
+import { Dom } from './dom.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
@@ -47,13 +48,13 @@ function init() {
     EventBus.emit(Events.INTENT_HISTORY_ALL);
   });
   _elements['history-people'].addEventListener('change', function () {
-    EventBus.emit(Events.INTENT_HISTORY_PEOPLE, { people: _elements['history-people'].checked });
+    EventBus.emit(Events.INTENT_HISTORY_PEOPLE, { people: /** @type {HTMLInputElement} */ (_elements['history-people']).checked });
   });
   _elements['history-back'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_HISTORY_BACK);
   });
   _elements['view-history'].addEventListener('click', function (event) {
-    const link = event.target.closest('.player-link');
+    const link = Dom.closestTo(event, '.player-link');
     if (link) {
       EventBus.emit(Events.INTENT_PLAYER, { name: link.dataset.player });
     }
@@ -267,11 +268,11 @@ function render() {
     _elements.leaders.replaceChildren(...(state.leaders || []).map(_leaderRow));
   }
   const page = state.page;
-  _elements['history-people'].checked = state.people;
+  /** @type {HTMLInputElement} */ (_elements['history-people']).checked = state.people;
   _elements['history-filter'].hidden = !state.player;
   _elements['history-filter-text'].textContent = state.player ? I18n.t('history.filtered', { name: state.player }) : '';
-  _elements['history-newer'].disabled = !page || page.offset === 0;
-  _elements['history-older'].disabled = !page || page.offset + page.games.length >= page.total;
+  /** @type {HTMLButtonElement} */ (_elements['history-newer']).disabled = !page || page.offset === 0;
+  /** @type {HTMLButtonElement} */ (_elements['history-older']).disabled = !page || page.offset + page.games.length >= page.total;
   _elements['history-range'].textContent = page && page.games.length
     ? I18n.t('history.range', { first: page.offset + 1, last: page.offset + page.games.length, total: page.total })
     : '';
@@ -294,6 +295,5 @@ function render() {
 /**
  * The history.
  * @namespace HistoryView
- * @type {Object}
  */
 export const HistoryView = Object.freeze({ init, render, formatDate, playerLink, errorText, seatChanges });

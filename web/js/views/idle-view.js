@@ -42,9 +42,10 @@ let _ticker = null;
 
 /**
  * An element with a class.
- * @param {string} tag The tag.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag The tag.
  * @param {string} className The class.
- * @returns {HTMLElement} The element.
+ * @returns {HTMLElementTagNameMap[K]} The element.
  */
 function _make(tag, className) {
   const element = document.createElement(tag);
@@ -57,7 +58,7 @@ function _make(tag, className) {
  * @returns {void}
  */
 function init() {
-  for (const seat of document.querySelectorAll('#view-table .seat')) {
+  for (const seat of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#view-table .seat'))) {
     const index = Number(seat.dataset.seat);
     const parts = { clock: _make('span', 'seat-clock'), agent: _make('span', 'seat-agent'),
       handOver: _make('button', 'seat-hand-over') };
@@ -189,6 +190,5 @@ function _tick() {
 /**
  * The idle seats on the table.
  * @namespace IdleView
- * @type {Object}
  */
 export const IdleView = Object.freeze({ init, render, clockOf });

@@ -37,6 +37,5 @@ function render() {
 /**
  * The loading screen.
  * @namespace LoadingView
- * @type {Object}
  */
 export const LoadingView = Object.freeze({ init, onShow, render });

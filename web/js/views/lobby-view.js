@@ -32,7 +32,7 @@ function init() {
     'lobby-agent-about', 'lobby-hints', 'lobby-social', 'lobby-target', 'lobby-ready'].forEach(function (id) {
     _elements[id] = document.getElementById(id);
   });
-  for (const seat of document.querySelectorAll('.lobby-seat')) {
+  for (const seat of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.lobby-seat'))) {
     _seats[Number(seat.dataset.seat)] = seat;
     seat.addEventListener('click', function () {
       _onSeat(Number(seat.dataset.seat));
@@ -49,17 +49,17 @@ function init() {
   });
   _elements['lobby-agent'].addEventListener('change', function () {
     if (_isHost()) {
-      EventBus.emit(Events.INTENT_OPTIONS, { agent: _elements['lobby-agent'].value });
+      EventBus.emit(Events.INTENT_OPTIONS, { agent: /** @type {HTMLSelectElement} */ (_elements['lobby-agent']).value });
     }
   });
   _elements['lobby-hints'].addEventListener('change', function () {
     if (_isHost()) {
-      EventBus.emit(Events.INTENT_OPTIONS, { hints: _elements['lobby-hints'].checked });
+      EventBus.emit(Events.INTENT_OPTIONS, { hints: /** @type {HTMLInputElement} */ (_elements['lobby-hints']).checked });
     }
   });
   _elements['lobby-target'].addEventListener('change', function () {
     if (_isHost()) {
-      EventBus.emit(Events.INTENT_OPTIONS, { target_score: Number(_elements['lobby-target'].value) });
+      EventBus.emit(Events.INTENT_OPTIONS, { target_score: Number(/** @type {HTMLSelectElement} */ (_elements['lobby-target']).value) });
     }
   });
   _elements['lobby-ready'].addEventListener('click', function () {
@@ -117,7 +117,7 @@ function _renderOptions(isHost) {
   if (!options) {
     return;
   }
-  const select = _elements['lobby-agent'];
+  const select = /** @type {HTMLSelectElement} */ (_elements['lobby-agent']);
   const offered = options.levels.length ? options.levels : options.agents;
   const values = offered.includes(options.agent) ? offered : offered.concat([options.agent]);
   const choices = I18n.getLanguage() + '|' + values.join(',');
@@ -133,8 +133,8 @@ function _renderOptions(isHost) {
   select.value = options.agent;
   _elements['lobby-agent-about'].textContent = I18n.levelAbout(options.agent);
   select.disabled = !isHost;
-  _elements['lobby-hints'].checked = options.hints;
-  _elements['lobby-hints'].disabled = !isHost;
+  /** @type {HTMLInputElement} */ (_elements['lobby-hints']).checked = options.hints;
+  /** @type {HTMLInputElement} */ (_elements['lobby-hints']).disabled = !isHost;
   _elements['lobby-options'].classList.toggle('read-only', !isHost);
 }
 
@@ -150,7 +150,7 @@ function _renderSocial(isHost) {
   if (!lobby) {
     return;
   }
-  const select = _elements['lobby-target'];
+  const select = /** @type {HTMLSelectElement} */ (_elements['lobby-target']);
   const scores = Config.TARGET_SCORES.filter(function (score) {
     return score >= lobby.targetRange[0] && score <= lobby.targetRange[1];
   });
@@ -239,12 +239,11 @@ function render() {
   _elements['lobby-hint'].textContent = hint;
   _renderOptions(isHost);
   _renderSocial(isHost);
-  _elements['lobby-start'].disabled = !isHost || !State.everyoneReady();
+  /** @type {HTMLButtonElement} */ (_elements['lobby-start']).disabled = !isHost || !State.everyoneReady();
 }
 
 /**
  * The lobby.
  * @namespace LobbyView
- * @type {Object}
  */
 export const LobbyView = Object.freeze({ init, render });

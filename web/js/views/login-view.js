@@ -12,9 +12,8 @@ import { User } from '../user.js';
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
 /**
- * The error shown: an I18n key or a server error code (translated when drawn), or null;
- * `watch` names a table that refused a newcomer but admits a spectator (`#login-watch`).
- * @type {({key: string, watch: (string|null|undefined)}|{code: number}|null)}
+ * The error shown, or null (`watch`: `#login-watch` offers to watch that table).
+ * @type {(import('../events.js').LoginError|null)}
  */
 let _error = null;
 
@@ -51,8 +50,8 @@ function init() {
  * @returns {void}
  */
 function _submit() {
-  const name = _elements['login-name'].value.trim();
-  const table = _elements['login-table'].value.trim();
+  const name = /** @type {HTMLInputElement} */ (_elements['login-name']).value.trim();
+  const table = /** @type {HTMLInputElement} */ (_elements['login-table']).value.trim();
   if (!Lib.isValidName(name, Config.MAX_NAME_LENGTH)) {
     _error = { key: 'login.errorName' };
     _elements['login-name'].focus();
@@ -73,8 +72,8 @@ function _submit() {
  * @returns {void}
  */
 function onShow() {
-  _elements['login-name'].value = _elements['login-name'].value || User.getName();
-  _elements['login-table'].value = _elements['login-table'].value || User.getTable();
+  /** @type {HTMLInputElement} */ (_elements['login-name']).value = /** @type {HTMLInputElement} */ (_elements['login-name']).value || User.getName();
+  /** @type {HTMLInputElement} */ (_elements['login-table']).value = /** @type {HTMLInputElement} */ (_elements['login-table']).value || User.getTable();
 }
 
 /**
@@ -95,6 +94,5 @@ function render() {
 /**
  * The login screen.
  * @namespace LoginView
- * @type {Object}
  */
 export const LoginView = Object.freeze({ init, onShow, render });

@@ -94,7 +94,7 @@ function render() {
     status = I18n.t('history.loading');
   }
   _elements['player-status'].textContent = status;
-  _elements['player-games'].disabled = !stats;
+  /** @type {HTMLButtonElement} */ (_elements['player-games']).disabled = !stats;
   if (key === _built) {
     return;
   }
@@ -121,6 +121,5 @@ function render() {
 /**
  * A player's statistics.
  * @namespace PlayerView
- * @type {Object}
  */
 export const PlayerView = Object.freeze({ init, render });

@@ -11,14 +11,15 @@
 
 import { AnalysisState } from '../analysis-state.js';
 import { Analysis } from '../analysis.js';
-import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
+import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
 import { Lib } from '../lib.js';
 import { ReplayController } from '../replay-controller.js';
 import { ViewManager } from '../view-manager.js';
 import { AnalysisView } from './analysis-view.js';
 import { CardBuilder } from './card-builder.js';
+import { Dom } from './dom.js';
 
 /** @type {number} Milliseconds per step at speed 1×. */
 const STEP_MS = 1000;
@@ -167,7 +168,8 @@ function describe(step) {
 
 /**
  * The first step of each round and of each trick, for the jump selects.
- * @returns {Array<{round: number, starts: Array<{label: string, index: number}>}>} Per round.
+ * @returns {Array<{round: number, first: number, starts: Array<{label: string, index: number, trick?: number}>}>}
+ *   Per round: its first step, and the first steps of its tricks.
  */
 function _sections() {
   const rounds = [];
@@ -274,8 +276,7 @@ function _onKey(event) {
   if (ViewManager.activeView() !== 'replay' || !_document || event.altKey || event.ctrlKey || event.metaKey) {
     return;
   }
-  const target = event.target;
-  if (target && target.closest && target.closest('select, input, textarea, [role="dialog"], #analysis-chart')) {
+  if (Dom.closestTo(event, 'select, input, textarea, [role="dialog"], #analysis-chart')) {
     return;
   }
   const actions = {
@@ -387,28 +388,28 @@ function init() {
   click('replay-open', pick);
   click('login-open-record', pick);
   _elements['replay-file-input'].addEventListener('change', function () {
-    const input = _elements['replay-file-input'];
+    const input = /** @type {HTMLInputElement} */ (_elements['replay-file-input']);
     const file = input.files && input.files[0];
     input.value = '';
     _openFile(file);
   });
   _elements['replay-round'].addEventListener('change', function (event) {
     _stop();
-    go(Number(event.target.value));
+    go(Number(Dom.valueOf(event)));
   });
   _elements['replay-trick-select'].addEventListener('change', function (event) {
     _stop();
-    go(Number(event.target.value));
+    go(Number(Dom.valueOf(event)));
   });
   _elements['replay-speed'].addEventListener('change', function (event) {
-    _speed = Number(event.target.value) || 1;
+    _speed = Number(Dom.valueOf(event)) || 1;
     if (_timer !== null) {
       window.clearTimeout(_timer);
       _schedule();
     }
   });
   _elements['replay-records'].addEventListener('click', function (event) {
-    const button = event.target.closest('button[data-index]');
+    const button = Dom.closestTo(event, 'button[data-index]');
     if (button) {
       EventBus.emit(Events.INTENT_REPLAY_CHOOSE, { index: Number(button.dataset.index) });
     }
@@ -503,7 +504,7 @@ function _drawJumps(step) {
       index: section.first };
   });
   const current = sections.find(function (section) { return section.round === step.round; }) || sections[0];
-  _fillSelect(_elements['replay-round'], rounds, current.first);
+  _fillSelect(/** @type {HTMLSelectElement} */ (_elements['replay-round']), rounds, current.first);
   let chosen = current.starts[0].index;
   current.starts.forEach(function (start) {
     if (start.index <= _index) {
@@ -512,7 +513,7 @@ function _drawJumps(step) {
   });
   const next = sections[sections.indexOf(current) + 1];
   const roundEnd = next ? next.first : _document.steps.length;
-  _fillSelect(_elements['replay-trick-select'], current.starts.map(function (start, at) {
+  _fillSelect(/** @type {HTMLSelectElement} */ (_elements['replay-trick-select']), current.starts.map(function (start, at) {
     const end = at + 1 < current.starts.length ? current.starts[at + 1].index : roundEnd;
     return { label: _marked(start.label, start.index, end), index: start.index };
   }), chosen);
@@ -635,7 +636,7 @@ function _drawSeats(step) {
   const passed = _passedSeats();
   const turn = _playBegun() ? step.turn : null;
   Array.from(_elements['replay-seats'].children).forEach(function (box, seat) {
-    const parts = box.firstChild.children;
+    const parts = /** @type {HTMLCollectionOf<HTMLElement>} */ (/** @type {Element} */ (box.firstChild).children);
     const call = step.calls[seat];
     const place = step.out_order.indexOf(seat);
     parts[0].textContent = _name(seat);
@@ -657,7 +658,7 @@ function _drawSeats(step) {
     box.classList.toggle('acting', step.seat === seat);
     box.classList.toggle('turn', turn === seat);
     box.setAttribute('aria-label', I18n.t('replay.seatLabel', { name: _name(seat), count: step.hands[seat].length }));
-    CardBuilder.syncCards(box.lastChild, cardsOf(step.hands[seat]));
+    CardBuilder.syncCards(/** @type {HTMLElement} */ (box.lastChild), cardsOf(step.hands[seat]));
   });
 }
 
@@ -748,15 +749,14 @@ function render() {
   _setIcon(_elements['replay-last'], 'last');
   _setIcon(_elements['replay-play'], playing ? 'pause' : 'play');
   _elements['replay-play'].setAttribute('aria-pressed', String(playing));
-  _elements['replay-first'].disabled = _index === 0;
-  _elements['replay-prev'].disabled = _index === 0;
-  _elements['replay-next'].disabled = _index === steps.length - 1;
-  _elements['replay-last'].disabled = _index === steps.length - 1;
+  /** @type {HTMLButtonElement} */ (_elements['replay-first']).disabled = _index === 0;
+  /** @type {HTMLButtonElement} */ (_elements['replay-prev']).disabled = _index === 0;
+  /** @type {HTMLButtonElement} */ (_elements['replay-next']).disabled = _index === steps.length - 1;
+  /** @type {HTMLButtonElement} */ (_elements['replay-last']).disabled = _index === steps.length - 1;
 }
 
 /**
  * The replay viewer.
  * @namespace ReplayView
- * @type {Object}
  */
 export const ReplayView = Object.freeze({ init, onShow, render, go, togglePlay, cardOf, describe, comboText });

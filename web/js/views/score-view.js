@@ -175,6 +175,5 @@ function renderSheet() {
 /**
  * The score sheet.
  * @namespace ScoreView
- * @type {Object}
  */
 export const ScoreView = Object.freeze({ init, render, renderSheet });

@@ -42,13 +42,13 @@ function init() {
     _elements[id] = document.getElementById(id);
   });
   _elements['lobby-clock'].addEventListener('change', function () {
-    EventBus.emit(Events.INTENT_OPTIONS, { turn_clock: Number(_elements['lobby-clock'].value) });
+    EventBus.emit(Events.INTENT_OPTIONS, { turn_clock: Number(/** @type {HTMLSelectElement} */ (_elements['lobby-clock']).value) });
   });
   _elements['lobby-on-leave'].addEventListener('change', function () {
-    EventBus.emit(Events.INTENT_OPTIONS, { on_leave: _elements['lobby-on-leave'].value });
+    EventBus.emit(Events.INTENT_OPTIONS, { on_leave: /** @type {HTMLSelectElement} */ (_elements['lobby-on-leave']).value });
   });
   _elements['lobby-newcomers'].addEventListener('change', function () {
-    EventBus.emit(Events.INTENT_OPTIONS, { newcomers: _elements['lobby-newcomers'].checked });
+    EventBus.emit(Events.INTENT_OPTIONS, { newcomers: /** @type {HTMLInputElement} */ (_elements['lobby-newcomers']).checked });
   });
   EventBus.on(Events.STATE_CHANGED, _requestRender);
   EventBus.on(Events.UI_VIEW_SHOWN, _requestRender);
@@ -109,21 +109,21 @@ function render() {
     const clockChoices = I18n.getLanguage() + '|' + clocks.join(',');
     if (clockChoices !== _clockChoices) {
       _clockChoices = clockChoices;
-      _fill(_elements['lobby-clock'], clocks.map(function (seconds) {
+      _fill(/** @type {HTMLSelectElement} */ (_elements['lobby-clock']), clocks.map(function (seconds) {
         return { value: String(seconds), text: clockLabel(seconds) };
       }));
     }
     if (_leaveChoices !== I18n.getLanguage()) {
       _leaveChoices = I18n.getLanguage();
-      _fill(_elements['lobby-on-leave'], ON_LEAVE.map(function (value) {
+      _fill(/** @type {HTMLSelectElement} */ (_elements['lobby-on-leave']), ON_LEAVE.map(function (value) {
         return { value: value, text: I18n.t('rules.onLeave.' + value) };
       }));
     }
-    _elements['lobby-clock'].value = String(options.turnClock);
-    _elements['lobby-on-leave'].value = options.onLeave || 'agent';
-    _elements['lobby-newcomers'].checked = Boolean(options.newcomers);
+    /** @type {HTMLSelectElement} */ (_elements['lobby-clock']).value = String(options.turnClock);
+    /** @type {HTMLSelectElement} */ (_elements['lobby-on-leave']).value = options.onLeave || 'agent';
+    /** @type {HTMLInputElement} */ (_elements['lobby-newcomers']).checked = Boolean(options.newcomers);
     ['lobby-clock', 'lobby-on-leave', 'lobby-newcomers'].forEach(function (id) {
-      _elements[id].disabled = !isHost;
+      /** @type {(HTMLInputElement|HTMLSelectElement)} */ (_elements[id]).disabled = !isHost;
     });
     _elements['lobby-rules'].classList.toggle('read-only', !isHost);
   }
@@ -135,6 +135,5 @@ function render() {
 /**
  * The lobby's rules of leaving and idling.
  * @namespace SeatRulesView
- * @type {Object}
  */
 export const SeatRulesView = Object.freeze({ init, render, clockLabel, TURN_CLOCKS });

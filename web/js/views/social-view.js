@@ -104,7 +104,7 @@ function isOpen() {
  */
 function _onSubmit(event) {
   event.preventDefault();
-  const input = _elements['chat-input'];
+  const input = /** @type {HTMLInputElement} */ (_elements['chat-input']);
   const text = input.value.trim();
   if (!text) {
     return;
@@ -186,7 +186,7 @@ function init() {
     'panel-tab-log', 'panel-tab-sheet', 'chat-pane', 'log-pane', 'sheet-pane'].forEach(function (id) {
     _elements[id] = document.getElementById(id);
   });
-  _elements['chat-input'].maxLength = Config.CHAT_MAX_LENGTH;
+  /** @type {HTMLInputElement} */ (_elements['chat-input']).maxLength = Config.CHAT_MAX_LENGTH;
   _TABS.forEach(function (tab) {
     _elements[tab + '-toggle'].addEventListener('click', function () { _toggle(tab); });
     _elements['panel-tab-' + tab].addEventListener('click', function () { _show(tab); });
@@ -196,7 +196,7 @@ function init() {
     if (event.key === 'Escape') {
       _show(null);
     }
-    else if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && event.target.matches('.panel-tab')) {
+    else if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && /** @type {Element} */ (event.target).matches('.panel-tab')) {
       const tabs = _TABS.filter(function (tab) { return !_elements['panel-tab-' + tab].hidden; });
       const step = event.key === 'ArrowRight' ? 1 : tabs.length - 1;
       _show(tabs[(tabs.indexOf(_tab) + step) % tabs.length]);
@@ -372,7 +372,7 @@ function render(view) {
   _elements['chat-close'].textContent = '×';
   _elements['chat-close'].setAttribute('aria-label', I18n.t(_tab === 'chat' ? 'chat.closeLabel' : 'panel.closeLabel'));
   _elements['chat-input'].setAttribute('aria-label', I18n.t('chat.input'));
-  _elements['chat-input'].placeholder = I18n.t('chat.input');
+  /** @type {HTMLInputElement} */ (_elements['chat-input']).placeholder = I18n.t('chat.input');
   _elements['chat-reactions'].setAttribute('aria-label', I18n.t('chat.reactionsLabel'));
   _reactionButtons.forEach(function (button) {
     button.textContent = I18n.t('reaction.' + button.dataset.reaction);
@@ -392,6 +392,5 @@ function render(view) {
 /**
  * The side panel (chat, move log, score sheet) and its toggles.
  * @namespace SocialView
- * @type {Object}
  */
 export const SocialView = Object.freeze({ init, render, isOpen });

@@ -4,13 +4,14 @@
  * draws the table through its helpers (SeatsPanel, CenterPanel, HandPanel, ActionBar).
  */
 
-import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
+import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
 import { IdleSeats } from '../idle-seats.js';
 import { Lib } from '../lib.js';
 import { Modals } from '../modals.js';
 import { State } from '../state.js';
+import { Dom } from './dom.js';
 import { ActionBar } from './table/action-bar.js';
 import { AutoPassBar } from './table/auto-pass-bar.js';
 import { CenterPanel } from './table/center-panel.js';
@@ -78,6 +79,7 @@ function _respond(action, data) {
  * @returns {Object<string, (number[]|null)>} `right`, `partner`, `left`.
  */
 function _zoneCards() {
+  /** @type {Object<string, (number[]|null)>} */
   const cards = {};
   for (const target of Lib.PUSH_TARGETS) {
     cards[target] = _ui.push[target] ? Lib.parseCardKey(_ui.push[target]) : null;
@@ -408,16 +410,16 @@ function init() {
     onShortPress: function () { EventBus.emit(Events.UI_TOAST, I18n.t('notice.longPress')); }
   });
   document.getElementById('hand').addEventListener('click', function (event) {
-    const card = event.target.closest('.card');
+    const card = Dom.closestTo(event, '.card');
     if (card) {
       _onHandCard(card.dataset.card);
     }
   });
-  for (const zone of root.querySelectorAll('.push-zone')) {
+  for (const zone of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('.push-zone'))) {
     zone.addEventListener('click', function () { _onZone(zone.dataset.target); });
   }
   document.getElementById('round-result').addEventListener('click', function (event) {
-    if (event.target.closest('.result-close')) {
+    if (Dom.closestTo(event, '.result-close')) {
       _closeResult();
     }
   });
@@ -505,6 +507,5 @@ function _tickWhileTimed() {
 /**
  * The table.
  * @namespace TableView
- * @type {Object}
  */
 export const TableView = Object.freeze({ init, render });

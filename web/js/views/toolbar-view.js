@@ -10,7 +10,7 @@ import { I18n } from '../i18n.js';
 import { SoundManager } from '../sound.js';
 import { State } from '../state.js';
 
-/** @type {string} */
+/** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** @type {Object<string, HTMLElement>} */
@@ -135,6 +135,5 @@ function render() {
 /**
  * The toolbar.
  * @namespace ToolbarView
- * @type {Object}
  */
 export const ToolbarView = Object.freeze({ init, render, toast });

@@ -26,7 +26,7 @@ const _LOGIN_ROWS = 5;
 const _LOBBY_ROWS = 3;
 /** @type {number} Milliseconds between two refreshes of a shown list. */
 const _REFRESH_MS = 4000;
-/** @type {string} The SVG namespace. */
+/** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
 const _SVG = 'http://www.w3.org/2000/svg';
 
 /** @type {Object<string, HTMLElement>} */
@@ -69,10 +69,10 @@ function init() {
   });
   _elements.watchers.prepend(_eyeIcon());
   _elements['lobby-spectators'].addEventListener('change', function () {
-    EventBus.emit(Events.INTENT_OPTIONS, { spectators: _elements['lobby-spectators'].checked });
+    EventBus.emit(Events.INTENT_OPTIONS, { spectators: /** @type {HTMLInputElement} */ (_elements['lobby-spectators']).checked });
   });
   _elements['lobby-spectate-allow'].addEventListener('change', function () {
-    EventBus.emit(Events.INTENT_SPECTATOR_HANDS, { allow: _elements['lobby-spectate-allow'].checked });
+    EventBus.emit(Events.INTENT_SPECTATOR_HANDS, { allow: /** @type {HTMLInputElement} */ (_elements['lobby-spectate-allow']).checked });
   });
   EventBus.on(Events.UI_VIEW_SHOWN, _onView);
   EventBus.on(Events.STATE_CHANGED, _requestRender);
@@ -191,10 +191,10 @@ function render() {
   _elements['lobby-spectate'].hidden = !seated;
   if (seated) {
     const isHost = State.public.host_index === State.playerIndex;
-    const host = _elements['lobby-spectators'];
+    const host = /** @type {HTMLInputElement} */ (_elements['lobby-spectators']);
     host.checked = spectators.allowed;
     host.disabled = !isHost;
-    const allow = _elements['lobby-spectate-allow'];
+    const allow = /** @type {HTMLInputElement} */ (_elements['lobby-spectate-allow']);
     allow.checked = spectators.allow[State.playerIndex] === true;
     allow.title = I18n.t('spectate.allowLabel');
   }
@@ -203,6 +203,5 @@ function render() {
 /**
  * The spectators' parts of the views.
  * @namespace WatchView
- * @type {Object}
  */
 export const WatchView = Object.freeze({ init, render });

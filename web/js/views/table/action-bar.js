@@ -101,7 +101,7 @@ function init(handlers) {
   _handlers = handlers;
   _status = document.getElementById('status');
   ['pass', 'tichu', 'bomb', 'hint', 'play'].forEach(function (name) {
-    const button = document.getElementById('btn-' + name);
+    const button = /** @type {HTMLButtonElement} */ (document.getElementById('btn-' + name));
     _buttons[name] = button;
     button.addEventListener('click', function () {
       if (_states && !(name === 'tichu' && _states.tichu.job === 'grandTichu')) {
@@ -142,6 +142,5 @@ function render(states, statusText) {
 /**
  * The action buttons.
  * @namespace ActionBar
- * @type {Object}
  */
 export const ActionBar = Object.freeze({ init, render });

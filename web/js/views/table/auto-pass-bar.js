@@ -46,11 +46,11 @@ function _consider() {
 
 /**
  * Switch a mode on (the other off), or off when it is on.
- * @param {string} mode `trick` or `bomb`.
+ * @param {string} which `trick` or `bomb`.
  * @returns {void}
  */
-function toggle(mode) {
-  _mode = _mode === mode ? null : mode;
+function toggle(which) {
+  _mode = _mode === which ? null : which;
   _consider();
   EventBus.emit(Events.UI_RENDER);
 }
@@ -69,7 +69,7 @@ function mode() {
  */
 function init() {
   for (const name of Object.keys(_IDS)) {
-    _buttons[name] = document.getElementById(_IDS[name]);
+    _buttons[name] = /** @type {HTMLButtonElement} */ (document.getElementById(_IDS[name]));
     _buttons[name].addEventListener('click', function () { toggle(name); });
   }
   EventBus.on(Events.STATE_CHANGED, function (change) {
@@ -107,6 +107,5 @@ function render() {
 /**
  * The auto-pass toggles.
  * @namespace AutoPassBar
- * @type {Object}
  */
 export const AutoPassBar = Object.freeze({ init, render, toggle, mode, DELAY_MS });

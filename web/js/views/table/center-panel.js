@@ -21,6 +21,8 @@ import { CardBuilder } from '../card-builder.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
+/** @type {HTMLButtonElement[]} The push zones (`button.push-zone`). */
+let _zones = [];
 
 /**
  * Find the elements.
@@ -30,7 +32,7 @@ const _elements = {};
 function init(root) {
   ['trick', 'trick-info', 'trick-owner', 'trick-combo', 'trick-points', 'wish', 'push-zones', 'round-result']
     .forEach(function (id) { _elements[id] = document.getElementById(id); });
-  _elements.zones = Array.from(root.querySelectorAll('.push-zone'));
+  _zones = Array.from(/** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll('.push-zone')));
 }
 
 /**
@@ -67,7 +69,7 @@ function _renderTrick() {
   const container = _elements.trick;
   const groups = shown.map(function (turn) {
     const key = turn[0] + ':' + turn[1].map(Lib.cardKey).join(',');
-    let group = container.querySelector('.trick-turn[data-seat="' + turn[0] + '"]');
+    let group = /** @type {HTMLElement} */ (container.querySelector('.trick-turn[data-seat="' + turn[0] + '"]'));
     if (!group || group.dataset.key !== key) {
       group = _buildTurn(turn, key);
     }
@@ -131,7 +133,7 @@ function _renderZones(model) {
     return;
   }
   const own = State.playerIndex === null ? 0 : State.playerIndex;
-  for (const zone of _elements.zones) {
+  for (const zone of _zones) {
     const target = zone.dataset.target;
     const card = model.zones[target];
     zone.querySelector('.push-zone-label').textContent =
@@ -241,6 +243,7 @@ function _renderResult(visible, final) {
   }
   _appendRow(table, I18n.t('result.points'), record.points, 'td');
   _appendRow(table, I18n.t('result.total'), record.total, 'td');
+  /** @type {HTMLElement[]} */
   const parts = [title, table];
   const details = _resultDetails(record);
   if (details) {
@@ -280,6 +283,5 @@ function render(model) {
 /**
  * The middle of the table.
  * @namespace CenterPanel
- * @type {Object}
  */
 export const CenterPanel = Object.freeze({ init, render, openTrickTurns });

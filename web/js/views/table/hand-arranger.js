@@ -6,11 +6,12 @@
  * the Play button; on the table P passes, Ctrl+Enter plays, L opens the last-trick review.
  */
 
-import { Events } from '../../events.js';
 import { EventBus } from '../../event-bus.js';
+import { Events } from '../../events.js';
 import { HandOrder } from '../../hand-order.js';
 import { I18n } from '../../i18n.js';
 import { State } from '../../state.js';
+import { Dom } from '../dom.js';
 
 /** @type {number} Pixels (on screen) a pointer moves before a press becomes a drag. */
 const _DRAG_THRESHOLD = 12;
@@ -69,7 +70,7 @@ function moveCard(key, index) {
  * @returns {boolean} Whether it was pressed.
  */
 function _pressButton(id) {
-  const button = document.getElementById(id);
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById(id));
   if (!button || button.disabled || button.hidden) {
     return false;
   }
@@ -83,7 +84,7 @@ function _pressButton(id) {
  * @returns {void}
  */
 function _onHandKey(event) {
-  const card = event.target.closest('.card');
+  const card = Dom.closestTo(event, '.card');
   if (!card) {
     return;
   }
@@ -115,7 +116,7 @@ function _onHandKey(event) {
  */
 function _shortcutsActive(event) {
   const view = document.getElementById('view-table');
-  const typing = event.target && event.target.closest && event.target.closest('input, select, textarea');
+  const typing = Dom.closestTo(event, 'input, select, textarea');
   return Boolean(view && view.classList.contains('active') && !view.hidden && !typing
     && !document.querySelector('.dialog:not([hidden])'));
 }
@@ -213,7 +214,7 @@ function _endPress(event, drop) {
 function _bindDrag() {
   const hand = _elements.hand;
   hand.addEventListener('pointerdown', function (event) {
-    const card = event.target.closest('.card');
+    const card = Dom.closestTo(event, '.card');
     if (!card || !event.isPrimary || event.button !== 0) {
       return;
     }
@@ -295,12 +296,12 @@ function render(selected) {
   }
   _elements.sort.setAttribute('aria-pressed', String(_mode === 'suit'));
   _elements.sort.classList.toggle('on', _mode === 'suit');
-  _elements.sort.disabled = !State.hand().length;
+  /** @type {HTMLButtonElement} */ (_elements.sort).disabled = !State.hand().length;
   for (const element of _cardElements()) {
     element.setAttribute('aria-pressed', String(selected.has(element.dataset.card)));
   }
   if (_focusKey !== null) {
-    const card = _elements.hand.querySelector('.card[data-card="' + _focusKey + '"]');
+    const card = /** @type {HTMLElement} */ (_elements.hand.querySelector('.card[data-card="' + _focusKey + '"]'));
     _focusKey = null;
     if (card) {
       card.focus();
@@ -311,6 +312,5 @@ function render(selected) {
 /**
  * The hand's order and keys.
  * @namespace HandArranger
- * @type {Object}
  */
 export const HandArranger = Object.freeze({ init, render, arrange, moveCard });

@@ -44,7 +44,7 @@ function _renderRevealed() {
   }
   container.hidden = !seats.length;
   const rows = seats.map(function (seat) {
-    let row = container.querySelector('.revealed-hand[data-seat="' + seat + '"]');
+    let row = /** @type {HTMLElement} */ (container.querySelector('.revealed-hand[data-seat="' + seat + '"]'));
     if (!row) {
       row = document.createElement('div');
       row.className = 'revealed-hand';
@@ -77,7 +77,7 @@ function render(cards, selected, options) {
   _elements.hand.style.setProperty('--per-row', String(perRow));
   CardBuilder.syncCards(_elements.hand, sorted, { interactive: true, selected: selected });
   const received = (options && options.received) || new Set();
-  for (const element of _elements.hand.querySelectorAll('.card')) {
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (_elements.hand.querySelectorAll('.card'))) {
     element.classList.toggle('received', received.has(element.dataset.card));
   }
   _renderRevealed();
@@ -86,6 +86,5 @@ function render(cards, selected, options) {
 /**
  * The hands.
  * @namespace HandPanel
- * @type {Object}
  */
 export const HandPanel = Object.freeze({ init, render });

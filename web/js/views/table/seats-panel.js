@@ -18,10 +18,10 @@ const _teams = {};
  * @returns {void}
  */
 function init(root) {
-  for (const element of root.querySelectorAll('.seat')) {
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('.seat'))) {
     _seats[Number(element.dataset.seat)] = element;
   }
-  for (const element of root.querySelectorAll('.team-score')) {
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('.team-score'))) {
     _teams[Number(element.dataset.team)] = element;
   }
 }
@@ -57,10 +57,10 @@ function _renderSeat(element, seat) {
   element.classList.toggle('out', place > 0);
   element.classList.toggle('passed', Boolean(State.passed[seat]));
   _setText(element.querySelector('.seat-name'), State.displayName(seat));
-  const callElement = element.querySelector('.seat-call');
+  const callElement = /** @type {HTMLElement} */ (element.querySelector('.seat-call'));
   _setText(callElement, call ? I18n.t('call.' + call) : '');
   callElement.dataset.call = String(call);
-  const countElement = element.querySelector('.seat-count');
+  const countElement = /** @type {HTMLElement} */ (element.querySelector('.seat-count'));
   _setText(countElement, running ? String(count) : '');
   countElement.title = I18n.t('seat.cards', { count: count });
   _setText(element.querySelector('.seat-place'), place ? I18n.t('place.' + place) : '');
@@ -121,6 +121,5 @@ function _tickWhileAway() {
 /**
  * The seats.
  * @namespace SeatsPanel
- * @type {Object}
  */
 export const SeatsPanel = Object.freeze({ init, render });

@@ -58,7 +58,8 @@ function _weakestBomb(bombs) {
 
 /**
  * The bomb button: it selects the weakest bomb, or throws the selected one.
- * @param {ControlSituation} situation The situation.
+ * @param {{bombs: number[][][], selection?: number[][]}} situation The bombs that may be played
+ *   and the selected hand cards (none: no bomb is offered).
  * @returns {ButtonState} The state.
  */
 function _bombState(situation) {
@@ -226,6 +227,5 @@ function compute(situation) {
 /**
  * The controls' logic.
  * @namespace TableControls
- * @type {Object}
  */
 export const TableControls = Object.freeze({ compute, selectionProblem, ownAction, turnStatus });

@@ -34,20 +34,12 @@ let _tab = 'trick';
 const _elements = {};
 
 /**
- * Ask for a render.
- * @returns {void}
- */
-function _requestRender() {
-  EventBus.emit(Events.UI_RENDER);
-}
-
-/**
  * Open the dialog on a tab and give it the keyboard focus.
  * @param {string} [tab] `trick` or `cards` (default: the one shown last).
  * @returns {void}
  */
 function open(tab) {
-  if (_elements.button.disabled) {
+  if (/** @type {HTMLButtonElement} */ (_elements.button).disabled) {
     return;
   }
   _tab = tab || _tab;
@@ -237,7 +229,7 @@ function render() {
   const phase = State.public.phase;
   // after a round the next deal starts at once: its final trick stays reviewable meanwhile
   const usable = State.playerIndex !== null && (phase === 'playing' || phase === 'round_over' || _log.last !== null);
-  _elements.button.disabled = !usable;
+  /** @type {HTMLButtonElement} */ (_elements.button).disabled = !usable;
   _elements.button.textContent = I18n.t('tools.lastTrick');
   _elements.button.setAttribute('aria-label', I18n.t('tools.lastTrickLabel'));
   _elements.button.setAttribute('aria-expanded', String(_open));
@@ -262,6 +254,5 @@ function render() {
 /**
  * The last-trick review.
  * @namespace TrickReview
- * @type {Object}
  */
 export const TrickReview = Object.freeze({ init, render, open, close });
