@@ -252,6 +252,18 @@ describe('EventBus', function () {
   });
 });
 
+describe('Events', function () {
+  it('names each event once, as family:name, and cannot be changed', function () {
+    const names = Object.values(Events);
+    assert.equal(new Set(names).size, names.length, 'no two constants share a name');
+    for (const name of names) {
+      assert.ok(/^(network|state|intent|replay|ui):[a-z]+(-[a-z]+)*$/.test(name), name);
+    }
+    assert.ok(Object.isFrozen(Events));
+    assert.equal(Events.INTENT_PLAYER, 'intent:player', 'the names the browser tests emit stay');
+  });
+});
+
 describe('State: joining and the lobby', function () {
   it('takes the whole state from player_joined', function () {
     State.reset();
