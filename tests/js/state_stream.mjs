@@ -9,25 +9,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
-
-const WEB_JS = fileURLToPath(new URL('../../web/js/', import.meta.url));
 
 /**
- * The browser's State, loaded without a browser.
- *
- * Today web/js/*.js are classic scripts that hang their modules on `window.Tichu`, so they run
- * here in one vm context whose `window` stands for the page's, in the order index.html loads
- * them (State needs Lib and I18n). Once state.js is an ES module this function becomes
- * `return (await import('../../web/js/state.js')).State;`.
+ * The browser's State, loaded without a browser: web/js/state.js is an ES module that touches
+ * no DOM (eslint.config.js gives it no browser globals), so Node imports it as the page does.
  * @returns {Promise<Object>} The `State` object.
  */
 export async function loadState() {
-  const context = vm.createContext({ window: {} });
-  for (const name of ['lib.js', 'i18n.js', 'state.js']) {
-    vm.runInContext(readFileSync(WEB_JS + name, 'utf8'), context, { filename: WEB_JS + name });
-  }
-  return context.window.Tichu.State;
+  return (await import('../../web/js/state.js')).State;
 }
 
 /**

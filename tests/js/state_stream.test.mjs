@@ -22,7 +22,7 @@ test('the browser State tracks the hand and the game of the golden stream', asyn
   function sorted(cards) {
     return cards.slice().sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
   }
-  /** @returns {Object} The snapshot as this realm's objects (the State runs in a vm context). */
+  /** @returns {Object} A deep copy of the State's snapshot. */
   function snapshot() {
     return JSON.parse(JSON.stringify(State.snapshot()));
   }

@@ -2,353 +2,352 @@
  * @file AppController: turns server messages into State updates, view switches and sounds,
  * and user intents into messages to the server (design document 8.1.7, 8.4.1).
  */
-(function (Tichu) {
-  'use strict';
 
-  const Config = Tichu.Config;
-  const EventBus = Tichu.EventBus;
-  const I18n = Tichu.I18n;
-  const Modals = Tichu.Modals;
-  const Network = Tichu.Network;
-  const SoundManager = Tichu.SoundManager;
-  const State = Tichu.State;
-  const User = Tichu.User;
-  const ViewManager = Tichu.ViewManager;
+import { Config } from './config.js';
+import { Events } from './events.js';
+import { EventBus } from './event-bus.js';
+import { I18n } from './i18n.js';
+import { Modals } from './modals.js';
+import { Network } from './network.js';
+import { ReplayController } from './replay-controller.js';
+import { SoundManager } from './sound.js';
+import { Spectate } from './spectate.js';
+import { State } from './state.js';
+import { User } from './user.js';
+import { ViewManager } from './view-manager.js';
 
-  /** @type {string} The type of the last message sent (`response`, `bomb`, `announce`, ...). */
-  let _lastSent = '';
-  /**
-   * The error received at connect time, before the socket closed; `spectate` is whether a table
-   * closed to newcomers admits a spectator (GAME_ALREADY_STARTED's `context.spectate`).
-   * @type {({code: number, reason: string, spectate: boolean}|null)}
-   */
-  let _closingError = null;
+/** @type {string} The type of the last message sent (`response`, `bomb`, `announce`, ...). */
+let _lastSent = '';
+/**
+ * The error received at connect time, before the socket closed; `spectate` is whether a table
+ * closed to newcomers admits a spectator (GAME_ALREADY_STARTED's `context.spectate`).
+ * @type {({code: number, reason: string, spectate: boolean}|null)}
+ */
+let _closingError = null;
 
-  /**
-   * Send a message and remember its type.
-   * @param {string} type The message type.
-   * @param {Object} [payload] The payload.
-   * @returns {void}
-   */
-  function _send(type, payload) {
-    _lastSent = type;
-    Network.send(type, payload);
+/**
+ * Send a message and remember its type.
+ * @param {string} type The message type.
+ * @param {Object} [payload] The payload.
+ * @returns {void}
+ */
+function _send(type, payload) {
+  _lastSent = type;
+  Network.send(type, payload);
+}
+
+/**
+ * Show a message in the toast.
+ * @param {string} text The message in the current language.
+ * @returns {void}
+ */
+function _toast(text) {
+  EventBus.emit(Events.UI_TOAST, text);
+}
+
+/**
+ * The view that fits the State after joining.
+ * @returns {string} `table` while a game runs, else `lobby`.
+ */
+function _viewForState() {
+  return State.public.is_running ? 'table' : 'lobby';
+}
+
+/**
+ * Views, sounds and notices that follow a notification (after the State was updated).
+ * @param {string} event The notification's event.
+ * @param {Object} context Its context.
+ * @param {boolean} returning For another seat's `player_joined`: whether it is a person coming
+ *   back ({@link _isReturning}).
+ * @returns {void}
+ */
+function _afterNotification(event, context, returning) {
+  if (event === 'player_joined' && 'session_id' in context) {
+    User.setSessionId(context.session_id);
+    Network.setSessionId(context.session_id);
+    _send('table_sync');  // the chat, readiness and target score (docs/server.md)
+    EventBus.emit(Events.UI_CONNECTION, { lost: false });
+    ViewManager.show(_viewForState());
   }
-
-  /**
-   * Show a message in the toast.
-   * @param {string} text The message in the current language.
-   * @returns {void}
-   */
-  function _toast(text) {
-    EventBus.emit('ui:toast', text);
+  else if (event === 'player_joined') {
+    _toast(I18n.t(returning ? 'notice.playerBack' : 'notice.playerJoined', { name: context.player_name }));
   }
-
-  /**
-   * The view that fits the State after joining.
-   * @returns {string} `table` while a game runs, else `lobby`.
-   */
-  function _viewForState() {
-    return State.public.is_running ? 'table' : 'lobby';
+  else if (event === 'player_left') {
+    _toast(I18n.t('notice.playerLeft', { name: context.player_name }));
   }
-
-  /**
-   * Views, sounds and notices that follow a notification (after the State was updated).
-   * @param {string} event The notification's event.
-   * @param {Object} context Its context.
-   * @param {boolean} returning For another seat's `player_joined`: whether it is a person coming
-   *   back ({@link _isReturning}).
-   * @returns {void}
-   */
-  function _afterNotification(event, context, returning) {
-    if (event === 'player_joined' && 'session_id' in context) {
-      User.setSessionId(context.session_id);
-      Network.setSessionId(context.session_id);
-      _send('table_sync');  // the chat, readiness and target score (docs/server.md)
-      EventBus.emit('ui:connection', { lost: false });
-      ViewManager.show(_viewForState());
-    }
-    else if (event === 'player_joined') {
-      _toast(I18n.t(returning ? 'notice.playerBack' : 'notice.playerJoined', { name: context.player_name }));
-    }
-    else if (event === 'player_left') {
-      _toast(I18n.t('notice.playerLeft', { name: context.player_name }));
-    }
-    else if (event === 'game_started') {
-      ViewManager.show('table');
-    }
-    else if (event === 'game_ended_early') {
-      ViewManager.show('lobby');  // the lobby says who ended it (SeatRulesView)
-    }
-    else if (event === 'request_cancelled') {
-      _toast(I18n.t('notice.requestCancelled'));
-    }
-    else if (event === 'player_played') {
-      SoundManager.play(context.is_bomb ? 'bomb' : 'play');
-    }
-    else if (event === 'player_passed') {
-      SoundManager.play('pass');
-    }
-    else if (event === 'player_announced') {
-      SoundManager.play('announce');
-    }
+  else if (event === 'game_started') {
+    ViewManager.show('table');
   }
-
-  /**
-   * Whether another seat's `player_joined` is a person coming back (a reload, a new
-   * connection) rather than someone new: the seat dropped (`player_disconnected`), or its name
-   * was already there. Read before the State takes the notification.
-   * @param {Object} context The notification's context.
-   * @returns {boolean} True for a returning person.
-   */
-  function _isReturning(context) {
-    const seat = context.player_index;
-    const names = State.public.player_names || [];
-    return seat in State.away || (Boolean(context.player_name) && names[seat] === context.player_name);
+  else if (event === 'game_ended_early') {
+    ViewManager.show('lobby');  // the lobby says who ended it (SeatRulesView)
   }
+  else if (event === 'request_cancelled') {
+    _toast(I18n.t('notice.requestCancelled'));
+  }
+  else if (event === 'player_played') {
+    SoundManager.play(context.is_bomb ? 'bomb' : 'play');
+  }
+  else if (event === 'player_passed') {
+    SoundManager.play('pass');
+  }
+  else if (event === 'player_announced') {
+    SoundManager.play('announce');
+  }
+}
 
-  /**
-   * Handle an error message from the server.
-   * @param {{code: number, message: string, context: Object}} error The error's payload.
-   * @returns {void}
-   */
-  function _onError(error) {
-    const code = Number(error.code);
-    if (State.playerIndex === null) {
-      // refused at connect time: the socket closes next
-      const context = error.context || {};
-      _closingError = { code: code, reason: String(context.reason || ''), spectate: context.spectate === true };
+/**
+ * Whether another seat's `player_joined` is a person coming back (a reload, a new
+ * connection) rather than someone new: the seat dropped (`player_disconnected`), or its name
+ * was already there. Read before the State takes the notification.
+ * @param {Object} context The notification's context.
+ * @returns {boolean} True for a returning person.
+ */
+function _isReturning(context) {
+  const seat = context.player_index;
+  const names = State.public.player_names || [];
+  return seat in State.away || (Boolean(context.player_name) && names[seat] === context.player_name);
+}
+
+/**
+ * Handle an error message from the server.
+ * @param {{code: number, message: string, context: Object}} error The error's payload.
+ * @returns {void}
+ */
+function _onError(error) {
+  const code = Number(error.code);
+  if (State.playerIndex === null) {
+    // refused at connect time: the socket closes next
+    const context = error.context || {};
+    _closingError = { code: code, reason: String(context.reason || ''), spectate: context.spectate === true };
+    return;
+  }
+  if (_lastSent === 'chat' || _lastSent === 'reaction') {
+    if (code === Config.SERVER_BUSY_CODE || code === Config.INVALID_MESSAGE_CODE) {
+      _toast(I18n.t(code === Config.SERVER_BUSY_CODE ? 'chat.tooFast' : 'chat.invalid'));
       return;
     }
-    if (_lastSent === 'chat' || _lastSent === 'reaction') {
-      if (code === Config.SERVER_BUSY_CODE || code === Config.INVALID_MESSAGE_CODE) {
-        _toast(I18n.t(code === Config.SERVER_BUSY_CODE ? 'chat.tooFast' : 'chat.invalid'));
-        return;
-      }
-    }
-    if (code === Config.ACTION_TIMEOUT_CODE) {
-      State.closeRequest();
-    }
-    else if (Config.CLOSED_REQUEST_ERROR_CODES.includes(code)) {
-      State.closeRequest();
-    }
-    else if (Config.REFUSAL_ERROR_CODES.includes(code) && _lastSent === 'response') {
-      State.reopenRequest();
-    }
-    if (ViewManager.activeView() === 'loading') {
-      ViewManager.show(_viewForState());
-    }
-    _toast(I18n.errorText(code));
   }
-
-  /**
-   * Handle one message from the server.
-   * @param {{type: string, payload: Object}} message The message.
-   * @returns {void}
-   */
-  function _onMessage(message) {
-    const payload = message.payload || {};
-    if (message.type === 'notification') {
-      const event = String(payload.event);
-      const context = payload.context || {};
-      const returning = event === 'player_joined' && !('session_id' in context) && _isReturning(context);
-      State.apply(event, context);
-      EventBus.emit('state:changed', { event: event, context: context });
-      _afterNotification(event, context, returning);
-    }
-    else if (message.type === 'request') {
-      State.openRequest(payload);
-      EventBus.emit('state:changed', { event: 'request', context: payload });
-      SoundManager.play('turn');
-    }
-    else if (message.type === 'error') {
-      _onError(payload);
-    }
-    ViewManager.requestRender();
+  if (code === Config.ACTION_TIMEOUT_CODE) {
+    State.closeRequest();
   }
-
-  /**
-   * Go back to the login, with an error to show.
-   * @param {({key: string}|{code: number}|null)} error The error, or null.
-   * @returns {void}
-   */
-  function _backToLogin(error) {
-    State.reset();
-    EventBus.emit('ui:connection', { lost: false });
-    EventBus.emit('ui:login-error', error);
-    ViewManager.show('login');
+  else if (Config.CLOSED_REQUEST_ERROR_CODES.includes(code)) {
+    State.closeRequest();
   }
-
-  /**
-   * The server refused the connection (close 1008): a refused login or session, or the seat
-   * was opened in another window.
-   * @returns {void}
-   */
-  function _onRefused() {
-    const error = _closingError;
-    _closingError = null;
-    if (error === null) {
-      _backToLogin({ key: 'login.replaced' });
-    }
-    else if (Config.SESSION_ERROR_CODES.includes(error.code)) {
-      User.setSessionId(null);
-      Network.setSessionId(null);
-      _backToLogin({ key: 'login.sessionLost' });
-    }
-    else if (error.code === Config.GAME_ALREADY_STARTED_CODE) {
-      // a running game at a table closed to newcomers: perhaps watch it instead
-      _backToLogin({ key: 'login.closedTable', watch: error.spectate ? User.getTable() : null });
-    }
-    else if (error.code === Config.INVALID_MESSAGE_CODE) {
-      _backToLogin({ key: error.reason.includes('table_name') ? 'login.errorTable' : 'login.errorName' });
-    }
-    else {
-      _backToLogin({ code: error.code });
-    }
+  else if (Config.REFUSAL_ERROR_CODES.includes(code) && _lastSent === 'response') {
+    State.reopenRequest();
   }
+  if (ViewManager.activeView() === 'loading') {
+    ViewManager.show(_viewForState());
+  }
+  _toast(I18n.errorText(code));
+}
 
-  /**
-   * Leave the table for good: forget the session and show the login.
-   * @returns {void}
-   */
-  function _onLeft() {
+/**
+ * Handle one message from the server.
+ * @param {{type: string, payload: Object}} message The message.
+ * @returns {void}
+ */
+function _onMessage(message) {
+  const payload = message.payload || {};
+  if (message.type === 'notification') {
+    const event = String(payload.event);
+    const context = payload.context || {};
+    const returning = event === 'player_joined' && !('session_id' in context) && _isReturning(context);
+    State.apply(event, context);
+    EventBus.emit(Events.STATE_CHANGED, { event: event, context: context });
+    _afterNotification(event, context, returning);
+  }
+  else if (message.type === 'request') {
+    State.openRequest(payload);
+    EventBus.emit(Events.STATE_CHANGED, { event: 'request', context: payload });
+    SoundManager.play('turn');
+  }
+  else if (message.type === 'error') {
+    _onError(payload);
+  }
+  ViewManager.requestRender();
+}
+
+/**
+ * Go back to the login, with an error to show.
+ * @param {(import('./events.js').LoginError|null)} error The error, or null.
+ * @returns {void}
+ */
+function _backToLogin(error) {
+  State.reset();
+  EventBus.emit(Events.UI_CONNECTION, { lost: false });
+  EventBus.emit(Events.UI_LOGIN_ERROR, error);
+  ViewManager.show('login');
+}
+
+/**
+ * The server refused the connection (close 1008): a refused login or session, or the seat
+ * was opened in another window.
+ * @returns {void}
+ */
+function _onRefused() {
+  const error = _closingError;
+  _closingError = null;
+  if (error === null) {
+    _backToLogin({ key: 'login.replaced' });
+  }
+  else if (Config.SESSION_ERROR_CODES.includes(error.code)) {
     User.setSessionId(null);
     Network.setSessionId(null);
-    _backToLogin(null);
+    _backToLogin({ key: 'login.sessionLost' });
   }
+  else if (error.code === Config.GAME_ALREADY_STARTED_CODE) {
+    // a running game at a table closed to newcomers: perhaps watch it instead
+    _backToLogin({ key: 'login.closedTable', watch: error.spectate ? User.getTable() : null });
+  }
+  else if (error.code === Config.INVALID_MESSAGE_CODE) {
+    _backToLogin({ key: error.reason.includes('table_name') ? 'login.errorTable' : 'login.errorName' });
+  }
+  else {
+    _backToLogin({ code: error.code });
+  }
+}
 
-  /**
-   * Send the answer to the open request.
-   * @param {{action: string, data: Object}} intent The answer.
-   * @returns {void}
-   */
-  function _onRespond(intent) {
-    const request = State.request;
-    if (!request || request.action !== intent.action) {
-      return;
-    }
-    _send('response', { request_id: request.request_id, action: request.action, response_data: intent.data });
-    State.answerRequest(intent.data);
+/**
+ * Leave the table for good: forget the session and show the login.
+ * @returns {void}
+ */
+function _onLeft() {
+  User.setSessionId(null);
+  Network.setSessionId(null);
+  _backToLogin(null);
+}
+
+/**
+ * Send the answer to the open request.
+ * @param {{action: string, data: Object}} intent The answer.
+ * @returns {void}
+ */
+function _onRespond(intent) {
+  const request = State.request;
+  if (!request || request.action !== intent.action) {
+    return;
+  }
+  _send('response', { request_id: request.request_id, action: request.action, response_data: intent.data });
+  State.answerRequest(intent.data);
+  ViewManager.requestRender();
+}
+
+/**
+ * Ask before leaving a running game; leave the lobby at once.
+ * @returns {void}
+ */
+function _onLeave() {
+  if (State.public.is_running && !State.spectating) {
+    Modals.confirm('confirm.leave', Network.leave);
+  }
+  else {
+    Network.leave();
+  }
+}
+
+/**
+ * Subscribe to the network's reports and the views' intents.
+ * @returns {void}
+ */
+function init() {
+  EventBus.on(Events.NETWORK_MESSAGE, _onMessage);
+  EventBus.on(Events.NETWORK_LOST, function () {
+    EventBus.emit(Events.UI_CONNECTION, { lost: true });
     ViewManager.requestRender();
-  }
+  });
+  EventBus.on(Events.NETWORK_REFUSED, _onRefused);
+  EventBus.on(Events.NETWORK_FAILED, function () { _backToLogin({ key: 'login.errorConnect' }); });
+  EventBus.on(Events.NETWORK_LEFT, _onLeft);
+  EventBus.on(Events.INTENT_LOGIN, function (login) {
+    User.saveLogin(login.name, login.table);
+    State.reset();
+    _closingError = null;
+    ViewManager.show('loading');
+    Network.join(login.name, login.table);
+  });
+  EventBus.on(Events.INTENT_SWAP, function (swap) {
+    _send('swap_players', { player_index_1: swap.first, player_index_2: swap.second });
+  });
+  EventBus.on(Events.INTENT_OPTIONS, function (options) {
+    _send('set_options', options);
+  });
+  EventBus.on(Events.INTENT_READY, function (ready) {
+    _send('set_ready', { ready: Boolean(ready.ready) });
+  });
+  EventBus.on(Events.INTENT_CHAT, function (chat) { _send('chat', { text: chat.text }); });
+  EventBus.on(Events.INTENT_REACTION, function (reaction) { _send('reaction', { reaction: reaction.reaction }); });
+  EventBus.on(Events.INTENT_START, function () {
+    _send('start_game');
+    ViewManager.show('loading', { message: 'loading.starting' });
+  });
+  EventBus.on(Events.INTENT_LEAVE, _onLeave);
+  EventBus.on(Events.INTENT_RESPOND, _onRespond);
+  EventBus.on(Events.INTENT_ANNOUNCE, function () { _send('announce'); });
+  EventBus.on(Events.INTENT_BOMB, function (bomb) { _send('bomb', { cards: bomb.cards }); });
+  EventBus.on(Events.INTENT_TAKE_BACK, function () { _send('take_back'); });
+  EventBus.on(Events.INTENT_HAND_OVER, function (handOver) { _send('hand_over', { player_index: handOver.seat }); });
+  EventBus.on(Events.INTENT_LANGUAGE, function () {
+    I18n.setLanguage(I18n.otherLanguage());
+    User.setLanguage(I18n.getLanguage());
+    ViewManager.requestRender();
+  });
+  EventBus.on(Events.INTENT_MUTE, function () {
+    SoundManager.setMuted(!SoundManager.isMuted());
+    User.setMuted(SoundManager.isMuted());
+    ViewManager.requestRender();
+  });
+  EventBus.on(Events.INTENT_SCORES_BACK, function () { ViewManager.show('lobby'); });
+  EventBus.on(Events.INTENT_SHOW_SCORES, function () { ViewManager.show('scores'); });
+  EventBus.on(Events.INTENT_REPLAY_BACK, _onReplayBack);
+  // No `leave` when the page goes away: a reload or a closed tab comes back with its
+  // session within the grace period (only the Leave button gives the seat away).
+}
 
-  /**
-   * Ask before leaving a running game; leave the lobby at once.
-   * @returns {void}
-   */
-  function _onLeave() {
-    if (State.public.is_running && !State.spectating) {
-      Modals.confirm('confirm.leave', Network.leave);
-    }
-    else {
-      Network.leave();
-    }
+/**
+ * Start: the remembered language and mute, then back to the seat of a remembered session,
+ * or the login.
+ * @returns {void}
+ */
+function start() {
+  I18n.setLanguage(User.getLanguage() || I18n.detectLanguage(navigator.languages || [navigator.language]));
+  SoundManager.setMuted(User.isMuted());
+  if (!ReplayController.openFromHash()) {  // a replay address opens the replay viewer first
+    _enter();
   }
+}
 
-  /**
-   * Subscribe to the network's reports and the views' intents.
-   * @returns {void}
-   */
-  function init() {
-    EventBus.on('network:message', _onMessage);
-    EventBus.on('network:lost', function () {
-      EventBus.emit('ui:connection', { lost: true });
-      ViewManager.requestRender();
-    });
-    EventBus.on('network:refused', _onRefused);
-    EventBus.on('network:failed', function () { _backToLogin({ key: 'login.errorConnect' }); });
-    EventBus.on('network:left', _onLeft);
-    EventBus.on('intent:login', function (login) {
-      User.saveLogin(login.name, login.table);
-      State.reset();
-      _closingError = null;
-      ViewManager.show('loading');
-      Network.join(login.name, login.table);
-    });
-    EventBus.on('intent:swap', function (swap) {
-      _send('swap_players', { player_index_1: swap.first, player_index_2: swap.second });
-    });
-    EventBus.on('intent:options', function (options) {
-      _send('set_options', options);
-    });
-    EventBus.on('intent:ready', function (ready) {
-      _send('set_ready', { ready: Boolean(ready.ready) });
-    });
-    EventBus.on('intent:chat', function (chat) { _send('chat', { text: chat.text }); });
-    EventBus.on('intent:reaction', function (reaction) { _send('reaction', { reaction: reaction.reaction }); });
-    EventBus.on('intent:start', function () {
-      _send('start_game');
-      ViewManager.show('loading', { message: 'loading.starting' });
-    });
-    EventBus.on('intent:leave', _onLeave);
-    EventBus.on('intent:respond', _onRespond);
-    EventBus.on('intent:announce', function () { _send('announce'); });
-    EventBus.on('intent:bomb', function (bomb) { _send('bomb', { cards: bomb.cards }); });
-    EventBus.on('intent:take-back', function () { _send('take_back'); });
-    EventBus.on('intent:hand-over', function (handOver) { _send('hand_over', { player_index: handOver.seat }); });
-    EventBus.on('intent:language', function () {
-      I18n.setLanguage(I18n.otherLanguage());
-      User.setLanguage(I18n.getLanguage());
-      ViewManager.requestRender();
-    });
-    EventBus.on('intent:mute', function () {
-      SoundManager.setMuted(!SoundManager.isMuted());
-      User.setMuted(SoundManager.isMuted());
-      ViewManager.requestRender();
-    });
-    EventBus.on('intent:scores-back', function () { ViewManager.show('lobby'); });
-    EventBus.on('intent:show-scores', function () { ViewManager.show('scores'); });
-    EventBus.on('intent:replay-back', _onReplayBack);
-    // No `leave` when the page goes away: a reload or a closed tab comes back with its
-    // session within the grace period (only the Leave button gives the seat away).
+/**
+ * Back to the seat of a remembered session, or the login.
+ * @returns {void}
+ */
+function _enter() {
+  const sessionId = User.getSessionId();
+  if (sessionId) {
+    ViewManager.show('loading');
+    Network.resume(sessionId);
   }
-
-  /**
-   * Start: the remembered language and mute, then back to the seat of a remembered session,
-   * or the login.
-   * @returns {void}
-   */
-  function start() {
-    I18n.setLanguage(User.getLanguage() || I18n.detectLanguage(navigator.languages || [navigator.language]));
-    SoundManager.setMuted(User.isMuted());
-    if (!Tichu.ReplayController.openFromHash()) {  // a replay address opens the replay viewer first
-      _enter();
-    }
+  else if (!Spectate.resume()) {  // a spectator watches its table again after a reload
+    ViewManager.show('login');
   }
+}
 
-  /**
-   * Back to the seat of a remembered session, or the login.
-   * @returns {void}
-   */
-  function _enter() {
-    const sessionId = User.getSessionId();
-    if (sessionId) {
-      ViewManager.show('loading');
-      Network.resume(sessionId);
-    }
-    else if (!Tichu.Spectate.resume()) {  // a spectator watches its table again after a reload
-      ViewManager.show('login');
-    }
+/**
+ * Leave the replay viewer: back to the table or lobby when seated, else as at the start.
+ * @returns {void}
+ */
+function _onReplayBack() {
+  ReplayController.clearHash();
+  if (State.playerIndex !== null) {
+    ViewManager.show(_viewForState());
   }
-
-  /**
-   * Leave the replay viewer: back to the table or lobby when seated, else as at the start.
-   * @returns {void}
-   */
-  function _onReplayBack() {
-    Tichu.ReplayController.clearHash();
-    if (State.playerIndex !== null) {
-      ViewManager.show(_viewForState());
-    }
-    else {
-      _enter();
-    }
+  else {
+    _enter();
   }
+}
 
-  /**
-   * The controller.
-   * @namespace AppController
-   * @type {Object}
-   */
-  Tichu.AppController = Object.freeze({ init, start });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The controller.
+ * @namespace AppController
+ */
+export const AppController = Object.freeze({ init, start });

@@ -3,118 +3,116 @@
  * were played, which are still out (neither played nor in the own hand), and which bombs the
  * cards still out could form (R3.7). Pure: no DOM, no state.
  */
-(function (Tichu) {
-  'use strict';
 
-  const Lib = Tichu.Lib;
-  const CardValue = Lib.CardValue;
+import { Lib } from './lib.js';
 
-  /** @type {number[]} The natural values 2..Ace. */
-  const _VALUES = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
-  /** @type {number[]} The four suits (R1.1). */
-  const _SUITS = [1, 2, 3, 4];
-  /** @type {number[]} The special cards' values. */
-  const _SPECIALS = [CardValue.DOG, CardValue.MAHJONG, CardValue.DRAGON, CardValue.PHOENIX];
-  /** @type {number} The fewest cards of a straight-flush bomb (R3.7). */
-  const _MIN_STRAIGHT_FLUSH = 5;
+const CardValue = Lib.CardValue;
 
-  /**
-   * The whole deck of 56 cards, lowest first.
-   * @returns {number[][]} The cards.
-   */
-  function deck() {
-    const cards = _SPECIALS.map(function (value) { return [value, 0]; });
+/** @type {number[]} The natural values 2..Ace. */
+const _VALUES = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+/** @type {number[]} The four suits (R1.1). */
+const _SUITS = [1, 2, 3, 4];
+/** @type {number[]} The special cards' values. */
+const _SPECIALS = [CardValue.DOG, CardValue.MAHJONG, CardValue.DRAGON, CardValue.PHOENIX];
+/** @type {number} The fewest cards of a straight-flush bomb (R3.7). */
+const _MIN_STRAIGHT_FLUSH = 5;
+
+/**
+ * The whole deck of 56 cards, lowest first.
+ * @returns {number[][]} The cards.
+ */
+function deck() {
+  const cards = _SPECIALS.map(function (value) { return [value, 0]; });
+  for (const value of _VALUES) {
+    for (const suit of _SUITS) {
+      cards.push([value, suit]);
+    }
+  }
+  return Lib.sortCards(cards);
+}
+
+/**
+ * Where a special card is, for the summary.
+ * @param {Set<string>} played Keys of the played cards.
+ * @param {Set<string>} own Keys of the own hand.
+ * @param {number} value The special card's value.
+ * @returns {string} `played`, `hand` (in the own hand) or `out`.
+ */
+function _whereIs(played, own, value) {
+  const key = value + '-0';
+  return played.has(key) ? 'played' : own.has(key) ? 'hand' : 'out';
+}
+
+/**
+ * The suits in which a straight-flush bomb (five or more cards of one suit in a row) can
+ * still be formed from the cards still out.
+ * @param {Set<string>} out Keys of the cards still out.
+ * @returns {number[]} The suits (1..4).
+ */
+function _straightFlushSuits(out) {
+  return _SUITS.filter(function (suit) {
+    let run = 0;
     for (const value of _VALUES) {
-      for (const suit of _SUITS) {
-        cards.push([value, suit]);
+      run = out.has(value + '-' + suit) ? run + 1 : 0;
+      if (run >= _MIN_STRAIGHT_FLUSH) {
+        return true;
       }
     }
-    return Lib.sortCards(cards);
+    return false;
+  });
+}
+
+/**
+ * The summary of a round's cards from one seat.
+ * @typedef {Object} CardSummary
+ * @property {number[][]} out The cards still out (not played, not in the own hand), sorted.
+ * @property {number} playedCount How many cards were played this round.
+ * @property {Object<string, string>} specials Where the special cards are, by name
+ *   (`dragon`, `phoenix`, `dog`, `mahjong`): `played`, `hand` or `out`.
+ * @property {number} acesOut How many Aces are still out.
+ * @property {Object<number, number>} outByValue How many cards of each value 2..14 are still out.
+ * @property {number[]} fourOfAKindValues The values whose four cards are all still out (a
+ *   four-of-a-kind bomb is possible in another hand).
+ * @property {number[]} straightFlushSuits The suits in which a straight flush is still possible.
+ */
+
+/**
+ * Summarise the round's cards: what was played and what is still out.
+ * @param {number[][]} playedCards Every card played this round (`public_state.played_cards`).
+ * @param {number[][]} handCards The own hand.
+ * @returns {CardSummary} The summary.
+ */
+function summarize(playedCards, handCards) {
+  const played = new Set(playedCards.map(Lib.cardKey));
+  const own = new Set(handCards.map(Lib.cardKey));
+  const out = deck().filter(function (card) {
+    const key = Lib.cardKey(card);
+    return !played.has(key) && !own.has(key);
+  });
+  const outKeys = new Set(out.map(Lib.cardKey));
+  /** @type {Object<number, number>} */
+  const outByValue = {};
+  for (const value of _VALUES) {
+    outByValue[value] = _SUITS.filter(function (suit) { return outKeys.has(value + '-' + suit); }).length;
   }
+  return {
+    out: out,
+    playedCount: played.size,
+    specials: {
+      dragon: _whereIs(played, own, CardValue.DRAGON),
+      phoenix: _whereIs(played, own, CardValue.PHOENIX),
+      dog: _whereIs(played, own, CardValue.DOG),
+      mahjong: _whereIs(played, own, CardValue.MAHJONG)
+    },
+    acesOut: outByValue[CardValue.ACE],
+    outByValue: outByValue,
+    fourOfAKindValues: _VALUES.filter(function (value) { return outByValue[value] === _SUITS.length; }),
+    straightFlushSuits: _straightFlushSuits(outKeys)
+  };
+}
 
-  /**
-   * Where a special card is, for the summary.
-   * @param {Set<string>} played Keys of the played cards.
-   * @param {Set<string>} own Keys of the own hand.
-   * @param {number} value The special card's value.
-   * @returns {string} `played`, `hand` (in the own hand) or `out`.
-   */
-  function _whereIs(played, own, value) {
-    const key = value + '-0';
-    return played.has(key) ? 'played' : own.has(key) ? 'hand' : 'out';
-  }
-
-  /**
-   * The suits in which a straight-flush bomb (five or more cards of one suit in a row) can
-   * still be formed from the cards still out.
-   * @param {Set<string>} out Keys of the cards still out.
-   * @returns {number[]} The suits (1..4).
-   */
-  function _straightFlushSuits(out) {
-    return _SUITS.filter(function (suit) {
-      let run = 0;
-      for (const value of _VALUES) {
-        run = out.has(value + '-' + suit) ? run + 1 : 0;
-        if (run >= _MIN_STRAIGHT_FLUSH) {
-          return true;
-        }
-      }
-      return false;
-    });
-  }
-
-  /**
-   * The summary of a round's cards from one seat.
-   * @typedef {Object} CardSummary
-   * @property {number[][]} out The cards still out (not played, not in the own hand), sorted.
-   * @property {number} playedCount How many cards were played this round.
-   * @property {Object<string, string>} specials Where the special cards are, by name
-   *   (`dragon`, `phoenix`, `dog`, `mahjong`): `played`, `hand` or `out`.
-   * @property {number} acesOut How many Aces are still out.
-   * @property {Object<number, number>} outByValue How many cards of each value 2..14 are still out.
-   * @property {number[]} fourOfAKindValues The values whose four cards are all still out (a
-   *   four-of-a-kind bomb is possible in another hand).
-   * @property {number[]} straightFlushSuits The suits in which a straight flush is still possible.
-   */
-
-  /**
-   * Summarise the round's cards: what was played and what is still out.
-   * @param {number[][]} playedCards Every card played this round (`public_state.played_cards`).
-   * @param {number[][]} handCards The own hand.
-   * @returns {CardSummary} The summary.
-   */
-  function summarize(playedCards, handCards) {
-    const played = new Set(playedCards.map(Lib.cardKey));
-    const own = new Set(handCards.map(Lib.cardKey));
-    const out = deck().filter(function (card) {
-      const key = Lib.cardKey(card);
-      return !played.has(key) && !own.has(key);
-    });
-    const outKeys = new Set(out.map(Lib.cardKey));
-    const outByValue = {};
-    for (const value of _VALUES) {
-      outByValue[value] = _SUITS.filter(function (suit) { return outKeys.has(value + '-' + suit); }).length;
-    }
-    return {
-      out: out,
-      playedCount: played.size,
-      specials: {
-        dragon: _whereIs(played, own, CardValue.DRAGON),
-        phoenix: _whereIs(played, own, CardValue.PHOENIX),
-        dog: _whereIs(played, own, CardValue.DOG),
-        mahjong: _whereIs(played, own, CardValue.MAHJONG)
-      },
-      acesOut: outByValue[CardValue.ACE],
-      outByValue: outByValue,
-      fourOfAKindValues: _VALUES.filter(function (value) { return outByValue[value] === _SUITS.length; }),
-      straightFlushSuits: _straightFlushSuits(outKeys)
-    };
-  }
-
-  /**
-   * The card tracker.
-   * @namespace CardTracker
-   * @type {Object}
-   */
-  Tichu.CardTracker = Object.freeze({ deck, summarize });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The card tracker.
+ * @namespace CardTracker
+ */
+export const CardTracker = Object.freeze({ deck, summarize });

@@ -1,58 +1,56 @@
 /**
  * @file EventBus: the central publish/subscribe hub between network, controller and views.
  */
-(function (Tichu) {
-  'use strict';
 
-  /** @type {Map<string, Set<function(*): void>>} */
-  const _handlers = new Map();
+/** @typedef {import('./events.js').EventName} EventName One of the catalogue's names (events.js). */
 
-  /**
-   * Subscribe to an event.
-   * @param {string} name The event's name, e.g. `network:message`.
-   * @param {function(*): void} handler Called with the event's payload.
-   * @returns {void}
-   */
-  function on(name, handler) {
-    if (!_handlers.has(name)) {
-      _handlers.set(name, new Set());
-    }
-    _handlers.get(name).add(handler);
+/** @type {Map<EventName, Set<function(*): void>>} */
+const _handlers = new Map();
+
+/**
+ * Subscribe to an event.
+ * @param {EventName} name The event's name, e.g. `network:message`.
+ * @param {function(*): void} handler Called with the event's payload.
+ * @returns {void}
+ */
+function on(name, handler) {
+  if (!_handlers.has(name)) {
+    _handlers.set(name, new Set());
   }
+  _handlers.get(name).add(handler);
+}
 
-  /**
-   * Unsubscribe a handler.
-   * @param {string} name The event's name.
-   * @param {function(*): void} handler The handler given to {@link on}.
-   * @returns {void}
-   */
-  function off(name, handler) {
-    const handlers = _handlers.get(name);
-    if (handlers) {
-      handlers.delete(handler);
-    }
+/**
+ * Unsubscribe a handler.
+ * @param {EventName} name The event's name.
+ * @param {function(*): void} handler The handler given to {@link on}.
+ * @returns {void}
+ */
+function off(name, handler) {
+  const handlers = _handlers.get(name);
+  if (handlers) {
+    handlers.delete(handler);
   }
+}
 
-  /**
-   * Call every handler of an event, in the order they subscribed.
-   * @param {string} name The event's name.
-   * @param {*} [payload] Passed to each handler.
-   * @returns {void}
-   */
-  function emit(name, payload) {
-    const handlers = _handlers.get(name);
-    if (!handlers) {
-      return;
-    }
-    for (const handler of Array.from(handlers)) {
-      handler(payload);
-    }
+/**
+ * Call every handler of an event, in the order they subscribed.
+ * @param {EventName} name The event's name.
+ * @param {*} [payload] Passed to each handler.
+ * @returns {void}
+ */
+function emit(name, payload) {
+  const handlers = _handlers.get(name);
+  if (!handlers) {
+    return;
   }
+  for (const handler of Array.from(handlers)) {
+    handler(payload);
+  }
+}
 
-  /**
-   * The event bus.
-   * @namespace EventBus
-   * @type {{on: function, off: function, emit: function}}
-   */
-  Tichu.EventBus = Object.freeze({ on, off, emit });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The event bus.
+ * @namespace EventBus
+ */
+export const EventBus = Object.freeze({ on, off, emit });

@@ -5,185 +5,190 @@
  * IdleView draws it. Every client sees every person's clock (the server sends the clocks to
  * all), so the countdown beside a seat and the host's "Hand to an agent" come from here.
  */
-(function (Tichu) {
-  'use strict';
 
-  /** @type {number} Seconds a seat must be waited for before the host may hand it to an agent (`HAND_OVER_AFTER`). */
-  const HAND_OVER_AFTER = 60;
+import { Events } from './events.js';
+import { EventBus } from './event-bus.js';
 
-  /**
-   * One seat being waited for.
-   * @typedef {Object} SeatClock
-   * @property {(number|null)} deadline When its clock runs out (`Date.now()` ms), null with the clock off.
-   * @property {number} since Since when it is waited for (`Date.now()` ms).
-   */
+/** @type {number} Seconds a seat must be waited for before the host may hand it to an agent (`HAND_OVER_AFTER`). */
+const HAND_OVER_AFTER = 60;
 
-  /**
-   * The model; only {@link apply} and {@link reset} change it.
-   * @namespace IdleSeats
-   * @type {Object}
-   * @property {Object<number, SeatClock>} clocks The seats being waited for now.
-   * @property {Set<number>} handedOver The seats an agent plays for while their person is idle.
-   * @property {({seat: number, name: string}|null)} endedEarly Who ended the last game by leaving,
-   *   until the next game starts.
-   */
-  const IdleSeats = {
-    clocks: {},
-    handedOver: new Set(),
-    endedEarly: null
-  };
+/**
+ * One seat being waited for.
+ * @typedef {Object} SeatClock
+ * @property {(number|null)} deadline When its clock runs out (`Date.now()` ms), null with the clock off.
+ * @property {number} since Since when it is waited for (`Date.now()` ms).
+ */
 
-  /**
-   * Forget everything (a new login, or watching another table).
-   * @returns {void}
-   */
-  function reset() {
+/**
+ * The model; only {@link apply} and {@link reset} change it.
+ * @typedef {Object} IdleModel
+ * @property {Object<number, SeatClock>} clocks The seats being waited for now.
+ * @property {Set<number>} handedOver The seats an agent plays for while their person is idle.
+ * @property {({seat: number, name: string}|null)} endedEarly Who ended the last game by leaving,
+ *   until the next game starts.
+ */
+/** @type {IdleModel} */
+const IdleSeats = {
+  clocks: {},
+  handedOver: new Set(),
+  endedEarly: null
+};
+
+/**
+ * Forget everything (a new login, or watching another table).
+ * @returns {void}
+ */
+function reset() {
+  IdleSeats.clocks = {};
+  IdleSeats.handedOver = new Set();
+  IdleSeats.endedEarly = null;
+}
+
+/**
+ * The clocks of a `turn_clocks` context.
+ * @param {*} clocks `[{player_index, seconds_left, waited}]`.
+ * @param {number} now `Date.now()`.
+ * @returns {Object<number, SeatClock>} The clocks by seat.
+ */
+function _clocks(clocks, now) {
+  /** @type {Object<number, SeatClock>} */
+  const bySeat = {};
+  for (const clock of Array.isArray(clocks) ? clocks : []) {
+    const left = clock.seconds_left;
+    bySeat[Number(clock.player_index)] = {
+      deadline: typeof left === 'number' ? now + left * 1000 : null,
+      since: now - (Number(clock.waited) || 0) * 1000
+    };
+  }
+  return bySeat;
+}
+
+/**
+ * The handed-over seats of a `public_state` (its `agent_plays_for`, when the server sends it).
+ * @param {Object} publicState The state.
+ * @returns {Set<number>} The seats.
+ */
+function _handedOver(publicState) {
+  const seats = (publicState || {}).agent_plays_for;
+  return new Set(Array.isArray(seats) ? seats.map(Number) : []);
+}
+
+/**
+ * Apply one notification; other events are ignored.
+ * @param {string} event The notification's `event`.
+ * @param {Object} context Its `context`.
+ * @param {number} now `Date.now()` (a parameter, so that tests choose the time).
+ * @returns {void}
+ */
+function apply(event, context, now) {
+  if (event === 'turn_clocks') {
+    IdleSeats.clocks = _clocks(context.clocks, now);
+  }
+  else if (event === 'seat_handed_over') {
+    IdleSeats.handedOver.add(Number(context.player_index));
+    delete IdleSeats.clocks[Number(context.player_index)];  // its agent answers now
+  }
+  else if (event === 'seat_taken_back') {
+    IdleSeats.handedOver.delete(Number(context.player_index));
+  }
+  else if ((event === 'player_joined' && 'session_id' in context) || event === 'spectate_started') {
+    reset();  // a (re)connection: the snapshot says who is handed over; the clocks follow
+    IdleSeats.handedOver = _handedOver(context.public_state);
+  }
+  else if (event === 'game_started') {
+    reset();
+  }
+  else if (event === 'game_over') {
     IdleSeats.clocks = {};
     IdleSeats.handedOver = new Set();
-    IdleSeats.endedEarly = null;
   }
-
-  /**
-   * The clocks of a `turn_clocks` context.
-   * @param {*} clocks `[{player_index, seconds_left, waited}]`.
-   * @param {number} now `Date.now()`.
-   * @returns {Object<number, SeatClock>} The clocks by seat.
-   */
-  function _clocks(clocks, now) {
-    const bySeat = {};
-    for (const clock of Array.isArray(clocks) ? clocks : []) {
-      const left = clock.seconds_left;
-      bySeat[Number(clock.player_index)] = {
-        deadline: typeof left === 'number' ? now + left * 1000 : null,
-        since: now - (Number(clock.waited) || 0) * 1000
-      };
-    }
-    return bySeat;
+  else if (event === 'game_ended_early') {
+    reset();
+    IdleSeats.endedEarly = { seat: Number(context.player_index), name: String(context.player_name || '') };
   }
+}
 
-  /**
-   * The handed-over seats of a `public_state` (its `agent_plays_for`, when the server sends it).
-   * @param {Object} publicState The state.
-   * @returns {Set<number>} The seats.
-   */
-  function _handedOver(publicState) {
-    const seats = (publicState || {}).agent_plays_for;
-    return new Set(Array.isArray(seats) ? seats.map(Number) : []);
+/**
+ * Whole seconds left on a seat's clock.
+ * @param {number} seat 0..3.
+ * @param {number} now `Date.now()`.
+ * @returns {(number|null)} The seconds (0 when run out), or null when the seat is not waited
+ *   for or its clock is off.
+ */
+function secondsLeft(seat, now) {
+  const clock = IdleSeats.clocks[seat];
+  if (!clock || clock.deadline === null) {
+    return null;
   }
+  return Math.max(0, Math.ceil((clock.deadline - now) / 1000));
+}
 
-  /**
-   * Apply one notification; other events are ignored.
-   * @param {string} event The notification's `event`.
-   * @param {Object} context Its `context`.
-   * @param {number} now `Date.now()` (a parameter, so that tests choose the time).
-   * @returns {void}
-   */
-  function apply(event, context, now) {
-    if (event === 'turn_clocks') {
-      IdleSeats.clocks = _clocks(context.clocks, now);
-    }
-    else if (event === 'seat_handed_over') {
-      IdleSeats.handedOver.add(Number(context.player_index));
-      delete IdleSeats.clocks[Number(context.player_index)];  // its agent answers now
-    }
-    else if (event === 'seat_taken_back') {
-      IdleSeats.handedOver.delete(Number(context.player_index));
-    }
-    else if ((event === 'player_joined' && 'session_id' in context) || event === 'spectate_started') {
-      reset();  // a (re)connection: the snapshot says who is handed over; the clocks follow
-      IdleSeats.handedOver = _handedOver(context.public_state);
-    }
-    else if (event === 'game_started') {
-      reset();
-    }
-    else if (event === 'game_over') {
-      IdleSeats.clocks = {};
-      IdleSeats.handedOver = new Set();
-    }
-    else if (event === 'game_ended_early') {
-      reset();
-      IdleSeats.endedEarly = { seat: Number(context.player_index), name: String(context.player_name || '') };
-    }
-  }
+/**
+ * Whole seconds a seat has been waited for.
+ * @param {number} seat 0..3.
+ * @param {number} now `Date.now()`.
+ * @returns {(number|null)} The seconds, or null when it is not waited for.
+ */
+function waited(seat, now) {
+  const clock = IdleSeats.clocks[seat];
+  return clock ? Math.max(0, Math.floor((now - clock.since) / 1000)) : null;
+}
 
-  /**
-   * Whole seconds left on a seat's clock.
-   * @param {number} seat 0..3.
-   * @param {number} now `Date.now()`.
-   * @returns {(number|null)} The seconds (0 when run out), or null when the seat is not waited
-   *   for or its clock is off.
-   */
-  function secondsLeft(seat, now) {
-    const clock = IdleSeats.clocks[seat];
-    if (!clock || clock.deadline === null) {
-      return null;
-    }
-    return Math.max(0, Math.ceil((clock.deadline - now) / 1000));
-  }
+/**
+ * Whether the host may hand a seat to an agent now: a person's seat waited for at least
+ * {@link HAND_OVER_AFTER} seconds on one decision and not handed over already (the server
+ * checks it again).
+ * @param {number} seat 0..3.
+ * @param {number} now `Date.now()`.
+ * @returns {boolean} True when the control is offered.
+ */
+function canHandOver(seat, now) {
+  const seconds = waited(seat, now);
+  return seconds !== null && seconds >= HAND_OVER_AFTER && !IdleSeats.handedOver.has(seat);
+}
 
-  /**
-   * Whole seconds a seat has been waited for.
-   * @param {number} seat 0..3.
-   * @param {number} now `Date.now()`.
-   * @returns {(number|null)} The seconds, or null when it is not waited for.
-   */
-  function waited(seat, now) {
-    const clock = IdleSeats.clocks[seat];
-    return clock ? Math.max(0, Math.floor((now - clock.since) / 1000)) : null;
-  }
+/**
+ * Whether any clock is running (a view redraws each second meanwhile).
+ * @returns {boolean} True while somebody is waited for.
+ */
+function anyWaited() {
+  return Object.keys(IdleSeats.clocks).length > 0;
+}
 
-  /**
-   * Whether the host may hand a seat to an agent now: a person's seat waited for at least
-   * {@link HAND_OVER_AFTER} seconds on one decision and not handed over already (the server
-   * checks it again).
-   * @param {number} seat 0..3.
-   * @param {number} now `Date.now()`.
-   * @returns {boolean} True when the control is offered.
-   */
-  function canHandOver(seat, now) {
-    const seconds = waited(seat, now);
-    return seconds !== null && seconds >= HAND_OVER_AFTER && !IdleSeats.handedOver.has(seat);
-  }
+/**
+ * Seconds as a clock shows them.
+ * @param {number} seconds Whole seconds.
+ * @returns {string} E.g. "0:42", "2:00".
+ */
+function formatClock(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  return Math.floor(whole / 60) + ':' + String(whole % 60).padStart(2, '0');
+}
 
-  /**
-   * Whether any clock is running (a view redraws each second meanwhile).
-   * @returns {boolean} True while somebody is waited for.
-   */
-  function anyWaited() {
-    return Object.keys(IdleSeats.clocks).length > 0;
-  }
-
-  /**
-   * Seconds as a clock shows them.
-   * @param {number} seconds Whole seconds.
-   * @returns {string} E.g. "0:42", "2:00".
-   */
-  function formatClock(seconds) {
-    const whole = Math.max(0, Math.floor(seconds));
-    return Math.floor(whole / 60) + ':' + String(whole % 60).padStart(2, '0');
-  }
-
-  /**
-   * Keep the model up to date from the notifications.
-   * @returns {void}
-   */
-  function init() {
-    Tichu.EventBus.on('state:changed', function (change) {
-      apply(change.event, change.context || {}, Date.now());
-    });
-  }
-
-  Object.assign(IdleSeats, {
-    HAND_OVER_AFTER,
-    init,
-    reset,
-    apply,
-    secondsLeft,
-    waited,
-    canHandOver,
-    anyWaited,
-    formatClock
+/**
+ * Keep the model up to date from the notifications.
+ * @returns {void}
+ */
+function init() {
+  EventBus.on(Events.STATE_CHANGED, function (change) {
+    apply(change.event, change.context || {}, Date.now());
   });
+}
 
-  Tichu.IdleSeats = IdleSeats;
-})(window.Tichu = window.Tichu || {});
+/**
+ * Who is waited for, who is handed over: the model and its functions.
+ * @namespace IdleSeats
+ */
+const IdleSeatsApi = Object.assign(IdleSeats, {
+  HAND_OVER_AFTER,
+  init,
+  reset,
+  apply,
+  secondsLeft,
+  waited,
+  canHandOver,
+  anyWaited,
+  formatClock
+});
+
+export { IdleSeatsApi as IdleSeats };

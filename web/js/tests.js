@@ -2,1056 +2,1075 @@
  * @file The client's unit tests (run by tests.html): Lib, I18n, EventBus, State, the
  * table's button logic and the card builder, on the real module files.
  */
-(function (Tichu) {
-  'use strict';
+import { TestRunner } from './test-runner.js';
+import { Analysis } from './analysis.js';
+import { AutoPass } from './auto-pass.js';
+import { CardTracker } from './card-tracker.js';
+import { Events } from './events.js';
+import { EventBus } from './event-bus.js';
+import { HandOrder } from './hand-order.js';
+import { I18n } from './i18n.js';
+import { IdleSeats } from './idle-seats.js';
+import { Lib } from './lib.js';
+import { MoveLog } from './move-log.js';
+import { ReplayController } from './replay-controller.js';
+import { State } from './state.js';
+import { TrickLog } from './trick-log.js';
+import { AnalysisView } from './views/analysis-view.js';
+import { CardBuilder } from './views/card-builder.js';
+import { HistoryView } from './views/history-view.js';
+import { ReplayView } from './views/replay-view.js';
+import { CenterPanel } from './views/table/center-panel.js';
+import { TableControls } from './views/table/table-controls.js';
 
-  const { describe, it, assert, run } = Tichu.TestRunner;
-  const { CardBuilder, EventBus, I18n, Lib, State, TableControls } = Tichu;
+const { describe, it, assert, run } = TestRunner;
 
-  /** @type {number[][]} The four sevens. */
-  const FOUR_SEVENS = [[7, 1], [7, 2], [7, 3], [7, 4]];
+/** @type {number[][]} The four sevens. */
+const FOUR_SEVENS = [[7, 1], [7, 2], [7, 3], [7, 4]];
 
-  /**
-   * A `player_joined` context for this client at seat 0, as sent on joining.
-   * @param {Object} [publicState] Fields of `public_state` to set.
-   * @param {Object} [privateState] Fields of `private_state` to set.
-   * @returns {Object} The context.
-   */
-  function joined(publicState, privateState) {
-    return {
-      player_index: 0, player_name: 'Anna', session_id: 'abc', protocol_version: 1, pending_request: null,
-      public_state: Object.assign({
-        table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
-        phase: 'playing', round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
-        announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
-        trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
-        count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
-      }, publicState || {}),
-      private_state: Object.assign({
-        player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
-        given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: []
-      }, privateState || {})
-    };
-  }
+/**
+ * A `player_joined` context for this client at seat 0, as sent on joining.
+ * @param {Object} [publicState] Fields of `public_state` to set.
+ * @param {Object} [privateState] Fields of `private_state` to set.
+ * @returns {Object} The context.
+ */
+function joined(publicState, privateState) {
+  return {
+    player_index: 0, player_name: 'Anna', session_id: 'abc', protocol_version: 1, pending_request: null,
+    public_state: Object.assign({
+      table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
+      phase: 'playing', round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
+      announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
+      trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
+      count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
+    }, publicState || {}),
+    private_state: Object.assign({
+      player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
+      given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: []
+    }, privateState || {})
+  };
+}
 
-  /**
-   * A `play` request.
-   * @param {number[][][]} legalPlays The legal plays.
-   * @param {(Array|null)} [trick] The combination on the table.
-   * @returns {Object} The request payload.
-   */
-  function playRequest(legalPlays, trick) {
-    return { request_id: 'r1', action: 'play', timeout: null, context: {
-      hand_cards: State.hand(), trick_combination: trick || null, trick_owner_index: trick ? 1 : null,
-      wish_value: 0, legal_plays: legalPlays, hint: null } };
-  }
+/**
+ * A `play` request.
+ * @param {number[][][]} legalPlays The legal plays.
+ * @param {(Array|null)} [trick] The combination on the table.
+ * @returns {Object} The request payload.
+ */
+function playRequest(legalPlays, trick) {
+  return { request_id: 'r1', action: 'play', timeout: null, context: {
+    hand_cards: State.hand(), trick_combination: trick || null, trick_owner_index: trick ? 1 : null,
+    wish_value: 0, legal_plays: legalPlays, hint: null } };
+}
 
-  /**
-   * A ControlSituation with defaults.
-   * @param {Object} fields The fields to set.
-   * @returns {Object} The situation.
-   */
-  function situation(fields) {
-    return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
-      hasPushed: false, canAnnounce: false, bombs: [], hints: [] }, fields);
-  }
+/**
+ * A ControlSituation with defaults.
+ * @param {Object} fields The fields to set.
+ * @returns {Object} The situation.
+ */
+function situation(fields) {
+  return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
+    hasPushed: false, canAnnounce: false, bombs: [], hints: [] }, fields);
+}
 
-  describe('Lib: cards', function () {
-    it('keys a card as VALUE-SUIT and back', function () {
-      assert.equal(Lib.cardKey([14, 4]), '14-4');
-      assert.deepEqual(Lib.parseCardKey('16-0'), [16, 0]);
-    });
-    it('sorts by value then suit, specials at their values', function () {
-      const sorted = Lib.sortCards([[16, 0], [5, 3], [0, 0], [5, 1], [15, 0], [1, 0], [14, 2]]);
-      assert.deepEqual(sorted, [[0, 0], [1, 0], [5, 1], [5, 3], [14, 2], [15, 0], [16, 0]]);
-    });
-    it('does not change the sorted list', function () {
-      const cards = [[9, 1], [2, 1]];
-      Lib.sortCards(cards);
-      assert.deepEqual(cards, [[9, 1], [2, 1]]);
-    });
-    it('compares card lists as sets', function () {
-      assert.ok(Lib.sameCards([[2, 1], [3, 2]], [[3, 2], [2, 1]]));
-      assert.ok(!Lib.sameCards([[2, 1]], [[2, 1], [3, 2]]));
-      assert.ok(!Lib.sameCards([[2, 1], [2, 1]], [[2, 1], [3, 2]]));
-    });
-    it('removes cards', function () {
-      assert.deepEqual(Lib.withoutCards([[2, 1], [3, 2], [4, 3]], [[3, 2]]), [[2, 1], [4, 3]]);
-    });
-    it('accepts the names the server accepts', function () {
-      assert.ok(Lib.isValidName('  Anna Lena ', 20));
-      assert.ok(Lib.isValidName('Jürg', 4));
-      assert.ok(!Lib.isValidName('   ', 20), 'empty');
-      assert.ok(!Lib.isValidName('x'.repeat(21), 20), 'too long');
-      assert.ok(Lib.isValidName("O'Brien & <b>Co</b>", 20), 'a name of its own, shown as text');
-      assert.ok(!Lib.isValidName('tab\there', 20), 'control character');
-    });
-    it('formats signed points', function () {
-      assert.deepEqual([35, -25, 0].map(Lib.formatSigned), ['+35', '\u221225', '0']);
-    });
+describe('Lib: cards', function () {
+  it('keys a card as VALUE-SUIT and back', function () {
+    assert.equal(Lib.cardKey([14, 4]), '14-4');
+    assert.deepEqual(Lib.parseCardKey('16-0'), [16, 0]);
   });
-
-  describe('Lib: legal selection', function () {
-    const legal = [[[5, 1], [5, 2]], [[9, 3]], []];
-    it('finds the legal play equal to the selection as a set', function () {
-      assert.deepEqual(Lib.findLegalPlay([[5, 2], [5, 1]], legal), [[5, 1], [5, 2]]);
-    });
-    it('refuses a selection that is only part of a play or more than one', function () {
-      assert.equal(Lib.findLegalPlay([[5, 2]], legal), null);
-      assert.equal(Lib.findLegalPlay([[9, 3], [5, 1]], legal), null);
-    });
-    it('never matches an empty selection to the pass', function () {
-      assert.equal(Lib.findLegalPlay([], legal), null);
-    });
+  it('sorts by value then suit, specials at their values', function () {
+    const sorted = Lib.sortCards([[16, 0], [5, 3], [0, 0], [5, 1], [15, 0], [1, 0], [14, 2]]);
+    assert.deepEqual(sorted, [[0, 0], [1, 0], [5, 1], [5, 3], [14, 2], [15, 0], [16, 0]]);
   });
-
-  describe('Lib: the server hint (Hint button)', function () {
-    const legal = [[[2, 1]], [[5, 1], [5, 2]], [[9, 3]], []];
-    it('keeps only legal plays, each once, in the server order', function () {
-      const hint = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
-      assert.deepEqual(Lib.hintPlays(hint, legal), [[[5, 1], [5, 2]], [[9, 3]], [], [[2, 1]]]);
-      assert.deepEqual(Lib.hintPlays(null, legal), []);
-      assert.deepEqual(Lib.hintPlays([[]], [[[2, 1]]]), [], 'no pass on a lead');
-    });
-    it('selects the best hinted play first, then cycles through the others', function () {
-      const hints = Lib.hintPlays([[[9, 3]], [[5, 1], [5, 2]], [[2, 1]]], legal);
-      let index = Lib.nextHintIndex(hints, [], null);
-      const chosen = [];
-      for (let press = 0; press < 4; press++) {
-        chosen.push(hints[index]);
-        index = Lib.nextHintIndex(hints, hints[index], index);
-      }
-      assert.deepEqual(chosen, [[[9, 3]], [[5, 1], [5, 2]], [[2, 1]], [[9, 3]]]);
-    });
-    it('starts again from the best play after the player changed the selection', function () {
-      const hints = Lib.hintPlays([[[9, 3]], [[5, 1], [5, 2]]], legal);
-      assert.equal(Lib.nextHintIndex(hints, [[5, 2], [5, 1]], 1), 0, 'after the last, the best again');
-      assert.equal(Lib.nextHintIndex(hints, [[5, 2]], 1), 0, 'the selection changed');
-      assert.equal(Lib.nextHintIndex(hints, [[5, 2], [5, 1]], null), 0, 'a first press');
-      assert.equal(Lib.nextHintIndex(hints, [[9, 3]], 0), 1);
-      assert.equal(Lib.nextHintIndex(hints, [[9, 3]], 7), 0, 'an index of another request');
-    });
-    it('cycles over a hinted pass (an empty selection)', function () {
-      const hints = Lib.hintPlays([[], [[9, 3]]], legal);
-      assert.equal(Lib.nextHintIndex(hints, [], null), 0);
-      assert.equal(Lib.nextHintIndex(hints, [], 0), 1);
-    });
-    it('gives no index without a hint', function () {
-      assert.equal(Lib.nextHintIndex([], [], null), -1);
-    });
+  it('does not change the sorted list', function () {
+    const cards = [[9, 1], [2, 1]];
+    Lib.sortCards(cards);
+    assert.deepEqual(cards, [[9, 1], [2, 1]]);
   });
-
-  describe('Lib: seats', function () {
-    it('names teams 20 and 31 (R1.3)', function () {
-      assert.deepEqual([0, 1, 2, 3].map(Lib.teamOf), [20, 31, 20, 31]);
-    });
-    it('places the seats around the own one', function () {
-      assert.deepEqual([0, 1, 2, 3].map(function (seat) { return Lib.relativePosition(seat, 1); }),
-        ['left', 'bottom', 'right', 'top']);
-    });
-    it('maps push targets to seats', function () {
-      assert.deepEqual(Lib.PUSH_TARGETS.map(function (target) { return Lib.seatOfTarget(3, target); }), [0, 1, 2]);
-    });
+  it('compares card lists as sets', function () {
+    assert.ok(Lib.sameCards([[2, 1], [3, 2]], [[3, 2], [2, 1]]));
+    assert.ok(!Lib.sameCards([[2, 1]], [[2, 1], [3, 2]]));
+    assert.ok(!Lib.sameCards([[2, 1], [2, 1]], [[2, 1], [3, 2]]));
   });
-
-  describe('I18n', function () {
-    it('has every key in both languages, none empty', function () {
-      const english = I18n.keys('en').sort();
-      const german = I18n.keys('de').sort();
-      assert.deepEqual(german, english);
-      for (const language of I18n.LANGUAGES) {
-        I18n.setLanguage(language);
-        for (const key of english) {
-          assert.ok(I18n.t(key).trim().length > 0, language + ' ' + key + ' is empty');
-        }
-      }
-      I18n.setLanguage('en');
-    });
-    it('uses the same placeholders in both languages', function () {
-      for (const key of I18n.keys('en')) {
-        I18n.setLanguage('en');
-        const english = (I18n.t(key).match(/\{\w+\}/g) || []).sort();
-        I18n.setLanguage('de');
-        const german = (I18n.t(key).match(/\{\w+\}/g) || []).sort();
-        assert.deepEqual(german, english, key);
-      }
-      I18n.setLanguage('en');
-    });
-    it('has a text for every protocol error code', function () {
-      const codes = [100, 101, 102, 103, 104, 105, 106, 107, 200, 201, 202, 203, 204, 205, 300, 301, 302, 303,
-        304, 305, 306, 307, 308, 309, 310, 400, 401];
-      for (const code of codes) {
-        assert.ok(I18n.keys('en').includes('error.' + code), 'error.' + code);
-      }
-      assert.equal(I18n.errorText(999), 'Error 999.');
-    });
-    it('fills in parameters', function () {
-      assert.equal(I18n.t('trick.points', { points: 25 }), '25 points');
-    });
-    it('detects the language from the browser preferences', function () {
-      assert.equal(I18n.detectLanguage(['de-CH', 'en']), 'de');
-      assert.equal(I18n.detectLanguage(['fr-FR', 'en-GB']), 'en');
-      assert.equal(I18n.detectLanguage(['fr']), 'en');
-    });
-    it('labels the values in the corner and names the cards, per language', function () {
-      assert.equal(I18n.valueLabel(14), 'A');
-      assert.equal(I18n.valueLabel(11), 'J');
-      assert.equal(I18n.cardName([12, 2]), 'Queen of Pagodas');
-      I18n.setLanguage('de');
-      assert.equal(I18n.valueLabel(11), 'B');
-      assert.equal(I18n.cardName([16, 0]), 'Phönix');
-      assert.equal(I18n.otherLanguage(), 'en');
-      I18n.setLanguage('en');
-    });
-    it('names the agent kinds in both languages', function () {
-      assert.deepEqual(['random', 'rule', 'heuristic', 'montecarlo'].map(I18n.agentLabel),
-        ['Random', 'Rule', 'Heuristic', 'Monte Carlo']);
-      assert.equal(I18n.agentLabel('montecarlo:0.2'), 'Monte Carlo (0.2)');
-      assert.equal(I18n.agentLabel('future'), 'future');
-      assert.deepEqual(['beginner', 'casual', 'strong', 'expert', 'random'].map(I18n.levelLabel),
-        ['Beginner', 'Casual', 'Strong', 'Expert', 'Random']);
-      assert.ok(I18n.levelAbout('beginner').includes('forgets which cards are out'));
-      assert.equal(I18n.levelAbout('montecarlo:0.2'), 'A setting of the server, not one of the levels.');
-      I18n.setLanguage('de');
-      assert.deepEqual(['random', 'rule', 'heuristic', 'montecarlo'].map(I18n.agentLabel),
-        ['Zufall', 'Regel', 'Heuristik', 'Monte Carlo']);
-      assert.equal(I18n.t('button.hint'), 'Tipp');
-      assert.deepEqual(['beginner', 'casual', 'strong', 'expert'].map(I18n.levelLabel),
-        ['Anfänger', 'Gelegenheitsspieler', 'Stark', 'Experte']);
-      I18n.setLanguage('en');
-      assert.equal(I18n.t('button.hint'), 'Hint');
-    });
+  it('removes cards', function () {
+    assert.deepEqual(Lib.withoutCards([[2, 1], [3, 2], [4, 3]], [[3, 2]]), [[2, 1], [4, 3]]);
   });
-
-  describe('EventBus', function () {
-    it('calls subscribers until they unsubscribe', function () {
-      const seen = [];
-      const handler = function (payload) { seen.push(payload); };
-      EventBus.on('test:event', handler);
-      EventBus.emit('test:event', 1);
-      EventBus.off('test:event', handler);
-      EventBus.emit('test:event', 2);
-      assert.deepEqual(seen, [1]);
-    });
+  it('accepts the names the server accepts', function () {
+    assert.ok(Lib.isValidName('  Anna Lena ', 20));
+    assert.ok(Lib.isValidName('Jürg', 4));
+    assert.ok(!Lib.isValidName('   ', 20), 'empty');
+    assert.ok(!Lib.isValidName('x'.repeat(21), 20), 'too long');
+    assert.ok(Lib.isValidName("O'Brien & <b>Co</b>", 20), 'a name of its own, shown as text');
+    assert.ok(!Lib.isValidName('tab\there', 20), 'control character');
   });
-
-  describe('State: joining and the lobby', function () {
-    it('takes the whole state from player_joined', function () {
-      State.reset();
-      const context = joined({ round_scores: [[100, 0], [20, 80]] }, {});
-      context.pending_request = playRequest([[[2, 1]]]);
-      State.apply('player_joined', context);
-      assert.equal(State.playerIndex, 0);
-      assert.equal(State.public.table_name, 'home');
-      assert.equal(State.hand().length, 7);
-      assert.equal(State.requestAction(), 'play');
-      assert.deepEqual(State.rounds.map(function (round) { return round.total; }), [[100, 0], [120, 80]]);
-    });
-    it('adds other clients and swaps seats, the own one included', function () {
-      State.reset();
-      State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
-      State.apply('player_joined', { player_index: 1, player_name: 'Ben' });
-      assert.equal(State.displayName(1), 'Ben');
-      State.apply('players_swapped', { player_index_1: 0, player_index_2: 2 });
-      assert.equal(State.playerIndex, 2);
-      assert.equal(State.displayName(2), 'Anna');
-      assert.ok(State.clientSeats.has(2) && State.clientSeats.has(1));
-    });
-    it('names an agent after its new seat when seats are swapped', function () {
-      State.reset();
-      State.apply('player_joined', joined({ is_running: false, phase: 'lobby', player_names: ['Anna', 'Bot 2', 'Bot 3', 'Ben'] }));
-      State.apply('player_joined', { player_index: 3, player_name: 'Ben' });
-      State.apply('players_swapped', { player_index_1: 1, player_index_2: 3 });
-      assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
-      State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
-      assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
-    });
-    it('keeps the table options from player_joined and options_changed', function () {
-      State.reset();
-      State.apply('player_joined', Object.assign(joined({ is_running: false, phase: 'lobby' }), {
-        options: { agent: 'montecarlo', hints: true, agents: ['random', 'rule', 'heuristic', 'montecarlo'] } }));
-      assert.deepEqual(State.options, { agent: 'montecarlo', hints: true,
-        agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
-      State.apply('options_changed', { agent: 'casual', hints: false, agents: ['random', 'rule'],
-        levels: [{ level: 'beginner', agent: 'beginner' }, { level: 'casual', agent: 'rule' }] });
-      assert.deepEqual(State.options, { agent: 'casual', hints: false, agents: ['random', 'rule'],
-        levels: ['beginner', 'casual'], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
-      State.reset();
-      State.apply('player_joined', joined());
-      assert.equal(State.options, null, 'a server without options');
-    });
-    it('keeps readiness, the target score and the chat (lobby_state, chat_*, reaction)', function () {
-      State.reset();
-      State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
-      assert.equal(State.lobby, null, 'a server without the extension');
-      assert.ok(State.everyoneReady(), 'nothing to wait for without it');
-      State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, false, null] });
-      assert.deepEqual(State.lobby, { targetScore: 500, targetRange: [100, 10000], ready: [false, null, false, null] });
-      assert.ok(!State.everyoneReady(), 'seat 2 is not ready');
-      State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, true, null] });
-      assert.ok(State.everyoneReady(), 'the host (seat 0) need not be ready; agents never hold up the start');
-      assert.ok(!State.isReady());
-      State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
-      assert.deepEqual(State.lobby.ready, [false, null, null, false], 'readiness moves and is cleared');
-      State.apply('player_left', { player_index: 3, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
-      assert.deepEqual(State.lobby.ready, [false, null, null, null]);
-      State.apply('chat_history', { messages: [{ player_index: 2, player_name: '<b>Ben</b>', text: 'hi & bye' }] });
-      State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: 'hello' });
-      State.apply('reaction', { player_index: 2, player_name: '<b>Ben</b>', reaction: 'nice' });
-      assert.deepEqual(State.chat, [
-        { seat: 2, name: '<b>Ben</b>', text: 'hi & bye', reaction: null },
-        { seat: 0, name: 'Anna', text: 'hello', reaction: null },
-        { seat: 2, name: '<b>Ben</b>', text: '', reaction: 'nice' }]);
-      for (let number = 0; number < 150; number++) {
-        State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: String(number) });
-      }
-      assert.equal(State.chat.length, 100, 'the client keeps a bounded number of lines');
-      assert.equal(State.chat[99].text, '149');
-    });
-    it('watches a table as a spectator (spectate_started, spectators_changed, spectator_hands)', function () {
-      State.reset();
-      const seated = joined();
-      State.apply('spectate_started', { table_name: 'home', public_state: seated.public_state,
-        options: { agent: 'rule', hints: true, agents: ['rule'] },
-        lobby_state: { target_score: 500, target_score_range: [100, 10000], ready: [null, null, null, null] },
-        protocol_version: 1 });
-      assert.ok(State.spectating);
-      assert.equal(State.playerIndex, null, 'a spectator has no seat');
-      assert.deepEqual(State.hand(), [], 'and no hand');
-      assert.equal(State.request, null);
-      assert.equal(State.public.table_name, 'home');
-      assert.equal(State.lobby.targetScore, 500);
-      assert.equal(State.spectators, null, 'a server without the count');
-      State.apply('spectators_changed', { count: 2, limit: 20, allowed: true, hands_open: false, allow: [false, null, null, null] });
-      assert.deepEqual(State.spectators, { count: 2, limit: 20, allowed: true, handsOpen: false, allow: [false, null, null, null] });
-      State.apply('spectator_hands', { hands: [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]] });
-      assert.deepEqual(State.revealedHands, [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]]);
-      State.apply('spectator_hands', { hands: null });
-      assert.equal(State.revealedHands, null, 'the hands close again');
-      State.reset();
-      assert.ok(!State.spectating && State.spectators === null);
-    });
-    it('shows an agent on a seat a client left', function () {
-      State.reset();
-      State.apply('player_joined', joined());
-      State.apply('player_left', { player_index: 2, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
-      assert.equal(State.displayName(2), 'Bot 3');
-    });
+  it('formats signed points', function () {
+    assert.deepEqual([35, -25, 0].map(Lib.formatSigned), ['+35', '\u221225', '0']);
   });
+});
 
-  describe('State: a round', function () {
-    it('deals, announces, pushes and receives', function () {
-      State.reset();
-      State.apply('player_joined', joined({ phase: 'lobby', is_running: false }, { hand_cards: [] }));
-      State.apply('game_started', {});
-      State.apply('round_started', { round_index: 0 });
-      State.apply('hand_cards_dealt', { count: 8, hand_cards: [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1]] });
-      assert.equal(State.public.phase, 'grand_tichu');
-      assert.deepEqual(State.public.count_hand_cards, [8, 8, 8, 8]);
-      State.apply('player_announced', { player_index: 3, grand: true });
-      const hand = State.hand().concat([[10, 1], [11, 1], [12, 1], [13, 1], [14, 1], [16, 0]]);
-      State.apply('hand_cards_dealt', { count: 6, hand_cards: hand });
-      assert.equal(State.public.phase, 'schupf');
-      State.openRequest({ request_id: 's', action: 'schupf', context: { hand_cards: hand }, timeout: null });
-      State.answerRequest({ given_schupf_cards: [[2, 1], [3, 1], [4, 1]] });
-      [0, 1, 2, 3].forEach(function (seat) { State.apply('player_schupfed', { player_index: seat }); });
-      assert.equal(State.hand().length, 11);
-      assert.ok(!State.canAnnounceTichu(), 'not before the server says so');
-      const received = [[2, 2], [0, 0], [5, 4]];
-      const changed = Object.assign({}, State.private, { hand_cards: State.hand().concat(received),
-        received_schupf_cards: received, may_announce: true });
-      State.apply('private_state_changed', { private_state: changed });
-      assert.ok(State.canAnnounceTichu(), 'the server says so (R2.4, R6.1)');
-      State.apply('start_playing', { start_player_index: 2, received_schupf_cards: received });
-      assert.equal(State.hand().length, 14, 'the received cards, brought by private_state_changed, are not added twice');
-      assert.equal(State.public.current_turn_index, 2);
-      assert.deepEqual(State.public.announcements, [0, 0, 0, 2]);
-    });
-    it('plays, passes, takes tricks and gives the Dragon away', function () {
-      State.reset();
-      State.apply('player_joined', joined());
-      State.apply('player_played', { turn: [0, [[2, 1]], ['single', 1, 2]], trick_points: 0, trick_owner_index: 0,
-        is_bomb: false, out_of_turn: false });
-      assert.equal(State.hand().length, 6);
-      assert.equal(State.public.count_hand_cards[0], 13);
-      State.apply('player_passed', { player_index: 1 });
-      assert.deepEqual(State.passed, [false, true, false, false]);
-      State.apply('player_played', { turn: [2, [[15, 0]], ['single', 1, 15]], trick_points: 25, trick_owner_index: 2,
-        is_bomb: false, out_of_turn: false });
-      assert.deepEqual(State.passed, [false, false, false, false]);
-      assert.equal(State.public.trick_turns.length, 2);
-      State.apply('trick_taken', { player_index: 2, points: 25, dragon_recipient: 3 });
-      assert.deepEqual(State.public.points, [0, 0, 0, 25]);
-      assert.deepEqual(State.public.trick_turns, []);
-      assert.equal(State.public.trick_owner_index, null);
-    });
-    it('tracks the wish, who is out and the revealed hands', function () {
-      State.reset();
-      State.apply('player_joined', joined());
-      State.apply('wish_made', { wish_value: 8 });
-      assert.ok(State.public.wish_open);
-      State.apply('wish_fulfilled', {});
-      assert.ok(!State.public.wish_open);
-      assert.equal(State.public.wish_value, 0);
-      State.apply('player_out', { player_index: 0, place: 1 });
-      assert.equal(State.placeOf(0), 1);
-      assert.equal(State.placeOf(1), 0);
-      State.apply('hands_revealed', { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
-      State.apply('player_played', { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
-        is_bomb: false, out_of_turn: false });
-      assert.deepEqual(State.revealedHands[1], [[4, 2]]);
-    });
-    it('records a round with its calls and their outcome', function () {
-      State.reset();
-      State.apply('player_joined', joined({ announcements: [1, 0, 2, 0] }));
-      State.apply('round_over', { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
-        out_order: [2, 1, 0], is_double_victory: false });
-      assert.equal(State.public.phase, 'round_over');
-      assert.deepEqual(State.lastRound.calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
-      assert.deepEqual(State.public.round_scores, [[-40, 40]]);
-      State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31 });
-      assert.ok(!State.public.is_running);
-      assert.equal(State.gameOver.winner, 31);
-    });
+describe('Lib: legal selection', function () {
+  const legal = [[[5, 1], [5, 2]], [[9, 3]], []];
+  it('finds the legal play equal to the selection as a set', function () {
+    assert.deepEqual(Lib.findLegalPlay([[5, 2], [5, 1]], legal), [[5, 1], [5, 2]]);
   });
-
-  describe('State: requests', function () {
-    it('reopens a refused answer and closes a cancelled request', function () {
-      State.reset();
-      State.apply('player_joined', joined());
-      State.openRequest(playRequest([[[2, 1]]]));
-      State.answerRequest({ cards: [[2, 1]] });
-      assert.equal(State.request, null);
-      State.reopenRequest();
-      assert.equal(State.requestAction(), 'play');
-      State.apply('request_cancelled', { request_id: 'other' });
-      assert.equal(State.requestAction(), 'play');
-      State.apply('request_cancelled', { request_id: 'r1' });
-      assert.equal(State.request, null);
-    });
-    it('reads the hint of a play request (only legal plays)', function () {
-      State.reset();
-      State.apply('player_joined', joined());
-      const request = playRequest([[[2, 1]], [[16, 0]], [[13, 4], [16, 0]]]);
-      assert.deepEqual(State.hintPlays(), []);
-      State.openRequest(request);
-      assert.deepEqual(State.hintPlays(), [], 'hint null');
-      request.context.hint = [[[16, 0], [13, 4]], [[3, 1]], [[2, 1]], [[16, 0]]];
-      assert.deepEqual(State.hintPlays(), [[[13, 4], [16, 0]], [[2, 1]], [[16, 0]]]);
-      State.answerRequest({ cards: [[2, 1]] });
-      assert.deepEqual(State.hintPlays(), []);
-    });
-    it('takes what the seat may do beyond its turn from the server (R6.1, R4.3)', function () {
-      State.reset();
-      State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1 },
-        { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: true, bombs: [FOUR_SEVENS] }));
-      assert.ok(State.canAnnounceTichu());
-      assert.deepEqual(State.playableBombs(), [FOUR_SEVENS]);
-      const changed = Object.assign({}, State.private, { may_announce: false, bombs: [] });
-      State.apply('private_state_changed', { private_state: changed });
-      assert.ok(!State.canAnnounceTichu());
-      assert.deepEqual(State.playableBombs(), [], 'the hand holds a bomb, but the server says none may land now');
-      assert.deepEqual(State.private, changed, 'the private state replaced');
-      assert.ok(State.private !== changed, 'as a copy');
-      State.reset();
-      State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: undefined,
-        bombs: undefined }));
-      assert.ok(!State.canAnnounceTichu(), 'a server without the extension: no call offered');
-      assert.deepEqual(State.playableBombs(), [], 'nor a bomb');
-    });
-    it('offers neither the call nor a bomb while the own play is on its way', function () {
-      State.reset();
-      const mahJong = [[1, 0]];
-      State.apply('player_joined', joined({ current_turn_index: 0 },
-        { hand_cards: FOUR_SEVENS.concat(mahJong), may_announce: true, bombs: [FOUR_SEVENS] }));
-      State.openRequest(playRequest([mahJong, FOUR_SEVENS, FOUR_SEVENS.concat(mahJong)]));
-      assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [true, 1], 'at the own lead');
-      State.answerRequest({ cards: mahJong });
-      assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the answer sent');
-      State.apply('player_played', { turn: [0, mahJong, ['single', 1, 1]], trick_points: 0, trick_owner_index: 0,
-        is_bomb: false, out_of_turn: false });
-      assert.equal(State.playableBombs().length, 0, 'played: what it changed comes next');
-      State.apply('private_state_changed', { private_state: Object.assign({}, State.private,
-        { may_announce: false, bombs: [] }) });
-      assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the wish is chosen');
-      State.apply('wish_made', { wish_value: 8 });
-      State.apply('private_state_changed', { private_state: Object.assign({}, State.private, { bombs: [FOUR_SEVENS] }) });
-      assert.equal(State.playableBombs().length, 1, 'the server offers the bomb again');
-      State.openRequest(playRequest([[], FOUR_SEVENS]));
-      State.answerRequest({ cards: [] });
-      assert.equal(State.playableBombs().length, 0, 'the pass sent');
-      State.reopenRequest();
-      assert.equal(State.playableBombs().length, 1, 'the pass refused: the request is open again');
-      State.answerRequest({ cards: [] });
-      State.apply('player_passed', { player_index: 0 });
-      assert.equal(State.playableBombs().length, 1, 'a pass confirmed leaves the bombs as told');
-    });
-    it('shows the passes of the open trick again after a reconnect (public_state.passed)', function () {
-      State.reset();
-      State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1,
-        passed: [2, 3] }));
-      assert.deepEqual(State.passed, [false, false, true, true]);
-    });
-    it('counts down the seat of a dropped client until it is back or an agent takes it', function () {
-      State.reset();
-      State.apply('player_joined', joined({ away: [[1, 12.3]] }));
-      assert.equal(State.awaySeconds(1), 13);
-      assert.equal(State.awaySeconds(2), null);
-      State.apply('player_disconnected', { player_index: 2, player_name: 'Ben', seconds: 20 });
-      assert.equal(State.awaySeconds(2), 20);
-      State.apply('player_joined', { player_index: 2, player_name: 'Ben' });
-      assert.equal(State.awaySeconds(2), null, 'back');
-      State.apply('player_left', { player_index: 1, player_name: 'Bot 2', host_index: 0, replaced_by_agent: true });
-      assert.equal(State.awaySeconds(1), null, 'an agent took the seat');
-    });
-    it('runs a turn clock only for a request with a timeout', function () {
-      State.reset();
-      State.apply('player_joined', joined());
-      const untimed = playRequest([[[2, 1]], []]);
-      State.openRequest(untimed);
-      assert.equal(State.requestSecondsLeft(), null, 'no limit');
-      const timed = Object.assign(playRequest([[[2, 1]], []]), { timeout: 12.4 });
-      State.openRequest(timed);
-      assert.equal(State.requestSecondsLeft(), 13);
-      State.answerRequest({ cards: [[2, 1]] });
-      assert.equal(State.requestSecondsLeft(), null, 'answered');
-    });
+  it('refuses a selection that is only part of a play or more than one', function () {
+    assert.equal(Lib.findLegalPlay([[5, 2]], legal), null);
+    assert.equal(Lib.findLegalPlay([[9, 3], [5, 1]], legal), null);
   });
-
-  describe('TableControls (design 8.1.5)', function () {
-    it('Grand Tichu step: continue, long press, play disabled', function () {
-      const states = TableControls.compute(situation({ phase: 'grand_tichu', requestAction: 'announce_grand_tichu' }));
-      assert.deepEqual([states.pass.label, states.pass.enabled], ['button.continue', true]);
-      assert.deepEqual([states.tichu.job, states.tichu.enabled], ['grandTichu', true]);
-      assert.ok(!states.play.enabled);
-    });
-    it('push step: push enabled with three cards in the zones', function () {
-      const two = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 2 }));
-      const three = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 3 }));
-      assert.deepEqual([two.play.label, two.play.enabled, three.play.enabled], ['button.push', false, true]);
-      assert.ok(!three.pass.enabled && !three.tichu.enabled);
-    });
-    it('not at turn: pass and play disabled', function () {
-      const states = TableControls.compute(situation({ canAnnounce: true }));
-      assert.ok(!states.pass.enabled && !states.play.enabled && states.tichu.enabled);
-    });
-    it('at turn without a legal card: pass, no move', function () {
-      const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[]] }));
-      assert.deepEqual([states.play.label, states.play.enabled, states.pass.enabled], ['button.noMove', false, true]);
-    });
-    it('at turn, nothing selected: Play disabled (no proposal); pass disabled on a lead', function () {
-      const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[[2, 1]]] }));
-      assert.deepEqual([states.play.label, states.play.job, states.play.enabled], ['button.play', 'play', false]);
-      assert.ok(!states.pass.enabled);
-    });
-    it('an unplayable selection says why: the wish (R5), the trick to beat (R4), no combination', function () {
-      const problem = function (fields) {
-        return TableControls.selectionProblem(Object.assign({ selection: [], legalPlays: [],
-          trickCombination: null, wishValue: 0 }, fields));
-      };
-      const pairs = [[[9, 1], [9, 2]], [[7, 1], [7, 3]], []];
-      assert.equal(problem({ selection: [[9, 1], [9, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }), null);
-      assert.equal(problem({ legalPlays: pairs }), null, 'nothing selected');
-      assert.deepEqual(problem({ selection: [[4, 1], [4, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }),
-        { key: 'reason.beat', params: { combo: 'pair' } });
-      assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[10, 1]], []],
-        trickCombination: ['single', 1, 5] }), { key: 'reason.shape', params: { combo: 'single' } },
-      'two cards on a Single form no combination that goes on it');
-      assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[4, 1]], [[9, 2]]] }),
-        { key: 'reason.combination', params: {} });
-      const wished = [[[7, 1]], [[7, 1], [7, 3]]];
-      assert.deepEqual(problem({ selection: [[9, 1]], legalPlays: wished, wishValue: 7 }),
-        { key: 'reason.wish', params: { value: 7 } });
-      assert.deepEqual(problem({ selection: [[9, 1]], legalPlays: [[[7, 1]], [[9, 1], [9, 2]]], wishValue: 7 }),
-        { key: 'reason.combination', params: {} }, 'the wish does not bind when a play without it is legal');
-      assert.equal(problem({ selection: [[2, 1]], legalPlays: [[]], trickCombination: ['single', 1, 14] }), null,
-        'only passing is legal: the status says so already');
-    });
-    it('at turn with a selection: play only for a legal one', function () {
-      const legal = [[[2, 1]], [[5, 1], [5, 2]], []];
-      const good = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2], [5, 1]] }));
-      const bad = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2]] }));
-      assert.deepEqual([good.play.label, good.play.enabled, bad.play.enabled], ['button.play', true, false]);
-    });
-    it('hint button: shown at the own turn only when the request carries a hint', function () {
-      const legal = [[[2, 1]], [[5, 1], [5, 2]], []];
-      const hinted = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]] }));
-      assert.deepEqual([hinted.hint.visible, hinted.hint.enabled, hinted.hint.job, hinted.hint.label],
-        [true, true, 'nextHint', 'button.hint']);
-      const selected = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]],
-        selection: [[5, 1], [5, 2]] }));
-      assert.ok(selected.hint.visible && selected.play.enabled, 'the hinted play can be played');
-      assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [] })).hint.visible);
-      assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal })).hint.visible);
-      assert.ok(!TableControls.compute(situation({ hints: [legal[1]] })).hint.visible, 'not at turn');
-      for (const phase of ['grand_tichu', 'schupf', 'round_over']) {
-        assert.ok(!TableControls.compute(situation({ phase: phase })).hint.visible, phase);
-      }
-    });
-    it('after the own action the status speaks to the player, never of them (issue 11, item 12)', function () {
-      let own = null;
-      own = TableControls.ownAction(own, 'player_passed', { player_index: 0 }, 0);
-      assert.equal(own, 'pass');
-      assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: own }),
-        { key: 'status.youPassed', seat: null }, 'the turn still points here: not "Anna is playing."');
-      assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: own }),
-        { key: 'status.youPassedTurnOf', seat: 1 });
-      assert.equal(I18n.t('status.youPassedTurnOf', { name: 'Bot 2' }), 'You passed. Bot 2 is playing.');
-      own = TableControls.ownAction(own, 'player_played', { turn: [1, [[9, 1]], ['single', 1, 9]] }, 0);
-      assert.equal(own, null, 'another seat acted');
-      assert.deepEqual(TableControls.turnStatus({ turn: 2, seat: 0, ownAction: own }),
-        { key: 'status.turnOf', seat: 2 });
-      own = TableControls.ownAction(own, 'player_played', { turn: [0, [[5, 1], [5, 2]], ['pair', 2, 5]] }, 0);
-      assert.equal(own, 'play');
-      assert.equal(TableControls.ownAction(own, 'player_turn_changed', { current_turn_index: 1 }, 0), 'play');
-      assert.equal(TableControls.ownAction(own, 'trick_taken', { player_index: 0, points: 0 }, 0), null);
-      assert.equal(TableControls.ownAction(own, 'round_started', { round_index: 1 }, 0), null);
-      assert.equal(TableControls.ownAction(own, 'player_joined', joined(), 0), null);
-      assert.equal(TableControls.ownAction(own, 'player_joined', { player_index: 2, player_name: 'Ben' }, 0), 'play');
-      assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: null }),
-        { key: 'status.waiting', seat: null });
-      assert.equal(TableControls.turnStatus({ turn: null, seat: 0, ownAction: 'play' }), null);
-    });
-    it('bomb button: selects the weakest bomb, then throws the selected one', function () {
-      const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
-      const offered = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS] }));
-      assert.deepEqual([offered.bomb.visible, offered.bomb.job, offered.bomb.cards], [true, 'select', FOUR_SEVENS]);
-      const chosen = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS], selection: flush }));
-      assert.deepEqual([chosen.bomb.job, chosen.bomb.label], ['throw', 'button.throwBomb']);
-      assert.ok(!TableControls.compute(situation({})).bomb.visible);
-    });
+  it('never matches an empty selection to the pass', function () {
+    assert.equal(Lib.findLegalPlay([], legal), null);
   });
+});
 
-  describe('CardBuilder', function () {
-    const fixture = document.getElementById('fixture');
-    it('builds a card with its key, suit class, value and symbols', function () {
-      const card = CardBuilder.build([14, 4]);
-      assert.equal(card.tagName, 'DIV');
-      assert.equal(card.dataset.card, '14-4');
-      assert.ok(card.classList.contains('card') && card.classList.contains('card-stars'));
-      assert.equal(card.querySelector('.card-value').textContent, 'A');
-      assert.equal(card.querySelectorAll('svg').length, 2);
-      assert.equal(card.getAttribute('aria-label'), 'Ace of Stars');
-    });
-    it('builds the special cards recognisably', function () {
-      const names = [[0, 0], [1, 0], [15, 0], [16, 0]].map(function (special) {
-        const card = CardBuilder.build(special);
-        assert.ok(card.classList.contains('special'));
-        return CardBuilder.symbolOf(special) + ':' + card.querySelector('.card-value').textContent;
-      });
-      assert.deepEqual(names, ['dog:Dog', 'mahjong:1', 'dragon:Dr', 'phoenix:Ph']);
-    });
-    it('builds buttons for hand cards', function () {
-      const card = CardBuilder.build([2, 1], { interactive: true });
-      assert.equal(card.tagName, 'BUTTON');
-      assert.equal(card.type, 'button');
-    });
-    it('syncs a container: order, reuse, selection', function () {
-      fixture.replaceChildren();
-      CardBuilder.syncCards(fixture, [[2, 1], [3, 1]]);
-      const first = fixture.children[0];
-      CardBuilder.syncCards(fixture, [[1, 0], [2, 1]], { selected: new Set(['2-1']) });
-      assert.deepEqual(Array.from(fixture.children, function (child) { return child.dataset.card; }), ['1-0', '2-1']);
-      assert.equal(fixture.children[1], first, 'the element is reused');
-      assert.ok(first.classList.contains('selected'));
-    });
-    it('redraws cards after a language switch', function () {
-      fixture.replaceChildren();
-      CardBuilder.syncCards(fixture, [[11, 2]]);
-      I18n.setLanguage('de');
-      CardBuilder.syncCards(fixture, [[11, 2]]);
-      assert.equal(fixture.querySelector('.card-value').textContent, 'B');
-      assert.equal(fixture.children.length, 1);
-      I18n.setLanguage('en');
-    });
+describe('Lib: the server hint (Hint button)', function () {
+  const legal = [[[2, 1]], [[5, 1], [5, 2]], [[9, 3]], []];
+  it('keeps only legal plays, each once, in the server order', function () {
+    const hint = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+    assert.deepEqual(Lib.hintPlays(hint, legal), [[[5, 1], [5, 2]], [[9, 3]], [], [[2, 1]]]);
+    assert.deepEqual(Lib.hintPlays(null, legal), []);
+    assert.deepEqual(Lib.hintPlays([[]], [[[2, 1]]]), [], 'no pass on a lead');
   });
-
-  describe('CardTracker: cards still out', function () {
-    const { CardTracker } = Tichu;
-    it('has a deck of 56 cards', function () {
-      assert.equal(CardTracker.deck().length, 56);
-    });
-    it('counts nothing played at the start: all but the own hand is out', function () {
-      const summary = CardTracker.summarize([], [[14, 1], [16, 0], [2, 3]]);
-      assert.equal(summary.out.length, 53);
-      assert.equal(summary.playedCount, 0);
-      assert.equal(summary.acesOut, 3);
-      assert.deepEqual(summary.specials, { dragon: 'out', phoenix: 'hand', dog: 'out', mahjong: 'out' });
-      assert.deepEqual(summary.fourOfAKindValues, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-      assert.deepEqual(summary.straightFlushSuits, [1, 2, 3, 4]);
-    });
-    it('takes played cards and the own hand out of what is out', function () {
-      const played = [[15, 0], [0, 0], [14, 2], [7, 1], [9, 3]];
-      const summary = CardTracker.summarize(played, [[1, 0], [14, 3], [7, 4]]);
-      assert.deepEqual(summary.specials, { dragon: 'played', phoenix: 'out', dog: 'played', mahjong: 'hand' });
-      assert.equal(summary.acesOut, 2);
-      assert.equal(summary.outByValue[7], 2);
-      assert.equal(summary.playedCount, 5);
-      assert.ok(summary.fourOfAKindValues.indexOf(7) < 0 && summary.fourOfAKindValues.indexOf(14) < 0);
-      assert.ok(summary.fourOfAKindValues.indexOf(8) >= 0);
-      assert.equal(summary.out.length, 56 - 5 - 3);
-    });
-    it('sees no straight flush in a suit without five in a row out', function () {
-      // Swords: 6 and 10 gone leave runs 2-5, 7-9, J-A: none of five
-      const summary = CardTracker.summarize([[6, 1]], [[10, 1]]);
-      assert.deepEqual(summary.straightFlushSuits, [2, 3, 4]);
-      const next = CardTracker.summarize([[6, 1]], [[12, 1]]);
-      assert.deepEqual(next.straightFlushSuits, [1, 2, 3, 4], 'Swords 7..J are five in a row');
-    });
-  });
-
-  describe('CenterPanel: the plays of the open trick', function () {
-    const { CenterPanel } = Tichu;
-    const dog = [1, [[0, 0]], ['single', 1, 0]];
-    const seven = [3, [[7, 4]], ['single', 1, 7]];
-    const nine = [0, [[9, 1]], ['single', 1, 9]];
-    it('drops the Dog once a play follows it (R3.10: it passed the lead)', function () {
-      assert.deepEqual(CenterPanel.openTrickTurns([dog]), [dog], 'the Dog alone is shown');
-      assert.deepEqual(CenterPanel.openTrickTurns([dog, seven, nine]), [seven, nine]);
-      assert.deepEqual(CenterPanel.openTrickTurns([seven, nine]), [seven, nine], 'a trick without the Dog');
-    });
-  });
-
-  describe('TrickLog: the last trick', function () {
-    const { TrickLog } = Tichu;
-    it('keeps plays and passes in order and the taken trick with its winner', function () {
-      let log = TrickLog.empty();
-      log = TrickLog.reduce(log, 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
-      log = TrickLog.reduce(log, 'player_passed', { player_index: 2 });
-      log = TrickLog.reduce(log, 'player_played', { turn: [3, [[15, 0]], ['single', 1, 15]] });
-      assert.equal(log.current.length, 3);
-      assert.ok(log.current[1].pass);
-      log = TrickLog.reduce(log, 'trick_taken', { player_index: 3, points: 30, dragon_recipient: 0 });
-      assert.deepEqual(log.current, []);
-      assert.equal(log.last.winner, 3);
-      assert.equal(log.last.dragonRecipient, 0);
-      assert.equal(log.last.points, 30);
-      assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
-      assert.equal(log.taken, 1);
-    });
-    it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
-      let log = TrickLog.reduce(TrickLog.empty(), 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
-      log = TrickLog.reduce(log, 'trick_taken', { player_index: 1, points: 5, dragon_recipient: null });
-      log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
-      assert.equal(log.last.winner, 1, 'the final trick is kept over the deal');
-      assert.equal(log.taken, 0);
-      log = TrickLog.reduce(log, 'player_played', { turn: [2, [[9, 1]], ['single', 1, 9]] });
-      log = TrickLog.reduce(log, 'trick_taken', { player_index: 2, points: 0, dragon_recipient: null });
-      assert.equal(log.last.winner, 2, 'the new round\'s first trick replaces it');
-    });
-    it('starts from the open trick on joining', function () {
-      let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
-      log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [] }));
-      assert.equal(log.last, null);
-      log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
-      assert.equal(log.current.length, 1);
-      assert.equal(log.current[0].seat, 2);
-      assert.equal(TrickLog.reduce(log, 'player_turn_changed', {}), log, 'other events leave it');
-    });
-  });
-
-  describe('MoveLog: the running log of the moves', function () {
-    const { MoveLog } = Tichu;
-    const names = ['Anna', 'Rolf', 'Ben', 'Dora'];
-    const nameOf = function (seat) { return names[seat]; };
-    it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
-      let log = MoveLog.empty();
-      log = MoveLog.reduce(log, 'player_played', { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
-      log = MoveLog.reduce(log, 'wish_made', { wish_value: 12 }, nameOf, 10);
-      names[2] = 'Bot 3';
-      log = MoveLog.reduce(log, 'player_passed', { player_index: 2 }, nameOf, 10);
-      names[2] = 'Ben';
-      assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['play', 'wish', 'pass']);
-      assert.equal(log.moves[1].name, 'Ben');
-      assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
-      assert.equal(MoveLog.reduce(log, 'player_turn_changed', {}, nameOf, 10), log, 'other events leave it');
-    });
-    it('keeps at most the limit, the newest', function () {
-      let log = MoveLog.empty();
-      for (let seat = 0; seat < 4; seat += 1) {
-        log = MoveLog.reduce(log, 'player_passed', { player_index: seat }, nameOf, 3);
-      }
-      assert.deepEqual(log.moves.map(function (move) { return move.seat; }), [1, 2, 3]);
-    });
-    it('adds the Dragon gift to the trick taken', function () {
-      const log = MoveLog.reduce(MoveLog.empty(), 'trick_taken', { player_index: 1, points: 25, dragon_recipient: 2 },
-        nameOf, 10);
-      assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
-      assert.equal(log.moves[1].data.toName, 'Ben');
-    });
-  });
-
-  describe('HandOrder: sorting and arranging the hand', function () {
-    const { HandOrder } = Tichu;
-    const cards = [[14, 1], [2, 4], [16, 0], [2, 1], [9, 4], [1, 0]];
-    const keys = function (list) { return list.map(Lib.cardKey); };
-    it('sorts by rank (default) and by suit', function () {
-      assert.deepEqual(keys(HandOrder.sortCards(cards, 'rank')), ['1-0', '2-1', '2-4', '9-4', '14-1', '16-0']);
-      assert.deepEqual(keys(HandOrder.sortCards(cards, 'suit')), ['1-0', '16-0', '2-1', '14-1', '2-4', '9-4']);
-    });
-    it('moves a card to a new place', function () {
-      assert.deepEqual(HandOrder.move(['a', 'b', 'c', 'd'], 'a', 2), ['b', 'c', 'a', 'd']);
-      assert.deepEqual(HandOrder.move(['a', 'b', 'c'], 'c', 0), ['c', 'a', 'b']);
-      assert.deepEqual(HandOrder.move(['a', 'b'], 'b', 9), ['a', 'b']);
-      assert.deepEqual(HandOrder.move(['a', 'b'], 'x', 0), ['a', 'b']);
-    });
-    it('keeps an arranged order and puts new cards after it, sorted', function () {
-      const order = ['9-4', '2-1', '14-1', '1-0'];
-      const hand = [[14, 1], [2, 1], [9, 4], [3, 3], [2, 2]];  // 1-0 played; 3-3, 2-2 new
-      assert.deepEqual(keys(HandOrder.arrange(hand, 'rank', order)), ['9-4', '2-1', '14-1', '2-2', '3-3']);
-      assert.deepEqual(keys(HandOrder.arrange(hand, 'suit', null)), ['2-1', '14-1', '2-2', '3-3', '9-4']);
-    });
-  });
-
-  describe('AutoPass: the decision', function () {
-    const { AutoPass } = Tichu;
-    const request = function (legal) { return { action: 'play', context: { legal_plays: legal } }; };
-    it('passes in both modes when passing is legal and no bomb is possible', function () {
-      assert.ok(AutoPass.shouldPass('trick', request([[], [[9, 1]]]), []));
-      assert.ok(AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), []));
-    });
-    it('never passes a lead or when the wish forces a play, nor when off', function () {
-      assert.ok(!AutoPass.shouldPass('trick', request([[[9, 1]]]), []));
-      assert.ok(!AutoPass.shouldPass(null, request([[]]), []));
-      assert.ok(!AutoPass.shouldPass('trick', { action: 'wish', context: {} }, []));
-      assert.ok(!AutoPass.shouldPass('trick', null, []));
-    });
-    it('leaves a request to the player in the bomb mode only when the server offers a bomb (R4.3)', function () {
-      const withBomb = request([[], FOUR_SEVENS]);
-      assert.ok(AutoPass.shouldPass('trick', withBomb, [FOUR_SEVENS]));
-      assert.ok(!AutoPass.shouldPass('bomb', withBomb, [FOUR_SEVENS]));
-      assert.ok(!AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), [FOUR_SEVENS]), 'the bombs are the server\'s');
-      assert.ok(!AutoPass.shouldPass('bomb', request([[[9, 1]]]), []), 'not where passing is not legal');
-    });
-    it('ends with the trick', function () {
-      assert.ok(AutoPass.endsWith('trick_taken'));
-      assert.ok(AutoPass.endsWith('round_over'));
-      assert.ok(!AutoPass.endsWith('player_played'));
-      assert.ok(!AutoPass.endsWith('player_passed'));
-    });
-  });
-
-  describe('Replay viewer: labels, words and addresses', function () {
-    const { ReplayController, ReplayView } = Tichu;
-    it('reads record labels as cards', function () {
-      assert.deepEqual(ReplayView.cardOf('SZ'), [10, 1]);
-      assert.deepEqual(ReplayView.cardOf('RA'), [14, 4]);
-      assert.deepEqual(ReplayView.cardOf('GB'), [11, 3]);
-      assert.deepEqual(ReplayView.cardOf('B7'), [7, 2]);
-      assert.deepEqual(ReplayView.cardOf('Hu'), [0, 0]);
-      assert.deepEqual(ReplayView.cardOf('Ma'), [1, 0]);
-      assert.deepEqual(ReplayView.cardOf('Dr'), [15, 0]);
-      assert.deepEqual(ReplayView.cardOf('Ph'), [16, 0]);
-    });
-    it('says what a step did, in English and German', function () {
-      I18n.setLanguage('en');
-      const pair = { kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 };
-      assert.equal(ReplayView.describe(pair), 'Seat 2 plays a pair of 7s.');
-      assert.equal(ReplayView.comboText({ cards: ['SA'], combo: 'single', rank: 14 }), 'the Ace of Swords');
-      assert.equal(ReplayView.comboText({ cards: ['S9', 'R9', 'G9', 'B9'], combo: 'bomb', rank: 9 }), 'four 9s');
-      assert.equal(ReplayView.describe({ kind: 'wish', seat: 0, value: 12 }), 'Seat 1 wishes for a Queen.');
-      assert.equal(ReplayView.describe({ kind: 'round_end', seat: null, round: 0, round_score: [60, 40] }),
-        'Round 1 ends: 60 : 40.');
-      I18n.setLanguage('de');
-      assert.equal(ReplayView.describe({ kind: 'pass', seat: 3 }), 'Platz 4 passt.');
-      I18n.setLanguage('en');
-    });
-    it('reads and writes the replay address', function () {
-      assert.deepEqual(ReplayController.parseHash('#replay=abc-1&step=12'), { id: 'abc-1', step: 12 });
-      assert.deepEqual(ReplayController.parseHash('#replay=x'), { id: 'x', step: null });
-      assert.deepEqual(ReplayController.parseHash('#replay=x&step=-3'), { id: 'x', step: null });
-      assert.equal(ReplayController.parseHash('#lobby'), null);
-      assert.equal(ReplayController.parseHash(''), null);
-      assert.equal(ReplayController.stepHash('a b', 3), '#replay=a%20b&step=3');
-      assert.deepEqual(ReplayController.parseHash(ReplayController.stepHash('a b', 3)), { id: 'a b', step: 3 });
-    });
-  });
-
-  describe('Analysis: the chart, the markers, the costliest decisions', function () {
-    const { Analysis, AnalysisView } = Tichu;
-    /**
-     * A judgement of the analysis document (docs/server.md "Game analysis").
-     * @param {number} step The step.
-     * @param {number} seat The seat.
-     * @param {number} loss The loss.
-     * @param {?string} label The label.
-     * @param {number} advantage The advantage after it.
-     * @returns {Object} The judgement.
-     */
-    function judgement(step, seat, loss, label, advantage) {
-      return { step: step, round: step < 50 ? 0 : 1, seat: seat, kind: 'play', best: 0, chosen: loss ? 1 : 0,
-        options: [{ text: 'Dr', cards: ['Dr'], mean: 40, half_width: 6 },
-          { text: 'R5 G5', cards: ['R5', 'G5'], mean: 40 - loss, half_width: 8 }],
-        loss: loss, loss_half_width: 10, label: label, advantage: advantage, samples: 16 };
+  it('selects the best hinted play first, then cycles through the others', function () {
+    const hints = Lib.hintPlays([[[9, 3]], [[5, 1], [5, 2]], [[2, 1]]], legal);
+    let index = Lib.nextHintIndex(hints, [], null);
+    const chosen = [];
+    for (let press = 0; press < 4; press++) {
+      chosen.push(hints[index]);
+      index = Lib.nextHintIndex(hints, hints[index], index);
     }
-    const documentOf = function () {
-      return { format: 'tichu-analysis/1', game_id: 'g', method: {}, players: [
-        { seat: 0, name: 'Ada', decisions: 5, mean_loss: 25.2, given_away: 126, inaccuracies: 1, mistakes: 1,
-          blunders: 1 }],
-      judgements: [judgement(60, 0, 90, 'blunder', -120), judgement(10, 0, 0, null, 30),
-        judgement(20, 0, 20, 'inaccuracy', 10), judgement(20, 1, 5, null, 15), judgement(40, 0, 45, 'mistake', -20),
-        judgement(80, 0, 3, null, -100), judgement(90, 2, 7, null, -90)] };
+    assert.deepEqual(chosen, [[[9, 3]], [[5, 1], [5, 2]], [[2, 1]], [[9, 3]]]);
+  });
+  it('starts again from the best play after the player changed the selection', function () {
+    const hints = Lib.hintPlays([[[9, 3]], [[5, 1], [5, 2]]], legal);
+    assert.equal(Lib.nextHintIndex(hints, [[5, 2], [5, 1]], 1), 0, 'after the last, the best again');
+    assert.equal(Lib.nextHintIndex(hints, [[5, 2]], 1), 0, 'the selection changed');
+    assert.equal(Lib.nextHintIndex(hints, [[5, 2], [5, 1]], null), 0, 'a first press');
+    assert.equal(Lib.nextHintIndex(hints, [[9, 3]], 0), 1);
+    assert.equal(Lib.nextHintIndex(hints, [[9, 3]], 7), 0, 'an index of another request');
+  });
+  it('cycles over a hinted pass (an empty selection)', function () {
+    const hints = Lib.hintPlays([[], [[9, 3]]], legal);
+    assert.equal(Lib.nextHintIndex(hints, [], null), 0);
+    assert.equal(Lib.nextHintIndex(hints, [], 0), 1);
+  });
+  it('gives no index without a hint', function () {
+    assert.equal(Lib.nextHintIndex([], [], null), -1);
+  });
+});
+
+describe('Lib: seats', function () {
+  it('names teams 20 and 31 (R1.3)', function () {
+    assert.deepEqual([0, 1, 2, 3].map(Lib.teamOf), [20, 31, 20, 31]);
+  });
+  it('places the seats around the own one', function () {
+    assert.deepEqual([0, 1, 2, 3].map(function (seat) { return Lib.relativePosition(seat, 1); }),
+      ['left', 'bottom', 'right', 'top']);
+  });
+  it('maps push targets to seats', function () {
+    assert.deepEqual(Lib.PUSH_TARGETS.map(function (target) { return Lib.seatOfTarget(3, target); }), [0, 1, 2]);
+  });
+});
+
+describe('I18n', function () {
+  it('has every key in both languages, none empty', function () {
+    const english = I18n.keys('en').sort();
+    const german = I18n.keys('de').sort();
+    assert.deepEqual(german, english);
+    for (const language of I18n.LANGUAGES) {
+      I18n.setLanguage(language);
+      for (const key of english) {
+        assert.ok(I18n.t(key).trim().length > 0, language + ' ' + key + ' is empty');
+      }
+    }
+    I18n.setLanguage('en');
+  });
+  it('uses the same placeholders in both languages', function () {
+    for (const key of I18n.keys('en')) {
+      I18n.setLanguage('en');
+      const english = (I18n.t(key).match(/\{\w+\}/g) || []).sort();
+      I18n.setLanguage('de');
+      const german = (I18n.t(key).match(/\{\w+\}/g) || []).sort();
+      assert.deepEqual(german, english, key);
+    }
+    I18n.setLanguage('en');
+  });
+  it('has a text for every protocol error code', function () {
+    const codes = [100, 101, 102, 103, 104, 105, 106, 107, 200, 201, 202, 203, 204, 205, 300, 301, 302, 303,
+      304, 305, 306, 307, 308, 309, 310, 400, 401];
+    for (const code of codes) {
+      assert.ok(I18n.keys('en').includes('error.' + code), 'error.' + code);
+    }
+    assert.equal(I18n.errorText(999), 'Error 999.');
+  });
+  it('fills in parameters', function () {
+    assert.equal(I18n.t('trick.points', { points: 25 }), '25 points');
+  });
+  it('detects the language from the browser preferences', function () {
+    assert.equal(I18n.detectLanguage(['de-CH', 'en']), 'de');
+    assert.equal(I18n.detectLanguage(['fr-FR', 'en-GB']), 'en');
+    assert.equal(I18n.detectLanguage(['fr']), 'en');
+  });
+  it('labels the values in the corner and names the cards, per language', function () {
+    assert.equal(I18n.valueLabel(14), 'A');
+    assert.equal(I18n.valueLabel(11), 'J');
+    assert.equal(I18n.cardName([12, 2]), 'Queen of Pagodas');
+    I18n.setLanguage('de');
+    assert.equal(I18n.valueLabel(11), 'B');
+    assert.equal(I18n.cardName([16, 0]), 'Phönix');
+    assert.equal(I18n.otherLanguage(), 'en');
+    I18n.setLanguage('en');
+  });
+  it('names the agent kinds in both languages', function () {
+    assert.deepEqual(['random', 'rule', 'heuristic', 'montecarlo'].map(I18n.agentLabel),
+      ['Random', 'Rule', 'Heuristic', 'Monte Carlo']);
+    assert.equal(I18n.agentLabel('montecarlo:0.2'), 'Monte Carlo (0.2)');
+    assert.equal(I18n.agentLabel('future'), 'future');
+    assert.deepEqual(['beginner', 'casual', 'strong', 'expert', 'random'].map(I18n.levelLabel),
+      ['Beginner', 'Casual', 'Strong', 'Expert', 'Random']);
+    assert.ok(I18n.levelAbout('beginner').includes('forgets which cards are out'));
+    assert.equal(I18n.levelAbout('montecarlo:0.2'), 'A setting of the server, not one of the levels.');
+    I18n.setLanguage('de');
+    assert.deepEqual(['random', 'rule', 'heuristic', 'montecarlo'].map(I18n.agentLabel),
+      ['Zufall', 'Regel', 'Heuristik', 'Monte Carlo']);
+    assert.equal(I18n.t('button.hint'), 'Tipp');
+    assert.deepEqual(['beginner', 'casual', 'strong', 'expert'].map(I18n.levelLabel),
+      ['Anfänger', 'Gelegenheitsspieler', 'Stark', 'Experte']);
+    I18n.setLanguage('en');
+    assert.equal(I18n.t('button.hint'), 'Hint');
+  });
+});
+
+describe('EventBus', function () {
+  it('calls subscribers until they unsubscribe', function () {
+    const seen = [];
+    const handler = function (payload) { seen.push(payload); };
+    EventBus.on(Events.UI_RENDER, handler);
+    EventBus.emit(Events.UI_RENDER, 1);
+    EventBus.off(Events.UI_RENDER, handler);
+    EventBus.emit(Events.UI_RENDER, 2);
+    assert.deepEqual(seen, [1]);
+  });
+});
+
+describe('Events', function () {
+  it('names each event once, as family:name, and cannot be changed', function () {
+    const names = Object.values(Events);
+    assert.equal(new Set(names).size, names.length, 'no two constants share a name');
+    for (const name of names) {
+      assert.ok(/^(network|state|intent|replay|ui):[a-z]+(-[a-z]+)*$/.test(name), name);
+    }
+    assert.ok(Object.isFrozen(Events));
+    assert.equal(Events.INTENT_PLAYER, 'intent:player', 'the names the browser tests emit stay');
+  });
+});
+
+describe('State: joining and the lobby', function () {
+  it('takes the whole state from player_joined', function () {
+    State.reset();
+    const context = joined({ round_scores: [[100, 0], [20, 80]] }, {});
+    context.pending_request = playRequest([[[2, 1]]]);
+    State.apply('player_joined', context);
+    assert.equal(State.playerIndex, 0);
+    assert.equal(State.public.table_name, 'home');
+    assert.equal(State.hand().length, 7);
+    assert.equal(State.requestAction(), 'play');
+    assert.deepEqual(State.rounds.map(function (round) { return round.total; }), [[100, 0], [120, 80]]);
+  });
+  it('adds other clients and swaps seats, the own one included', function () {
+    State.reset();
+    State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
+    State.apply('player_joined', { player_index: 1, player_name: 'Ben' });
+    assert.equal(State.displayName(1), 'Ben');
+    State.apply('players_swapped', { player_index_1: 0, player_index_2: 2 });
+    assert.equal(State.playerIndex, 2);
+    assert.equal(State.displayName(2), 'Anna');
+    assert.ok(State.clientSeats.has(2) && State.clientSeats.has(1));
+  });
+  it('names an agent after its new seat when seats are swapped', function () {
+    State.reset();
+    State.apply('player_joined', joined({ is_running: false, phase: 'lobby', player_names: ['Anna', 'Bot 2', 'Bot 3', 'Ben'] }));
+    State.apply('player_joined', { player_index: 3, player_name: 'Ben' });
+    State.apply('players_swapped', { player_index_1: 1, player_index_2: 3 });
+    assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
+    State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
+    assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
+  });
+  it('keeps the table options from player_joined and options_changed', function () {
+    State.reset();
+    State.apply('player_joined', Object.assign(joined({ is_running: false, phase: 'lobby' }), {
+      options: { agent: 'montecarlo', hints: true, agents: ['random', 'rule', 'heuristic', 'montecarlo'] } }));
+    assert.deepEqual(State.options, { agent: 'montecarlo', hints: true,
+      agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
+    State.apply('options_changed', { agent: 'casual', hints: false, agents: ['random', 'rule'],
+      levels: [{ level: 'beginner', agent: 'beginner' }, { level: 'casual', agent: 'rule' }] });
+    assert.deepEqual(State.options, { agent: 'casual', hints: false, agents: ['random', 'rule'],
+      levels: ['beginner', 'casual'], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
+    State.reset();
+    State.apply('player_joined', joined());
+    assert.equal(State.options, null, 'a server without options');
+  });
+  it('keeps readiness, the target score and the chat (lobby_state, chat_*, reaction)', function () {
+    State.reset();
+    State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
+    assert.equal(State.lobby, null, 'a server without the extension');
+    assert.ok(State.everyoneReady(), 'nothing to wait for without it');
+    State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, false, null] });
+    assert.deepEqual(State.lobby, { targetScore: 500, targetRange: [100, 10000], ready: [false, null, false, null] });
+    assert.ok(!State.everyoneReady(), 'seat 2 is not ready');
+    State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, true, null] });
+    assert.ok(State.everyoneReady(), 'the host (seat 0) need not be ready; agents never hold up the start');
+    assert.ok(!State.isReady());
+    State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
+    assert.deepEqual(State.lobby.ready, [false, null, null, false], 'readiness moves and is cleared');
+    State.apply('player_left', { player_index: 3, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
+    assert.deepEqual(State.lobby.ready, [false, null, null, null]);
+    State.apply('chat_history', { messages: [{ player_index: 2, player_name: '<b>Ben</b>', text: 'hi & bye' }] });
+    State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: 'hello' });
+    State.apply('reaction', { player_index: 2, player_name: '<b>Ben</b>', reaction: 'nice' });
+    assert.deepEqual(State.chat, [
+      { seat: 2, name: '<b>Ben</b>', text: 'hi & bye', reaction: null },
+      { seat: 0, name: 'Anna', text: 'hello', reaction: null },
+      { seat: 2, name: '<b>Ben</b>', text: '', reaction: 'nice' }]);
+    for (let number = 0; number < 150; number++) {
+      State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: String(number) });
+    }
+    assert.equal(State.chat.length, 100, 'the client keeps a bounded number of lines');
+    assert.equal(State.chat[99].text, '149');
+  });
+  it('watches a table as a spectator (spectate_started, spectators_changed, spectator_hands)', function () {
+    State.reset();
+    const seated = joined();
+    State.apply('spectate_started', { table_name: 'home', public_state: seated.public_state,
+      options: { agent: 'rule', hints: true, agents: ['rule'] },
+      lobby_state: { target_score: 500, target_score_range: [100, 10000], ready: [null, null, null, null] },
+      protocol_version: 1 });
+    assert.ok(State.spectating);
+    assert.equal(State.playerIndex, null, 'a spectator has no seat');
+    assert.deepEqual(State.hand(), [], 'and no hand');
+    assert.equal(State.request, null);
+    assert.equal(State.public.table_name, 'home');
+    assert.equal(State.lobby.targetScore, 500);
+    assert.equal(State.spectators, null, 'a server without the count');
+    State.apply('spectators_changed', { count: 2, limit: 20, allowed: true, hands_open: false, allow: [false, null, null, null] });
+    assert.deepEqual(State.spectators, { count: 2, limit: 20, allowed: true, handsOpen: false, allow: [false, null, null, null] });
+    State.apply('spectator_hands', { hands: [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]] });
+    assert.deepEqual(State.revealedHands, [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]]);
+    State.apply('spectator_hands', { hands: null });
+    assert.equal(State.revealedHands, null, 'the hands close again');
+    State.reset();
+    assert.ok(!State.spectating && State.spectators === null);
+  });
+  it('shows an agent on a seat a client left', function () {
+    State.reset();
+    State.apply('player_joined', joined());
+    State.apply('player_left', { player_index: 2, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
+    assert.equal(State.displayName(2), 'Bot 3');
+  });
+});
+
+describe('State: a round', function () {
+  it('deals, announces, pushes and receives', function () {
+    State.reset();
+    State.apply('player_joined', joined({ phase: 'lobby', is_running: false }, { hand_cards: [] }));
+    State.apply('game_started', {});
+    State.apply('round_started', { round_index: 0 });
+    State.apply('hand_cards_dealt', { count: 8, hand_cards: [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1]] });
+    assert.equal(State.public.phase, 'grand_tichu');
+    assert.deepEqual(State.public.count_hand_cards, [8, 8, 8, 8]);
+    State.apply('player_announced', { player_index: 3, grand: true });
+    const hand = State.hand().concat([[10, 1], [11, 1], [12, 1], [13, 1], [14, 1], [16, 0]]);
+    State.apply('hand_cards_dealt', { count: 6, hand_cards: hand });
+    assert.equal(State.public.phase, 'schupf');
+    State.openRequest({ request_id: 's', action: 'schupf', context: { hand_cards: hand }, timeout: null });
+    State.answerRequest({ given_schupf_cards: [[2, 1], [3, 1], [4, 1]] });
+    [0, 1, 2, 3].forEach(function (seat) { State.apply('player_schupfed', { player_index: seat }); });
+    assert.equal(State.hand().length, 11);
+    assert.ok(!State.canAnnounceTichu(), 'not before the server says so');
+    const received = [[2, 2], [0, 0], [5, 4]];
+    const changed = Object.assign({}, State.private, { hand_cards: State.hand().concat(received),
+      received_schupf_cards: received, may_announce: true });
+    State.apply('private_state_changed', { private_state: changed });
+    assert.ok(State.canAnnounceTichu(), 'the server says so (R2.4, R6.1)');
+    State.apply('start_playing', { start_player_index: 2, received_schupf_cards: received });
+    assert.equal(State.hand().length, 14, 'the received cards, brought by private_state_changed, are not added twice');
+    assert.equal(State.public.current_turn_index, 2);
+    assert.deepEqual(State.public.announcements, [0, 0, 0, 2]);
+  });
+  it('plays, passes, takes tricks and gives the Dragon away', function () {
+    State.reset();
+    State.apply('player_joined', joined());
+    State.apply('player_played', { turn: [0, [[2, 1]], ['single', 1, 2]], trick_points: 0, trick_owner_index: 0,
+      is_bomb: false, out_of_turn: false });
+    assert.equal(State.hand().length, 6);
+    assert.equal(State.public.count_hand_cards[0], 13);
+    State.apply('player_passed', { player_index: 1 });
+    assert.deepEqual(State.passed, [false, true, false, false]);
+    State.apply('player_played', { turn: [2, [[15, 0]], ['single', 1, 15]], trick_points: 25, trick_owner_index: 2,
+      is_bomb: false, out_of_turn: false });
+    assert.deepEqual(State.passed, [false, false, false, false]);
+    assert.equal(State.public.trick_turns.length, 2);
+    State.apply('trick_taken', { player_index: 2, points: 25, dragon_recipient: 3 });
+    assert.deepEqual(State.public.points, [0, 0, 0, 25]);
+    assert.deepEqual(State.public.trick_turns, []);
+    assert.equal(State.public.trick_owner_index, null);
+  });
+  it('tracks the wish, who is out and the revealed hands', function () {
+    State.reset();
+    State.apply('player_joined', joined());
+    State.apply('wish_made', { wish_value: 8 });
+    assert.ok(State.public.wish_open);
+    State.apply('wish_fulfilled', {});
+    assert.ok(!State.public.wish_open);
+    assert.equal(State.public.wish_value, 0);
+    State.apply('player_out', { player_index: 0, place: 1 });
+    assert.equal(State.placeOf(0), 1);
+    assert.equal(State.placeOf(1), 0);
+    State.apply('hands_revealed', { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
+    State.apply('player_played', { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
+      is_bomb: false, out_of_turn: false });
+    assert.deepEqual(State.revealedHands[1], [[4, 2]]);
+  });
+  it('records a round with its calls and their outcome', function () {
+    State.reset();
+    State.apply('player_joined', joined({ announcements: [1, 0, 2, 0] }));
+    State.apply('round_over', { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
+      out_order: [2, 1, 0], is_double_victory: false });
+    assert.equal(State.public.phase, 'round_over');
+    assert.deepEqual(State.lastRound.calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
+    assert.deepEqual(State.public.round_scores, [[-40, 40]]);
+    State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31 });
+    assert.ok(!State.public.is_running);
+    assert.equal(State.gameOver.winner, 31);
+  });
+});
+
+describe('State: requests', function () {
+  it('reopens a refused answer and closes a cancelled request', function () {
+    State.reset();
+    State.apply('player_joined', joined());
+    State.openRequest(playRequest([[[2, 1]]]));
+    State.answerRequest({ cards: [[2, 1]] });
+    assert.equal(State.request, null);
+    State.reopenRequest();
+    assert.equal(State.requestAction(), 'play');
+    State.apply('request_cancelled', { request_id: 'other' });
+    assert.equal(State.requestAction(), 'play');
+    State.apply('request_cancelled', { request_id: 'r1' });
+    assert.equal(State.request, null);
+  });
+  it('reads the hint of a play request (only legal plays)', function () {
+    State.reset();
+    State.apply('player_joined', joined());
+    const request = playRequest([[[2, 1]], [[16, 0]], [[13, 4], [16, 0]]]);
+    assert.deepEqual(State.hintPlays(), []);
+    State.openRequest(request);
+    assert.deepEqual(State.hintPlays(), [], 'hint null');
+    request.context.hint = [[[16, 0], [13, 4]], [[3, 1]], [[2, 1]], [[16, 0]]];
+    assert.deepEqual(State.hintPlays(), [[[13, 4], [16, 0]], [[2, 1]], [[16, 0]]]);
+    State.answerRequest({ cards: [[2, 1]] });
+    assert.deepEqual(State.hintPlays(), []);
+  });
+  it('takes what the seat may do beyond its turn from the server (R6.1, R4.3)', function () {
+    State.reset();
+    State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1 },
+      { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: true, bombs: [FOUR_SEVENS] }));
+    assert.ok(State.canAnnounceTichu());
+    assert.deepEqual(State.playableBombs(), [FOUR_SEVENS]);
+    const changed = Object.assign({}, State.private, { may_announce: false, bombs: [] });
+    State.apply('private_state_changed', { private_state: changed });
+    assert.ok(!State.canAnnounceTichu());
+    assert.deepEqual(State.playableBombs(), [], 'the hand holds a bomb, but the server says none may land now');
+    assert.deepEqual(State.private, changed, 'the private state replaced');
+    assert.ok(State.private !== changed, 'as a copy');
+    State.reset();
+    State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: undefined,
+      bombs: undefined }));
+    assert.ok(!State.canAnnounceTichu(), 'a server without the extension: no call offered');
+    assert.deepEqual(State.playableBombs(), [], 'nor a bomb');
+  });
+  it('offers neither the call nor a bomb while the own play is on its way', function () {
+    State.reset();
+    const mahJong = [[1, 0]];
+    State.apply('player_joined', joined({ current_turn_index: 0 },
+      { hand_cards: FOUR_SEVENS.concat(mahJong), may_announce: true, bombs: [FOUR_SEVENS] }));
+    State.openRequest(playRequest([mahJong, FOUR_SEVENS, FOUR_SEVENS.concat(mahJong)]));
+    assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [true, 1], 'at the own lead');
+    State.answerRequest({ cards: mahJong });
+    assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the answer sent');
+    State.apply('player_played', { turn: [0, mahJong, ['single', 1, 1]], trick_points: 0, trick_owner_index: 0,
+      is_bomb: false, out_of_turn: false });
+    assert.equal(State.playableBombs().length, 0, 'played: what it changed comes next');
+    State.apply('private_state_changed', { private_state: Object.assign({}, State.private,
+      { may_announce: false, bombs: [] }) });
+    assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the wish is chosen');
+    State.apply('wish_made', { wish_value: 8 });
+    State.apply('private_state_changed', { private_state: Object.assign({}, State.private, { bombs: [FOUR_SEVENS] }) });
+    assert.equal(State.playableBombs().length, 1, 'the server offers the bomb again');
+    State.openRequest(playRequest([[], FOUR_SEVENS]));
+    State.answerRequest({ cards: [] });
+    assert.equal(State.playableBombs().length, 0, 'the pass sent');
+    State.reopenRequest();
+    assert.equal(State.playableBombs().length, 1, 'the pass refused: the request is open again');
+    State.answerRequest({ cards: [] });
+    State.apply('player_passed', { player_index: 0 });
+    assert.equal(State.playableBombs().length, 1, 'a pass confirmed leaves the bombs as told');
+  });
+  it('shows the passes of the open trick again after a reconnect (public_state.passed)', function () {
+    State.reset();
+    State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1,
+      passed: [2, 3] }));
+    assert.deepEqual(State.passed, [false, false, true, true]);
+  });
+  it('counts down the seat of a dropped client until it is back or an agent takes it', function () {
+    State.reset();
+    State.apply('player_joined', joined({ away: [[1, 12.3]] }));
+    assert.equal(State.awaySeconds(1), 13);
+    assert.equal(State.awaySeconds(2), null);
+    State.apply('player_disconnected', { player_index: 2, player_name: 'Ben', seconds: 20 });
+    assert.equal(State.awaySeconds(2), 20);
+    State.apply('player_joined', { player_index: 2, player_name: 'Ben' });
+    assert.equal(State.awaySeconds(2), null, 'back');
+    State.apply('player_left', { player_index: 1, player_name: 'Bot 2', host_index: 0, replaced_by_agent: true });
+    assert.equal(State.awaySeconds(1), null, 'an agent took the seat');
+  });
+  it('runs a turn clock only for a request with a timeout', function () {
+    State.reset();
+    State.apply('player_joined', joined());
+    const untimed = playRequest([[[2, 1]], []]);
+    State.openRequest(untimed);
+    assert.equal(State.requestSecondsLeft(), null, 'no limit');
+    const timed = Object.assign(playRequest([[[2, 1]], []]), { timeout: 12.4 });
+    State.openRequest(timed);
+    assert.equal(State.requestSecondsLeft(), 13);
+    State.answerRequest({ cards: [[2, 1]] });
+    assert.equal(State.requestSecondsLeft(), null, 'answered');
+  });
+});
+
+describe('TableControls (design 8.1.5)', function () {
+  it('Grand Tichu step: continue, long press, play disabled', function () {
+    const states = TableControls.compute(situation({ phase: 'grand_tichu', requestAction: 'announce_grand_tichu' }));
+    assert.deepEqual([states.pass.label, states.pass.enabled], ['button.continue', true]);
+    assert.deepEqual([states.tichu.job, states.tichu.enabled], ['grandTichu', true]);
+    assert.ok(!states.play.enabled);
+  });
+  it('push step: push enabled with three cards in the zones', function () {
+    const two = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 2 }));
+    const three = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 3 }));
+    assert.deepEqual([two.play.label, two.play.enabled, three.play.enabled], ['button.push', false, true]);
+    assert.ok(!three.pass.enabled && !three.tichu.enabled);
+  });
+  it('not at turn: pass and play disabled', function () {
+    const states = TableControls.compute(situation({ canAnnounce: true }));
+    assert.ok(!states.pass.enabled && !states.play.enabled && states.tichu.enabled);
+  });
+  it('at turn without a legal card: pass, no move', function () {
+    const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[]] }));
+    assert.deepEqual([states.play.label, states.play.enabled, states.pass.enabled], ['button.noMove', false, true]);
+  });
+  it('at turn, nothing selected: Play disabled (no proposal); pass disabled on a lead', function () {
+    const states = TableControls.compute(situation({ requestAction: 'play', legalPlays: [[[2, 1]]] }));
+    assert.deepEqual([states.play.label, states.play.job, states.play.enabled], ['button.play', 'play', false]);
+    assert.ok(!states.pass.enabled);
+  });
+  it('an unplayable selection says why: the wish (R5), the trick to beat (R4), no combination', function () {
+    const problem = function (fields) {
+      return TableControls.selectionProblem(Object.assign({ selection: [], legalPlays: [],
+        trickCombination: null, wishValue: 0 }, fields));
     };
-    const box = { width: 1000, height: 120, pad: 10 };
-
-    it('orders the judgements by step and finds those of a step, the costliest first', function () {
-      const doc = documentOf();
-      assert.deepEqual(Analysis.judgements(doc).map(function (j) { return j.step; }), [10, 20, 20, 40, 60, 80, 90]);
-      assert.deepEqual(Analysis.judgementsAt(doc, 20).map(function (j) { return j.seat; }), [0, 1]);
-      assert.deepEqual(Analysis.judgementsAt(doc, 21), []);
-      assert.deepEqual(Analysis.judgements(null), []);
-    });
-    it('marks mistakes and blunders only, and the worst of a stretch of steps', function () {
-      const doc = documentOf();
-      assert.deepEqual(Analysis.markers(doc).map(function (j) { return j.label; }), ['mistake', 'blunder']);
-      assert.equal(Analysis.worstLabel(doc, 0, 50), 'mistake');
-      assert.equal(Analysis.worstLabel(doc, 0, 61), 'blunder');
-      assert.equal(Analysis.worstLabel(doc, 0, 40), null);
-      assert.equal(Analysis.worstLabel(doc, 61, 100), null);
-    });
-    it('draws the advantage: a point per judgement, 0 in the middle, team 20 above', function () {
-      const chart = Analysis.chart(documentOf(), 101, box);
-      assert.equal(chart.range, 150);
-      assert.equal(chart.zero, 60);
-      assert.equal(chart.points.length, 7);
-      assert.equal(chart.points[0].x, 10 + 10 / 100 * 980);
-      assert.equal(chart.points[0].y, 60 - 30 / 150 * 50);
-      assert.ok(chart.points[4].y > 60, 'team 31 ahead is below the line');
-      assert.equal(chart.points[4].label, 'blunder');
-      assert.equal(Analysis.chart({ judgements: [] }, 10, box).range, 50);
-    });
-    it('jumps from a click to the nearest judged step, and on to the next marker', function () {
-      const doc = documentOf();
-      assert.equal(Analysis.nearestStep(doc, 101, box, Analysis.stepX(57, 101, box)), 60);
-      assert.equal(Analysis.nearestStep(doc, 101, box, 0), 10);
-      assert.equal(Analysis.nearestStep({ judgements: [] }, 101, box, 0), null);
-      assert.equal(Analysis.nextMarked(doc, 0, 1), 40);
-      assert.equal(Analysis.nextMarked(doc, 40, 1), 60);
-      assert.equal(Analysis.nextMarked(doc, 60, 1), null);
-      assert.equal(Analysis.nextMarked(doc, 60, -1), 40);
-    });
-    it('lists a seat\'s five costliest decisions and starts with the viewer\'s own seat', function () {
-      const doc = documentOf();
-      assert.deepEqual(Analysis.costliest(doc, 0).map(function (j) { return j.step; }), [60, 40, 20, 80]);
-      assert.deepEqual(Analysis.costliest(doc, 0, 2).map(function (j) { return j.loss; }), [90, 45]);
-      assert.deepEqual(Analysis.judgedSeats(doc), [0, 1, 2]);
-      const names = ['Ada', 'Ben', 'Cleo', 'Dan'];
-      assert.equal(Analysis.startSeat(doc, names, 'Cleo'), 2);
-      assert.equal(Analysis.startSeat(doc, names, 'Dan'), 0, 'Dan made no judged decision');
-      assert.equal(Analysis.startSeat(doc, names, null), 0);
-      assert.equal(Analysis.startSeat({ judgements: [] }, names, 'Ada'), null);
-      assert.equal(Analysis.playerSummary(doc, 0).mean_loss, 25.2);
-      assert.equal(Analysis.playerSummary(doc, 3), null);
-    });
-    it('says the verdict, the options and the values in English and German', function () {
-      const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
-      const blunder = judgement(60, 0, 90.4, 'blunder', -120);
-      assert.equal(AnalysisView.verdict(blunder, name), 'Ada: blunder, 90 ± 10 points lost');
-      assert.equal(AnalysisView.verdict(judgement(10, 1, 0, null, 0), name), 'Ben: the best choice');
-      assert.equal(AnalysisView.verdict(judgement(10, 2, 6, null, 0), name),
-        'Cleo: 6 ± 10 points lost, within the noise');
-      assert.equal(AnalysisView.valueText(35.2, 8.1), '+35 ± 8');
-      assert.equal(AnalysisView.valueText(-4.6, 0.4), '\u22125 ± 0');
-      const option = function (text) { return { text: text, cards: [] }; };
-      const tichu = { kind: 'tichu', seat: 0 };
-      assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
-      assert.equal(AnalysisView.optionText({ kind: 'wish', seat: 0 }, option('wish 12'), name), 'wish for a Queen');
-      assert.equal(AnalysisView.optionText({ kind: 'dragon', seat: 0 }, option('Dragon to seat 1'), name), 'Dragon to Ben');
-      assert.equal(AnalysisView.optionText({ kind: 'push', seat: 0 }, option('R2 → right'), name), 'R2 → right');
-      I18n.setLanguage('de');
-      assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
-      assert.equal(AnalysisView.optionText(tichu, option('pass'), name), 'passen');
-      I18n.setLanguage('en');
-    });
+    const pairs = [[[9, 1], [9, 2]], [[7, 1], [7, 3]], []];
+    assert.equal(problem({ selection: [[9, 1], [9, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }), null);
+    assert.equal(problem({ legalPlays: pairs }), null, 'nothing selected');
+    assert.deepEqual(problem({ selection: [[4, 1], [4, 2]], legalPlays: pairs, trickCombination: ['pair', 2, 5] }),
+      { key: 'reason.beat', params: { combo: 'pair' } });
+    assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[10, 1]], []],
+      trickCombination: ['single', 1, 5] }), { key: 'reason.shape', params: { combo: 'single' } },
+    'two cards on a Single form no combination that goes on it');
+    assert.deepEqual(problem({ selection: [[4, 1], [9, 2]], legalPlays: [[[4, 1]], [[9, 2]]] }),
+      { key: 'reason.combination', params: {} });
+    const wished = [[[7, 1]], [[7, 1], [7, 3]]];
+    assert.deepEqual(problem({ selection: [[9, 1]], legalPlays: wished, wishValue: 7 }),
+      { key: 'reason.wish', params: { value: 7 } });
+    assert.deepEqual(problem({ selection: [[9, 1]], legalPlays: [[[7, 1]], [[9, 1], [9, 2]]], wishValue: 7 }),
+      { key: 'reason.combination', params: {} }, 'the wish does not bind when a play without it is legal');
+    assert.equal(problem({ selection: [[2, 1]], legalPlays: [[]], trickCombination: ['single', 1, 14] }), null,
+      'only passing is legal: the status says so already');
   });
-
-    describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
-    const { IdleSeats, HistoryView } = Tichu;
-    it('counts every seat down from turn_clocks, and the time waited', function () {
-      IdleSeats.reset();
-      IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
-        { player_index: 1, seconds_left: null, waited: 5 }] }, 1000000);
-      assert.equal(IdleSeats.secondsLeft(2, 1000000), 42);
-      assert.equal(IdleSeats.secondsLeft(2, 1010500), 32);
-      assert.equal(IdleSeats.secondsLeft(2, 2000000), 0);
-      assert.equal(IdleSeats.secondsLeft(1, 1000000), null, 'the clock is off');
-      assert.equal(IdleSeats.waited(1, 1003000), 8);
-      assert.equal(IdleSeats.secondsLeft(0, 1000000), null, 'not waited for');
-      assert.equal(IdleSeats.waited(0, 1000000), null);
-      assert.equal(IdleSeats.formatClock(42), '0:42');
-      assert.equal(IdleSeats.formatClock(120), '2:00');
-      IdleSeats.apply('turn_clocks', { clocks: [] }, 1001000);
-      assert.ok(!IdleSeats.anyWaited());
-    });
-    it('offers the hand-over after 60 s of waiting, not for a seat handed over', function () {
-      IdleSeats.reset();
-      IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] }, 0);
-      assert.ok(!IdleSeats.canHandOver(3, 9000));
-      assert.ok(IdleSeats.canHandOver(3, 10000));
-      IdleSeats.apply('seat_handed_over', { player_index: 3, player_name: 'Ida', reason: 'host' }, 10000);
-      assert.ok(IdleSeats.handedOver.has(3));
-      assert.ok(!IdleSeats.canHandOver(3, 20000));
-      IdleSeats.apply('seat_taken_back', { player_index: 3, player_name: 'Ida' }, 20000);
-      assert.ok(!IdleSeats.handedOver.has(3));
-    });
-    it('takes the handed-over seats from the own player_joined', function () {
-      IdleSeats.reset();
-      IdleSeats.apply('player_joined', joined({ agent_plays_for: [0, 2] }), 0);
-      assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2]);
-      IdleSeats.apply('player_joined', { player_index: 1, player_name: 'Ben' }, 0);
-      assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2], 'another client changes nothing');
-      IdleSeats.apply('game_over', {}, 0);
-      assert.equal(IdleSeats.handedOver.size, 0);
-    });
-    it('remembers who ended the game early until the next game, and State goes to the lobby', function () {
-      State.reset();
-      State.apply('player_joined', joined());
-      State.openRequest(playRequest([[[2, 1]]]));
-      IdleSeats.reset();
-      State.apply('game_ended_early', { player_index: 2, player_name: 'Ben' });
-      IdleSeats.apply('game_ended_early', { player_index: 2, player_name: 'Ben' }, 0);
-      assert.equal(State.public.is_running, false);
-      assert.equal(State.request, null);
-      assert.deepEqual(IdleSeats.endedEarly, { seat: 2, name: 'Ben' });
-      I18n.setLanguage('en');
-      assert.equal(I18n.t('rules.endedEarly', { name: 'Ben' }), 'Ben left; the game ended early.');
-      IdleSeats.apply('game_started', {}, 0);
-      assert.equal(IdleSeats.endedEarly, null);
-    });
-    it('keeps the turn clock, the leaving rule and the newcomers option', function () {
-      State.reset();
-      const context = joined({ is_running: false, phase: 'lobby' });
-      context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
-        newcomers: false };
-      State.apply('player_joined', context);
-      assert.equal(State.options.turnClock, 60);
-      assert.equal(State.options.onLeave, 'agent');
-      assert.equal(State.options.newcomers, false);
-      State.apply('options_changed', { agent: 'random', hints: true, turn_clock: 0, on_leave: 'end', newcomers: true });
-      assert.equal(State.options.turnClock, 0);
-      assert.equal(State.options.onLeave, 'end');
-      assert.equal(State.options.newcomers, true);
-      State.apply('options_changed', { agent: 'random', hints: true });
-      assert.equal(State.options.turnClock, null, 'a server without the options');
-    });
-    it('says who left a game and who played on, in English and German', function () {
-      const game = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Ben' }, { seat: 2, name: 'Bot 3' },
-        { seat: 3, name: 'Bot 4' }], seat_changes: [
-        { seat: 1, round: 2, event: 5, name: 'Bot 2', kind: 'agent:random', reason: 'left' },
-        { seat: 2, round: 2, event: 9, name: 'Ida', kind: 'human', reason: 'joined' }] };
-      I18n.setLanguage('en');
-      assert.deepEqual(HistoryView.seatChanges(game), ['Ben left in round 3 — Bot 2 finished',
-        'Ida took the seat of Bot 3 in round 3']);
-      game.seat_changes.push({ seat: 1, round: 3, event: 0, name: 'Ben', kind: 'human', reason: 'joined' });
-      assert.equal(HistoryView.seatChanges(game)[0], 'Ben left in round 3 — Bot 2 took over');
-      assert.equal(HistoryView.seatChanges(game)[2], 'Ben took the seat of Bot 2 in round 4');
-      I18n.setLanguage('de');
-      assert.equal(HistoryView.seatChanges({ players: game.players, seat_changes: game.seat_changes.slice(0, 1) })[0],
-        'Ben ging in Runde 3 — Bot 2 spielte zu Ende');
-      I18n.setLanguage('en');
-      assert.deepEqual(HistoryView.seatChanges({ players: game.players }), [], 'an older record');
-    });
+  it('at turn with a selection: play only for a legal one', function () {
+    const legal = [[[2, 1]], [[5, 1], [5, 2]], []];
+    const good = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2], [5, 1]] }));
+    const bad = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, selection: [[5, 2]] }));
+    assert.deepEqual([good.play.label, good.play.enabled, bad.play.enabled], ['button.play', true, false]);
   });
+  it('hint button: shown at the own turn only when the request carries a hint', function () {
+    const legal = [[[2, 1]], [[5, 1], [5, 2]], []];
+    const hinted = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]] }));
+    assert.deepEqual([hinted.hint.visible, hinted.hint.enabled, hinted.hint.job, hinted.hint.label],
+      [true, true, 'nextHint', 'button.hint']);
+    const selected = TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [legal[1]],
+      selection: [[5, 1], [5, 2]] }));
+    assert.ok(selected.hint.visible && selected.play.enabled, 'the hinted play can be played');
+    assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [] })).hint.visible);
+    assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal })).hint.visible);
+    assert.ok(!TableControls.compute(situation({ hints: [legal[1]] })).hint.visible, 'not at turn');
+    for (const phase of ['grand_tichu', 'schupf', 'round_over']) {
+      assert.ok(!TableControls.compute(situation({ phase: phase })).hint.visible, phase);
+    }
+  });
+  it('after the own action the status speaks to the player, never of them (issue 11, item 12)', function () {
+    let own = null;
+    own = TableControls.ownAction(own, 'player_passed', { player_index: 0 }, 0);
+    assert.equal(own, 'pass');
+    assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: own }),
+      { key: 'status.youPassed', seat: null }, 'the turn still points here: not "Anna is playing."');
+    assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: own }),
+      { key: 'status.youPassedTurnOf', seat: 1 });
+    assert.equal(I18n.t('status.youPassedTurnOf', { name: 'Bot 2' }), 'You passed. Bot 2 is playing.');
+    own = TableControls.ownAction(own, 'player_played', { turn: [1, [[9, 1]], ['single', 1, 9]] }, 0);
+    assert.equal(own, null, 'another seat acted');
+    assert.deepEqual(TableControls.turnStatus({ turn: 2, seat: 0, ownAction: own }),
+      { key: 'status.turnOf', seat: 2 });
+    own = TableControls.ownAction(own, 'player_played', { turn: [0, [[5, 1], [5, 2]], ['pair', 2, 5]] }, 0);
+    assert.equal(own, 'play');
+    assert.equal(TableControls.ownAction(own, 'player_turn_changed', { current_turn_index: 1 }, 0), 'play');
+    assert.equal(TableControls.ownAction(own, 'trick_taken', { player_index: 0, points: 0 }, 0), null);
+    assert.equal(TableControls.ownAction(own, 'round_started', { round_index: 1 }, 0), null);
+    assert.equal(TableControls.ownAction(own, 'player_joined', joined(), 0), null);
+    assert.equal(TableControls.ownAction(own, 'player_joined', { player_index: 2, player_name: 'Ben' }, 0), 'play');
+    assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: null }),
+      { key: 'status.waiting', seat: null });
+    assert.equal(TableControls.turnStatus({ turn: null, seat: 0, ownAction: 'play' }), null);
+  });
+  it('bomb button: selects the weakest bomb, then throws the selected one', function () {
+    const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
+    const offered = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS] }));
+    assert.deepEqual([offered.bomb.visible, offered.bomb.job, offered.bomb.cards], [true, 'select', FOUR_SEVENS]);
+    const chosen = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS], selection: flush }));
+    assert.deepEqual([chosen.bomb.job, chosen.bomb.label], ['throw', 'button.throwBomb']);
+    assert.ok(!TableControls.compute(situation({})).bomb.visible);
+  });
+});
 
-  run(document.getElementById('results'));
-})(window.Tichu = window.Tichu || {});
+describe('CardBuilder', function () {
+  const fixture = document.getElementById('fixture');
+  it('builds a card with its key, suit class, value and symbols', function () {
+    const card = CardBuilder.build([14, 4]);
+    assert.equal(card.tagName, 'DIV');
+    assert.equal(card.dataset.card, '14-4');
+    assert.ok(card.classList.contains('card') && card.classList.contains('card-stars'));
+    assert.equal(card.querySelector('.card-value').textContent, 'A');
+    assert.equal(card.querySelectorAll('svg').length, 2);
+    assert.equal(card.getAttribute('aria-label'), 'Ace of Stars');
+  });
+  it('builds the special cards recognisably', function () {
+    const names = [[0, 0], [1, 0], [15, 0], [16, 0]].map(function (special) {
+      const card = CardBuilder.build(special);
+      assert.ok(card.classList.contains('special'));
+      return CardBuilder.symbolOf(special) + ':' + card.querySelector('.card-value').textContent;
+    });
+    assert.deepEqual(names, ['dog:Dog', 'mahjong:1', 'dragon:Dr', 'phoenix:Ph']);
+  });
+  it('builds buttons for hand cards', function () {
+    const card = CardBuilder.build([2, 1], { interactive: true });
+    assert.equal(card.tagName, 'BUTTON');
+    assert.equal(/** @type {HTMLButtonElement} */ (card).type, 'button');
+  });
+  it('syncs a container: order, reuse, selection', function () {
+    fixture.replaceChildren();
+    CardBuilder.syncCards(fixture, [[2, 1], [3, 1]]);
+    const first = fixture.children[0];
+    CardBuilder.syncCards(fixture, [[1, 0], [2, 1]], { selected: new Set(['2-1']) });
+    assert.deepEqual(Array.from(/** @type {HTMLCollectionOf<HTMLElement>} */ (fixture.children), function (child) { return child.dataset.card; }), ['1-0', '2-1']);
+    assert.equal(fixture.children[1], first, 'the element is reused');
+    assert.ok(first.classList.contains('selected'));
+  });
+  it('redraws cards after a language switch', function () {
+    fixture.replaceChildren();
+    CardBuilder.syncCards(fixture, [[11, 2]]);
+    I18n.setLanguage('de');
+    CardBuilder.syncCards(fixture, [[11, 2]]);
+    assert.equal(fixture.querySelector('.card-value').textContent, 'B');
+    assert.equal(fixture.children.length, 1);
+    I18n.setLanguage('en');
+  });
+});
+
+describe('CardTracker: cards still out', function () {
+  it('has a deck of 56 cards', function () {
+    assert.equal(CardTracker.deck().length, 56);
+  });
+  it('counts nothing played at the start: all but the own hand is out', function () {
+    const summary = CardTracker.summarize([], [[14, 1], [16, 0], [2, 3]]);
+    assert.equal(summary.out.length, 53);
+    assert.equal(summary.playedCount, 0);
+    assert.equal(summary.acesOut, 3);
+    assert.deepEqual(summary.specials, { dragon: 'out', phoenix: 'hand', dog: 'out', mahjong: 'out' });
+    assert.deepEqual(summary.fourOfAKindValues, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    assert.deepEqual(summary.straightFlushSuits, [1, 2, 3, 4]);
+  });
+  it('takes played cards and the own hand out of what is out', function () {
+    const played = [[15, 0], [0, 0], [14, 2], [7, 1], [9, 3]];
+    const summary = CardTracker.summarize(played, [[1, 0], [14, 3], [7, 4]]);
+    assert.deepEqual(summary.specials, { dragon: 'played', phoenix: 'out', dog: 'played', mahjong: 'hand' });
+    assert.equal(summary.acesOut, 2);
+    assert.equal(summary.outByValue[7], 2);
+    assert.equal(summary.playedCount, 5);
+    assert.ok(summary.fourOfAKindValues.indexOf(7) < 0 && summary.fourOfAKindValues.indexOf(14) < 0);
+    assert.ok(summary.fourOfAKindValues.indexOf(8) >= 0);
+    assert.equal(summary.out.length, 56 - 5 - 3);
+  });
+  it('sees no straight flush in a suit without five in a row out', function () {
+    // Swords: 6 and 10 gone leave runs 2-5, 7-9, J-A: none of five
+    const summary = CardTracker.summarize([[6, 1]], [[10, 1]]);
+    assert.deepEqual(summary.straightFlushSuits, [2, 3, 4]);
+    const next = CardTracker.summarize([[6, 1]], [[12, 1]]);
+    assert.deepEqual(next.straightFlushSuits, [1, 2, 3, 4], 'Swords 7..J are five in a row');
+  });
+});
+
+describe('CenterPanel: the plays of the open trick', function () {
+  const dog = [1, [[0, 0]], ['single', 1, 0]];
+  const seven = [3, [[7, 4]], ['single', 1, 7]];
+  const nine = [0, [[9, 1]], ['single', 1, 9]];
+  it('drops the Dog once a play follows it (R3.10: it passed the lead)', function () {
+    assert.deepEqual(CenterPanel.openTrickTurns([dog]), [dog], 'the Dog alone is shown');
+    assert.deepEqual(CenterPanel.openTrickTurns([dog, seven, nine]), [seven, nine]);
+    assert.deepEqual(CenterPanel.openTrickTurns([seven, nine]), [seven, nine], 'a trick without the Dog');
+  });
+});
+
+describe('TrickLog: the last trick', function () {
+  it('keeps plays and passes in order and the taken trick with its winner', function () {
+    let log = TrickLog.empty();
+    log = TrickLog.reduce(log, 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
+    log = TrickLog.reduce(log, 'player_passed', { player_index: 2 });
+    log = TrickLog.reduce(log, 'player_played', { turn: [3, [[15, 0]], ['single', 1, 15]] });
+    assert.equal(log.current.length, 3);
+    assert.ok(log.current[1].pass);
+    log = TrickLog.reduce(log, 'trick_taken', { player_index: 3, points: 30, dragon_recipient: 0 });
+    assert.deepEqual(log.current, []);
+    assert.equal(log.last.winner, 3);
+    assert.equal(log.last.dragonRecipient, 0);
+    assert.equal(log.last.points, 30);
+    assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
+    assert.equal(log.taken, 1);
+  });
+  it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
+    let log = TrickLog.reduce(TrickLog.empty(), 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
+    log = TrickLog.reduce(log, 'trick_taken', { player_index: 1, points: 5, dragon_recipient: null });
+    log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
+    assert.equal(log.last.winner, 1, 'the final trick is kept over the deal');
+    assert.equal(log.taken, 0);
+    log = TrickLog.reduce(log, 'player_played', { turn: [2, [[9, 1]], ['single', 1, 9]] });
+    log = TrickLog.reduce(log, 'trick_taken', { player_index: 2, points: 0, dragon_recipient: null });
+    assert.equal(log.last.winner, 2, 'the new round\'s first trick replaces it');
+  });
+  it('starts from the open trick on joining', function () {
+    let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
+    log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [] }));
+    assert.equal(log.last, null);
+    log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
+    assert.equal(log.current.length, 1);
+    assert.equal(log.current[0].seat, 2);
+    assert.equal(TrickLog.reduce(log, 'player_turn_changed', {}), log, 'other events leave it');
+  });
+});
+
+describe('MoveLog: the running log of the moves', function () {
+  const names = ['Anna', 'Rolf', 'Ben', 'Dora'];
+  const nameOf = function (seat) { return names[seat]; };
+  it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
+    let log = MoveLog.empty();
+    log = MoveLog.reduce(log, 'player_played', { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
+    log = MoveLog.reduce(log, 'wish_made', { wish_value: 12 }, nameOf, 10);
+    names[2] = 'Bot 3';
+    log = MoveLog.reduce(log, 'player_passed', { player_index: 2 }, nameOf, 10);
+    names[2] = 'Ben';
+    assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['play', 'wish', 'pass']);
+    assert.equal(log.moves[1].name, 'Ben');
+    assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
+    assert.equal(MoveLog.reduce(log, 'player_turn_changed', {}, nameOf, 10), log, 'other events leave it');
+  });
+  it('keeps at most the limit, the newest', function () {
+    let log = MoveLog.empty();
+    for (let seat = 0; seat < 4; seat += 1) {
+      log = MoveLog.reduce(log, 'player_passed', { player_index: seat }, nameOf, 3);
+    }
+    assert.deepEqual(log.moves.map(function (move) { return move.seat; }), [1, 2, 3]);
+  });
+  it('adds the Dragon gift to the trick taken', function () {
+    const log = MoveLog.reduce(MoveLog.empty(), 'trick_taken', { player_index: 1, points: 25, dragon_recipient: 2 },
+      nameOf, 10);
+    assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
+    assert.equal(log.moves[1].data.toName, 'Ben');
+  });
+});
+
+describe('HandOrder: sorting and arranging the hand', function () {
+  const cards = [[14, 1], [2, 4], [16, 0], [2, 1], [9, 4], [1, 0]];
+  const keys = function (list) { return list.map(Lib.cardKey); };
+  it('sorts by rank (default) and by suit', function () {
+    assert.deepEqual(keys(HandOrder.sortCards(cards, 'rank')), ['1-0', '2-1', '2-4', '9-4', '14-1', '16-0']);
+    assert.deepEqual(keys(HandOrder.sortCards(cards, 'suit')), ['1-0', '16-0', '2-1', '14-1', '2-4', '9-4']);
+  });
+  it('moves a card to a new place', function () {
+    assert.deepEqual(HandOrder.move(['a', 'b', 'c', 'd'], 'a', 2), ['b', 'c', 'a', 'd']);
+    assert.deepEqual(HandOrder.move(['a', 'b', 'c'], 'c', 0), ['c', 'a', 'b']);
+    assert.deepEqual(HandOrder.move(['a', 'b'], 'b', 9), ['a', 'b']);
+    assert.deepEqual(HandOrder.move(['a', 'b'], 'x', 0), ['a', 'b']);
+  });
+  it('keeps an arranged order and puts new cards after it, sorted', function () {
+    const order = ['9-4', '2-1', '14-1', '1-0'];
+    const hand = [[14, 1], [2, 1], [9, 4], [3, 3], [2, 2]];  // 1-0 played; 3-3, 2-2 new
+    assert.deepEqual(keys(HandOrder.arrange(hand, 'rank', order)), ['9-4', '2-1', '14-1', '2-2', '3-3']);
+    assert.deepEqual(keys(HandOrder.arrange(hand, 'suit', null)), ['2-1', '14-1', '2-2', '3-3', '9-4']);
+  });
+});
+
+describe('AutoPass: the decision', function () {
+  const request = function (legal) { return { action: 'play', context: { legal_plays: legal } }; };
+  it('passes in both modes when passing is legal and no bomb is possible', function () {
+    assert.ok(AutoPass.shouldPass('trick', request([[], [[9, 1]]]), []));
+    assert.ok(AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), []));
+  });
+  it('never passes a lead or when the wish forces a play, nor when off', function () {
+    assert.ok(!AutoPass.shouldPass('trick', request([[[9, 1]]]), []));
+    assert.ok(!AutoPass.shouldPass(null, request([[]]), []));
+    assert.ok(!AutoPass.shouldPass('trick', { action: 'wish', context: {} }, []));
+    assert.ok(!AutoPass.shouldPass('trick', null, []));
+  });
+  it('leaves a request to the player in the bomb mode only when the server offers a bomb (R4.3)', function () {
+    const withBomb = request([[], FOUR_SEVENS]);
+    assert.ok(AutoPass.shouldPass('trick', withBomb, [FOUR_SEVENS]));
+    assert.ok(!AutoPass.shouldPass('bomb', withBomb, [FOUR_SEVENS]));
+    assert.ok(!AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), [FOUR_SEVENS]), 'the bombs are the server\'s');
+    assert.ok(!AutoPass.shouldPass('bomb', request([[[9, 1]]]), []), 'not where passing is not legal');
+  });
+  it('ends with the trick', function () {
+    assert.ok(AutoPass.endsWith('trick_taken'));
+    assert.ok(AutoPass.endsWith('round_over'));
+    assert.ok(!AutoPass.endsWith('player_played'));
+    assert.ok(!AutoPass.endsWith('player_passed'));
+  });
+});
+
+describe('Replay viewer: labels, words and addresses', function () {
+  it('reads record labels as cards', function () {
+    assert.deepEqual(ReplayView.cardOf('SZ'), [10, 1]);
+    assert.deepEqual(ReplayView.cardOf('RA'), [14, 4]);
+    assert.deepEqual(ReplayView.cardOf('GB'), [11, 3]);
+    assert.deepEqual(ReplayView.cardOf('B7'), [7, 2]);
+    assert.deepEqual(ReplayView.cardOf('Hu'), [0, 0]);
+    assert.deepEqual(ReplayView.cardOf('Ma'), [1, 0]);
+    assert.deepEqual(ReplayView.cardOf('Dr'), [15, 0]);
+    assert.deepEqual(ReplayView.cardOf('Ph'), [16, 0]);
+  });
+  it('says what a step did, in English and German', function () {
+    I18n.setLanguage('en');
+    const pair = { kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 };
+    assert.equal(ReplayView.describe(pair), 'Seat 2 plays a pair of 7s.');
+    assert.equal(ReplayView.comboText({ cards: ['SA'], combo: 'single', rank: 14 }), 'the Ace of Swords');
+    assert.equal(ReplayView.comboText({ cards: ['S9', 'R9', 'G9', 'B9'], combo: 'bomb', rank: 9 }), 'four 9s');
+    assert.equal(ReplayView.describe({ kind: 'wish', seat: 0, value: 12 }), 'Seat 1 wishes for a Queen.');
+    assert.equal(ReplayView.describe({ kind: 'round_end', seat: null, round: 0, round_score: [60, 40] }),
+      'Round 1 ends: 60 : 40.');
+    I18n.setLanguage('de');
+    assert.equal(ReplayView.describe({ kind: 'pass', seat: 3 }), 'Platz 4 passt.');
+    I18n.setLanguage('en');
+  });
+  it('reads and writes the replay address', function () {
+    assert.deepEqual(ReplayController.parseHash('#replay=abc-1&step=12'), { id: 'abc-1', step: 12 });
+    assert.deepEqual(ReplayController.parseHash('#replay=x'), { id: 'x', step: null });
+    assert.deepEqual(ReplayController.parseHash('#replay=x&step=-3'), { id: 'x', step: null });
+    assert.equal(ReplayController.parseHash('#lobby'), null);
+    assert.equal(ReplayController.parseHash(''), null);
+    assert.equal(ReplayController.stepHash('a b', 3), '#replay=a%20b&step=3');
+    assert.deepEqual(ReplayController.parseHash(ReplayController.stepHash('a b', 3)), { id: 'a b', step: 3 });
+  });
+});
+
+describe('Analysis: the chart, the markers, the costliest decisions', function () {
+  /**
+   * A judgement of the analysis document (docs/server.md "Game analysis").
+   * @param {number} step The step.
+   * @param {number} seat The seat.
+   * @param {number} loss The loss.
+   * @param {?string} label The label.
+   * @param {number} advantage The advantage after it.
+   * @returns {Object} The judgement.
+   */
+  function judgement(step, seat, loss, label, advantage) {
+    return { step: step, round: step < 50 ? 0 : 1, seat: seat, kind: 'play', best: 0, chosen: loss ? 1 : 0,
+      options: [{ text: 'Dr', cards: ['Dr'], mean: 40, half_width: 6 },
+        { text: 'R5 G5', cards: ['R5', 'G5'], mean: 40 - loss, half_width: 8 }],
+      loss: loss, loss_half_width: 10, label: label, advantage: advantage, samples: 16 };
+  }
+  const documentOf = function () {
+    return { format: 'tichu-analysis/1', game_id: 'g', method: {}, players: [
+      { seat: 0, name: 'Ada', decisions: 5, mean_loss: 25.2, given_away: 126, inaccuracies: 1, mistakes: 1,
+        blunders: 1 }],
+    judgements: [judgement(60, 0, 90, 'blunder', -120), judgement(10, 0, 0, null, 30),
+      judgement(20, 0, 20, 'inaccuracy', 10), judgement(20, 1, 5, null, 15), judgement(40, 0, 45, 'mistake', -20),
+      judgement(80, 0, 3, null, -100), judgement(90, 2, 7, null, -90)] };
+  };
+  const box = { width: 1000, height: 120, pad: 10 };
+
+  it('orders the judgements by step and finds those of a step, the costliest first', function () {
+    const doc = documentOf();
+    assert.deepEqual(Analysis.judgements(doc).map(function (j) { return j.step; }), [10, 20, 20, 40, 60, 80, 90]);
+    assert.deepEqual(Analysis.judgementsAt(doc, 20).map(function (j) { return j.seat; }), [0, 1]);
+    assert.deepEqual(Analysis.judgementsAt(doc, 21), []);
+    assert.deepEqual(Analysis.judgements(null), []);
+  });
+  it('marks mistakes and blunders only, and the worst of a stretch of steps', function () {
+    const doc = documentOf();
+    assert.deepEqual(Analysis.markers(doc).map(function (j) { return j.label; }), ['mistake', 'blunder']);
+    assert.equal(Analysis.worstLabel(doc, 0, 50), 'mistake');
+    assert.equal(Analysis.worstLabel(doc, 0, 61), 'blunder');
+    assert.equal(Analysis.worstLabel(doc, 0, 40), null);
+    assert.equal(Analysis.worstLabel(doc, 61, 100), null);
+  });
+  it('draws the advantage: a point per judgement, 0 in the middle, team 20 above', function () {
+    const chart = Analysis.chart(documentOf(), 101, box);
+    assert.equal(chart.range, 150);
+    assert.equal(chart.zero, 60);
+    assert.equal(chart.points.length, 7);
+    assert.equal(chart.points[0].x, 10 + 10 / 100 * 980);
+    assert.equal(chart.points[0].y, 60 - 30 / 150 * 50);
+    assert.ok(chart.points[4].y > 60, 'team 31 ahead is below the line');
+    assert.equal(chart.points[4].label, 'blunder');
+    assert.equal(Analysis.chart({ judgements: [] }, 10, box).range, 50);
+  });
+  it('jumps from a click to the nearest judged step, and on to the next marker', function () {
+    const doc = documentOf();
+    assert.equal(Analysis.nearestStep(doc, 101, box, Analysis.stepX(57, 101, box)), 60);
+    assert.equal(Analysis.nearestStep(doc, 101, box, 0), 10);
+    assert.equal(Analysis.nearestStep({ judgements: [] }, 101, box, 0), null);
+    assert.equal(Analysis.nextMarked(doc, 0, 1), 40);
+    assert.equal(Analysis.nextMarked(doc, 40, 1), 60);
+    assert.equal(Analysis.nextMarked(doc, 60, 1), null);
+    assert.equal(Analysis.nextMarked(doc, 60, -1), 40);
+  });
+  it('lists a seat\'s five costliest decisions and starts with the viewer\'s own seat', function () {
+    const doc = documentOf();
+    assert.deepEqual(Analysis.costliest(doc, 0).map(function (j) { return j.step; }), [60, 40, 20, 80]);
+    assert.deepEqual(Analysis.costliest(doc, 0, 2).map(function (j) { return j.loss; }), [90, 45]);
+    assert.deepEqual(Analysis.judgedSeats(doc), [0, 1, 2]);
+    const names = ['Ada', 'Ben', 'Cleo', 'Dan'];
+    assert.equal(Analysis.startSeat(doc, names, 'Cleo'), 2);
+    assert.equal(Analysis.startSeat(doc, names, 'Dan'), 0, 'Dan made no judged decision');
+    assert.equal(Analysis.startSeat(doc, names, null), 0);
+    assert.equal(Analysis.startSeat({ judgements: [] }, names, 'Ada'), null);
+    assert.equal(Analysis.playerSummary(doc, 0).mean_loss, 25.2);
+    assert.equal(Analysis.playerSummary(doc, 3), null);
+  });
+  it('says the verdict, the options and the values in English and German', function () {
+    const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
+    const blunder = judgement(60, 0, 90.4, 'blunder', -120);
+    assert.equal(AnalysisView.verdict(blunder, name), 'Ada: blunder, 90 ± 10 points lost');
+    assert.equal(AnalysisView.verdict(judgement(10, 1, 0, null, 0), name), 'Ben: the best choice');
+    assert.equal(AnalysisView.verdict(judgement(10, 2, 6, null, 0), name),
+      'Cleo: 6 ± 10 points lost, within the noise');
+    assert.equal(AnalysisView.valueText(35.2, 8.1), '+35 ± 8');
+    assert.equal(AnalysisView.valueText(-4.6, 0.4), '\u22125 ± 0');
+    const option = function (text) { return { text: text, cards: [] }; };
+    const tichu = { kind: 'tichu', seat: 0 };
+    assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
+    assert.equal(AnalysisView.optionText({ kind: 'wish', seat: 0 }, option('wish 12'), name), 'wish for a Queen');
+    assert.equal(AnalysisView.optionText({ kind: 'dragon', seat: 0 }, option('Dragon to seat 1'), name), 'Dragon to Ben');
+    assert.equal(AnalysisView.optionText({ kind: 'push', seat: 0 }, option('R2 → right'), name), 'R2 → right');
+    I18n.setLanguage('de');
+    assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
+    assert.equal(AnalysisView.optionText(tichu, option('pass'), name), 'passen');
+    I18n.setLanguage('en');
+  });
+});
+
+  describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
+  it('counts every seat down from turn_clocks, and the time waited', function () {
+    IdleSeats.reset();
+    IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
+      { player_index: 1, seconds_left: null, waited: 5 }] }, 1000000);
+    assert.equal(IdleSeats.secondsLeft(2, 1000000), 42);
+    assert.equal(IdleSeats.secondsLeft(2, 1010500), 32);
+    assert.equal(IdleSeats.secondsLeft(2, 2000000), 0);
+    assert.equal(IdleSeats.secondsLeft(1, 1000000), null, 'the clock is off');
+    assert.equal(IdleSeats.waited(1, 1003000), 8);
+    assert.equal(IdleSeats.secondsLeft(0, 1000000), null, 'not waited for');
+    assert.equal(IdleSeats.waited(0, 1000000), null);
+    assert.equal(IdleSeats.formatClock(42), '0:42');
+    assert.equal(IdleSeats.formatClock(120), '2:00');
+    IdleSeats.apply('turn_clocks', { clocks: [] }, 1001000);
+    assert.ok(!IdleSeats.anyWaited());
+  });
+  it('offers the hand-over after 60 s of waiting, not for a seat handed over', function () {
+    IdleSeats.reset();
+    IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] }, 0);
+    assert.ok(!IdleSeats.canHandOver(3, 9000));
+    assert.ok(IdleSeats.canHandOver(3, 10000));
+    IdleSeats.apply('seat_handed_over', { player_index: 3, player_name: 'Ida', reason: 'host' }, 10000);
+    assert.ok(IdleSeats.handedOver.has(3));
+    assert.ok(!IdleSeats.canHandOver(3, 20000));
+    IdleSeats.apply('seat_taken_back', { player_index: 3, player_name: 'Ida' }, 20000);
+    assert.ok(!IdleSeats.handedOver.has(3));
+  });
+  it('takes the handed-over seats from the own player_joined', function () {
+    IdleSeats.reset();
+    IdleSeats.apply('player_joined', joined({ agent_plays_for: [0, 2] }), 0);
+    assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2]);
+    IdleSeats.apply('player_joined', { player_index: 1, player_name: 'Ben' }, 0);
+    assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2], 'another client changes nothing');
+    IdleSeats.apply('game_over', {}, 0);
+    assert.equal(IdleSeats.handedOver.size, 0);
+  });
+  it('remembers who ended the game early until the next game, and State goes to the lobby', function () {
+    State.reset();
+    State.apply('player_joined', joined());
+    State.openRequest(playRequest([[[2, 1]]]));
+    IdleSeats.reset();
+    State.apply('game_ended_early', { player_index: 2, player_name: 'Ben' });
+    IdleSeats.apply('game_ended_early', { player_index: 2, player_name: 'Ben' }, 0);
+    assert.equal(State.public.is_running, false);
+    assert.equal(State.request, null);
+    assert.deepEqual(IdleSeats.endedEarly, { seat: 2, name: 'Ben' });
+    I18n.setLanguage('en');
+    assert.equal(I18n.t('rules.endedEarly', { name: 'Ben' }), 'Ben left; the game ended early.');
+    IdleSeats.apply('game_started', {}, 0);
+    assert.equal(IdleSeats.endedEarly, null);
+  });
+  it('keeps the turn clock, the leaving rule and the newcomers option', function () {
+    State.reset();
+    const context = joined({ is_running: false, phase: 'lobby' });
+    context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
+      newcomers: false };
+    State.apply('player_joined', context);
+    assert.equal(State.options.turnClock, 60);
+    assert.equal(State.options.onLeave, 'agent');
+    assert.equal(State.options.newcomers, false);
+    State.apply('options_changed', { agent: 'random', hints: true, turn_clock: 0, on_leave: 'end', newcomers: true });
+    assert.equal(State.options.turnClock, 0);
+    assert.equal(State.options.onLeave, 'end');
+    assert.equal(State.options.newcomers, true);
+    State.apply('options_changed', { agent: 'random', hints: true });
+    assert.equal(State.options.turnClock, null, 'a server without the options');
+  });
+  it('says who left a game and who played on, in English and German', function () {
+    const game = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Ben' }, { seat: 2, name: 'Bot 3' },
+      { seat: 3, name: 'Bot 4' }], seat_changes: [
+      { seat: 1, round: 2, event: 5, name: 'Bot 2', kind: 'agent:random', reason: 'left' },
+      { seat: 2, round: 2, event: 9, name: 'Ida', kind: 'human', reason: 'joined' }] };
+    I18n.setLanguage('en');
+    assert.deepEqual(HistoryView.seatChanges(game), ['Ben left in round 3 — Bot 2 finished',
+      'Ida took the seat of Bot 3 in round 3']);
+    game.seat_changes.push({ seat: 1, round: 3, event: 0, name: 'Ben', kind: 'human', reason: 'joined' });
+    assert.equal(HistoryView.seatChanges(game)[0], 'Ben left in round 3 — Bot 2 took over');
+    assert.equal(HistoryView.seatChanges(game)[2], 'Ben took the seat of Bot 2 in round 4');
+    I18n.setLanguage('de');
+    assert.equal(HistoryView.seatChanges({ players: game.players, seat_changes: game.seat_changes.slice(0, 1) })[0],
+      'Ben ging in Runde 3 — Bot 2 spielte zu Ende');
+    I18n.setLanguage('en');
+    assert.deepEqual(HistoryView.seatChanges({ players: game.players }), [], 'an older record');
+  });
+});
+
+run(document.getElementById('results'));

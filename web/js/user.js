@@ -2,156 +2,154 @@
  * @file User: what the client remembers about its user in localStorage (name, table,
  * session id, language, mute).
  */
-(function (Tichu) {
-  'use strict';
 
-  const KEYS = Tichu.Config.STORAGE_KEYS;
+import { Config } from './config.js';
 
-  /**
-   * Read a stored value; storage may be unavailable (private mode), then nothing is stored.
-   * @param {string} key The storage key.
-   * @returns {(string|null)} The value or null.
-   */
-  function _read(key) {
-    try {
-      return window.localStorage.getItem(key);
-    }
-    catch (error) {
-      return null;
-    }
+const KEYS = Config.STORAGE_KEYS;
+
+/**
+ * Read a stored value; storage may be unavailable (private mode), then nothing is stored.
+ * @param {string} key The storage key.
+ * @returns {(string|null)} The value or null.
+ */
+function _read(key) {
+  try {
+    return window.localStorage.getItem(key);
   }
+  catch {
+    return null;
+  }
+}
 
-  /**
-   * Store a value, or remove it for null.
-   * @param {string} key The storage key.
-   * @param {(string|null)} value The value.
-   * @returns {void}
-   */
-  function _write(key, value) {
-    try {
-      if (value === null) {
-        window.localStorage.removeItem(key);
-      }
-      else {
-        window.localStorage.setItem(key, value);
-      }
+/**
+ * Store a value, or remove it for null.
+ * @param {string} key The storage key.
+ * @param {(string|null)} value The value.
+ * @returns {void}
+ */
+function _write(key, value) {
+  try {
+    if (value === null) {
+      window.localStorage.removeItem(key);
     }
-    catch (error) {
-      // Storage is unavailable or full: the client works without remembering.
+    else {
+      window.localStorage.setItem(key, value);
     }
   }
-
-  /**
-   * The remembered player name.
-   * @returns {string} The name, or "".
-   */
-  function getName() {
-    return _read(KEYS.NAME) || '';
+  catch {
+    // Storage is unavailable or full: the client works without remembering.
   }
+}
 
-  /**
-   * The remembered table name.
-   * @returns {string} The table, or "".
-   */
-  function getTable() {
-    return _read(KEYS.TABLE) || '';
-  }
+/**
+ * The remembered player name.
+ * @returns {string} The name, or "".
+ */
+function getName() {
+  return _read(KEYS.NAME) || '';
+}
 
-  /**
-   * Remember the name and table of a login.
-   * @param {string} name The player name.
-   * @param {string} table The table name.
-   * @returns {void}
-   */
-  function saveLogin(name, table) {
-    _write(KEYS.NAME, name);
-    _write(KEYS.TABLE, table);
-  }
+/**
+ * The remembered table name.
+ * @returns {string} The table, or "".
+ */
+function getTable() {
+  return _read(KEYS.TABLE) || '';
+}
 
-  /**
-   * The session id to reconnect with.
-   * @returns {(string|null)} The id, or null.
-   */
-  function getSessionId() {
-    return _read(KEYS.SESSION);
-  }
+/**
+ * Remember the name and table of a login.
+ * @param {string} name The player name.
+ * @param {string} table The table name.
+ * @returns {void}
+ */
+function saveLogin(name, table) {
+  _write(KEYS.NAME, name);
+  _write(KEYS.TABLE, table);
+}
 
-  /**
-   * Remember or forget the session id.
-   * @param {(string|null)} sessionId The id; null forgets it.
-   * @returns {void}
-   */
-  function setSessionId(sessionId) {
-    _write(KEYS.SESSION, sessionId);
-  }
+/**
+ * The session id to reconnect with.
+ * @returns {(string|null)} The id, or null.
+ */
+function getSessionId() {
+  return _read(KEYS.SESSION);
+}
 
-  /**
-   * The chosen language.
-   * @returns {(string|null)} `en`, `de`, or null when never chosen.
-   */
-  function getLanguage() {
-    return _read(KEYS.LANGUAGE);
-  }
+/**
+ * Remember or forget the session id.
+ * @param {(string|null)} sessionId The id; null forgets it.
+ * @returns {void}
+ */
+function setSessionId(sessionId) {
+  _write(KEYS.SESSION, sessionId);
+}
 
-  /**
-   * Remember the chosen language.
-   * @param {string} language `en` or `de`.
-   * @returns {void}
-   */
-  function setLanguage(language) {
-    _write(KEYS.LANGUAGE, language);
-  }
+/**
+ * The chosen language.
+ * @returns {(string|null)} `en`, `de`, or null when never chosen.
+ */
+function getLanguage() {
+  return _read(KEYS.LANGUAGE);
+}
 
-  /**
-   * Whether sounds are muted.
-   * @returns {boolean} True when muted.
-   */
-  function isMuted() {
-    return _read(KEYS.MUTED) === '1';
-  }
+/**
+ * Remember the chosen language.
+ * @param {string} language `en` or `de`.
+ * @returns {void}
+ */
+function setLanguage(language) {
+  _write(KEYS.LANGUAGE, language);
+}
 
-  /**
-   * Remember whether sounds are muted.
-   * @param {boolean} muted True to mute.
-   * @returns {void}
-   */
-  function setMuted(muted) {
-    _write(KEYS.MUTED, muted ? '1' : '0');
-  }
+/**
+ * Whether sounds are muted.
+ * @returns {boolean} True when muted.
+ */
+function isMuted() {
+  return _read(KEYS.MUTED) === '1';
+}
 
-  /**
-   * Whether incoming chat and reactions are hidden.
-   * @returns {boolean} True when the chat is muted.
-   */
-  function isChatMuted() {
-    return _read(KEYS.CHAT_MUTED) === '1';
-  }
+/**
+ * Remember whether sounds are muted.
+ * @param {boolean} muted True to mute.
+ * @returns {void}
+ */
+function setMuted(muted) {
+  _write(KEYS.MUTED, muted ? '1' : '0');
+}
 
-  /**
-   * Remember whether incoming chat and reactions are hidden.
-   * @param {boolean} muted True to hide them.
-   * @returns {void}
-   */
-  function setChatMuted(muted) {
-    _write(KEYS.CHAT_MUTED, muted ? '1' : '0');
-  }
+/**
+ * Whether incoming chat and reactions are hidden.
+ * @returns {boolean} True when the chat is muted.
+ */
+function isChatMuted() {
+  return _read(KEYS.CHAT_MUTED) === '1';
+}
 
-  /**
-   * The user's remembered data.
-   * @namespace User
-   * @type {Object}
-   */
-  Tichu.User = Object.freeze({
-    getName,
-    getTable,
-    saveLogin,
-    getSessionId,
-    setSessionId,
-    getLanguage,
-    setLanguage,
-    isMuted,
-    setMuted,
-    isChatMuted,
-    setChatMuted
-  });
-})(window.Tichu = window.Tichu || {});
+/**
+ * Remember whether incoming chat and reactions are hidden.
+ * @param {boolean} muted True to hide them.
+ * @returns {void}
+ */
+function setChatMuted(muted) {
+  _write(KEYS.CHAT_MUTED, muted ? '1' : '0');
+}
+
+/**
+ * The user's remembered data.
+ * @namespace User
+ */
+export const User = Object.freeze({
+  getName,
+  getTable,
+  saveLogin,
+  getSessionId,
+  setSessionId,
+  getLanguage,
+  setLanguage,
+  isMuted,
+  setMuted,
+  isChatMuted,
+  setChatMuted
+});

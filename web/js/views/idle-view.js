@@ -12,185 +12,183 @@
  * and each second while somebody is waited for (then it also asks the table to redraw, so that
  * the status line counts down with it).
  */
-(function (Tichu) {
-  'use strict';
 
-  const EventBus = Tichu.EventBus;
-  const I18n = Tichu.I18n;
-  const IdleSeats = Tichu.IdleSeats;
-  const State = Tichu.State;
-  const ViewManager = Tichu.ViewManager;
+import { Events } from '../events.js';
+import { EventBus } from '../event-bus.js';
+import { I18n } from '../i18n.js';
+import { IdleSeats } from '../idle-seats.js';
+import { State } from '../state.js';
+import { ViewManager } from '../view-manager.js';
 
-  /** @type {number} Seconds of waiting after which a seat without a clock shows the time waited. */
-  const SHOW_WAITED_AFTER = 20;
+/** @type {number} Seconds of waiting after which a seat without a clock shows the time waited. */
+const SHOW_WAITED_AFTER = 20;
 
-  /**
-   * A seat's added elements.
-   * @typedef {Object} SeatParts
-   * @property {HTMLElement} clock `.seat-clock`.
-   * @property {HTMLElement} agent `.seat-agent`.
-   * @property {HTMLButtonElement} handOver `button.seat-hand-over`.
-   */
+/**
+ * A seat's added elements.
+ * @typedef {Object} SeatParts
+ * @property {HTMLElement} clock `.seat-clock`.
+ * @property {HTMLElement} agent `.seat-agent`.
+ * @property {HTMLButtonElement} handOver `button.seat-hand-over`.
+ */
 
-  /** @type {SeatParts[]} By seat. */
-  const _parts = [];
-  /** @type {Object<string, HTMLElement>} */
-  const _elements = {};
-  /** @type {(number|null)} The pending render frame. */
-  let _frame = null;
-  /** @type {(number|null)} The timer that redraws each second while somebody is waited for. */
-  let _ticker = null;
+/** @type {SeatParts[]} By seat. */
+const _parts = [];
+/** @type {Object<string, HTMLElement>} */
+const _elements = {};
+/** @type {(number|null)} The pending render frame. */
+let _frame = null;
+/** @type {(number|null)} The timer that redraws each second while somebody is waited for. */
+let _ticker = null;
 
-  /**
-   * An element with a class.
-   * @param {string} tag The tag.
-   * @param {string} className The class.
-   * @returns {HTMLElement} The element.
-   */
-  function _make(tag, className) {
-    const element = document.createElement(tag);
-    element.className = className;
-    return element;
-  }
+/**
+ * An element with a class.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag The tag.
+ * @param {string} className The class.
+ * @returns {HTMLElementTagNameMap[K]} The element.
+ */
+function _make(tag, className) {
+  const element = document.createElement(tag);
+  element.className = className;
+  return element;
+}
 
-  /**
-   * Add the clock, the agent's mark and the host's control to each seat; wire the banner.
-   * @returns {void}
-   */
-  function init() {
-    for (const seat of document.querySelectorAll('#view-table .seat')) {
-      const index = Number(seat.dataset.seat);
-      const parts = { clock: _make('span', 'seat-clock'), agent: _make('span', 'seat-agent'),
-        handOver: _make('button', 'seat-hand-over') };
-      parts.handOver.type = 'button';
-      parts.handOver.hidden = true;
-      parts.handOver.addEventListener('click', function () {
-        EventBus.emit('intent:hand-over', { seat: index });
-      });
-      seat.append(parts.clock, parts.agent, parts.handOver);
-      _parts[index] = parts;
-    }
-    ['handover-banner', 'handover-text', 'take-back'].forEach(function (id) {
-      _elements[id] = document.getElementById(id);
+/**
+ * Add the clock, the agent's mark and the host's control to each seat; wire the banner.
+ * @returns {void}
+ */
+function init() {
+  for (const seat of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('#view-table .seat'))) {
+    const index = Number(seat.dataset.seat);
+    const parts = { clock: _make('span', 'seat-clock'), agent: _make('span', 'seat-agent'),
+      handOver: _make('button', 'seat-hand-over') };
+    parts.handOver.type = 'button';
+    parts.handOver.hidden = true;
+    parts.handOver.addEventListener('click', function () {
+      EventBus.emit(Events.INTENT_HAND_OVER, { seat: index });
     });
-    _elements['take-back'].addEventListener('click', function () {
-      EventBus.emit('intent:take-back');
+    seat.append(parts.clock, parts.agent, parts.handOver);
+    _parts[index] = parts;
+  }
+  ['handover-banner', 'handover-text', 'take-back'].forEach(function (id) {
+    _elements[id] = document.getElementById(id);
+  });
+  _elements['take-back'].addEventListener('click', function () {
+    EventBus.emit(Events.INTENT_TAKE_BACK);
+  });
+  EventBus.on(Events.STATE_CHANGED, _requestRender);
+  EventBus.on(Events.UI_VIEW_SHOWN, _requestRender);
+  EventBus.on(Events.INTENT_LANGUAGE, _requestRender);
+}
+
+/**
+ * Draw in the next frame (several asks make one drawing).
+ * @returns {void}
+ */
+function _requestRender() {
+  if (_frame === null) {
+    _frame = window.requestAnimationFrame(function () {
+      _frame = null;
+      render();
     });
-    EventBus.on('state:changed', _requestRender);
-    EventBus.on('ui:view-shown', _requestRender);
-    EventBus.on('intent:language', _requestRender);
   }
+}
 
-  /**
-   * Draw in the next frame (several asks make one drawing).
-   * @returns {void}
-   */
-  function _requestRender() {
-    if (_frame === null) {
-      _frame = window.requestAnimationFrame(function () {
-        _frame = null;
-        render();
-      });
-    }
+/**
+ * Set an element's text only when it changed.
+ * @param {HTMLElement} element The element.
+ * @param {string} text The text.
+ * @returns {void}
+ */
+function _setText(element, text) {
+  if (element.textContent !== text) {
+    element.textContent = text;
   }
+}
 
-  /**
-   * Set an element's text only when it changed.
-   * @param {HTMLElement} element The element.
-   * @param {string} text The text.
-   * @returns {void}
-   */
-  function _setText(element, text) {
-    if (element.textContent !== text) {
-      element.textContent = text;
-    }
+/**
+ * The clock shown beside a seat.
+ * @param {number} seat 0..3.
+ * @param {number} now `Date.now()`.
+ * @returns {{text: string, kind: string, label: string}} The text ('' for none), `left` or
+ *   `waited`, and its words for screen readers.
+ */
+function clockOf(seat, now) {
+  const left = IdleSeats.secondsLeft(seat, now);
+  if (left !== null) {
+    return { text: IdleSeats.formatClock(left), kind: 'left', label: I18n.t('idle.leftLabel', { seconds: left }) };
   }
-
-  /**
-   * The clock shown beside a seat.
-   * @param {number} seat 0..3.
-   * @param {number} now `Date.now()`.
-   * @returns {{text: string, kind: string, label: string}} The text ('' for none), `left` or
-   *   `waited`, and its words for screen readers.
-   */
-  function clockOf(seat, now) {
-    const left = IdleSeats.secondsLeft(seat, now);
-    if (left !== null) {
-      return { text: IdleSeats.formatClock(left), kind: 'left', label: I18n.t('idle.leftLabel', { seconds: left }) };
-    }
-    const waited = IdleSeats.waited(seat, now);
-    if (waited !== null && waited >= SHOW_WAITED_AFTER) {
-      const time = IdleSeats.formatClock(waited);
-      return { text: I18n.t('idle.waited', { time: time }), kind: 'waited', label: I18n.t('idle.waited', { time: time }) };
-    }
-    return { text: '', kind: '', label: '' };
+  const waited = IdleSeats.waited(seat, now);
+  if (waited !== null && waited >= SHOW_WAITED_AFTER) {
+    const time = IdleSeats.formatClock(waited);
+    return { text: I18n.t('idle.waited', { time: time }), kind: 'waited', label: I18n.t('idle.waited', { time: time }) };
   }
+  return { text: '', kind: '', label: '' };
+}
 
-  /**
-   * Draw one seat's clock, mark and control.
-   * @param {SeatParts} parts Its elements.
-   * @param {number} seat 0..3.
-   * @param {number} now `Date.now()`.
-   * @returns {void}
-   */
-  function _renderSeat(parts, seat, now) {
-    const clock = clockOf(seat, now);
-    _setText(parts.clock, clock.text);
-    parts.clock.dataset.clock = clock.kind;
-    if (clock.label) {
-      parts.clock.setAttribute('aria-label', clock.label);
-    }
-    else {
-      parts.clock.removeAttribute('aria-label');
-    }
-    const handed = IdleSeats.handedOver.has(seat) && seat !== State.playerIndex;
-    _setText(parts.agent, handed ? I18n.t('idle.agentFor', { name: State.displayName(seat) }) : '');
-    const isHost = State.playerIndex !== null && State.public.host_index === State.playerIndex;
-    const offer = isHost && seat !== State.playerIndex && IdleSeats.canHandOver(seat, now);
-    parts.handOver.hidden = !offer;
-    _setText(parts.handOver, I18n.t('idle.handOver'));
-    parts.handOver.setAttribute('aria-label', I18n.t('idle.handOverLabel', { name: State.displayName(seat) }));
+/**
+ * Draw one seat's clock, mark and control.
+ * @param {SeatParts} parts Its elements.
+ * @param {number} seat 0..3.
+ * @param {number} now `Date.now()`.
+ * @returns {void}
+ */
+function _renderSeat(parts, seat, now) {
+  const clock = clockOf(seat, now);
+  _setText(parts.clock, clock.text);
+  parts.clock.dataset.clock = clock.kind;
+  if (clock.label) {
+    parts.clock.setAttribute('aria-label', clock.label);
   }
-
-  /**
-   * Draw the seats' parts and the own banner; keep the clocks ticking while somebody is waited for.
-   * @returns {void}
-   */
-  function render() {
-    const now = Date.now();
-    _parts.forEach(function (parts, seat) {
-      _renderSeat(parts, seat, now);
-    });
-    const own = State.playerIndex !== null && IdleSeats.handedOver.has(State.playerIndex);
-    _elements['handover-banner'].hidden = !own;
-    _setText(_elements['handover-text'], I18n.t('idle.banner'));
-    _setText(_elements['take-back'], I18n.t('idle.takeBack'));
-    _tick();
+  else {
+    parts.clock.removeAttribute('aria-label');
   }
+  const handed = IdleSeats.handedOver.has(seat) && seat !== State.playerIndex;
+  _setText(parts.agent, handed ? I18n.t('idle.agentFor', { name: State.displayName(seat) }) : '');
+  const isHost = State.playerIndex !== null && State.public.host_index === State.playerIndex;
+  const offer = isHost && seat !== State.playerIndex && IdleSeats.canHandOver(seat, now);
+  parts.handOver.hidden = !offer;
+  _setText(parts.handOver, I18n.t('idle.handOver'));
+  parts.handOver.setAttribute('aria-label', I18n.t('idle.handOverLabel', { name: State.displayName(seat) }));
+}
 
-  /**
-   * Redraw each second while somebody is waited for on the table (the table too, for the status
-   * line), and stop after.
-   * @returns {void}
-   */
-  function _tick() {
-    const running = IdleSeats.anyWaited() && ViewManager.activeView() === 'table';
-    if (running && _ticker === null) {
-      _ticker = window.setInterval(function () {
-        render();
-        EventBus.emit('ui:render');
-      }, 1000);
-    }
-    else if (!running && _ticker !== null) {
-      window.clearInterval(_ticker);
-      _ticker = null;
-    }
+/**
+ * Draw the seats' parts and the own banner; keep the clocks ticking while somebody is waited for.
+ * @returns {void}
+ */
+function render() {
+  const now = Date.now();
+  _parts.forEach(function (parts, seat) {
+    _renderSeat(parts, seat, now);
+  });
+  const own = State.playerIndex !== null && IdleSeats.handedOver.has(State.playerIndex);
+  _elements['handover-banner'].hidden = !own;
+  _setText(_elements['handover-text'], I18n.t('idle.banner'));
+  _setText(_elements['take-back'], I18n.t('idle.takeBack'));
+  _tick();
+}
+
+/**
+ * Redraw each second while somebody is waited for on the table (the table too, for the status
+ * line), and stop after.
+ * @returns {void}
+ */
+function _tick() {
+  const running = IdleSeats.anyWaited() && ViewManager.activeView() === 'table';
+  if (running && _ticker === null) {
+    _ticker = window.setInterval(function () {
+      render();
+      EventBus.emit(Events.UI_RENDER);
+    }, 1000);
   }
+  else if (!running && _ticker !== null) {
+    window.clearInterval(_ticker);
+    _ticker = null;
+  }
+}
 
-  /**
-   * The idle seats on the table.
-   * @namespace IdleView
-   * @type {Object}
-   */
-  Tichu.IdleView = Object.freeze({ init, render, clockOf });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The idle seats on the table.
+ * @namespace IdleView
+ */
+export const IdleView = Object.freeze({ init, render, clockOf });

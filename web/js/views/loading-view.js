@@ -1,45 +1,41 @@
 /**
  * @file LoadingView: the loading screen shown while connecting or starting a game.
  */
-(function (Tichu) {
-  'use strict';
 
-  const I18n = Tichu.I18n;
+import { I18n } from '../i18n.js';
 
-  /** @type {(HTMLElement|null)} */
-  let _text = null;
-  /** @type {string} The I18n key of the message shown. */
-  let _messageKey = 'loading.connecting';
+/** @type {(HTMLElement|null)} */
+let _text = null;
+/** @type {string} The I18n key of the message shown. */
+let _messageKey = 'loading.connecting';
 
-  /**
-   * Find the view's elements.
-   * @returns {void}
-   */
-  function init() {
-    _text = document.getElementById('loading-text');
-  }
+/**
+ * Find the view's elements.
+ * @returns {void}
+ */
+function init() {
+  _text = document.getElementById('loading-text');
+}
 
-  /**
-   * Called when the view is shown.
-   * @param {{message: string}} [options] The I18n key of the message (default: connecting).
-   * @returns {void}
-   */
-  function onShow(options) {
-    _messageKey = (options && options.message) || 'loading.connecting';
-  }
+/**
+ * Called when the view is shown.
+ * @param {{message: string}} [options] The I18n key of the message (default: connecting).
+ * @returns {void}
+ */
+function onShow(options) {
+  _messageKey = (options && options.message) || 'loading.connecting';
+}
 
-  /**
-   * Draw the message.
-   * @returns {void}
-   */
-  function render() {
-    _text.textContent = I18n.t(_messageKey);
-  }
+/**
+ * Draw the message.
+ * @returns {void}
+ */
+function render() {
+  _text.textContent = I18n.t(_messageKey);
+}
 
-  /**
-   * The loading screen.
-   * @namespace LoadingView
-   * @type {Object}
-   */
-  Tichu.LoadingView = Object.freeze({ init, onShow, render });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The loading screen.
+ * @namespace LoadingView
+ */
+export const LoadingView = Object.freeze({ init, onShow, render });

@@ -6,177 +6,174 @@
  * leaves after the game keeps their name on the sheet. Below each round's row a line
  * (`tr.score-detail`) gives its card points, Tichu points and the order out.
  */
-(function (Tichu) {
-  'use strict';
 
-  const EventBus = Tichu.EventBus;
-  const I18n = Tichu.I18n;
-  const State = Tichu.State;
+import { Events } from '../events.js';
+import { EventBus } from '../event-bus.js';
+import { I18n } from '../i18n.js';
+import { State } from '../state.js';
 
-  /** @type {Object<string, HTMLElement>} */
-  const _elements = {};
+/** @type {Object<string, HTMLElement>} */
+const _elements = {};
 
-  /**
-   * Find the elements and wire the back button.
-   * @returns {void}
-   */
-  function init() {
-    ['scores-winner', 'scores-back'].forEach(function (id) { _elements[id] = document.getElementById(id); });
-    _elements['scores-back'].addEventListener('click', function () {
-      EventBus.emit('intent:scores-back');
-    });
+/**
+ * Find the elements and wire the back button.
+ * @returns {void}
+ */
+function init() {
+  ['scores-winner', 'scores-back'].forEach(function (id) { _elements[id] = document.getElementById(id); });
+  _elements['scores-back'].addEventListener('click', function () {
+    EventBus.emit(Events.INTENT_SCORES_BACK);
+  });
+}
+
+/**
+ * The names of the seats the sheet shows: those of the last round played, else of the seats now.
+ * @returns {string[]} The names by seat.
+ */
+function _sheetNames() {
+  const last = State.rounds[State.rounds.length - 1];
+  return last && last.names ? last.names : [0, 1, 2, 3].map(State.displayName);
+}
+
+/**
+ * A team's name: its two players.
+ * @param {number} team 20 or 31.
+ * @param {string[]} names The names by seat.
+ * @returns {string} E.g. "Anna & Ben".
+ */
+function _teamName(team, names) {
+  const first = team === 20 ? 0 : 1;
+  return names[first] + ' & ' + names[first + 2];
+}
+
+/**
+ * The calls of a round in words, e.g. "Anna: Tichu (made it)".
+ * @param {Object} record The round (State's RoundRecord).
+ * @returns {string} The text.
+ */
+function _callsText(record) {
+  const names = record.names || _sheetNames();
+  const parts = (record.calls || []).map(function (call) {
+    return names[call.seat] + ': ' + I18n.t(call.grand ? 'call.2' : 'call.1')
+      + ' (' + I18n.t(call.success ? 'scores.made' : 'scores.failed') + ')';
+  });
+  if (record.isDoubleVictory) {
+    parts.push(I18n.t('result.doubleVictory'));
   }
+  return parts.length ? parts.join(', ') : I18n.t('scores.noCalls');
+}
 
-  /**
-   * The names of the seats the sheet shows: those of the last round played, else of the seats now.
-   * @returns {string[]} The names by seat.
-   */
-  function _sheetNames() {
-    const last = State.rounds[State.rounds.length - 1];
-    return last && last.names ? last.names : [0, 1, 2, 3].map(State.displayName);
+/**
+ * Build the row of one round.
+ * @param {Object} record The round (State's RoundRecord).
+ * @returns {HTMLTableRowElement} The `tr.score-round`.
+ */
+function _buildRow(record) {
+  const row = document.createElement('tr');
+  row.className = 'score-round';
+  const cells = [String(record.roundIndex + 1), String(record.points[0]) + ' (' + record.total[0] + ')',
+    String(record.points[1]) + ' (' + record.total[1] + ')', _callsText(record)];
+  cells.forEach(function (text, index) {
+    const cell = document.createElement(index === 0 ? 'th' : 'td');
+    cell.textContent = text;
+    row.appendChild(cell);
+  });
+  return row;
+}
+
+/**
+ * Build the line below a round's row: its card points and Tichu points, and the order in which
+ * the players went out (when known: not for rounds before a reconnect).
+ * @param {Object} record The round (State's RoundRecord).
+ * @returns {(HTMLTableRowElement|null)} The `tr.score-detail`, or null when nothing is known.
+ */
+function _buildDetail(record) {
+  const names = record.names || _sheetNames();
+  const parts = [];
+  if (record.cardPoints) {
+    parts.push(I18n.t(record.isDoubleVictory ? 'scores.detailDouble' : 'scores.detailCards',
+      { a: record.cardPoints[0], b: record.cardPoints[1] }));
   }
-
-  /**
-   * A team's name: its two players.
-   * @param {number} team 20 or 31.
-   * @param {string[]} names The names by seat.
-   * @returns {string} E.g. "Anna & Ben".
-   */
-  function _teamName(team, names) {
-    const first = team === 20 ? 0 : 1;
-    return names[first] + ' & ' + names[first + 2];
+  if (record.bonus && (record.bonus[0] || record.bonus[1])) {
+    parts.push(I18n.t('scores.detailBonus', { a: record.bonus[0], b: record.bonus[1] }));
   }
+  if (record.outOrder && record.outOrder.length) {
+    parts.push(I18n.t('result.order', { order: record.outOrder.map(function (seat, index) {
+      return I18n.t('place.' + (index + 1)) + ' ' + names[seat];
+    }).join(', ') }));
+  }
+  if (!parts.length) {
+    return null;
+  }
+  const row = document.createElement('tr');
+  row.className = 'score-detail';
+  const cell = document.createElement('td');
+  cell.colSpan = 4;
+  cell.textContent = parts.join(' · ');
+  row.appendChild(cell);
+  return row;
+}
 
-  /**
-   * The calls of a round in words, e.g. "Anna: Tichu (made it)".
-   * @param {Object} record The round (State's RoundRecord).
-   * @returns {string} The text.
-   */
-  function _callsText(record) {
-    const names = record.names || _sheetNames();
-    const parts = (record.calls || []).map(function (call) {
-      return names[call.seat] + ': ' + I18n.t(call.grand ? 'call.2' : 'call.1')
-        + ' (' + I18n.t(call.success ? 'scores.made' : 'scores.failed') + ')';
-    });
-    if (record.isDoubleVictory) {
-      parts.push(I18n.t('result.doubleVictory'));
+/**
+ * Fill a score table: the teams' names, a row per round, the totals.
+ * @param {string} prefix `scores` (the end-of-game sheet) or `sheet` (the side panel's).
+ * @param {number[]} total `[team 20, team 31]`.
+ * @returns {void}
+ */
+function _fill(prefix, total) {
+  const names = _sheetNames();
+  const table = document.getElementById(prefix + '-table');
+  const key = JSON.stringify([I18n.getLanguage(), total, names, State.rounds.length]);
+  if (table.dataset.key === key) {
+    return;  // drawn from the same rounds already (the side panel's sheet renders with every frame)
+  }
+  table.dataset.key = key;
+  document.getElementById(prefix + '-team-20').textContent = _teamName(20, names);
+  document.getElementById(prefix + '-team-31').textContent = _teamName(31, names);
+  document.getElementById(prefix + '-total-20').textContent = String(total[0]);
+  document.getElementById(prefix + '-total-31').textContent = String(total[1]);
+  const body = table.querySelector('tbody');
+  const rows = [];
+  for (const record of State.rounds) {
+    rows.push(_buildRow(record));
+    const detail = _buildDetail(record);
+    if (detail) {
+      rows.push(detail);
     }
-    return parts.length ? parts.join(', ') : I18n.t('scores.noCalls');
   }
-
-  /**
-   * Build the row of one round.
-   * @param {Object} record The round (State's RoundRecord).
-   * @returns {HTMLTableRowElement} The `tr.score-round`.
-   */
-  function _buildRow(record) {
+  if (!rows.length) {
     const row = document.createElement('tr');
-    row.className = 'score-round';
-    const cells = [String(record.roundIndex + 1), String(record.points[0]) + ' (' + record.total[0] + ')',
-      String(record.points[1]) + ' (' + record.total[1] + ')', _callsText(record)];
-    cells.forEach(function (text, index) {
-      const cell = document.createElement(index === 0 ? 'th' : 'td');
-      cell.textContent = text;
-      row.appendChild(cell);
-    });
-    return row;
-  }
-
-  /**
-   * Build the line below a round's row: its card points and Tichu points, and the order in which
-   * the players went out (when known: not for rounds before a reconnect).
-   * @param {Object} record The round (State's RoundRecord).
-   * @returns {(HTMLTableRowElement|null)} The `tr.score-detail`, or null when nothing is known.
-   */
-  function _buildDetail(record) {
-    const names = record.names || _sheetNames();
-    const parts = [];
-    if (record.cardPoints) {
-      parts.push(I18n.t(record.isDoubleVictory ? 'scores.detailDouble' : 'scores.detailCards',
-        { a: record.cardPoints[0], b: record.cardPoints[1] }));
-    }
-    if (record.bonus && (record.bonus[0] || record.bonus[1])) {
-      parts.push(I18n.t('scores.detailBonus', { a: record.bonus[0], b: record.bonus[1] }));
-    }
-    if (record.outOrder && record.outOrder.length) {
-      parts.push(I18n.t('result.order', { order: record.outOrder.map(function (seat, index) {
-        return I18n.t('place.' + (index + 1)) + ' ' + names[seat];
-      }).join(', ') }));
-    }
-    if (!parts.length) {
-      return null;
-    }
-    const row = document.createElement('tr');
-    row.className = 'score-detail';
+    row.className = 'sheet-empty';
     const cell = document.createElement('td');
     cell.colSpan = 4;
-    cell.textContent = parts.join(' · ');
+    cell.textContent = I18n.t('sheet.empty');
     row.appendChild(cell);
-    return row;
+    rows.push(row);
   }
+  body.replaceChildren(...rows);
+}
 
-  /**
-   * Fill a score table: the teams' names, a row per round, the totals.
-   * @param {string} prefix `scores` (the end-of-game sheet) or `sheet` (the side panel's).
-   * @param {number[]} total `[team 20, team 31]`.
-   * @returns {void}
-   */
-  function _fill(prefix, total) {
-    const names = _sheetNames();
-    const table = document.getElementById(prefix + '-table');
-    const key = JSON.stringify([I18n.getLanguage(), total, names, State.rounds.length]);
-    if (table.dataset.key === key) {
-      return;  // drawn from the same rounds already (the side panel's sheet renders with every frame)
-    }
-    table.dataset.key = key;
-    document.getElementById(prefix + '-team-20').textContent = _teamName(20, names);
-    document.getElementById(prefix + '-team-31').textContent = _teamName(31, names);
-    document.getElementById(prefix + '-total-20').textContent = String(total[0]);
-    document.getElementById(prefix + '-total-31').textContent = String(total[1]);
-    const body = table.querySelector('tbody');
-    const rows = [];
-    for (const record of State.rounds) {
-      rows.push(_buildRow(record));
-      const detail = _buildDetail(record);
-      if (detail) {
-        rows.push(detail);
-      }
-    }
-    if (!rows.length) {
-      const row = document.createElement('tr');
-      row.className = 'sheet-empty';
-      const cell = document.createElement('td');
-      cell.colSpan = 4;
-      cell.textContent = I18n.t('sheet.empty');
-      row.appendChild(cell);
-      rows.push(row);
-    }
-    body.replaceChildren(...rows);
-  }
+/**
+ * Draw the sheet.
+ * @returns {void}
+ */
+function render() {
+  const total = (State.gameOver && State.gameOver.total) || State.public.total || [0, 0];
+  const winner = State.gameOver ? State.gameOver.winner : null;
+  _elements['scores-winner'].textContent = winner ? I18n.t('scores.winner', { team: _teamName(winner, _sheetNames()) }) : '';
+  _fill('scores', total);
+}
 
-  /**
-   * Draw the sheet.
-   * @returns {void}
-   */
-  function render() {
-    const total = (State.gameOver && State.gameOver.total) || State.public.total || [0, 0];
-    const winner = State.gameOver ? State.gameOver.winner : null;
-    _elements['scores-winner'].textContent = winner ? I18n.t('scores.winner', { team: _teamName(winner, _sheetNames()) }) : '';
-    _fill('scores', total);
-  }
+/**
+ * Draw the side panel's score sheet: the game so far.
+ * @returns {void}
+ */
+function renderSheet() {
+  _fill('sheet', State.public.total || [0, 0]);
+}
 
-  /**
-   * Draw the side panel's score sheet: the game so far.
-   * @returns {void}
-   */
-  function renderSheet() {
-    _fill('sheet', State.public.total || [0, 0]);
-  }
-
-  /**
-   * The score sheet.
-   * @namespace ScoreView
-   * @type {Object}
-   */
-  Tichu.ScoreView = Object.freeze({ init, render, renderSheet });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The score sheet.
+ * @namespace ScoreView
+ */
+export const ScoreView = Object.freeze({ init, render, renderSheet });

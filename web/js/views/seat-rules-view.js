@@ -12,131 +12,128 @@
  *
  * It draws itself on state changes, view changes and a language switch.
  */
-(function (Tichu) {
-  'use strict';
 
-  const EventBus = Tichu.EventBus;
-  const I18n = Tichu.I18n;
-  const IdleSeats = Tichu.IdleSeats;
-  const State = Tichu.State;
+import { Events } from '../events.js';
+import { EventBus } from '../event-bus.js';
+import { I18n } from '../i18n.js';
+import { IdleSeats } from '../idle-seats.js';
+import { State } from '../state.js';
 
-  /** @type {number[]} The turn clocks offered when the server does not list them (`TURN_CLOCKS`; 0 is off). */
-  const TURN_CLOCKS = [0, 30, 60, 120];
-  /** @type {string[]} The values of `on_leave`. */
-  const ON_LEAVE = ['agent', 'end'];
+/** @type {number[]} The turn clocks offered when the server does not list them (`TURN_CLOCKS`; 0 is off). */
+const TURN_CLOCKS = [0, 30, 60, 120];
+/** @type {string[]} The values of `on_leave`. */
+const ON_LEAVE = ['agent', 'end'];
 
-  /** @type {Object<string, HTMLElement>} */
-  const _elements = {};
-  /** @type {string} The clocks and language the clock select was built for. */
-  let _clockChoices = '';
-  /** @type {string} The language the leaving select was built for. */
-  let _leaveChoices = '';
-  /** @type {(number|null)} The pending render frame. */
-  let _frame = null;
+/** @type {Object<string, HTMLElement>} */
+const _elements = {};
+/** @type {string} The clocks and language the clock select was built for. */
+let _clockChoices = '';
+/** @type {string} The language the leaving select was built for. */
+let _leaveChoices = '';
+/** @type {(number|null)} The pending render frame. */
+let _frame = null;
 
-  /**
-   * Find the elements and wire the controls.
-   * @returns {void}
-   */
-  function init() {
-    ['lobby-rules', 'lobby-clock', 'lobby-on-leave', 'lobby-newcomers', 'lobby-ended'].forEach(function (id) {
-      _elements[id] = document.getElementById(id);
+/**
+ * Find the elements and wire the controls.
+ * @returns {void}
+ */
+function init() {
+  ['lobby-rules', 'lobby-clock', 'lobby-on-leave', 'lobby-newcomers', 'lobby-ended'].forEach(function (id) {
+    _elements[id] = document.getElementById(id);
+  });
+  _elements['lobby-clock'].addEventListener('change', function () {
+    EventBus.emit(Events.INTENT_OPTIONS, { turn_clock: Number(/** @type {HTMLSelectElement} */ (_elements['lobby-clock']).value) });
+  });
+  _elements['lobby-on-leave'].addEventListener('change', function () {
+    EventBus.emit(Events.INTENT_OPTIONS, { on_leave: /** @type {HTMLSelectElement} */ (_elements['lobby-on-leave']).value });
+  });
+  _elements['lobby-newcomers'].addEventListener('change', function () {
+    EventBus.emit(Events.INTENT_OPTIONS, { newcomers: /** @type {HTMLInputElement} */ (_elements['lobby-newcomers']).checked });
+  });
+  EventBus.on(Events.STATE_CHANGED, _requestRender);
+  EventBus.on(Events.UI_VIEW_SHOWN, _requestRender);
+  EventBus.on(Events.INTENT_LANGUAGE, _requestRender);
+}
+
+/**
+ * Draw in the next frame (several asks make one drawing).
+ * @returns {void}
+ */
+function _requestRender() {
+  if (_frame === null) {
+    _frame = window.requestAnimationFrame(function () {
+      _frame = null;
+      render();
     });
-    _elements['lobby-clock'].addEventListener('change', function () {
-      EventBus.emit('intent:options', { turn_clock: Number(_elements['lobby-clock'].value) });
-    });
-    _elements['lobby-on-leave'].addEventListener('change', function () {
-      EventBus.emit('intent:options', { on_leave: _elements['lobby-on-leave'].value });
-    });
-    _elements['lobby-newcomers'].addEventListener('change', function () {
-      EventBus.emit('intent:options', { newcomers: _elements['lobby-newcomers'].checked });
-    });
-    EventBus.on('state:changed', _requestRender);
-    EventBus.on('ui:view-shown', _requestRender);
-    EventBus.on('intent:language', _requestRender);
   }
+}
 
-  /**
-   * Draw in the next frame (several asks make one drawing).
-   * @returns {void}
-   */
-  function _requestRender() {
-    if (_frame === null) {
-      _frame = window.requestAnimationFrame(function () {
-        _frame = null;
-        render();
-      });
+/**
+ * Fill a select with options when its choices changed.
+ * @param {HTMLSelectElement} select The select.
+ * @param {Array<{value: string, text: string}>} choices The options.
+ * @returns {void}
+ */
+function _fill(select, choices) {
+  select.replaceChildren(...choices.map(function (choice) {
+    const option = document.createElement('option');
+    option.value = choice.value;
+    option.textContent = choice.text;
+    return option;
+  }));
+}
+
+/**
+ * The name of a turn clock.
+ * @param {number} seconds 0 (off) or the seconds.
+ * @returns {string} "Off", "30 s".
+ */
+function clockLabel(seconds) {
+  return seconds ? I18n.t('rules.clockSeconds', { seconds: seconds }) : I18n.t('rules.clockOff');
+}
+
+/**
+ * Draw the options (the host's controls, the others' read-only) and the notice of a game
+ * that ended early.
+ * @returns {void}
+ */
+function render() {
+  const options = State.options;
+  const shown = Boolean(options) && options.turnClock !== null && !State.spectating;
+  _elements['lobby-rules'].hidden = !shown;
+  if (shown) {
+    const isHost = State.playerIndex !== null && State.public.host_index === State.playerIndex;
+    const offered = options.turnClocks.length ? options.turnClocks : TURN_CLOCKS;
+    const clocks = offered.includes(options.turnClock) ? offered
+      : offered.concat([options.turnClock]).sort(function (a, b) { return a - b; });
+    const clockChoices = I18n.getLanguage() + '|' + clocks.join(',');
+    if (clockChoices !== _clockChoices) {
+      _clockChoices = clockChoices;
+      _fill(/** @type {HTMLSelectElement} */ (_elements['lobby-clock']), clocks.map(function (seconds) {
+        return { value: String(seconds), text: clockLabel(seconds) };
+      }));
     }
-  }
-
-  /**
-   * Fill a select with options when its choices changed.
-   * @param {HTMLSelectElement} select The select.
-   * @param {Array<{value: string, text: string}>} choices The options.
-   * @returns {void}
-   */
-  function _fill(select, choices) {
-    select.replaceChildren(...choices.map(function (choice) {
-      const option = document.createElement('option');
-      option.value = choice.value;
-      option.textContent = choice.text;
-      return option;
-    }));
-  }
-
-  /**
-   * The name of a turn clock.
-   * @param {number} seconds 0 (off) or the seconds.
-   * @returns {string} "Off", "30 s".
-   */
-  function clockLabel(seconds) {
-    return seconds ? I18n.t('rules.clockSeconds', { seconds: seconds }) : I18n.t('rules.clockOff');
-  }
-
-  /**
-   * Draw the options (the host's controls, the others' read-only) and the notice of a game
-   * that ended early.
-   * @returns {void}
-   */
-  function render() {
-    const options = State.options;
-    const shown = Boolean(options) && options.turnClock !== null && !State.spectating;
-    _elements['lobby-rules'].hidden = !shown;
-    if (shown) {
-      const isHost = State.playerIndex !== null && State.public.host_index === State.playerIndex;
-      const offered = options.turnClocks.length ? options.turnClocks : TURN_CLOCKS;
-      const clocks = offered.includes(options.turnClock) ? offered
-        : offered.concat([options.turnClock]).sort(function (a, b) { return a - b; });
-      const clockChoices = I18n.getLanguage() + '|' + clocks.join(',');
-      if (clockChoices !== _clockChoices) {
-        _clockChoices = clockChoices;
-        _fill(_elements['lobby-clock'], clocks.map(function (seconds) {
-          return { value: String(seconds), text: clockLabel(seconds) };
-        }));
-      }
-      if (_leaveChoices !== I18n.getLanguage()) {
-        _leaveChoices = I18n.getLanguage();
-        _fill(_elements['lobby-on-leave'], ON_LEAVE.map(function (value) {
-          return { value: value, text: I18n.t('rules.onLeave.' + value) };
-        }));
-      }
-      _elements['lobby-clock'].value = String(options.turnClock);
-      _elements['lobby-on-leave'].value = options.onLeave || 'agent';
-      _elements['lobby-newcomers'].checked = Boolean(options.newcomers);
-      ['lobby-clock', 'lobby-on-leave', 'lobby-newcomers'].forEach(function (id) {
-        _elements[id].disabled = !isHost;
-      });
-      _elements['lobby-rules'].classList.toggle('read-only', !isHost);
+    if (_leaveChoices !== I18n.getLanguage()) {
+      _leaveChoices = I18n.getLanguage();
+      _fill(/** @type {HTMLSelectElement} */ (_elements['lobby-on-leave']), ON_LEAVE.map(function (value) {
+        return { value: value, text: I18n.t('rules.onLeave.' + value) };
+      }));
     }
-    const ended = IdleSeats.endedEarly;
-    _elements['lobby-ended'].hidden = !ended;
-    _elements['lobby-ended'].textContent = ended ? I18n.t('rules.endedEarly', { name: ended.name }) : '';
+    /** @type {HTMLSelectElement} */ (_elements['lobby-clock']).value = String(options.turnClock);
+    /** @type {HTMLSelectElement} */ (_elements['lobby-on-leave']).value = options.onLeave || 'agent';
+    /** @type {HTMLInputElement} */ (_elements['lobby-newcomers']).checked = Boolean(options.newcomers);
+    ['lobby-clock', 'lobby-on-leave', 'lobby-newcomers'].forEach(function (id) {
+      /** @type {(HTMLInputElement|HTMLSelectElement)} */ (_elements[id]).disabled = !isHost;
+    });
+    _elements['lobby-rules'].classList.toggle('read-only', !isHost);
   }
+  const ended = IdleSeats.endedEarly;
+  _elements['lobby-ended'].hidden = !ended;
+  _elements['lobby-ended'].textContent = ended ? I18n.t('rules.endedEarly', { name: ended.name }) : '';
+}
 
-  /**
-   * The lobby's rules of leaving and idling.
-   * @namespace SeatRulesView
-   * @type {Object}
-   */
-  Tichu.SeatRulesView = Object.freeze({ init, render, clockLabel, TURN_CLOCKS });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The lobby's rules of leaving and idling.
+ * @namespace SeatRulesView
+ */
+export const SeatRulesView = Object.freeze({ init, render, clockLabel, TURN_CLOCKS });

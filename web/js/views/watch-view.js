@@ -13,198 +13,195 @@
  * It draws itself (on state changes, view changes and a language switch) and sends its
  * intents through the EventBus (`intent:watch`, `intent:options`, `intent:spectator-hands`).
  */
-(function (Tichu) {
-  'use strict';
 
-  const EventBus = Tichu.EventBus;
-  const I18n = Tichu.I18n;
-  const State = Tichu.State;
-  const TablesApi = Tichu.TablesApi;
-  const ViewManager = Tichu.ViewManager;
+import { Events } from '../events.js';
+import { EventBus } from '../event-bus.js';
+import { I18n } from '../i18n.js';
+import { State } from '../state.js';
+import { TablesApi } from '../tables-api.js';
+import { ViewManager } from '../view-manager.js';
 
-  /** @type {number} Tables a list shows (login: more room than the lobby). */
-  const _LOGIN_ROWS = 5;
-  const _LOBBY_ROWS = 3;
-  /** @type {number} Milliseconds between two refreshes of a shown list. */
-  const _REFRESH_MS = 4000;
-  /** @type {string} The SVG namespace. */
-  const _SVG = 'http://www.w3.org/2000/svg';
+/** @type {number} Tables a list shows (login: more room than the lobby). */
+const _LOGIN_ROWS = 5;
+const _LOBBY_ROWS = 3;
+/** @type {number} Milliseconds between two refreshes of a shown list. */
+const _REFRESH_MS = 4000;
+/** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
+const _SVG = 'http://www.w3.org/2000/svg';
 
-  /** @type {Object<string, HTMLElement>} */
-  const _elements = {};
-  /** @type {import('../tables-api.js').TableEntry[]} The tables last fetched. */
-  let _tables = [];
-  /** @type {(number|null)} The refresh timer while a list is shown. */
-  let _timer = null;
-  /** @type {(number|null)} The pending render frame. */
-  let _frame = null;
+/** @type {Object<string, HTMLElement>} */
+const _elements = {};
+/** @type {import('../tables-api.js').TableEntry[]} The tables last fetched. */
+let _tables = [];
+/** @type {(number|null)} The refresh timer while a list is shown. */
+let _timer = null;
+/** @type {(number|null)} The pending render frame. */
+let _frame = null;
 
-  /**
-   * An eye icon (decorative).
-   * @returns {SVGElement} The icon.
-   */
-  function _eyeIcon() {
-    const svg = document.createElementNS(_SVG, 'svg');
-    svg.setAttribute('viewBox', '0 0 48 48');
-    svg.setAttribute('class', 'watch-eye');
-    svg.setAttribute('aria-hidden', 'true');
-    const outline = document.createElementNS(_SVG, 'path');
-    outline.setAttribute('d', 'M4 24 C12 10 36 10 44 24 C36 38 12 38 4 24 Z');
-    outline.setAttribute('class', 'watch-eye-line');
-    const pupil = document.createElementNS(_SVG, 'circle');
-    pupil.setAttribute('cx', '24');
-    pupil.setAttribute('cy', '24');
-    pupil.setAttribute('r', '7');
-    svg.append(outline, pupil);
-    return svg;
+/**
+ * An eye icon (decorative).
+ * @returns {SVGElement} The icon.
+ */
+function _eyeIcon() {
+  const svg = document.createElementNS(_SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 48 48');
+  svg.setAttribute('class', 'watch-eye');
+  svg.setAttribute('aria-hidden', 'true');
+  const outline = document.createElementNS(_SVG, 'path');
+  outline.setAttribute('d', 'M4 24 C12 10 36 10 44 24 C36 38 12 38 4 24 Z');
+  outline.setAttribute('class', 'watch-eye-line');
+  const pupil = document.createElementNS(_SVG, 'circle');
+  pupil.setAttribute('cx', '24');
+  pupil.setAttribute('cy', '24');
+  pupil.setAttribute('r', '7');
+  svg.append(outline, pupil);
+  return svg;
+}
+
+/**
+ * Find the elements and wire the controls.
+ * @returns {void}
+ */
+function init() {
+  ['watchers', 'watchers-count', 'spectate-badge', 'wrapper', 'lobby-spectate', 'lobby-spectators',
+    'lobby-spectate-allow', 'login-tables', 'lobby-tables'].forEach(function (id) {
+    _elements[id] = document.getElementById(id);
+  });
+  _elements.watchers.prepend(_eyeIcon());
+  _elements['lobby-spectators'].addEventListener('change', function () {
+    EventBus.emit(Events.INTENT_OPTIONS, { spectators: /** @type {HTMLInputElement} */ (_elements['lobby-spectators']).checked });
+  });
+  _elements['lobby-spectate-allow'].addEventListener('change', function () {
+    EventBus.emit(Events.INTENT_SPECTATOR_HANDS, { allow: /** @type {HTMLInputElement} */ (_elements['lobby-spectate-allow']).checked });
+  });
+  EventBus.on(Events.UI_VIEW_SHOWN, _onView);
+  EventBus.on(Events.STATE_CHANGED, _requestRender);
+  EventBus.on(Events.INTENT_LANGUAGE, _requestRender);
+}
+
+/**
+ * A view was shown: fetch the tables now and every few seconds while a list is visible.
+ * @param {string} view The view's name.
+ * @returns {void}
+ */
+function _onView(view) {
+  if (_timer !== null) {
+    window.clearInterval(_timer);
+    _timer = null;
   }
-
-  /**
-   * Find the elements and wire the controls.
-   * @returns {void}
-   */
-  function init() {
-    ['watchers', 'watchers-count', 'spectate-badge', 'wrapper', 'lobby-spectate', 'lobby-spectators',
-      'lobby-spectate-allow', 'login-tables', 'lobby-tables'].forEach(function (id) {
-      _elements[id] = document.getElementById(id);
-    });
-    _elements.watchers.prepend(_eyeIcon());
-    _elements['lobby-spectators'].addEventListener('change', function () {
-      EventBus.emit('intent:options', { spectators: _elements['lobby-spectators'].checked });
-    });
-    _elements['lobby-spectate-allow'].addEventListener('change', function () {
-      EventBus.emit('intent:spectator-hands', { allow: _elements['lobby-spectate-allow'].checked });
-    });
-    EventBus.on('ui:view-shown', _onView);
-    EventBus.on('state:changed', _requestRender);
-    EventBus.on('intent:language', _requestRender);
+  if (view === 'login' || view === 'lobby') {
+    _refresh();
+    _timer = window.setInterval(_refresh, _REFRESH_MS);
   }
+  _requestRender();
+}
 
-  /**
-   * A view was shown: fetch the tables now and every few seconds while a list is visible.
-   * @param {string} view The view's name.
-   * @returns {void}
-   */
-  function _onView(view) {
-    if (_timer !== null) {
-      window.clearInterval(_timer);
-      _timer = null;
-    }
-    if (view === 'login' || view === 'lobby') {
-      _refresh();
-      _timer = window.setInterval(_refresh, _REFRESH_MS);
-    }
+/**
+ * Fetch the tables, then draw.
+ * @returns {void}
+ */
+function _refresh() {
+  TablesApi.list().then(function (tables) {
+    _tables = tables;
     _requestRender();
-  }
+  });
+}
 
-  /**
-   * Fetch the tables, then draw.
-   * @returns {void}
-   */
-  function _refresh() {
-    TablesApi.list().then(function (tables) {
-      _tables = tables;
-      _requestRender();
+/**
+ * Draw in the next frame (several asks make one drawing).
+ * @returns {void}
+ */
+function _requestRender() {
+  if (_frame === null) {
+    _frame = window.requestAnimationFrame(function () {
+      _frame = null;
+      render();
     });
   }
+}
 
-  /**
-   * Draw in the next frame (several asks make one drawing).
-   * @returns {void}
-   */
-  function _requestRender() {
-    if (_frame === null) {
-      _frame = window.requestAnimationFrame(function () {
-        _frame = null;
-        render();
-      });
-    }
-  }
-
-  /**
-   * Draw one list of tables to watch.
-   * @param {HTMLElement} container The `.watch-list`.
-   * @param {import('../tables-api.js').TableEntry[]} tables The tables to list.
-   * @param {number} rows The most rows.
-   * @returns {void}
-   */
-  function _renderList(container, tables, rows) {
-    container.hidden = !tables.length;
-    container.querySelector('.watch-title').textContent = I18n.t('spectate.tables');
-    const items = tables.slice(0, rows).map(function (table) {
-      const item = document.createElement('li');
-      item.className = 'watch-table';
-      item.dataset.table = table.name;
-      const text = document.createElement('div');
-      text.className = 'watch-text';
-      const name = document.createElement('span');
-      name.className = 'watch-name';
-      name.textContent = table.name;
-      const line = document.createElement('span');
-      line.className = 'watch-line';
-      const state = !table.watchable && table.spectators === 0 ? 'spectate.closed'
-        : table.running ? 'spectate.playing' : 'spectate.lobby';
-      line.textContent = I18n.t('spectate.tableLine', { players: table.players.join(', '), state: I18n.t(state) });
-      text.append(name, line);
-      const count = document.createElement('span');
-      count.className = 'watch-count';
-      count.textContent = String(table.spectators);
-      count.setAttribute('aria-label', I18n.t('spectate.count', { count: table.spectators }));
-      count.prepend(_eyeIcon());
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'watch-button';
-      button.textContent = I18n.t('spectate.watch');
-      button.setAttribute('aria-label', I18n.t('spectate.watchLabel', { table: table.name }));
-      button.disabled = !table.watchable;
-      button.addEventListener('click', function () {
-        EventBus.emit('intent:watch', { table: table.name });
-      });
-      item.append(text, count, button);
-      return item;
+/**
+ * Draw one list of tables to watch.
+ * @param {HTMLElement} container The `.watch-list`.
+ * @param {import('../tables-api.js').TableEntry[]} tables The tables to list.
+ * @param {number} rows The most rows.
+ * @returns {void}
+ */
+function _renderList(container, tables, rows) {
+  container.hidden = !tables.length;
+  container.querySelector('.watch-title').textContent = I18n.t('spectate.tables');
+  const items = tables.slice(0, rows).map(function (table) {
+    const item = document.createElement('li');
+    item.className = 'watch-table';
+    item.dataset.table = table.name;
+    const text = document.createElement('div');
+    text.className = 'watch-text';
+    const name = document.createElement('span');
+    name.className = 'watch-name';
+    name.textContent = table.name;
+    const line = document.createElement('span');
+    line.className = 'watch-line';
+    const state = !table.watchable && table.spectators === 0 ? 'spectate.closed'
+      : table.running ? 'spectate.playing' : 'spectate.lobby';
+    line.textContent = I18n.t('spectate.tableLine', { players: table.players.join(', '), state: I18n.t(state) });
+    text.append(name, line);
+    const count = document.createElement('span');
+    count.className = 'watch-count';
+    count.textContent = String(table.spectators);
+    count.setAttribute('aria-label', I18n.t('spectate.count', { count: table.spectators }));
+    count.prepend(_eyeIcon());
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'watch-button';
+    button.textContent = I18n.t('spectate.watch');
+    button.setAttribute('aria-label', I18n.t('spectate.watchLabel', { table: table.name }));
+    button.disabled = !table.watchable;
+    button.addEventListener('click', function () {
+      EventBus.emit(Events.INTENT_WATCH, { table: table.name });
     });
-    container.querySelector('.watch-tables').replaceChildren(...items);
-  }
+    item.append(text, count, button);
+    return item;
+  });
+  container.querySelector('.watch-tables').replaceChildren(...items);
+}
 
-  /**
-   * Draw the lists, the watcher count, the badge and the lobby's controls.
-   * @returns {void}
-   */
-  function render() {
-    const view = ViewManager.activeView();
-    const spectators = State.spectators;
-    _renderList(_elements['login-tables'], view === 'login' ? _tables : [], _LOGIN_ROWS);
-    const own = State.public.table_name;
-    const others = _tables.filter(function (table) { return table.name !== own; });
-    _renderList(_elements['lobby-tables'], view === 'lobby' && !State.spectating ? others : [], _LOBBY_ROWS);
-    const atTable = view === 'lobby' || view === 'table' || view === 'scores';
-    const showCount = atTable && spectators !== null && (State.spectating || State.playerIndex !== null);
-    _elements.watchers.hidden = !showCount;
-    if (showCount) {
-      _elements['watchers-count'].textContent = String(spectators.count);
-      _elements.watchers.setAttribute('aria-label', I18n.t('spectate.count', { count: spectators.count }));
-      _elements.watchers.title = I18n.t('spectate.count', { count: spectators.count });
-    }
-    _elements['spectate-badge'].hidden = !(State.spectating && atTable);
-    _elements['spectate-badge'].textContent = I18n.t('spectate.watching');
-    _elements.wrapper.classList.toggle('spectating', State.spectating);
-    const seated = State.playerIndex !== null && spectators !== null;
-    _elements['lobby-spectate'].hidden = !seated;
-    if (seated) {
-      const isHost = State.public.host_index === State.playerIndex;
-      const host = _elements['lobby-spectators'];
-      host.checked = spectators.allowed;
-      host.disabled = !isHost;
-      const allow = _elements['lobby-spectate-allow'];
-      allow.checked = spectators.allow[State.playerIndex] === true;
-      allow.title = I18n.t('spectate.allowLabel');
-    }
+/**
+ * Draw the lists, the watcher count, the badge and the lobby's controls.
+ * @returns {void}
+ */
+function render() {
+  const view = ViewManager.activeView();
+  const spectators = State.spectators;
+  _renderList(_elements['login-tables'], view === 'login' ? _tables : [], _LOGIN_ROWS);
+  const own = State.public.table_name;
+  const others = _tables.filter(function (table) { return table.name !== own; });
+  _renderList(_elements['lobby-tables'], view === 'lobby' && !State.spectating ? others : [], _LOBBY_ROWS);
+  const atTable = view === 'lobby' || view === 'table' || view === 'scores';
+  const showCount = atTable && spectators !== null && (State.spectating || State.playerIndex !== null);
+  _elements.watchers.hidden = !showCount;
+  if (showCount) {
+    _elements['watchers-count'].textContent = String(spectators.count);
+    _elements.watchers.setAttribute('aria-label', I18n.t('spectate.count', { count: spectators.count }));
+    _elements.watchers.title = I18n.t('spectate.count', { count: spectators.count });
   }
+  _elements['spectate-badge'].hidden = !(State.spectating && atTable);
+  _elements['spectate-badge'].textContent = I18n.t('spectate.watching');
+  _elements.wrapper.classList.toggle('spectating', State.spectating);
+  const seated = State.playerIndex !== null && spectators !== null;
+  _elements['lobby-spectate'].hidden = !seated;
+  if (seated) {
+    const isHost = State.public.host_index === State.playerIndex;
+    const host = /** @type {HTMLInputElement} */ (_elements['lobby-spectators']);
+    host.checked = spectators.allowed;
+    host.disabled = !isHost;
+    const allow = /** @type {HTMLInputElement} */ (_elements['lobby-spectate-allow']);
+    allow.checked = spectators.allow[State.playerIndex] === true;
+    allow.title = I18n.t('spectate.allowLabel');
+  }
+}
 
-  /**
-   * The spectators' parts of the views.
-   * @namespace WatchView
-   * @type {Object}
-   */
-  Tichu.WatchView = Object.freeze({ init, render });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The spectators' parts of the views.
+ * @namespace WatchView
+ */
+export const WatchView = Object.freeze({ init, render });

@@ -6,109 +6,106 @@
  * Both switch themselves off when the trick is taken, and never pass where passing is not
  * legal (AutoPass.shouldPass). The pass goes out as an intent like a click on Pass.
  */
-(function (Tichu) {
-  'use strict';
 
-  const AutoPass = Tichu.AutoPass;
-  const EventBus = Tichu.EventBus;
-  const I18n = Tichu.I18n;
-  const State = Tichu.State;
+import { AutoPass } from '../../auto-pass.js';
+import { Events } from '../../events.js';
+import { EventBus } from '../../event-bus.js';
+import { I18n } from '../../i18n.js';
+import { State } from '../../state.js';
 
-  /** @type {number} Milliseconds before an automatic pass (so that the play can be followed). */
-  const DELAY_MS = 300;
-  /** @type {Object<string, string>} The toggles' ids by mode. */
-  const _IDS = { trick: 'auto-pass-trick', bomb: 'auto-pass-bomb' };
+/** @type {number} Milliseconds before an automatic pass (so that the play can be followed). */
+const DELAY_MS = 300;
+/** @type {Object<string, string>} The toggles' ids by mode. */
+const _IDS = { trick: 'auto-pass-trick', bomb: 'auto-pass-bomb' };
 
-  /** @type {(string|null)} The mode switched on, or null. */
-  let _mode = null;
-  /** @type {(number|null)} The pending pass. */
-  let _timer = null;
-  /** @type {Object<string, HTMLButtonElement>} The toggles by mode. */
-  const _buttons = {};
+/** @type {(string|null)} The mode switched on, or null. */
+let _mode = null;
+/** @type {(number|null)} The pending pass. */
+let _timer = null;
+/** @type {Object<string, HTMLButtonElement>} The toggles by mode. */
+const _buttons = {};
 
-  /**
-   * Pass the open request after the delay if the mode says so.
-   * @returns {void}
-   */
-  function _consider() {
-    if (_timer !== null || !AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
-      return;
-    }
-    const requestId = State.request.request_id;
-    _timer = window.setTimeout(function () {
-      _timer = null;
-      if (State.request && State.request.request_id === requestId
-          && AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
-        EventBus.emit('intent:respond', { action: 'play', data: { cards: [] } });
-        EventBus.emit('ui:render');
-      }
-    }, DELAY_MS);
+/**
+ * Pass the open request after the delay if the mode says so.
+ * @returns {void}
+ */
+function _consider() {
+  if (_timer !== null || !AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
+    return;
   }
+  const requestId = State.request.request_id;
+  _timer = window.setTimeout(function () {
+    _timer = null;
+    if (State.request && State.request.request_id === requestId
+        && AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
+      EventBus.emit(Events.INTENT_RESPOND, { action: 'play', data: { cards: [] } });
+      EventBus.emit(Events.UI_RENDER);
+    }
+  }, DELAY_MS);
+}
 
-  /**
-   * Switch a mode on (the other off), or off when it is on.
-   * @param {string} mode `trick` or `bomb`.
-   * @returns {void}
-   */
-  function toggle(mode) {
-    _mode = _mode === mode ? null : mode;
+/**
+ * Switch a mode on (the other off), or off when it is on.
+ * @param {string} which `trick` or `bomb`.
+ * @returns {void}
+ */
+function toggle(which) {
+  _mode = _mode === which ? null : which;
+  _consider();
+  EventBus.emit(Events.UI_RENDER);
+}
+
+/**
+ * The mode switched on.
+ * @returns {(string|null)} `trick`, `bomb` or null.
+ */
+function mode() {
+  return _mode;
+}
+
+/**
+ * Find and wire the toggles; follow the game.
+ * @returns {void}
+ */
+function init() {
+  for (const name of Object.keys(_IDS)) {
+    _buttons[name] = /** @type {HTMLButtonElement} */ (document.getElementById(_IDS[name]));
+    _buttons[name].addEventListener('click', function () { toggle(name); });
+  }
+  EventBus.on(Events.STATE_CHANGED, function (change) {
+    const joinedSelf = change.event === 'player_joined' && 'session_id' in (change.context || {});
+    if (AutoPass.endsWith(change.event) || joinedSelf) {
+      _mode = null;
+    }
     _consider();
-    EventBus.emit('ui:render');
-  }
+  });
+}
 
-  /**
-   * The mode switched on.
-   * @returns {(string|null)} `trick`, `bomb` or null.
-   */
-  function mode() {
-    return _mode;
+/**
+ * Draw the toggles: pressed or not, usable while this seat plays.
+ * @returns {void}
+ */
+function render() {
+  const usable = State.public.phase === 'playing' && State.playerIndex !== null
+    && !State.placeOf(State.playerIndex) && State.hand().length > 0;
+  const group = _buttons.trick.parentElement;
+  if (group.getAttribute('aria-label') !== I18n.t('tools.autoPass')) {
+    group.setAttribute('aria-label', I18n.t('tools.autoPass'));
   }
-
-  /**
-   * Find and wire the toggles; follow the game.
-   * @returns {void}
-   */
-  function init() {
-    for (const name of Object.keys(_IDS)) {
-      _buttons[name] = document.getElementById(_IDS[name]);
-      _buttons[name].addEventListener('click', function () { toggle(name); });
+  for (const name of Object.keys(_IDS)) {
+    const button = _buttons[name];
+    const text = I18n.t(name === 'trick' ? 'tools.autoPassTrick' : 'tools.autoPassBomb');
+    if (button.textContent !== text) {
+      button.textContent = text;
     }
-    EventBus.on('state:changed', function (change) {
-      const joinedSelf = change.event === 'player_joined' && 'session_id' in (change.context || {});
-      if (AutoPass.endsWith(change.event) || joinedSelf) {
-        _mode = null;
-      }
-      _consider();
-    });
+    button.setAttribute('aria-pressed', String(_mode === name));
+    button.classList.toggle('on', _mode === name);
+    button.disabled = !usable && _mode !== name;
   }
+}
 
-  /**
-   * Draw the toggles: pressed or not, usable while this seat plays.
-   * @returns {void}
-   */
-  function render() {
-    const usable = State.public.phase === 'playing' && State.playerIndex !== null
-      && !State.placeOf(State.playerIndex) && State.hand().length > 0;
-    const group = _buttons.trick.parentElement;
-    if (group.getAttribute('aria-label') !== I18n.t('tools.autoPass')) {
-      group.setAttribute('aria-label', I18n.t('tools.autoPass'));
-    }
-    for (const name of Object.keys(_IDS)) {
-      const button = _buttons[name];
-      const text = I18n.t(name === 'trick' ? 'tools.autoPassTrick' : 'tools.autoPassBomb');
-      if (button.textContent !== text) {
-        button.textContent = text;
-      }
-      button.setAttribute('aria-pressed', String(_mode === name));
-      button.classList.toggle('on', _mode === name);
-      button.disabled = !usable && _mode !== name;
-    }
-  }
-
-  /**
-   * The auto-pass toggles.
-   * @namespace AutoPassBar
-   * @type {Object}
-   */
-  Tichu.AutoPassBar = Object.freeze({ init, render, toggle, mode, DELAY_MS });
-})(window.Tichu = window.Tichu || {});
+/**
+ * The auto-pass toggles.
+ * @namespace AutoPassBar
+ */
+export const AutoPassBar = Object.freeze({ init, render, toggle, mode, DELAY_MS });

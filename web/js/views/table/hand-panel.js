@@ -2,93 +2,89 @@
  * @file HandPanel: draws the own hand (sorted, selectable) and, for a seat that is out, the
  * other seats' hands (R8.3).
  */
-(function (Tichu) {
-  'use strict';
 
-  const CardBuilder = Tichu.CardBuilder;
-  const Lib = Tichu.Lib;
-  const State = Tichu.State;
+import { Lib } from '../../lib.js';
+import { State } from '../../state.js';
+import { CardBuilder } from '../card-builder.js';
 
-  /** @type {number} Most cards in one row of the portrait hand. */
-  const _MAX_ROW = 7;
+/** @type {number} Most cards in one row of the portrait hand. */
+const _MAX_ROW = 7;
 
-  /** @type {Object<string, HTMLElement>} */
-  const _elements = {};
+/** @type {Object<string, HTMLElement>} */
+const _elements = {};
 
-  /**
-   * Find the elements.
-   * @returns {void}
-   */
-  function init() {
-    _elements.hand = document.getElementById('hand');
-    _elements.revealed = document.getElementById('revealed-hands');
+/**
+ * Find the elements.
+ * @returns {void}
+ */
+function init() {
+  _elements.hand = document.getElementById('hand');
+  _elements.revealed = document.getElementById('revealed-hands');
+}
+
+/**
+ * Draw the other seats' hands while this seat is out and they are known.
+ * @returns {void}
+ */
+function _renderRevealed() {
+  const hands = State.revealedHands;
+  const own = State.playerIndex;
+  const container = _elements.revealed;
+  const seats = [];
+  if (hands && State.spectating) {
+    seats.push(...[0, 1, 2, 3].filter(function (seat) { return (hands[seat] || []).length; }));
   }
-
-  /**
-   * Draw the other seats' hands while this seat is out and they are known.
-   * @returns {void}
-   */
-  function _renderRevealed() {
-    const hands = State.revealedHands;
-    const own = State.playerIndex;
-    const container = _elements.revealed;
-    const seats = [];
-    if (hands && State.spectating) {
-      seats.push(...[0, 1, 2, 3].filter(function (seat) { return (hands[seat] || []).length; }));
-    }
-    else if (hands && own !== null) {
-      for (const offset of [3, 2, 1]) {
-        const seat = (own + offset) % 4;
-        if ((hands[seat] || []).length) {
-          seats.push(seat);
-        }
+  else if (hands && own !== null) {
+    for (const offset of [3, 2, 1]) {
+      const seat = (own + offset) % 4;
+      if ((hands[seat] || []).length) {
+        seats.push(seat);
       }
     }
-    container.hidden = !seats.length;
-    const rows = seats.map(function (seat) {
-      let row = container.querySelector('.revealed-hand[data-seat="' + seat + '"]');
-      if (!row) {
-        row = document.createElement('div');
-        row.className = 'revealed-hand';
-        row.dataset.seat = String(seat);
-        const name = document.createElement('span');
-        name.className = 'revealed-name';
-        const cards = document.createElement('div');
-        cards.className = 'revealed-cards';
-        row.append(name, cards);
-      }
-      row.querySelector('.revealed-name').textContent = State.displayName(seat);
-      CardBuilder.syncCards(row.querySelector('.revealed-cards'), Lib.sortCards(hands[seat]));
-      return row;
-    });
-    container.replaceChildren(...rows);
   }
-
-  /**
-   * Draw the own hand and the revealed hands.
-   * @param {number[][]} cards The hand cards to show (sorted here, unless `options.ordered`).
-   * @param {Set<string>} selected Keys of the selected cards.
-   * @param {{ordered: boolean, received: (Set<string>|undefined)}} [options] `ordered`: draw the
-   *   cards in the order given (HandArranger); `received`: keys of the cards to mark as received
-   *   in the exchange (the class `received`).
-   * @returns {void}
-   */
-  function render(cards, selected, options) {
-    const sorted = options && options.ordered ? cards.slice() : Lib.sortCards(cards);
-    const perRow = sorted.length > _MAX_ROW ? Math.ceil(sorted.length / 2) : Math.max(sorted.length, 1);
-    _elements.hand.style.setProperty('--per-row', String(perRow));
-    CardBuilder.syncCards(_elements.hand, sorted, { interactive: true, selected: selected });
-    const received = (options && options.received) || new Set();
-    for (const element of _elements.hand.querySelectorAll('.card')) {
-      element.classList.toggle('received', received.has(element.dataset.card));
+  container.hidden = !seats.length;
+  const rows = seats.map(function (seat) {
+    let row = /** @type {HTMLElement} */ (container.querySelector('.revealed-hand[data-seat="' + seat + '"]'));
+    if (!row) {
+      row = document.createElement('div');
+      row.className = 'revealed-hand';
+      row.dataset.seat = String(seat);
+      const name = document.createElement('span');
+      name.className = 'revealed-name';
+      const cards = document.createElement('div');
+      cards.className = 'revealed-cards';
+      row.append(name, cards);
     }
-    _renderRevealed();
-  }
+    row.querySelector('.revealed-name').textContent = State.displayName(seat);
+    CardBuilder.syncCards(row.querySelector('.revealed-cards'), Lib.sortCards(hands[seat]));
+    return row;
+  });
+  container.replaceChildren(...rows);
+}
 
-  /**
-   * The hands.
-   * @namespace HandPanel
-   * @type {Object}
-   */
-  Tichu.HandPanel = Object.freeze({ init, render });
-})(window.Tichu = window.Tichu || {});
+/**
+ * Draw the own hand and the revealed hands.
+ * @param {number[][]} cards The hand cards to show (sorted here, unless `options.ordered`).
+ * @param {Set<string>} selected Keys of the selected cards.
+ * @param {{ordered: boolean, received: (Set<string>|undefined)}} [options] `ordered`: draw the
+ *   cards in the order given (HandArranger); `received`: keys of the cards to mark as received
+ *   in the exchange (the class `received`).
+ * @returns {void}
+ */
+function render(cards, selected, options) {
+  const sorted = options && options.ordered ? cards.slice() : Lib.sortCards(cards);
+  const perRow = sorted.length > _MAX_ROW ? Math.ceil(sorted.length / 2) : Math.max(sorted.length, 1);
+  _elements.hand.style.setProperty('--per-row', String(perRow));
+  CardBuilder.syncCards(_elements.hand, sorted, { interactive: true, selected: selected });
+  const received = (options && options.received) || new Set();
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (_elements.hand.querySelectorAll('.card'))) {
+    element.classList.toggle('received', received.has(element.dataset.card));
+  }
+  _renderRevealed();
+}
+
+/**
+ * The hands.
+ * @namespace HandPanel
+ */
+export const HandPanel = Object.freeze({ init, render });
