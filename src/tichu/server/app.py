@@ -18,11 +18,7 @@ from tichu.server.guard.forwarded import ForwardedResolver, parse_trusted
 from tichu.server.guard.limits import ConnectionCounter
 from tichu.server.guard.memory import Sweeper
 from tichu.server.guard.security import OriginPolicy, add_security_headers, dev_only_files
-from tichu.server.http import analysis as analysis_api
-from tichu.server.http import history as history_api
-from tichu.server.http import tables as tables_api
-from tichu.server.http.replay import setup_replay_api
-from tichu.server.http.site import WEB_DIR, health, index
+from tichu.server.http import ROUTES
 from tichu.server.keys import (
     AGENTS,
     ANALYSES,
@@ -72,14 +68,8 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.on_shutdown.append(_on_shutdown)
     app.on_cleanup.append(_stop_sweeping)
     app.router.add_get("/ws", websocket_handler)
-    app.router.add_get("/", index)
-    app.router.add_get("/healthz", health)
-    history_api.register(app, STORE)
-    analysis_api.register(app, SETTINGS, STORE, ANALYSES)
-    tables_api.add_routes(app, FACTORY)
-    setup_replay_api(app, STORE)
-    if WEB_DIR.is_dir():
-        app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
+    for add_routes in ROUTES:
+        add_routes(app)
     return app
 
 
