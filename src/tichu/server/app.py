@@ -33,8 +33,8 @@ from tichu.server.keys import (
     STORE_FILE,
     SWEEPER,
 )
+from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.factory import GameFactory
-from tichu.server.tables.table import AgentFactory, registry_agent
 from tichu.server.workers.agent_pool import AgentPool, worker_count
 from tichu.server.workers.analysis_runner import ANALYSIS, AnalysisRunner, Steps
 from tichu.server.workers.store_writer import StoreWriter

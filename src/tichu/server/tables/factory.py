@@ -16,8 +16,10 @@ from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.guard.limits import OpeningWindow
 from tichu.server.guard.memory import release_memory
+from tichu.server.tables.agent_seat import AgentFactory, registry_agent
+from tichu.server.tables.hints import HintRanker, heuristic_hinter
 from tichu.server.tables.spectators import Spectator
-from tichu.server.tables.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
+from tichu.server.tables.table import Table
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter, session_hash
 from tichu.server.ws.connection import Connection

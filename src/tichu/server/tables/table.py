@@ -35,19 +35,14 @@ replaces both. A server that restarts after a crash rebuilds such a game
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
-import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from tichu.agents.agent import Agent
-from tichu.agents.heuristic_agent import HeuristicAgent
-from tichu.agents.levels import LEVELS, agent_spec
-from tichu.agents.registry import AGENTS, make_agent
+from tichu.agents.levels import agent_spec
 from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation
 from tichu.core.round import ActionKind, Round
@@ -56,12 +51,15 @@ from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.engine.views import SeatView, TableInfo, TablePhase, build_public_state
 from tichu.records.journal import rebuild
-from tichu.records.record import ended_early, game_record, now_iso
+from tichu.records.record import now_iso
 from tichu.records.stats import HUMAN
 from tichu.records.store import RunningGame
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.tables.agent_seat import ServerAgent
+from tichu.server.tables.agent_seat import AgentFactory, ServerAgent, registry_agent
+from tichu.server.tables.hints import HintRanker, heuristic_hinter, ranked_hint
+from tichu.server.tables.options import TableOptions, check_options
+from tichu.server.tables.session import GameSession
 from tichu.server.tables.social import (
     CHAT_BURST,
     CHAT_LENGTH,
@@ -74,7 +72,7 @@ from tichu.server.tables.social import (
 )
 from tichu.server.tables.spectators import Spectator, Spectators
 from tichu.server.workers.agent_pool import AgentPool
-from tichu.server.workers.store_writer import GameJournal, StoreWriter
+from tichu.server.workers.store_writer import StoreWriter
 from tichu.server.ws.connection import Connection
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import (
@@ -89,69 +87,10 @@ from tichu.server.ws.protocol import (
 
 log = logging.getLogger(__name__)
 
-#: Seed of a table's hint agent when the server deals at random (``Settings.seed`` is None).
-HINT_SEED = 0
-#: Milliseconds a hint may take before it is logged as slow.
-SLOW_HINT_MS = 50.0
-#: Makes the agent of an empty seat from an agent kind and a display name.
-AgentFactory = Callable[[str, str], Agent]
-#: The turn clocks the host may choose (seconds per decision; 0: no clock).
-TURN_CLOCKS = (0, 30, 60, 120)
-#: What may happen when a person leaves a running game for good.
-ON_LEAVE = ("agent", "end")
 #: Seconds a person's seat must have been waited for before the host may hand it to an agent.
 HAND_OVER_AFTER = 60.0
 #: Seat changes a game keeps at most (for its record); a join beyond them is refused.
 MAX_SEAT_CHANGES = 64
-
-
-class HintRanker(Protocol):
-    """Ranks a seat's legal plays, best first, from that seat's view only (R8); it pickles (it
-    ranks in the agent pool)."""
-
-    def hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play]:
-        """The plays of ``legal`` best first (it may leave some out)."""
-
-
-def registry_agent(kind: str, name: str) -> Agent:
-    """The default :data:`AgentFactory`: an unseeded agent of the registry."""
-    return make_agent(kind, name=name)
-
-
-def heuristic_hinter(settings: Settings) -> HintRanker:
-    """The default hint ranker: a heuristic agent, seeded by the server's seed if it has one."""
-    return HeuristicAgent("Hint", HINT_SEED if settings.seed is None else settings.seed)
-
-
-@dataclass
-class TableOptions:
-    """What the host may choose in the lobby (``set_options``).
-
-    :ivar agent: Who plays the empty seats: a level of :data:`tichu.agents.levels.LEVELS`
-        (``expert``), an agent kind of :data:`tichu.agents.registry.AGENTS`, or the server's
-        setting, which may carry a search setting such as ``montecarlo:0.2``.
-    :ivar hints: Whether ``play`` requests carry the ranked legal plays as ``hint``.
-    :ivar turn_clock: Seconds a person has for each decision (0: no clock); one of
-        :data:`TURN_CLOCKS`, or the server's setting.
-    :ivar on_leave: ``"agent"`` (an agent finishes a game a person left) or ``"end"`` (it ends).
-    :ivar newcomers: Whether a newcomer may take an agent's seat while a game runs.
-    """
-
-    agent: str
-    hints: bool
-    turn_clock: float = 0.0
-    on_leave: str = "agent"
-    newcomers: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """The options as clients get them: ``{agent, hints, agents, levels, turn_clock,
-        turn_clocks, on_leave, newcomers}`` (``agents``: the kinds the host may choose, weakest
-        first; ``levels``: the levels, weakest first, each as ``{level, agent}`` with its agent
-        spec; ``turn_clocks``: the clocks the host may choose)."""
-        return {"agent": self.agent, "hints": self.hints, "agents": list(AGENTS),
-                "levels": [{"level": name, "agent": level.agent} for name, level in LEVELS.items()],
-                "turn_clock": self.turn_clock, "turn_clocks": list(TURN_CLOCKS), "on_leave": self.on_leave,
-                "newcomers": self.newcomers}
 
 
 class Table:
@@ -183,11 +122,9 @@ class Table:
             record is handed to the store.
         """
         self.name = name
-        self._on_finished = on_finished
         self.settings = settings
         self._on_empty = on_empty
         self._store = store
-        self._journal: GameJournal | None = None
         self._agents = agents
         self._pool = pool
         self.options = TableOptions(agent=settings.agent, hints=settings.hints, turn_clock=settings.turn_timeout)
@@ -198,16 +135,18 @@ class Table:
         self.peers: list[Peer | None] = [None] * 4
         self._joined: list[Peer] = []  # clients in the order they joined (for the host)
         self._away: dict[Peer, asyncio.TimerHandle] = {}  # dropped clients within the grace period
-        self.engine: GameEngine | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._started_at = ""
-        self._starters: list[tuple[str, str]] = []  # the seats' occupants when the game started
-        self._seat_changes: list[dict[str, Any]] = []  # the record's seat_changes of the running game
-        self._kept_options: dict[str, Any] = {}  # what the store keeps beside the running game's journal
+        self.session = GameSession(name, self, store, on_ended=self._game_ended,
+                                   on_failed=lambda: self._broadcast_error(ErrorCode.UNKNOWN_ERROR),
+                                   on_finished=on_finished)
         self.spectators = Spectators(settings.max_spectators_per_table, self)
         self._closing_spectators: set[asyncio.Task[None]] = set()
 
     # -- what a seat's view is made from (TableSource) ------------------------------------------
+
+    @property
+    def engine(self) -> GameEngine | None:
+        """The engine of the running game, or ``None`` in the lobby."""
+        return self.session.engine
 
     @property
     def round(self) -> Round | None:
@@ -217,7 +156,7 @@ class Table:
     @property
     def is_running(self) -> bool:
         """Whether a game is being played."""
-        return self._task is not None and not self._task.done()
+        return self.session.is_running
 
     @property
     def clients(self) -> list[Peer]:
@@ -240,12 +179,13 @@ class Table:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
         seat = free[0]
         if self.is_running:
-            if len(self._seat_changes) >= MAX_SEAT_CHANGES:
+            if len(self.session.seat_changes) >= MAX_SEAT_CHANGES:
                 raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED,
                                     f"this game's seats changed hands {MAX_SEAT_CHANGES} times; wait for its end",
                                     table_name=self.name, spectate=self.spectators.admits)
-            own = [seat for seat in free if self._starters and self._starters[seat][1] == HUMAN
-                   and self._starters[seat][0].casefold() == player_name.casefold()]
+            starters = self.session.starters
+            own = [seat for seat in free if starters and starters[seat][1] == HUMAN
+                   and starters[seat][0].casefold() == player_name.casefold()]
             if own:
                 seat = own[0]
             elif not self.options.newcomers:
@@ -287,30 +227,9 @@ class Table:
         self.peers[peer.seat] = peer
         self.info.player_names[peer.seat] = peer.name
         if self.engine is not None:
-            self._note_change(peer.seat, peer, "joined")
+            self.session.note_change(peer.seat, peer, "joined")
             self.engine.replace_player(peer.seat, peer)
-            self._store_seat(peer)
-
-    def _note_change(self, seat: int, player: Player, reason: str) -> None:
-        """Remember a change of a seat's occupant during the game, where it happened (the record's
-        ``seat_changes``: the round's index and how many of its events came before)."""
-        engine = self.engine
-        if engine is None:
-            return
-        round_ = engine.round
-        index = len(engine.rounds)
-        events = len(round_.events) if round_ is not None and not round_.is_over else 0
-        self._seat_changes.append({"seat": seat, "round": index, "event": events, "name": player.name,
-                                   "kind": player.kind, "reason": reason})
-        if self._journal is not None:
-            game_id, kept = self._journal.game_id, {**self._kept_options, "seat_changes": list(self._seat_changes)}
-            self._store.submit(lambda store: store.set_running_options(game_id, kept))
-
-    def _store_seat(self, peer: Peer) -> None:
-        """Store who sits at a seat of the running game (by the hash of the session id)."""
-        if self._journal is not None:
-            game_id, seat, name, hashed = self._journal.game_id, peer.seat, peer.name, peer.session_hash
-            self._store.submit(lambda store: store.seat_person(game_id, seat, name, hashed))
+            self.session.store_seat(peer.seat, peer.name, peer.session_hash)
 
     def _connect(self, peer: Peer, connection: Connection) -> None:
         peer.connection = connection
@@ -376,11 +295,9 @@ class Table:
             self._end_early(seat, peer.name)
         elif self.engine is not None:
             player = self._seat_agent(agent)
-            self._note_change(seat, player, "left")
+            self.session.note_change(seat, player, "left")
             self.engine.replace_player(seat, player)
-            if self._journal is not None:
-                game_id = self._journal.game_id
-                self._store.submit(lambda store: store.unseat_person(game_id, seat))
+            self.session.unseat(seat)
         peer.release()
         was_ready = self.social.forget(peer)
         self._broadcast("player_left", player_index=seat, player_name=peer.name,
@@ -435,24 +352,10 @@ class Table:
 
         :raises ProtocolError: ``NOT_LOBBY_HOST``, ``GAME_ALREADY_STARTED``, ``INVALID_ACTION``
             for an unknown agent kind or level, a target score out of range, a turn clock not in
-            :data:`TURN_CLOCKS` or an unknown ``on_leave`` (nothing changes then).
+            :data:`~tichu.server.tables.options.TURN_CLOCKS` or an unknown ``on_leave`` (nothing changes then).
         """
         self._check_host(peer, "set_options")
-        if turn_clock is not None and turn_clock not in TURN_CLOCKS:
-            raise ProtocolError(ErrorCode.INVALID_ACTION,
-                                f"turn_clock must be one of {', '.join(map(str, TURN_CLOCKS))} (0: off)",
-                                turn_clocks=list(TURN_CLOCKS))
-        if on_leave is not None and on_leave not in ON_LEAVE:
-            raise ProtocolError(ErrorCode.INVALID_ACTION, f"on_leave must be one of {', '.join(ON_LEAVE)}",
-                                on_leave=list(ON_LEAVE))
-        if agent is not None and agent not in AGENTS and agent not in LEVELS:
-            known = f"known: {', '.join(AGENTS)}; levels: {', '.join(LEVELS)}"
-            raise ProtocolError(ErrorCode.INVALID_ACTION, f"unknown agent {clip(agent)!r}; {known}",
-                                agents=list(AGENTS), levels=list(LEVELS))
-        if target_score is not None and not TARGET_SCORE_MIN <= target_score <= TARGET_SCORE_MAX:
-            raise ProtocolError(ErrorCode.INVALID_ACTION,
-                                f"target_score must be {TARGET_SCORE_MIN} to {TARGET_SCORE_MAX}",
-                                target_score=target_score, min=TARGET_SCORE_MIN, max=TARGET_SCORE_MAX)
+        check_options(agent, target_score, turn_clock, on_leave)
         before = (self.options.agent, self.options.hints, self.target_score, self.options.turn_clock,
                   self.options.on_leave, self.options.newcomers)
         if spectators is not None:
@@ -621,30 +524,22 @@ class Table:
         players: list[Player] = [client if client is not None else self._seat_agent(self._make_agent(seat))
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
-        self._starters = [(player.name, player.kind) for player in players]
-        self._seat_changes = []
         rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
-        game_id, started_at, name = str(uuid.uuid4()), now_iso(), self.name
-        options = {"agent": self.options.agent, "hints": self.options.hints, "turn_clock": self.options.turn_clock,
-                   "on_leave": self.options.on_leave, "newcomers": self.options.newcomers,
-                   "starters": [list(starter) for starter in self._starters]}
-        self._kept_options = options
-        self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
-                                                          options))
-        self._run(GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window,
-                             keep_rounds=True), GameJournal(self._store, game_id, self), started_at)
-
-    def _run(self, engine: GameEngine, journal: GameJournal, started_at: str) -> None:
-        """Run a game (new or resumed) with its journal, storing the people's seats first."""
-        self.engine = engine
-        self._journal = journal
-        engine.observe(journal)
+        options = {**self.options.stored(), "starters": [[player.name, player.kind] for player in players]}
+        engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
+        self.session.begin(engine, str(uuid.uuid4()), now_iso(), options, self._people())
         engine.observe(self.spectators)
-        self._started_at = started_at
-        for peer in self.clients:
-            self._store_seat(peer)
-        self._task = asyncio.create_task(self._run_game(engine), name=f"table {self.name}")
+
+    def _people(self) -> list[tuple[int, str, str]]:
+        """``(seat, name, session hash)`` of every person seated, as the store keeps them."""
+        return [(peer.seat, peer.name, peer.session_hash) for peer in self.clients]
+
+    def _game_ended(self) -> None:
+        """The game's task ended (played, stopped or failed): the table is a lobby again."""
+        self.info.phase = TablePhase.LOBBY
+        self.info.is_running = False
+        self.info.player_names = [peer.name if peer else agent_name(seat) for seat, peer in enumerate(self.peers)]
 
     @classmethod
     def restore(cls, running: RunningGame, settings: Settings, on_empty: Callable[[Table], None], store: StoreWriter,
@@ -663,11 +558,7 @@ class Table:
         finished, unfinished = rebuild(rules, running.entries)
         table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter,
                     on_finished=on_finished)
-        table.options.agent = str(running.options.get("agent", table.options.agent))
-        table.options.hints = bool(running.options.get("hints", table.options.hints))
-        table.options.turn_clock = float(running.options.get("turn_clock", table.options.turn_clock))
-        table.options.on_leave = str(running.options.get("on_leave", table.options.on_leave))
-        table.options.newcomers = bool(running.options.get("newcomers", table.options.newcomers))
+        table.options.restore(running.options)
         table.target_score = rules.target_score
         for seat, (name, hashed) in sorted(running.seats.items()):
             peer = table._new_peer(name, seat)
@@ -679,37 +570,15 @@ class Table:
         players: list[Player] = [client if client is not None else table._seat_agent(table._make_agent(seat))
                                  for seat, client in enumerate(table.peers)]
         table.info.player_names = [player.name for player in players]
-        starters = running.options.get("starters")
-        table._starters = [(str(name), str(kind)) for name, kind in starters] if isinstance(starters, list) \
-            else [(player.name, player.kind) for player in players]
-        table._seat_changes = list(running.options.get("seat_changes") or [])
-        table._kept_options = {key: value for key, value in running.options.items() if key != "seat_changes"}
         engine = GameEngine(players, rules, rng=random.Random(), info=table.info,
                             bomb_window=settings.bomb_window, keep_rounds=True)
         engine.resume(finished, unfinished)
-        journal = GameJournal(store, running.id, table, written=len(running.entries))
-        journal.cursor.follow(finished, unfinished)
-        table._run(engine, journal, running.started_at)
+        table.session.resume(engine, running.id, running.started_at, running.options, len(running.entries),
+                             lambda cursor: cursor.follow(finished, unfinished), table._people())
+        engine.observe(table.spectators)
         for peer in table.clients:
             table._hold_seat(peer)
         return table
-
-    async def _run_game(self, engine: GameEngine) -> None:
-        try:
-            await engine.run()
-            self._write_record(engine, aborted=False)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # one table's failure must never reach another table or the server
-            log.exception("table %r: the game failed", self.name)
-            self._write_record(engine, aborted=True)
-            self._broadcast_error(ErrorCode.UNKNOWN_ERROR)
-        finally:
-            self.engine = None
-            self.info.phase = TablePhase.LOBBY
-            self.info.is_running = False
-            self.info.player_names = [peer.name if peer else agent_name(seat)
-                                      for seat, peer in enumerate(self.peers)]
 
     # -- interrupts from clients -----------------------------------------------------------------
 
@@ -797,12 +666,8 @@ class Table:
     def _end_early(self, seat: int, name: str) -> None:
         """A person's leaving ends the game (``on_leave`` ``"end"``): it is stored as ended early by
         them, every client hears ``game_ended_early``, and the table goes back to its lobby."""
-        engine, task = self.engine, self._task
-        if engine is None or task is None:
-            return
-        self._write_record(engine, aborted=True, ended_by={"seat": seat, "name": name})
-        task.cancel()
-        self._broadcast("game_ended_early", player_index=seat, player_name=name)
+        if self.session.end_early(seat, name):
+            self._broadcast("game_ended_early", player_index=seat, player_name=name)
 
     # -- a restart (docs/server.md, "Restarts keep games") -----------------------------------------
 
@@ -815,13 +680,7 @@ class Table:
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
-        task = self._task
-        if task is not None and not task.done():
-            self._journal = None  # not ended: no record, the journal stays for the next start
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        elif self.clients:
+        if not await self.session.suspend() and self.clients:
             name, state = self.name, self.kept_lobby()
             self._store.submit(lambda store: store.keep_lobby(name, state))
         error = ProtocolError(ErrorCode.SERVER_DOWN, "the server restarts; back soon", back_soon=True)
@@ -837,9 +696,7 @@ class Table:
     def kept_lobby(self) -> dict[str, Any]:
         """What a restart keeps of a table in its lobby: its options, target score, host and the
         people's seats (name and session hash, in the order they joined)."""
-        return {"options": {"agent": self.options.agent, "hints": self.options.hints,
-                            "turn_clock": self.options.turn_clock, "on_leave": self.options.on_leave,
-                            "newcomers": self.options.newcomers, "spectators": self.spectators.allowed},
+        return {"options": {**self.options.stored(), "spectators": self.spectators.allowed},
                 "target_score": self.target_score, "host": self.info.host_index,
                 "seats": [[peer.seat, peer.name, peer.session_hash] for peer in self._joined]}
 
@@ -879,13 +736,7 @@ class Table:
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
-        task, engine = self._task, self.engine
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            if engine is not None:
-                self._write_record(engine, aborted=True)
+        await self.session.stop()
         if reason is not None:
             self._broadcast_error(reason)
         for peer in self.clients:
@@ -918,57 +769,11 @@ class Table:
         return ServerAgent(agent, self._pool, self.settings.agent_delay, lambda: bool(self.clients))
 
     async def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
-        """The legal plays best first for a ``play`` request, or ``None`` when hints are off.
-
-        Only legal plays, each once, and all of them (what the agent leaves out is appended);
-        a failing agent gives no hint rather than failing the request. The ranking is
-        computed in the agent pool.
-        """
+        """The legal plays best first for a ``play`` request (:func:`ranked_hint`), or ``None``
+        when hints are off."""
         if not self.options.hints or not legal:
             return None
-        began = time.perf_counter()
-        try:
-            ranked = await self._pool.decide(self._hinter.hint, view, legal)
-        except Exception:  # a hint is a courtesy: it must never break a game
-            log.exception("table %r: the hint for seat %d failed", self.name, view.seat)
-            return None
-        allowed = set(legal)
-        hint: list[Play] = []
-        seen: set[Play] = set()
-        for play in [*ranked, *legal]:
-            if play in allowed and play not in seen:
-                seen.add(play)
-                hint.append(play)
-        took = (time.perf_counter() - began) * 1000
-        if took > SLOW_HINT_MS:
-            log.info("table %r: hint for %d legal plays took %.0f ms", self.name, len(legal), took)
-        return hint
-
-    def _write_record(self, engine: GameEngine, *, aborted: bool, ended_by: dict[str, Any] | None = None) -> None:
-        """Store the game's record in place of its journal; an aborted game's record has its
-        finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``.
-        ``players`` are the seats' occupants when the game started and ``seat_changes`` every
-        change since (docs/server.md); ``ended_by`` names the person whose leaving ended it."""
-        journal = self._journal
-        if journal is None:
-            return  # written already
-        game_id = journal.game_id
-        record: dict[str, Any] | None = None
-        try:
-            players = self._starters or [(player.name, player.kind) for player in engine.players]
-            record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
-            record["table"] = self.name
-            if self._seat_changes:
-                record["seat_changes"] = list(self._seat_changes)
-            if aborted:
-                ended_early(record, engine.round)
-            if ended_by is not None:
-                record["ended_by"] = ended_by
-        finally:  # a record that cannot be built still ends the game's journal: it must not come back
-            self._journal = None
-            self._store.submit(lambda store: store.end_game(game_id, record))
-        if record is not None and not aborted and self._on_finished is not None:
-            self._on_finished(game_id)
+        return await ranked_hint(self._pool, self._hinter, view, legal, self.name)
 
 
 def _line_json(line: ChatLine) -> dict[str, Any]:
