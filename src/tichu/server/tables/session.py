@@ -3,7 +3,7 @@
 The :class:`GameSession` starts a game (:meth:`GameSession.begin`) or goes on with one a stop
 or a crash left running (:meth:`GameSession.resume`); while it runs it writes who sits where
 and every change of a seat's occupant (the record's ``seat_changes``) to the store beside the
-journal the engine's observer writes (:class:`~tichu.server.workers.store_writer.GameJournal`);
+journal the engine's observer writes (:class:`~tichu.server.workers.game_journal.GameJournal`);
 at its end, or when it is stopped or ended early, it stores the game's record in place of the
 journal. A server that stops to start again suspends it: no record, the journal stays.
 """
@@ -21,7 +21,8 @@ from tichu.engine.player import Player
 from tichu.engine.views import TableSource
 from tichu.records.journal import JournalCursor
 from tichu.records.record import ended_early, game_record
-from tichu.server.workers.store_writer import GameJournal, StoreWriter
+from tichu.server.workers.game_journal import GameJournal
+from tichu.server.workers.store_writer import StoreWriter
 
 log = logging.getLogger(__name__)
 
