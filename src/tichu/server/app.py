@@ -11,12 +11,11 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from aiohttp import web
-from aiohttp.typedefs import Handler, Middleware
 
 from tichu.server.config import Settings
 from tichu.server.guard.forwarded import ForwardedResolver, parse_trusted
 from tichu.server.guard.limits import ConnectionCounter
-from tichu.server.guard.memory import Sweeper
+from tichu.server.guard.memory import Sweeper, sweep_after
 from tichu.server.guard.security import OriginPolicy, add_security_headers, dev_only_files
 from tichu.server.http import ROUTES
 from tichu.server.keys import (
@@ -54,7 +53,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     """
     settings = settings or Settings.load()
     sweeper = Sweeper()
-    app = web.Application(middlewares=[_sweep_after(sweeper), dev_only_files(settings.dev_mode)])
+    app = web.Application(middlewares=[sweep_after(sweeper), dev_only_files(settings.dev_mode)])
     app[SWEEPER] = sweeper
     app[SETTINGS] = settings
     app[AGENTS] = agents
@@ -112,17 +111,3 @@ async def _on_shutdown(app: web.Application) -> None:
 
 async def _stop_sweeping(app: web.Application) -> None:
     app[SWEEPER].close()
-
-
-def _sweep_after(sweeper: Sweeper) -> Middleware:
-    """A middleware that tells the :class:`~tichu.server.guard.memory.Sweeper` of every request that
-    ended (a WebSocket's ends with its connection; a refused one, an HTTP error included)."""
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        try:
-            return await handler(request)
-        finally:
-            sweeper.ended()
-
-    return middleware
