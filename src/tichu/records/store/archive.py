@@ -28,19 +28,19 @@ class SummaryPlayer(TypedDict):
 
 
 class GameSummary(TypedDict):
-    """A game's line in the history (docs/server.md, ``GET /api/games``); the record's own
-    fields as the record has them (JSON)."""
+    """A game's line in the history (docs/server.md, ``GET /api/games``); ``score``,
+    ``winner``, ``seat_changes`` and ``ended_by`` as the record has them (records.md)."""
 
-    id: Any
-    started_at: Any
+    id: str
+    started_at: str
     table_name: str | None
     players: list[SummaryPlayer]
-    score: Any
-    winner: Any
+    score: list[int] | None
+    winner: int | None
     rounds: int
     aborted: bool
-    seat_changes: Any
-    ended_by: Any
+    seat_changes: list[dict[str, Any]]
+    ended_by: dict[str, Any] | None
 
 
 class Archive(Statistics):
@@ -171,7 +171,7 @@ def _summary(record: dict[str, Any], table_name: str | None, aborted: bool) -> G
     """A game's line in the history (docs/server.md, ``GET /api/games``)."""
     players: list[Any] = record["players"] if isinstance(record.get("players"), list) else []
     rounds: list[Any] = record["rounds"] if isinstance(record.get("rounds"), list) else []
-    return {"id": record.get("id"), "started_at": record.get("started_at"), "table_name": table_name,
+    return {"id": str(record.get("id")), "started_at": str(record.get("started_at")), "table_name": table_name,
             "players": [{"seat": seat, "name": str(player.get("name", "")), "kind": str(player.get("kind", "")),
                          "key": player_key(str(player.get("name", "")), str(player.get("kind", "")))}
                         for seat, player in enumerate(players) if isinstance(player, dict)],
