@@ -80,8 +80,7 @@ class TableBase:
         self.peers: list[Peer | None] = [None] * 4
         self._joined: list[Peer] = []  # clients in the order they joined (for the host)
         self._away: dict[Peer, asyncio.TimerHandle] = {}  # dropped clients within the grace period
-        self.session = GameSession(name, self, store, on_ended=self._game_ended,
-                                   on_failed=lambda: self._broadcast_error(ErrorCode.UNKNOWN_ERROR),
+        self.session = GameSession(name, self, store, on_ended=self._game_ended, on_failed=self._game_failed,
                                    on_finished=on_finished)
         self.spectators = Spectators(settings.max_spectators_per_table, self)
         self._closing_spectators: set[asyncio.Task[None]] = set()
@@ -111,6 +110,10 @@ class TableBase:
         self.info.phase = TablePhase.LOBBY
         self.info.is_running = False
         self.info.player_names = [peer.name if peer else agent_name(seat) for seat, peer in enumerate(self.peers)]
+
+    def _game_failed(self) -> None:
+        """The game failed (logged, its record written as aborted): everyone hears ``UNKNOWN_ERROR``."""
+        self._broadcast_error(ErrorCode.UNKNOWN_ERROR)
 
     def _end_early(self, seat: int, name: str) -> None:
         """A person's leaving ends the game (``on_leave`` ``"end"``): it is stored as ended early by

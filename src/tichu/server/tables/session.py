@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -45,14 +46,17 @@ class GameSession:
         :param store: Writes the journal, the seats and the record.
         :param on_ended: Called when the engine task ended, however (the table goes back to its lobby).
         :param on_failed: Called when the game failed (its record is written as aborted).
+
+        The table (``source``) and its methods ``on_ended`` and ``on_failed`` are held weakly: the
+        table holds its session, and a closed table must go without a garbage collection.
         :param on_finished: (Optional) Told a game's id when it was played to its end and its
             record is handed to the store.
         """
         self.table_name = table_name
-        self._source = source
+        self._source = weakref.ref(source)
         self._store = store
-        self._on_ended = on_ended
-        self._on_failed = on_failed
+        self._on_ended = weakref.WeakMethod(on_ended)
+        self._on_failed = weakref.WeakMethod(on_failed)
         self._on_finished = on_finished
         self.engine: GameEngine | None = None
         self._task: asyncio.Task[None] | None = None
@@ -89,7 +93,7 @@ class GameSession:
         rules, name = engine.rules, self.table_name
         self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
                                                           options))
-        self._run(engine, GameJournal(self._store, game_id, self._source), started_at, people)
+        self._run(engine, GameJournal(self._store, game_id, self._table()), started_at, people)
 
     def resume(self, engine: GameEngine, game_id: str, started_at: str, options: dict[str, Any], written: int,
                follow: Callable[[JournalCursor], None], people: list[tuple[int, str, str]]) -> None:
@@ -106,7 +110,7 @@ class GameSession:
             else [(player.name, player.kind) for player in engine.players]
         self.seat_changes = list(options.get("seat_changes") or [])
         self._kept_options = {key: value for key, value in options.items() if key != "seat_changes"}
-        journal = GameJournal(self._store, game_id, self._source, written=written)
+        journal = GameJournal(self._store, game_id, self._table(), written=written)
         follow(journal.cursor)
         self._run(engine, journal, started_at, people)
 
@@ -130,10 +134,16 @@ class GameSession:
         except Exception:  # one table's failure must never reach another table or the server
             log.exception("table %r: the game failed", self.table_name)
             self.write_record(engine, aborted=True)
-            self._on_failed()
+            _call(self._on_failed)
         finally:
             self.engine = None
-            self._on_ended()
+            _call(self._on_ended)
+
+    def _table(self) -> TableSource:
+        """The table (it lives while its session is used)."""
+        source = self._source()
+        assert source is not None, "a session outlived its table"
+        return source
 
     def note_change(self, seat: int, player: Player, reason: str) -> None:
         """Remember a change of a seat's occupant during the game, where it happened (the record's
@@ -224,3 +234,10 @@ class GameSession:
             self._store.submit(lambda store: store.end_game(game_id, record))
         if record is not None and not aborted and self._on_finished is not None:
             self._on_finished(game_id)
+
+
+def _call(method: weakref.WeakMethod[Callable[[], None]]) -> None:
+    """Call a method held weakly, if its object still lives."""
+    bound = method()
+    if bound is not None:
+        bound()
