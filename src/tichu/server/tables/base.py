@@ -36,8 +36,6 @@ from tichu.server.ws.protocol import ProtocolError, agent_name, notification
 log = logging.getLogger(__name__)
 
 
-
-
 class TableBase:
     """The state of a table that its parts share (see :mod:`tichu.server.tables.table`).
 

@@ -50,8 +50,6 @@ from tichu.server.ws.protocol import ProtocolError
 log = logging.getLogger(__name__)
 
 
-
-
 class Table(Lobby):
     """One table with a name, up to four clients and a game at a time: its parts stacked, each
     adding one job (:class:`TableBase` the state; then idle seats, talk, seating, spectating and
