@@ -10,7 +10,6 @@ The agents' decisions and the hints are computed in the server's
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,8 +31,6 @@ from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import ProtocolError, agent_name, notification
-
-log = logging.getLogger(__name__)
 
 
 class TableBase:

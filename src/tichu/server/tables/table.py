@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import uuid
 from collections.abc import Callable
@@ -46,8 +45,6 @@ from tichu.server.workers.store_writer import StoreWriter
 from tichu.server.ws.connection import Connection
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import ProtocolError
-
-log = logging.getLogger(__name__)
 
 
 class Table(Lobby):
