@@ -3,7 +3,7 @@
 writer counts for them (``tichu.server.workers.store_writer.held_size``, bounded by ``MAX_HELD_BYTES``).
 
 Games of random agents (target 1000) are journalled the way the server does it
-(:class:`~tichu.server.workers.store_writer.GameJournal`: one write per event with new entries, then the
+(:class:`~tichu.server.workers.game_journal.GameJournal`: one write per event with new entries, then the
 record) to a writer whose database is read-only (SQLite's ``query_only``), so every write is
 held. Prints the writes held, their counted bytes, and the Python memory they take
 (``tracemalloc``), per game and in all.
@@ -30,7 +30,8 @@ from tichu.core.ruleset import RuleSet  # noqa: E402
 from tichu.engine.engine import GameEngine  # noqa: E402
 from tichu.records.record import game_record  # noqa: E402
 from tichu.records.store import GameStore  # noqa: E402
-from tichu.server.workers.store_writer import GameJournal, StoreWriter  # noqa: E402
+from tichu.server.workers.game_journal import GameJournal  # noqa: E402
+from tichu.server.workers.store_writer import StoreWriter  # noqa: E402
 
 
 def read_only(store: GameStore) -> None:

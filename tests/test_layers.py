@@ -7,14 +7,24 @@ below the server plus the protocol's error codes (``server.codes``).
 The wire stays at the edge: nothing below the server and the client imports ``aiohttp``,
 and the core, engine and agents import no ``json`` either. Every import counts, also one
 made only for type checking or inside a function; a folder that is no layer fails too.
+
+Inside the server the parts point one way too (docs/architecture.md, "Which part of the
+server may import which"): the guards and the workers know no table, socket or route; the
+tables know the workers and the guards, and of the sockets only a seat's wire (``ws.peer``,
+``ws.protocol``, ``ws.connection``); the socket's handler and the HTTP routes use the tables;
+``keys``, ``app`` and ``run`` put it all together. And the two tables in docs/architecture.md
+are read and compared with :data:`ALLOWED`, :data:`FORBIDDEN` and :data:`SERVER_ALLOWED`.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
 #: What each layer (a subpackage of ``tichu``, or the ``tichu.rules`` module) may import of ``tichu``.
 ALLOWED: dict[str, frozenset[str]] = {
@@ -43,6 +53,23 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "accelerator": frozenset({"aiohttp", "json"}),
 }
 
+_BELOW_TABLES = frozenset({"codes", "config", "guard", "workers"})
+#: What each part of the server (a subpackage of ``tichu.server``, or a module beside them) may
+#: import of ``tichu.server``; ``ws.peer`` and the like name one module of a part.
+SERVER_ALLOWED: dict[str, frozenset[str]] = {
+    "codes": frozenset({"codes"}),
+    "guard": frozenset({"guard"}),
+    "config": frozenset({"config", "guard"}),
+    "logs": frozenset({"logs", "config", "guard"}),
+    "workers": frozenset({"workers", "codes", "config", "guard"}),
+    "tables": _BELOW_TABLES | {"tables", "ws.peer", "ws.protocol", "ws.connection"},
+    "keys": _BELOW_TABLES | {"keys", "tables"},
+    "ws": _BELOW_TABLES | {"ws", "tables", "keys"},
+    "http": _BELOW_TABLES | {"http", "tables", "keys"},
+    "app": _BELOW_TABLES | {"app", "tables", "keys", "ws", "http", "logs"},
+    "run": _BELOW_TABLES | {"run", "tables", "keys", "ws", "http", "logs", "app"},
+}
+
 
 def _layer(module: str) -> str:
     """The layer of a ``tichu`` module name (``tichu.server.ws.protocol`` -> ``server``)."""
@@ -64,6 +91,12 @@ def _imports(path: Path, package: str) -> list[tuple[int, str]]:
             found += [(node.lineno, f"{base}.{alias.name}" if base.startswith("tichu") else base)
                       for alias in node.names]
     return found
+
+
+def _server_part(module: str) -> str:
+    """The part of a ``tichu.server`` module (``tichu.server.ws.protocol.ErrorCode`` -> ``ws``)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 else ""
 
 
 def layer_violations(src: Path) -> list[str]:
@@ -89,7 +122,37 @@ def layer_violations(src: Path) -> list[str]:
             wire = ".".join(imported.split(".")[1:3])
             if target and target not in ALLOWED[layer] and wire not in ALLOWED[layer]:
                 problems.append(f"{where}: the {layer} layer imports {imported}")
+            elif layer == "server" and target == "server":
+                problems += _server_violation(where, _server_part(module), imported)
     return problems
+
+
+def _server_violation(where: str, part: str, imported: str) -> list[str]:
+    """The import of a ``tichu.server`` module by a module of the server's ``part``, if it goes
+    the wrong way (``[]`` if it does not)."""
+    if part not in SERVER_ALLOWED:
+        return [f"{where}: {part!r} is no part of the server in docs/architecture.md"]
+    target = _server_part(imported)
+    module = ".".join(imported.split(".")[2:4])
+    if target and target not in SERVER_ALLOWED[part] and module not in SERVER_ALLOWED[part]:
+        return [f"{where}: the server's {part} imports {imported}"]
+    return []
+
+
+def _doc_table(heading: str) -> dict[str, list[set[str]]]:
+    """A table of docs/architecture.md under ``heading``: per name in its first column (several
+    names may share a row), the backticked names of each further column (``nothing`` is none)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows: dict[str, list[set[str]]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or cells[0] in {"layer", "part"} or set(cells[0]) <= {"-", " "}:
+            continue
+        columns = [set(re.findall(r"`([^`]+)`", cell)) for cell in cells[1:]]
+        for name in re.findall(r"`([^`]+)`", cells[0]):
+            rows[name] = columns
+    return rows
 
 
 def test_layers_point_one_way() -> None:
@@ -129,3 +192,55 @@ def test_the_check_finds_a_wrong_way_import(tmp_path: Path) -> None:
         "tichu/extra.py: 'extra' is no layer of docs/architecture.md",
         "tichu/records/bad.py:1: the records layer imports tichu.engine.engine",
     ]
+
+
+def test_the_server_parts_point_one_way() -> None:
+    """Inside ``src/tichu/server`` every import goes the way :data:`SERVER_ALLOWED` says (the
+    whole tree's check above includes it); no module of the server lies outside its parts."""
+    server = [problem for problem in layer_violations(SRC) if "server" in problem]
+    assert server == []
+    parts = {_server_part(".".join(path.relative_to(SRC).with_suffix("").parts))
+             for path in (SRC / "tichu" / "server").rglob("*.py") if path.name != "__init__.py" or
+             path.parent.name != "server"}
+    assert parts <= set(SERVER_ALLOWED)
+
+
+def test_the_check_finds_a_wrong_way_import_in_the_server(tmp_path: Path) -> None:
+    """A deliberately bad server: a worker importing a table, a table importing the socket's
+    handler (a seat's wire is fine), the HTTP routes importing the WebSocket, a guard importing
+    the keys, and a folder that is no part."""
+    files = {
+        "tichu/__init__.py": "",
+        "tichu/server/__init__.py": "",
+        "tichu/server/workers/bad.py": "from tichu.server.tables.table import Table\n",
+        "tichu/server/tables/bad.py": ("from tichu.server.ws.peer import Peer\n"
+                                       "from tichu.server.ws.handler import websocket_handler\n"),
+        "tichu/server/http/bad.py": "from ..ws import dispatch\n",
+        "tichu/server/guard/bad.py": "def f():\n    from tichu.server.keys import STORE\n",
+        "tichu/server/ws/fine.py": "from tichu.server.tables.table import Table\nfrom tichu.server.keys import STORE\n",
+        "tichu/server/extra/odd.py": "from tichu.server.codes import ErrorCode\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert layer_violations(tmp_path) == [
+        "tichu/server/extra/odd.py:1: 'extra' is no part of the server in docs/architecture.md",
+        "tichu/server/guard/bad.py:2: the server's guard imports tichu.server.keys.STORE",
+        "tichu/server/http/bad.py:1: the server's http imports tichu.server.ws.dispatch",
+        "tichu/server/tables/bad.py:2: the server's tables imports tichu.server.ws.handler.websocket_handler",
+        "tichu/server/workers/bad.py:1: the server's workers imports tichu.server.tables.table.Table",
+    ]
+
+
+def test_the_architecture_tables_match_the_check() -> None:
+    """docs/architecture.md's two tables say what :data:`ALLOWED`, :data:`FORBIDDEN` and
+    :data:`SERVER_ALLOWED` say (a layer or part imports itself without saying so)."""
+    layers = _doc_table("Which layer may import which")
+    assert set(layers) == set(ALLOWED)
+    for layer, (may, must_not) in layers.items():
+        assert (layer, may | {layer}) == (layer, set(ALLOWED[layer] | {layer}))
+        assert (layer, must_not) == (layer, set(FORBIDDEN.get(layer, frozenset())))
+    parts = _doc_table("Which part of the server may import which")
+    assert set(parts) == set(SERVER_ALLOWED)
+    for part, (may, *_) in parts.items():
+        assert (part, may | {part}) == (part, set(SERVER_ALLOWED[part] | {part}))

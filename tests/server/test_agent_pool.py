@@ -30,7 +30,7 @@ from tichu.engine.views import SeatView, TableInfo
 from tichu.server.config import Settings
 from tichu.server.keys import POOL
 from tichu.server.tables import factory as factory_module
-from tichu.server.tables.table import heuristic_hinter
+from tichu.server.tables.hints import heuristic_hinter
 from tichu.server.workers import agent_pool as agent_pool_module
 from tichu.server.workers.agent_pool import BACKGROUND_NICE, STOP_SECONDS, AgentPool, worker_count
 

@@ -18,7 +18,8 @@ from tests.support.checks import expect_refused
 from tests.support.live_server import WAIT, Message, eventually, read_table_records
 from tests.support.raw_client import GAME_WAIT, Server, StartServer, is_event, is_request
 from tichu.records.record import replay
-from tichu.server.tables import table as table_module
+from tichu.server.tables import idle as idle_module
+from tichu.server.tables import seating as seating_module
 
 INVALID_MESSAGE, INVALID_ACTION, GAME_ALREADY_STARTED, NOT_LOBBY_HOST = 101, 300, 400, 401
 
@@ -112,7 +113,7 @@ async def test_the_host_hands_a_silent_seat_to_an_agent(start_server: StartServe
     host's ``hand_over`` is refused (300 with ``waited``), as it is from a guest (401) and for an
     agent's seat (300); after it, the seat goes to Ben's agent (reason ``host``): Ben's request is
     cancelled and answered by the agent, and he is asked nothing until he takes the seat back."""
-    monkeypatch.setattr(table_module, "HAND_OVER_AFTER", 0.5)
+    monkeypatch.setattr(idle_module, "HAND_OVER_AFTER", 0.5)
     async with asyncio.timeout(GAME_WAIT):
         server = await start_server()
         host = await server.join("Host", "walk", seed=1)
@@ -205,7 +206,7 @@ async def test_the_seat_changes_of_a_game_are_bounded(start_server: StartServer,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A person who leaves and comes back over and over cannot grow the game's record without
     bound: past ``MAX_SEAT_CHANGES`` a join into the running game is refused (400), nothing changes."""
-    monkeypatch.setattr(table_module, "MAX_SEAT_CHANGES", 2)
+    monkeypatch.setattr(seating_module, "MAX_SEAT_CHANGES", 2)
     async with asyncio.timeout(GAME_WAIT):
         server = await start_server()
         host = await server.join("Host", "loop", seed=1)

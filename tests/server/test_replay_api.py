@@ -18,8 +18,8 @@ from tichu.arena.arena import Arena
 from tichu.records import steps
 from tichu.records.record import replay
 from tichu.server.http import replay as replay_api
-from tichu.server.http.replay import MAX_BODY, REPLAYS
-from tichu.server.keys import STORE
+from tichu.server.http.replay import MAX_BODY
+from tichu.server.keys import REPLAYS, STORE
 
 Record = dict[str, Any]
 

@@ -1,6 +1,6 @@
 """Seeded agents for the servers the tests start.
 
-The server makes unseeded agents (:func:`tichu.server.tables.table.registry_agent`), so two runs of
+The server makes unseeded agents (:func:`tichu.server.tables.agent_seat.registry_agent`), so two runs of
 one test would see different games. The tests hand :func:`tichu.server.app.create_app` a
 factory of seeded agents instead, so that a test's games repeat from its settings and its
 clients' seeds.
@@ -12,7 +12,7 @@ import itertools
 
 from tichu.agents.agent import Agent
 from tichu.agents.registry import make_agent
-from tichu.server.tables.table import AgentFactory
+from tichu.server.tables.agent_seat import AgentFactory
 
 
 def seeded_agents() -> AgentFactory:

@@ -26,8 +26,9 @@ from tichu.records.store import GameStore
 from tichu.server.app import create_app
 from tichu.server.config import Settings
 from tichu.server.keys import FACTORY, STORE, STORE_FILE
+from tichu.server.tables.agent_seat import AgentFactory
 from tichu.server.tables.factory import GameFactory
-from tichu.server.tables.table import AgentFactory, Table
+from tichu.server.tables.table import Table
 
 #: A protocol message (protocol.md) or a game record (records.md), as parsed from JSON.
 Message = dict[str, Any]

@@ -11,18 +11,13 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from aiohttp import web
-from aiohttp.typedefs import Handler, Middleware
 
 from tichu.server.config import Settings
 from tichu.server.guard.forwarded import ForwardedResolver, parse_trusted
 from tichu.server.guard.limits import ConnectionCounter
-from tichu.server.guard.memory import Sweeper
+from tichu.server.guard.memory import Sweeper, sweep_after
 from tichu.server.guard.security import OriginPolicy, add_security_headers, dev_only_files
-from tichu.server.http import analysis as analysis_api
-from tichu.server.http import history as history_api
-from tichu.server.http import tables as tables_api
-from tichu.server.http.replay import setup_replay_api
-from tichu.server.http.site import WEB_DIR, health, index
+from tichu.server.http import ROUTES
 from tichu.server.keys import (
     AGENTS,
     ANALYSES,
@@ -37,8 +32,8 @@ from tichu.server.keys import (
     STORE_FILE,
     SWEEPER,
 )
+from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.factory import GameFactory
-from tichu.server.tables.table import AgentFactory, registry_agent
 from tichu.server.workers.agent_pool import AgentPool, worker_count
 from tichu.server.workers.analysis_runner import ANALYSIS, AnalysisRunner, Steps
 from tichu.server.workers.store_writer import StoreWriter
@@ -58,7 +53,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     """
     settings = settings or Settings.load()
     sweeper = Sweeper()
-    app = web.Application(middlewares=[_sweep_after(sweeper), dev_only_files(settings.dev_mode)])
+    app = web.Application(middlewares=[sweep_after(sweeper), dev_only_files(settings.dev_mode)])
     app[SWEEPER] = sweeper
     app[SETTINGS] = settings
     app[AGENTS] = agents
@@ -72,14 +67,8 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     app.on_shutdown.append(_on_shutdown)
     app.on_cleanup.append(_stop_sweeping)
     app.router.add_get("/ws", websocket_handler)
-    app.router.add_get("/", index)
-    app.router.add_get("/healthz", health)
-    history_api.register(app, STORE)
-    analysis_api.register(app, SETTINGS, STORE, ANALYSES)
-    tables_api.add_routes(app, FACTORY)
-    setup_replay_api(app, STORE)
-    if WEB_DIR.is_dir():
-        app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
+    for add_routes in ROUTES:
+        add_routes(app)
     return app
 
 
@@ -122,17 +111,3 @@ async def _on_shutdown(app: web.Application) -> None:
 
 async def _stop_sweeping(app: web.Application) -> None:
     app[SWEEPER].close()
-
-
-def _sweep_after(sweeper: Sweeper) -> Middleware:
-    """A middleware that tells the :class:`~tichu.server.guard.memory.Sweeper` of every request that
-    ended (a WebSocket's ends with its connection; a refused one, an HTTP error included)."""
-
-    @web.middleware
-    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        try:
-            return await handler(request)
-        finally:
-            sweeper.ended()
-
-    return middleware

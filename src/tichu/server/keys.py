@@ -13,10 +13,11 @@ from tichu.server.guard.forwarded import ForwardedResolver
 from tichu.server.guard.limits import ConnectionCounter
 from tichu.server.guard.memory import Sweeper
 from tichu.server.guard.security import OriginPolicy
+from tichu.server.tables.agent_seat import AgentFactory
 from tichu.server.tables.factory import GameFactory
-from tichu.server.tables.table import AgentFactory
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.analysis_runner import AnalysisRunner, Steps
+from tichu.server.workers.replay_pool import ReplayPool
 from tichu.server.workers.store_writer import StoreWriter
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -32,3 +33,4 @@ AGENTS: web.AppKey[AgentFactory] = web.AppKey("agents")
 ORIGINS = web.AppKey("origins", OriginPolicy)
 FORWARDED = web.AppKey("forwarded", ForwardedResolver)
 SWEEPER = web.AppKey("sweeper", Sweeper)
+REPLAYS = web.AppKey("replays", ReplayPool)

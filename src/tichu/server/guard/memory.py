@@ -16,6 +16,9 @@ import gc
 import logging
 from collections.abc import Callable
 
+from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
+
 log = logging.getLogger(__name__)
 
 #: Seconds without a request ending after which the server sweeps (:class:`Sweeper`).
@@ -114,3 +117,17 @@ class Sweeper:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+def sweep_after(sweeper: Sweeper) -> Middleware:
+    """A middleware that tells the :class:`Sweeper` of every request that
+    ended (a WebSocket's ends with its connection; a refused one, an HTTP error included)."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        finally:
+            sweeper.ended()
+
+    return middleware

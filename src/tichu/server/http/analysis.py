@@ -20,21 +20,14 @@ import json
 from aiohttp import web
 
 from tichu.records.store import AnalysisRow
-from tichu.server.config import Settings
 from tichu.server.http.history import MAX_ID
+from tichu.server.keys import ANALYSES, SETTINGS, STORE
 from tichu.server.workers.analysis_runner import AnalysisRunner, Progress
-from tichu.server.workers.store_writer import StoreWriter
-
-#: The keys of the application's settings, store and runner (set by :func:`register`).
-_KEYS: web.AppKey[tuple[web.AppKey[Settings], web.AppKey[StoreWriter], web.AppKey[AnalysisRunner]]] = \
-    web.AppKey("analysis_keys")
 
 
-def register(app: web.Application, settings: web.AppKey[Settings], store: web.AppKey[StoreWriter],
-             runner: web.AppKey[AnalysisRunner]) -> None:
-    """Add the routes of the analysis API to an application that keeps its settings, store and
-    analysis runner under these keys."""
-    app[_KEYS] = (settings, store, runner)
+def add_routes(app: web.Application) -> None:
+    """Add the routes of the analysis API (settings, store and runner are ``app[SETTINGS]``,
+    ``app[STORE]`` and ``app[ANALYSES]``)."""
     app.router.add_get("/api/games/{id}/analysis", get_analysis)
     app.router.add_post("/api/games/{id}/analysis", post_analysis)
 
@@ -53,8 +46,7 @@ async def _look_up(request: web.Request) -> tuple[str, AnalysisRow | None] | web
     game_id = _game_id(request)
     if game_id is None:
         return _error(400, "bad_request", f"a game id has 1 to {MAX_ID} printable characters")
-    _, store, _ = request.app[_KEYS]
-    found, row = await request.app[store].read(lambda games: (games.has_game(game_id), games.analysis(game_id)))
+    found, row = await request.app[STORE].read(lambda games: (games.has_game(game_id), games.analysis(game_id)))
     if not found:
         return _error(404, "not_found", "no game with this id")
     return game_id, row
@@ -85,20 +77,18 @@ async def get_analysis(request: web.Request) -> web.Response:
     if isinstance(found, web.Response):
         return found
     game_id, row = found
-    _, _, runner = request.app[_KEYS]
-    return _answer(request.app[runner], game_id, row)
+    return _answer(request.app[ANALYSES], game_id, row)
 
 
 async def post_analysis(request: web.Request) -> web.Response:
     """``POST /api/games/{id}/analysis``: queue the analysis (202), or it is done (200)."""
-    settings, _, runner_key = request.app[_KEYS]
-    if request.app[settings].analysis == "off":
+    if request.app[SETTINGS].analysis == "off":
         return _error(403, "forbidden", "game analysis is off at this server (TICHU_ANALYSIS=off)")
     found = await _look_up(request)
     if isinstance(found, web.Response):
         return found
     game_id, row = found
-    runner = request.app[runner_key]
+    runner = request.app[ANALYSES]
     if row is not None and row.status == "done" and runner.status(game_id) is None:
         return _answer(runner, game_id, row)
     if runner.request(game_id) == "full":

@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tichu.server.keys import STORE
 from tichu.server.workers.store_writer import StoreWriter
 
 #: Games or players per page by default, and at most.
@@ -35,20 +36,16 @@ class BadRequest(ValueError):
     """A parameter out of its bounds; the message says which and why."""
 
 
-def register(app: web.Application, store: web.AppKey[StoreWriter]) -> None:
-    """Add the routes of the history API to an application whose store is at ``app[store]``."""
-    app[_STORE_KEY] = store
+def add_routes(app: web.Application) -> None:
+    """Add the routes of the history API (the store is ``app[STORE]``)."""
     app.router.add_get("/api/games", list_games)
     app.router.add_get("/api/games/{id}", get_game)
     app.router.add_get("/api/players/{name}", get_player)
     app.router.add_get("/api/leaderboard", leaderboard)
 
 
-_STORE_KEY: web.AppKey[web.AppKey[StoreWriter]] = web.AppKey("history_store_key")
-
-
 def _store(request: web.Request) -> StoreWriter:
-    return request.app[request.app[_STORE_KEY]]
+    return request.app[STORE]
 
 
 def _error(status: int, error: str, reason: str) -> web.Response:

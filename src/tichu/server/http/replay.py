@@ -8,18 +8,17 @@
   replay document. Several: ``{"records": [summary, ...]}``, and ``?index=n`` picks one.
 
 The event loop only does I/O: parsing the body, replaying the record through the rules, and
-encoding (and gzipping) the answer run in a small thread pool, :data:`MAX_REPLAYS` at a time;
-a request that finds them all busy gets 503. A record that breaks a rule is no error: its
+encoding (and gzipping) the answer run in a small thread pool
+(:mod:`tichu.server.workers.replay_pool`), ``MAX_REPLAYS`` at a time; a request that finds them
+all busy gets 503. A record that breaks a rule is no error: its
 document has the steps up to the violation and the violation in ``fault``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import json
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -27,14 +26,13 @@ from aiohttp import web
 from tichu.records.bsw import BswError, decode, import_game
 from tichu.records.record import FORMAT
 from tichu.records.steps import record_summary, replay_document
-from tichu.server.workers.store_writer import StoreWriter
+from tichu.server.keys import REPLAYS, STORE
+from tichu.server.workers.replay_pool import PoolBusy, ReplayPool
 
 T = TypeVar("T")
 
 #: The largest body ``POST /api/replay`` reads (2 MiB: a thousand-round file of records is less).
 MAX_BODY = 2 << 20
-#: Replays that may run at once (each takes a core for up to a second); more get 503.
-MAX_REPLAYS = 2
 #: Records one uploaded file may hold.
 MAX_RECORDS = 1000
 #: Answers at least this long are gzipped when the client accepts it.
@@ -45,58 +43,31 @@ class BadRecord(ValueError):
     """A body that holds no record (400)."""
 
 
-class ReplayPool:
-    """The threads replays run in, and the bound on how many run at once.
-
-    :ivar limit: Replays at once at most.
-    :ivar busy: Replays running now.
-    """
-
-    def __init__(self, limit: int = MAX_REPLAYS) -> None:
-        self.limit = limit
-        self.busy = 0
-        self._executor = ThreadPoolExecutor(max(1, limit), thread_name_prefix="replay")
-
-    async def run(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in a thread of the pool.
-
-        :raises web.HTTPServiceUnavailable: If :attr:`limit` replays run already.
-        """
-        if self.busy >= self.limit:
-            raise _error(web.HTTPServiceUnavailable, "too many replays at once; try again shortly")
-        self.busy += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, work)
-        finally:
-            self.busy -= 1
-
-    def shutdown(self) -> None:
-        """Stop the threads (the running replays finish unwaited for)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
-
-
-REPLAYS = web.AppKey("replays", ReplayPool)
-
-
-def setup_replay_api(app: web.Application, store: web.AppKey[StoreWriter]) -> None:
-    """Add the replay routes and the replay pool to the application.
+def add_routes(app: web.Application) -> None:
+    """Add the replay routes and the replay pool (the store is ``app[STORE]``).
 
     :param app: The application (before it starts).
-    :param store: The key under which the app keeps its :class:`StoreWriter`.
     """
     app[REPLAYS] = ReplayPool()
     app.cleanup_ctx.append(_pool_context)
-
-    async def steps_of_stored(request: web.Request) -> web.StreamResponse:
-        return await game_steps(request, request.app[store])
-
-    app.router.add_get("/api/games/{id}/steps", steps_of_stored)
+    app.router.add_get("/api/games/{id}/steps", game_steps)
     app.router.add_post("/api/replay", replay_upload)
 
 
 async def _pool_context(app: web.Application) -> AsyncIterator[None]:
     yield
     app[REPLAYS].shutdown()
+
+
+async def _run(request: web.Request, work: Callable[[], T]) -> T:
+    """Run ``work`` in the replay pool.
+
+    :raises web.HTTPServiceUnavailable: If the pool's threads are all busy.
+    """
+    try:
+        return await request.app[REPLAYS].run(work)
+    except PoolBusy:
+        raise _error(web.HTTPServiceUnavailable, "too many replays at once; try again shortly") from None
 
 
 def _error(kind: type[web.HTTPException], reason: str) -> web.HTTPException:
@@ -108,14 +79,14 @@ def _too_large(size: int) -> web.HTTPException:
     return web.HTTPRequestEntityTooLarge(MAX_BODY, size, text=text, content_type="application/json")
 
 
-async def game_steps(request: web.Request, store: StoreWriter) -> web.StreamResponse:
+async def game_steps(request: web.Request) -> web.StreamResponse:
     """``GET /api/games/{id}/steps``: a stored game's replay document (404 for an unknown id)."""
     game_id = request.match_info["id"]
-    record = await store.read(lambda games: games.get(game_id))
+    record = await request.app[STORE].read(lambda games: games.get(game_id))
     if record is None:
         raise _error(web.HTTPNotFound, f"no stored game {game_id!r}")
     gzipped = _accepts_gzip(request)
-    body = await request.app[REPLAYS].run(lambda: _encode(replay_document(record), gzipped))
+    body = await _run(request, lambda: _encode(replay_document(record), gzipped))
     return _response(body, gzipped)
 
 
@@ -139,7 +110,7 @@ async def replay_upload(request: web.Request) -> web.StreamResponse:
         index = int(index_text)
     gzipped = _accepts_gzip(request)
     try:
-        body = await request.app[REPLAYS].run(lambda: _encode(upload_document(bytes(data), index), gzipped))
+        body = await _run(request, lambda: _encode(upload_document(bytes(data), index), gzipped))
     except BadRecord as error:
         raise _error(web.HTTPBadRequest, str(error)) from None
     return _response(body, gzipped)

@@ -13,6 +13,14 @@ from tichu.server.keys import CONNECTIONS, FACTORY, STORE
 WEB_DIR = Path(__file__).resolve().parents[4] / "web"
 
 
+def add_routes(app: web.Application) -> None:
+    """Serve ``/``, ``/healthz`` and the files of ``web/`` (if present); add it after the other
+    modules' routes, since the files' route takes every path under ``/`` it is asked first for."""
+    app.router.add_get("/", index)
+    app.router.add_get("/healthz", health)
+    if WEB_DIR.is_dir():
+        app.router.add_static("/", WEB_DIR, show_index=False, follow_symlinks=False)
+
 
 async def health(request: web.Request) -> web.StreamResponse:
     """``/healthz`` for a service manager or a proxy: the server answers, with its load and
@@ -35,6 +43,7 @@ async def health(request: web.Request) -> web.StreamResponse:
 
 
 async def index(request: web.Request) -> web.StreamResponse:
+    """``/``: ``web/index.html`` (404 if the checkout has no ``web/``)."""
     index = WEB_DIR / "index.html"
     if not index.is_file():
         raise web.HTTPNotFound(text="web/index.html is missing")

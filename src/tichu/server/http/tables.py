@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tichu.server.keys import FACTORY
 from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.table import Table
 
@@ -35,10 +36,11 @@ def table_list(factory: GameFactory, limit: int = MAX_LISTED) -> dict[str, Any]:
     return {"tables": [table_entry(table) for table in tables[:limit]], "truncated": len(tables) > limit}
 
 
-def add_routes(app: web.Application, factory_key: web.AppKey[GameFactory]) -> None:
-    """Serve ``GET /api/tables`` from the application's factory (under ``factory_key``)."""
-
-    async def tables(request: web.Request) -> web.StreamResponse:
-        return web.json_response(table_list(request.app[factory_key]), headers={"Cache-Control": "no-store"})
-
+def add_routes(app: web.Application) -> None:
+    """Serve ``GET /api/tables`` from the application's factory (``app[FACTORY]``)."""
     app.router.add_get("/api/tables", tables)
+
+
+async def tables(request: web.Request) -> web.StreamResponse:
+    """``GET /api/tables``: the open tables (:func:`table_list`), never cached."""
+    return web.json_response(table_list(request.app[FACTORY]), headers={"Cache-Control": "no-store"})

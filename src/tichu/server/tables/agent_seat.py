@@ -15,10 +15,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tichu.agents.agent import Agent
+from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
 from tichu.engine.player import Later, Player
 from tichu.engine.views import SeatView
 from tichu.server.workers.agent_pool import AgentPool
+
+#: Makes the agent of an empty seat from an agent kind and a display name.
+AgentFactory = Callable[[str, str], Agent]
+
+
+def registry_agent(kind: str, name: str) -> Agent:
+    """The default :data:`AgentFactory`: an unseeded agent of the registry."""
+    return make_agent(kind, name=name)
 
 
 class ServerAgent(Player):

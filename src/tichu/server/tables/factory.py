@@ -16,8 +16,11 @@ from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.guard.limits import OpeningWindow
 from tichu.server.guard.memory import release_memory
+from tichu.server.tables.agent_seat import AgentFactory, registry_agent
+from tichu.server.tables.base import TableBase
+from tichu.server.tables.hints import HintRanker, heuristic_hinter
 from tichu.server.tables.spectators import Spectator
-from tichu.server.tables.table import AgentFactory, HintRanker, Table, heuristic_hinter, registry_agent
+from tichu.server.tables.table import Table
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter, session_hash
 from tichu.server.ws.connection import Connection
@@ -202,16 +205,17 @@ class GameFactory:
         if timer is not None:
             timer.cancel()
 
-    def _table_empty(self, table: Table) -> None:
+    def _table_empty(self, table: TableBase) -> None:
         """The last client left: close the table after the grace period unless someone comes."""
         loop = asyncio.get_running_loop()
         self._closing[table.name] = loop.call_later(self.settings.grace_period, self._close_later, table)
 
-    def _close_later(self, table: Table) -> None:
+    def _close_later(self, table: TableBase) -> None:
         self._closing.pop(table.name, None)
-        if table.clients or self.tables.get(table.name) is not table:
+        current = self.tables.get(table.name)
+        if current is not table or current is None or current.clients:
             return
-        task = asyncio.create_task(self.close_table(table))
+        task = asyncio.create_task(self.close_table(current))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -1,4 +1,4 @@
-"""The server's writes to its game store, in a thread of their own, and each game's journal.
+"""The server's writes to its game store, in a thread of their own.
 
 The event loop never waits on the disk: every write to the
 :class:`~tichu.records.store.GameStore` is queued to :class:`StoreWriter`, whose thread
@@ -23,9 +23,6 @@ Both the queue (:data:`MAX_PENDING_WRITES`) and the writes held (:data:`MAX_HELD
 unbounded memory. A write beyond a bound is dropped (the newest: what is held stays ordered),
 counted and named in the log (the store's method and the game, e.g. ``append_entries of game
 1f3c...``); the game goes on (its journal then has a gap, its record may be missing).
-
-:class:`GameJournal` follows one game at a table (an observer of its engine) and queues its
-journal entries (:mod:`tichu.records.journal`) as they happen.
 """
 
 from __future__ import annotations
@@ -45,9 +42,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tichu.engine.events import Event
-from tichu.engine.views import TableSource
-from tichu.records.journal import JournalCursor
 from tichu.records.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -457,32 +451,3 @@ class StoreWriter:
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join()
-
-
-class GameJournal:
-    """Writes one game of a table down as it is played: an observer of its engine.
-
-    :ivar game_id: The game's id (its record's id at the end).
-    """
-
-    def __init__(self, writer: StoreWriter, game_id: str, table: TableSource, written: int = 0) -> None:
-        """Follow a game.
-
-        :param writer: The store's writer.
-        :param game_id: The game's id (stored with :meth:`GameStore.begin_game` before).
-        :param table: The game's table (its round is read after each event).
-        :param written: Entries stored already (a game that goes on after a restart).
-        """
-        self.game_id = game_id
-        self.cursor = JournalCursor()
-        self._writer = writer
-        self._table = table
-        self._written = written
-
-    def notify(self, event: Event) -> None:
-        """After each event, queue what the round has newly accepted."""
-        entries = self.cursor.new_entries(self._table.round)
-        if entries:
-            first, game_id = self._written, self.game_id
-            self._written += len(entries)
-            self._writer.submit(lambda store: store.append_entries(game_id, first, entries))

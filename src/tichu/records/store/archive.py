@@ -1,0 +1,190 @@
+"""The archive of the game store: finished games (and games ended early) as their records.
+
+A record is stored whole as its JSON (records.md); the columns beside it are for finding games
+(the history's pages, by player, by time). Adding a record whose id is stored already adds
+nothing, so an import can be repeated. Storing a record fills its players' statistics and
+moves the ratings (:class:`~tichu.records.store.statistics.Statistics`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypedDict
+
+from tichu.records.record import read_numbered_records, write_records
+from tichu.records.stats import HUMAN, player_key
+from tichu.records.store.database import IMPORT_BATCH, _dumps, _loads
+from tichu.records.store.statistics import Statistics
+
+
+class SummaryPlayer(TypedDict):
+    """A seat of a game's summary."""
+
+    seat: int
+    name: str
+    kind: str
+    key: str
+
+
+class GameSummary(TypedDict):
+    """A game's line in the history (docs/server.md, ``GET /api/games``); ``score``,
+    ``winner``, ``seat_changes`` and ``ended_by`` as the record has them (records.md)."""
+
+    id: str
+    started_at: str
+    table_name: str | None
+    players: list[SummaryPlayer]
+    score: list[int] | None
+    winner: int | None
+    rounds: int
+    aborted: bool
+    seat_changes: list[dict[str, Any]]
+    ended_by: dict[str, Any] | None
+
+
+class Archive(Statistics):
+    """The stored records of finished games."""
+
+    def add(self, record: dict[str, Any]) -> bool:
+        """Store a game's record (records.md) unless a record with its id is stored.
+
+        :param record: The record; it needs an ``id`` and a ``started_at``.
+        :returns: Whether it was added.
+        :raises ValueError: For a record without an id or start time.
+        """
+        return self.add_all([record]) == 1
+
+    def add_all(self, records: Iterable[dict[str, Any]]) -> int:
+        """Store records in one transaction (one commit, however many), skipping stored ids.
+
+        :param records: The records.
+        :returns: How many were added.
+        :raises ValueError: For a record without an id or start time; nothing is added then.
+        """
+        rows = [(record, _row(record)) for record in records]
+        with self._transaction():
+            last = self._last_rated()
+            added = [record for record, row in rows if self._insert(record, row)]
+            self._rate(added, last)
+        return len(added)
+
+    def _insert(self, record: dict[str, Any], row: tuple[str, str, str | None, int | None, int, str]) -> bool:
+        """Insert one record and its seats (:mod:`tichu.records.stats`) unless its id is stored."""
+        cursor = self._db.execute("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
+                                  "VALUES (?, ?, ?, ?, ?, ?)", row)
+        if cursor.rowcount != 1:
+            return False
+        self._insert_players(record)
+        return True
+
+    def list_games(self, limit: int, offset: int, player: str | None = None, since: str | None = None,
+                   until: str | None = None, *, people: bool = False) -> tuple[list[GameSummary], int]:
+        """Stored games, newest first (``started_at``, then the order of storing), a page of them.
+
+        :param limit: Games per page.
+        :param offset: Games skipped.
+        :param player: (Optional) Only games with a seat of this name or player key.
+        :param since: (Optional) Only games started at or after this time (records.md's format).
+        :param until: (Optional) Only games started before this time.
+        :param people: Only games with at least one person.
+        :returns: The page's summaries (id, started_at, table_name, players, score, winner,
+            rounds, aborted, seat_changes, ended_by) and how many games match in all.
+        """
+        where, params = [], []  # type: list[str], list[Any]
+        if people:
+            where.append(f"id IN (SELECT game_id FROM game_players WHERE kind = '{HUMAN}')")
+        if player is not None:
+            where.append("id IN (SELECT game_id FROM game_players WHERE player_key = ? OR name = ?)")
+            params += [player, player]
+        if since is not None:
+            where.append("started_at >= ?")
+            params.append(since)
+        if until is not None:
+            where.append("started_at < ?")
+            params.append(until)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        total = int(self._db.execute(f"SELECT COUNT(*) FROM games {clause}", params).fetchone()[0])
+        games = [_summary(_loads(text), table_name, bool(aborted)) for text, table_name, aborted in self._db.execute(
+            f"SELECT record, table_name, aborted FROM games {clause} ORDER BY started_at DESC, seq DESC "
+            "LIMIT ? OFFSET ?", [*params, limit, offset])]
+        return games, total
+
+    def get(self, record_id: str) -> dict[str, Any] | None:
+        """The record with this id, or ``None``."""
+        row = self._db.execute("SELECT record FROM games WHERE id = ?", (record_id,)).fetchone()
+        return None if row is None else _loads(row[0])
+
+    def has_game(self, game_id: str) -> bool:
+        """Whether a record with this id is stored."""
+        return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def __len__(self) -> int:
+        row = self._db.execute("SELECT COUNT(*) FROM games").fetchone()
+        return int(row[0])
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """Every stored record, in the order they were stored."""
+        for (text,) in self._db.execute("SELECT record FROM games ORDER BY seq"):
+            yield _loads(text)
+
+    def export_jsonl(self, path: str | Path) -> int:
+        """Write every record to a JSON Lines file (replacing it).
+
+        :returns: How many were written.
+        """
+        return write_records(path, self.records())
+
+    def import_jsonl(self, path: str | Path, on_unreadable: Callable[[int, str], None] | None = None
+                     ) -> tuple[int, int]:
+        """Add the records of a JSON Lines file, :data:`IMPORT_BATCH` to a transaction; stored
+        ids are skipped, so importing a file twice adds nothing the second time (also a file
+        that repeats an id: the first line with it counts). The records keep the file's order.
+
+        :param path: The file.
+        :param on_unreadable: (Optional) Told of each line that is no record (not JSON, not an
+            object, no ``id`` or ``started_at``), which is then skipped; without it such a line
+            stops the import with ``ValueError`` (the batches before it are stored).
+        :returns: How many records were added, and how many were stored already.
+        """
+        added = read = 0
+        batch: list[dict[str, Any]] = []
+        for number, record in read_numbered_records(path, on_unreadable):
+            try:
+                _row(record)
+            except ValueError as error:
+                if on_unreadable is None:
+                    raise ValueError(f"{path}:{number}: {error}") from error
+                on_unreadable(number, str(error))
+                continue
+            batch.append(record)
+            if len(batch) == IMPORT_BATCH:
+                added += self.add_all(batch)
+                read += len(batch)
+                batch = []
+        added += self.add_all(batch)
+        read += len(batch)
+        return added, read - added
+
+
+def _summary(record: dict[str, Any], table_name: str | None, aborted: bool) -> GameSummary:
+    """A game's line in the history (docs/server.md, ``GET /api/games``)."""
+    players: list[Any] = record["players"] if isinstance(record.get("players"), list) else []
+    rounds: list[Any] = record["rounds"] if isinstance(record.get("rounds"), list) else []
+    return {"id": str(record.get("id")), "started_at": str(record.get("started_at")), "table_name": table_name,
+            "players": [{"seat": seat, "name": str(player.get("name", "")), "kind": str(player.get("kind", "")),
+                         "key": player_key(str(player.get("name", "")), str(player.get("kind", "")))}
+                        for seat, player in enumerate(players) if isinstance(player, dict)],
+            "score": record.get("score"), "winner": record.get("winner"), "rounds": len(rounds), "aborted": aborted,
+            "seat_changes": record.get("seat_changes") or [], "ended_by": record.get("ended_by")}
+
+
+def _row(record: dict[str, Any]) -> tuple[str, str, str | None, int | None, int, str]:
+    record_id, started_at = record.get("id"), record.get("started_at")
+    if not isinstance(record_id, str) or not record_id or not isinstance(started_at, str):
+        raise ValueError("a stored record needs an id and a start time (records.md)")
+    table = record.get("table")
+    winner = record.get("winner")
+    return (record_id, started_at, table if isinstance(table, str) else None,
+            winner if isinstance(winner, int) else None, 1 if record.get("aborted") else 0,
+            _dumps(record))

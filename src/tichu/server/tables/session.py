@@ -1,0 +1,243 @@
+"""A table's game session: the engine task of one game, its journal in the store and its record.
+
+The :class:`GameSession` starts a game (:meth:`GameSession.begin`) or goes on with one a stop
+or a crash left running (:meth:`GameSession.resume`); while it runs it writes who sits where
+and every change of a seat's occupant (the record's ``seat_changes``) to the store beside the
+journal the engine's observer writes (:class:`~tichu.server.workers.game_journal.GameJournal`);
+at its end, or when it is stopped or ended early, it stores the game's record in place of the
+journal. A server that stops to start again suspends it: no record, the journal stays.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from tichu.engine.engine import GameEngine
+from tichu.engine.player import Player
+from tichu.engine.views import TableSource
+from tichu.records.journal import JournalCursor
+from tichu.records.record import ended_early, game_record
+from tichu.server.workers.game_journal import GameJournal
+from tichu.server.workers.store_writer import StoreWriter
+
+log = logging.getLogger(__name__)
+
+
+class GameSession:
+    """The game of one table while it runs (a table has one session for its life).
+
+    :ivar engine: The engine of the running game, or ``None`` in the lobby.
+    :ivar starters: The seats' occupants ``(name, kind)`` when the game started.
+    :ivar seat_changes: The record's ``seat_changes`` of the running game.
+    """
+
+    def __init__(self, table_name: str, source: TableSource, store: StoreWriter, *,
+                 on_ended: Callable[[], None], on_failed: Callable[[], None],
+                 on_finished: Callable[[str], None] | None = None) -> None:
+        """A session with no game yet.
+
+        :param table_name: The table's name (records and logs).
+        :param source: The table's facts and round (the journal's entries are made from them).
+        :param store: Writes the journal, the seats and the record.
+        :param on_ended: Called when the engine task ended, however (the table goes back to its lobby).
+        :param on_failed: Called when the game failed (its record is written as aborted).
+
+        The table (``source``) and its methods ``on_ended`` and ``on_failed`` are held weakly: the
+        table holds its session, and a closed table must go without a garbage collection.
+        :param on_finished: (Optional) Told a game's id when it was played to its end and its
+            record is handed to the store.
+        """
+        self.table_name = table_name
+        self._source = weakref.ref(source)
+        self._store = store
+        self._on_ended = weakref.WeakMethod(on_ended)
+        self._on_failed = weakref.WeakMethod(on_failed)
+        self._on_finished = on_finished
+        self.engine: GameEngine | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._journal: GameJournal | None = None
+        self._started_at = ""
+        self.starters: list[tuple[str, str]] = []
+        self.seat_changes: list[dict[str, Any]] = []
+        self._kept_options: dict[str, Any] = {}  # what the store keeps beside the running game's journal
+
+    @property
+    def is_running(self) -> bool:
+        """Whether a game is being played."""
+        return self._task is not None and not self._task.done()
+
+    @property
+    def game_id(self) -> str | None:
+        """The running game's id while its journal is written, else ``None``."""
+        return self._journal.game_id if self._journal is not None else None
+
+    def begin(self, engine: GameEngine, game_id: str, started_at: str, options: dict[str, Any],
+              people: list[tuple[int, str, str]]) -> None:
+        """Store a new game and run it.
+
+        :param engine: The game's engine, its players seated.
+        :param game_id: The game's (and its record's) id.
+        :param started_at: When it started (records.md).
+        :param options: What the store keeps beside the journal: the table's options and the
+            ``starters``.
+        :param people: ``(seat, name, session hash)`` of every person seated.
+        """
+        self.starters = [(player.name, player.kind) for player in engine.players]
+        self.seat_changes = []
+        self._kept_options = options
+        rules, name = engine.rules, self.table_name
+        self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
+                                                          options))
+        self._run(engine, GameJournal(self._store, game_id, self._table()), started_at, people)
+
+    def resume(self, engine: GameEngine, game_id: str, started_at: str, options: dict[str, Any], written: int,
+               follow: Callable[[JournalCursor], None], people: list[tuple[int, str, str]]) -> None:
+        """Go on with a stored game (its engine resumed from the journal's rounds).
+
+        :param options: The options stored beside the journal (with ``starters`` and
+            ``seat_changes``, when it has them).
+        :param written: The journal's entries stored already.
+        :param follow: Moves the journal's cursor past what the store holds already.
+        :param people: ``(seat, name, session hash)`` of every person seated.
+        """
+        starters = options.get("starters")
+        self.starters = [(str(name), str(kind)) for name, kind in starters] if isinstance(starters, list) \
+            else [(player.name, player.kind) for player in engine.players]
+        self.seat_changes = list(options.get("seat_changes") or [])
+        self._kept_options = {key: value for key, value in options.items() if key != "seat_changes"}
+        journal = GameJournal(self._store, game_id, self._table(), written=written)
+        follow(journal.cursor)
+        self._run(engine, journal, started_at, people)
+
+    def _run(self, engine: GameEngine, journal: GameJournal, started_at: str,
+             people: list[tuple[int, str, str]]) -> None:
+        """Run a game (new or resumed) with its journal, storing the people's seats first."""
+        self.engine = engine
+        self._journal = journal
+        engine.observe(journal)
+        self._started_at = started_at
+        for seat, name, hashed in people:
+            self.store_seat(seat, name, hashed)
+        self._task = asyncio.create_task(self._run_game(engine), name=f"table {self.table_name}")
+
+    async def _run_game(self, engine: GameEngine) -> None:
+        try:
+            await engine.run()
+            self.write_record(engine, aborted=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one table's failure must never reach another table or the server
+            log.exception("table %r: the game failed", self.table_name)
+            self.write_record(engine, aborted=True)
+            _call(self._on_failed)
+        finally:
+            self.engine = None
+            _call(self._on_ended)
+
+    def _table(self) -> TableSource:
+        """The table (it lives while its session is used)."""
+        source = self._source()
+        assert source is not None, "a session outlived its table"
+        return source
+
+    def note_change(self, seat: int, player: Player, reason: str) -> None:
+        """Remember a change of a seat's occupant during the game, where it happened (the record's
+        ``seat_changes``: the round's index and how many of its events came before)."""
+        engine = self.engine
+        if engine is None:
+            return
+        round_ = engine.round
+        index = len(engine.rounds)
+        events = len(round_.events) if round_ is not None and not round_.is_over else 0
+        self.seat_changes.append({"seat": seat, "round": index, "event": events, "name": player.name,
+                                  "kind": player.kind, "reason": reason})
+        if self._journal is not None:
+            game_id, kept = self._journal.game_id, {**self._kept_options, "seat_changes": list(self.seat_changes)}
+            self._store.submit(lambda store: store.set_running_options(game_id, kept))
+
+    def store_seat(self, seat: int, name: str, hashed: str) -> None:
+        """Store who sits at a seat of the running game (by the hash of the session id)."""
+        if self._journal is not None:
+            game_id = self._journal.game_id
+            self._store.submit(lambda store: store.seat_person(game_id, seat, name, hashed))
+
+    def unseat(self, seat: int) -> None:
+        """Store that no person sits at a seat of the running game any more."""
+        if self._journal is not None:
+            game_id = self._journal.game_id
+            self._store.submit(lambda store: store.unseat_person(game_id, seat))
+
+    def end_early(self, seat: int, name: str) -> bool:
+        """A person's leaving ends the game: it is stored as ended early by them and stopped.
+
+        :returns: Whether a game ran (and was ended).
+        """
+        engine, task = self.engine, self._task
+        if engine is None or task is None:
+            return False
+        self.write_record(engine, aborted=True, ended_by={"seat": seat, "name": name})
+        task.cancel()
+        return True
+
+    async def suspend(self) -> bool:
+        """The server stops to start again: stop the running game without a record (its journal
+        stays in the store for the next start).
+
+        :returns: Whether a game was running.
+        """
+        task = self._task
+        if task is None or task.done():
+            return False
+        self._journal = None  # not ended: no record, the journal stays for the next start
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return True
+
+    async def stop(self) -> None:
+        """Stop the running game, if any; its record is written as aborted."""
+        task, engine = self._task, self.engine
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            if engine is not None:
+                self.write_record(engine, aborted=True)
+
+    def write_record(self, engine: GameEngine, *, aborted: bool, ended_by: dict[str, Any] | None = None) -> None:
+        """Store the game's record in place of its journal; an aborted game's record has its
+        finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``.
+        ``players`` are the seats' occupants when the game started and ``seat_changes`` every
+        change since (docs/server.md); ``ended_by`` names the person whose leaving ended it."""
+        journal = self._journal
+        if journal is None:
+            return  # written already
+        game_id = journal.game_id
+        record: dict[str, Any] | None = None
+        try:
+            players = self.starters or [(player.name, player.kind) for player in engine.players]
+            record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
+            record["table"] = self.table_name
+            if self.seat_changes:
+                record["seat_changes"] = list(self.seat_changes)
+            if aborted:
+                ended_early(record, engine.round)
+            if ended_by is not None:
+                record["ended_by"] = ended_by
+        finally:  # a record that cannot be built still ends the game's journal: it must not come back
+            self._journal = None
+            self._store.submit(lambda store: store.end_game(game_id, record))
+        if record is not None and not aborted and self._on_finished is not None:
+            self._on_finished(game_id)
+
+
+def _call(method: weakref.WeakMethod[Callable[[], None]]) -> None:
+    """Call a method held weakly, if its object still lives."""
+    bound = method()
+    if bound is not None:
+        bound()
