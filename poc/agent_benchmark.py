@@ -21,20 +21,17 @@ import resource
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.agents.agent import Agent  # noqa: E402
-from tichu.agents.heuristic_policy import HeuristicPolicy  # noqa: E402
-from tichu.agents.levels import LEVELS, make_level_agent  # noqa: E402
-from tichu.agents.mc_agent import ROLLOUT_WEIGHTS  # noqa: E402
-from tichu.agents.support.hand import partition  # noqa: E402
-from tichu.agents.support.rollout import at_decision, rollout  # noqa: E402
-from tichu.agents.support.situation import situation_in  # noqa: E402
-from tichu.core.combos import Play  # noqa: E402
-from tichu.core.round import Decision, Round  # noqa: E402
-from tichu.engine.views import SeatView, TableInfo, TablePhase  # noqa: E402
+from tichu.agents.agent import Agent
+from tichu.agents.heuristic_policy import HeuristicPolicy
+from tichu.agents.levels import LEVELS, make_level_agent
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
+from tichu.agents.support.hand import partition
+from tichu.agents.support.rollout import at_decision, rollout
+from tichu.agents.support.situation import situation_in
+from tichu.core.combos import Play
+from tichu.core.round import Decision, Round
+from tichu.engine.views import SeatView, TableInfo, TablePhase
 
 
 class _Table:

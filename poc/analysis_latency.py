@@ -26,22 +26,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from tichu.agents.agent import Agent
+from tichu.agents.levels import DEFAULT_LEVEL, make_level_agent
+from tichu.analysis import DecisionPoint, decision_points
+from tichu.arena.arena import Arena
+from tichu.server.workers.agent_pool import AgentPool, worker_count
+from tichu.server.workers.analysis_runner import ANALYSIS, AnalysisRunner
+from tichu.server.workers.store_writer import StoreWriter
 
-from tichu.agents.agent import Agent  # noqa: E402
-from tichu.agents.levels import DEFAULT_LEVEL, make_level_agent  # noqa: E402
-from tichu.analysis import DecisionPoint, decision_points  # noqa: E402
-from tichu.arena.arena import Arena  # noqa: E402
-from tichu.server.workers.agent_pool import AgentPool, worker_count  # noqa: E402
-from tichu.server.workers.analysis_runner import ANALYSIS, AnalysisRunner  # noqa: E402
-from tichu.server.workers.store_writer import StoreWriter  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -2,7 +2,7 @@
 """Our Arena against frohlfing/tichu's Arena, side by side: random-agent rounds per second of
 each whole process, with the ratios.
 
-Run: ``.venv/bin/python poc/arena_vs_frohlfing.py --frohlfing ../ext/frohlfing``
+Run: ``.venv/bin/python -m poc.arena_vs_frohlfing --frohlfing ../ext/frohlfing``
 (``--accelerated`` adds this tree with the optional accelerator compiled).
 
 frohlfing/tichu (GPL-3.0, https://github.com/frohlfing/tichu) is another Python implementation
@@ -18,7 +18,7 @@ and one worker:
 
 - **theirs**: ``bin/run_arena.py -n GAMES -w 1`` in their checkout; it prints its rounds as
   ``Anzahl Runden: N``;
-- **ours**: this tree's ``bin/run_arena.py --games GAMES --workers 1 --seed S`` (records
+- **ours**: this tree's ``tichu-arena --games GAMES --workers 1 --seed S`` (records
   written with ``--records``, as a user who wants them measures); it prints
   ``games N, rounds R``;
 - **compiled** (``--accelerated``): the same in a copy of this tree with the accelerator
@@ -47,10 +47,9 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # poc.speed_vs_revision, also when this file is run as a script
+from poc.speed_vs_revision import compiled_copy
 
-from poc.speed_vs_revision import compiled_copy  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 THEIR_ROUNDS_LINE = re.compile(r"^Anzahl Runden: (\d+)\s*$", re.MULTILINE)
 OUR_ROUNDS_LINE = re.compile(r"games (\d+), rounds (\d+)")
@@ -110,7 +109,7 @@ def theirs(checkout: Path, python: Path, games: int) -> Contender:
 
 def ours(name: str, tree: Path, games: int, seed: int, records: Path | None) -> Contender:
     """The Arena of ``tree`` (this one or its compiled copy): random agents, one worker."""
-    command = [sys.executable, "bin/run_arena.py", "--games", str(games), "--workers", "1", "--seed", str(seed),
+    command = [sys.executable, "-m", "tichu.cli.arena", "--games", str(games), "--workers", "1", "--seed", str(seed),
                "--no-progress"]
     if records is not None:
         command += ["--records", str(records)]

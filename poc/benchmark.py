@@ -11,13 +11,10 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.arena.arena import Arena  # noqa: E402
-from tichu.core.cards import parse_mask  # noqa: E402
-from tichu.core.combos import Play, combinations_of, legal_plays_from  # noqa: E402
+from tichu.arena.arena import Arena
+from tichu.core.cards import parse_mask
+from tichu.core.combos import Play, combinations_of, legal_plays_from
 
 #: Fixed hands: (name, hand labels, trick as (labels, type, length, rank) or None, wish).
 HANDS = [

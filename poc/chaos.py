@@ -2,7 +2,7 @@
 """Chaos benchmark: tables of bots play while connections drop, garbage arrives, floods hit
 and the server is killed with SIGKILL and restarted; at the end every stored game is checked.
 
-Starts ``bin/serve.py`` as its own process on loopback with a temporary data folder (random
+Starts ``tichu-server`` as its own process on loopback with a temporary data folder (random
 agents, a small agent delay, no bomb window, a grace period of a few seconds, the message
 rate limits of a real server). ``--tables`` tables of four :class:`RandomBrain` bots play
 games back to back for ``--duration`` seconds. Meanwhile a driver (seeded by ``--seed``)
@@ -52,16 +52,15 @@ from typing import Any
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from tichu.client.bots import RandomBrain
+from tichu.client.connection import TableClient
+from tichu.records.record import replay
+from tichu.records.store import GameStore
+from tichu.server.codes import ErrorCode
+from tichu.server.keys import STORE_FILE
+from tichu.server.tables.factory import IDLE_CLEANUP_SECONDS
 
-from tichu.client.bots import RandomBrain  # noqa: E402
-from tichu.client.connection import TableClient  # noqa: E402
-from tichu.records.record import replay  # noqa: E402
-from tichu.records.store import GameStore  # noqa: E402
-from tichu.server.codes import ErrorCode  # noqa: E402
-from tichu.server.keys import STORE_FILE  # noqa: E402
-from tichu.server.tables.factory import IDLE_CLEANUP_SECONDS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Seconds a dropped client keeps its seat (the server's grace period in this run).
 GRACE = 5.0
@@ -115,7 +114,7 @@ def _descendants(pid: int) -> list[int]:
 
 
 class Server:
-    """``bin/serve.py`` as a child process that can be killed and started again (same port, same data)."""
+    """``tichu-server`` as a child process that can be killed and started again (same port, same data)."""
 
     def __init__(self, data_dir: Path, env: dict[str, str]) -> None:
         self.port = free_port()
@@ -145,7 +144,7 @@ class Server:
         self.starts += 1
         started = time.monotonic()
         log_file = (self.data_dir / f"server-{self.starts}.log").open("wb")
-        self.process = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
+        self.process = subprocess.Popen([sys.executable, "-m", "tichu.cli.server", "--host", "127.0.0.1",
                                          "--port", str(self.port)], env=self.env, cwd=self.data_dir,
                                         stdout=log_file, stderr=subprocess.STDOUT)
         log_file.close()

@@ -2,7 +2,7 @@
 """The learning environment's steps per second, side by side: this tree's ``TichuEnv``, an
 earlier revision's, and RLCard's Dou Dizhu environment, with the ratios.
 
-Run: ``.venv/bin/python poc/env_speed.py --rev c468ee9`` (``--rev`` is optional; RLCard joins
+Run: ``.venv/bin/python -m poc.env_speed --rev c468ee9`` (``--rev`` is optional; RLCard joins
 when it is installed: ``pip install -e '.[bench]'``, else the script says it is skipped).
 
 What a step costs is what a learner pays per decision, so every contender is driven as a
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
 import re
 import statistics
@@ -42,10 +43,9 @@ import time
 from contextlib import nullcontext
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # poc.speed_vs_revision, also when this file is run as a script
+from poc.speed_vs_revision import worktree
 
-from poc.speed_vs_revision import worktree  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 RATE_LINE = re.compile(r"^steps/s (\d+(?:\.\d+)?) steps (\d+)", re.MULTILINE)
 #: The ratios printed, as (numerator, denominator) contenders.
@@ -114,13 +114,13 @@ def parse_rate(output: str) -> float:
 
 def run_measure(tree: Path, kind: str, seconds: float, seed: int) -> float:
     """Steps per second of ``kind`` (``tichu`` or ``rlcard``), measured in a subprocess with
-    ``tree``'s sources first on the path.
+    ``tree``'s sources first on the path (and this checkout after them, for :mod:`poc`).
 
     :raises RuntimeError: When the subprocess fails.
     """
     command = [sys.executable, str(Path(__file__).resolve()), "--measure", kind, "--seconds", str(seconds),
                "--seed", str(seed)]
-    done = subprocess.run(command, env={"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"},
+    done = subprocess.run(command, env={"PYTHONPATH": f"{tree / 'src'}{os.pathsep}{ROOT}", "PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"the {kind} measurement in {tree} failed (exit {done.returncode}):\n"

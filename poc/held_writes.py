@@ -22,16 +22,14 @@ import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.agents.agent import AgentPlayer  # noqa: E402
-from tichu.agents.random_agent import RandomAgent  # noqa: E402
-from tichu.core.ruleset import RuleSet  # noqa: E402
-from tichu.engine.engine import GameEngine  # noqa: E402
-from tichu.records.record import game_record  # noqa: E402
-from tichu.records.store import GameStore  # noqa: E402
-from tichu.server.workers.game_journal import GameJournal  # noqa: E402
-from tichu.server.workers.store_writer import StoreWriter  # noqa: E402
+from tichu.agents.agent import AgentPlayer
+from tichu.agents.random_agent import RandomAgent
+from tichu.core.ruleset import RuleSet
+from tichu.engine.engine import GameEngine
+from tichu.records.record import game_record
+from tichu.records.store import GameStore
+from tichu.server.workers.game_journal import GameJournal
+from tichu.server.workers.store_writer import StoreWriter
 
 
 def read_only(store: GameStore) -> None:

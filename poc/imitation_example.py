@@ -21,22 +21,19 @@ import asyncio
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.agents.agent import AgentPlayer  # noqa: E402
-from tichu.agents.learning.policy_agent import PolicyAgent  # noqa: E402
-from tichu.agents.registry import make_agent  # noqa: E402
-from tichu.arena.arena import Arena  # noqa: E402
-from tichu.arena.stats import mean_interval  # noqa: E402
-from tichu.core.ruleset import RuleSet  # noqa: E402
-from tichu.engine.engine import GameEngine  # noqa: E402
-from tichu.learn.export import TrainingData, training_data  # noqa: E402
+from tichu.agents.agent import AgentPlayer
+from tichu.agents.learning.policy_agent import PolicyAgent
+from tichu.agents.registry import make_agent
+from tichu.arena.arena import Arena
+from tichu.arena.stats import mean_interval
+from tichu.core.ruleset import RuleSet
+from tichu.engine.engine import GameEngine
+from tichu.learn.export import TrainingData, training_data
 
 
 class LinearPolicy:

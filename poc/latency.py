@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Latency benchmark: does one table stay responsive while the server is under agent load?
 
-Starts ``bin/serve.py`` as its own process on loopback, then measures from a probe process,
+Starts ``tichu-server`` as its own process on loopback, then measures from a probe process,
 for ``--seconds`` each, while one of these loads runs in another process:
 
 - ``idle``: nothing else (the reference);
@@ -49,11 +49,10 @@ from pathlib import Path
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from tichu.client.bots import RandomBrain
+from tichu.client.connection import TableClient
 
-from tichu.client.bots import RandomBrain  # noqa: E402
-from tichu.client.connection import TableClient  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Seconds between two pings of the probe (within the message rate limit of 20 per second).
 PING_EVERY = 0.1
@@ -274,14 +273,14 @@ def run_load(kind: str, port: int, seconds: float, tables: int) -> None:
 
 
 def start_server(port: int, data_dir: str, agent: str | None) -> subprocess.Popen[bytes]:
-    """``bin/serve.py`` on loopback with the server's defaults but the agent kind and no agent
+    """``tichu-server`` on loopback with the server's defaults but the agent kind and no agent
     delay; with ``agent`` None, the server's defaults for both."""
     env = {**os.environ, "TICHU_DATA_DIR": data_dir, "TICHU_LOG_LEVEL": "WARNING"}
     for name in ("TICHU_AGENT", "TICHU_AGENT_DELAY", "TICHU_BOMB_WINDOW"):
         env.pop(name, None)
     if agent is not None:
         env.update({"TICHU_AGENT": agent, "TICHU_AGENT_DELAY": "0"})
-    server = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
+    server = subprocess.Popen([sys.executable, "-m", "tichu.cli.server", "--host", "127.0.0.1",
                                "--port", str(port)], env=env, cwd=data_dir)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Load benchmark: many tables of ``bin/wsclient.py`` bots against one server on loopback.
+"""Load benchmark: many tables of ``tichu-client`` bots against one server on loopback.
 
-Starts ``bin/serve.py`` as its own process (zero bomb window and agent delay), then plays
+Starts ``tichu-server`` as its own process (zero bomb window and agent delay), then plays
 ``--tables`` tables with four random bots each at once, one game per table. Reports the
 server's CPU time per game, its resident memory (peak), and the median and 99th
 percentile time from a client's response to the next request at its table.
@@ -24,13 +24,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from tichu.client.bots import RandomBrain
+from tichu.client.connection import TableClient, run_bot
+from tichu.records.store import GameStore
+from tichu.server.keys import STORE_FILE
 
-from tichu.client.bots import RandomBrain  # noqa: E402
-from tichu.client.connection import TableClient, run_bot  # noqa: E402
-from tichu.records.store import GameStore  # noqa: E402
-from tichu.server.keys import STORE_FILE  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -114,7 +113,7 @@ def main() -> int:
                # and no rate limit shaping the figures; per address, loopback is exempt
                "TICHU_MAX_CONNECTIONS": str(8 * args.tables), "TICHU_MAX_TABLES": str(2 * args.tables),
                "TICHU_MESSAGE_RATE": "1000", "TICHU_MESSAGE_BURST": "1000"}
-        server = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
+        server = subprocess.Popen([sys.executable, "-m", "tichu.cli.server", "--host", "127.0.0.1",
                                    "--port", str(port)], env=env, cwd=data_dir)
         try:
             _wait_for_port(port)

@@ -2,7 +2,7 @@
 """Memory budget: the server's resident memory idle, per active table, and after the tables close.
 
 For each agent kind (``--agents``, default ``random`` and ``heuristic``) the script starts the
-real server (``bin/serve.py``, its own process, ``127.0.0.1``, a free port, its own temporary
+real server (``tichu-server``, its own process, ``127.0.0.1``, a free port, its own temporary
 data folder, ``TICHU_AGENT`` set to the kind) and reads its resident memory (``Pss`` of
 ``/proc/<pid>/smaps_rollup``, summed over the server and all its descendant processes: the
 agents think in the agent pool's worker processes, forked from a fork server, and the
@@ -10,7 +10,7 @@ proportional size counts the pages they share once):
 
 1. idle, a moment after the start;
 2. with ``--tables`` active tables: each has one bot client (``tichu.client``, the library of
-   ``bin/wsclient.py``, a ``RandomBrain`` that answers after about ``--think`` seconds) that
+   ``tichu-client``, a ``RandomBrain`` that answers after about ``--think`` seconds) that
    starts the game at once, and three of the server's agents (they pause ``--agent-delay``
    seconds before acting, no bomb window; hints on); the games are played to a score
    no game reaches, so every table stays active; memory is sampled every half second for
@@ -43,11 +43,10 @@ from pathlib import Path
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from tichu.client.bots import RandomBrain
+from tichu.client.connection import TableClient
 
-from tichu.client.bots import RandomBrain  # noqa: E402
-from tichu.client.connection import TableClient  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Seconds a dropped table is kept before it closes (the server's grace period, set short here).
 GRACE = 1.0
@@ -219,7 +218,7 @@ def measure(agent: str, tables: int, seconds: float, think: float, agent_delay: 
                    "TICHU_AGENT_DELAY": str(agent_delay), "TICHU_BOMB_WINDOW": "0", "TICHU_TARGET_SCORE": "1000000",
                    "TICHU_MAX_TABLES": str(max(50, 2 * tables)),
                    "TICHU_MAX_CONNECTIONS": str(max(200, 2 * tables))}
-        server = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
+        server = subprocess.Popen([sys.executable, "-m", "tichu.cli.server", "--host", "127.0.0.1",
                                    "--port", str(port)], env=environ, cwd=data)
         try:
             asyncio.run(wait_until_up(port))

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Memory after churn: does a server give its memory back once tables close?
 
-Starts a server (``bin/serve.py`` of a checkout, its own process, loopback, random agents, a
-grace period of 1 s), then for ``--seconds`` keeps ``--parallel`` clients busy, each joining
-a new table, starting a game, waiting for its first request and dropping the connection.
+Starts a server (``tichu-server`` of a checkout, ``bin/serve.py`` before issue 26, its own
+process, loopback, random agents, a grace period of 1 s), then for ``--seconds`` keeps
+``--parallel`` clients busy, each joining a new table, starting a game, waiting for its first
+request and dropping the connection.
 After the churn it waits until every table has closed (the grace period, then the close)
 and reads the server's resident memory (Linux ``/proc``): at the start, at the peak and at
 the end (after the server's clean-up when idle), with the number of joins. Point
 ``--server`` at another checkout to compare two versions side by side. Bounded in time;
 loopback only. Nothing here is a test.
 
-Run: ``.venv/bin/python poc/memory_churn.py --seconds 30``.
+Run: ``.venv/bin/python -m poc.memory_churn --seconds 30``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import time
 from pathlib import Path
 
 import aiohttp
+
+from poc.speed_vs_revision import tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -99,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                    "TICHU_LOG_LEVEL": "WARNING",
                    # the churn opens tables far faster than people do: the limits in all are raised
                    "TICHU_MAX_TABLES": "100000", "TICHU_MAX_CONNECTIONS": "100000"}
-        server = subprocess.Popen([str(python), str(args.server / "bin" / "serve.py"), "--host", "127.0.0.1",
+        server = subprocess.Popen([str(python), *tool(args.server, "serve", "server"), "--host", "127.0.0.1",
                                    "--port", str(port)], env=environ, cwd=data)
         try:
             asyncio.run(wait_until_up(f"http://127.0.0.1:{port}/"))

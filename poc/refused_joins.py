@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Memory over refused joins: does a server keep anything of a connection it refused?
 
-Starts a server (``bin/serve.py`` of a checkout, its own process, loopback, the default
-settings but a temporary data folder), fills it to its table limit (``--tables`` clients,
+Starts a server (``tichu-server`` of a checkout, ``bin/serve.py`` before issue 26, its own
+process, loopback, the default settings but a temporary data folder), fills it to its table limit (``--tables`` clients,
 each seated at a table of its own, connected to the end), then ``--parallel`` clients make
 ``--joins`` refused connections as fast as they can, each of one ``--kind``:
 
@@ -17,7 +17,7 @@ start through ``--after`` seconds after the last refusal, and prints a sample ev
 Point ``--server`` at another checkout to compare two versions. Bounded in time; loopback
 only. Nothing here is a test.
 
-Run: ``.venv/bin/python poc/refused_joins.py --joins 50000``.
+Run: ``.venv/bin/python -m poc.refused_joins --joins 50000``.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 
 import aiohttp
+
+from poc.speed_vs_revision import tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         environ = {**os.environ, "TICHU_DATA_DIR": data, "TICHU_MAX_TABLES": str(args.tables)}
         if args.kind == "busy":
             environ["TICHU_MAX_CONNECTIONS"] = str(args.tables)
-        server = subprocess.Popen([str(args.python), str(args.server / "bin" / "serve.py"), "--host", "127.0.0.1",
+        server = subprocess.Popen([str(args.python), *tool(args.server, "serve", "server"), "--host", "127.0.0.1",
                                    "--port", str(port)], env=environ, cwd=data,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Soak benchmark: a compressed month at a home server, sampled every 10 s; is it flat?
 
-Starts ``bin/serve.py`` as its own process on loopback (:class:`poc.chaos.Server`) with a
+Starts ``tichu-server`` as its own process on loopback (:class:`poc.chaos.Server`) with a
 temporary data folder, and for ``--duration`` seconds runs everything a server meets in weeks:
 
 - tables of :class:`~tichu.client.bots.RandomBrain` bots playing games back to back, with
@@ -19,7 +19,7 @@ half of that span at most a small margin above the first half's: they follow the
 the database growing only by the games finished (at most ``--bytes-per-game`` a game). Exit status 1 when one
 is not, or when a finished record does not replay.
 
-Run: ``.venv/bin/python poc/soak.py --duration 1800`` (30 minutes; the figures in
+Run: ``.venv/bin/python -m poc.soak --duration 1800`` (30 minutes; the figures in
 docs/benchmarks.md). ``tests/server/test_soak.py`` runs a 3-minute version. Loopback only,
 bounded in time. Nothing here is a test.
 """
@@ -41,12 +41,10 @@ from pathlib import Path
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT))
+from poc.chaos import GRACE, Chaos, Seat, Server, check_store
+from tichu.server.keys import STORE_FILE
 
-from poc.chaos import GRACE, Chaos, Seat, Server, check_store  # noqa: E402
-from tichu.server.keys import STORE_FILE  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Resident memory may vary by this much over the last two thirds (MiB).
 MEMORY_SLACK_MIB = 5.0

@@ -8,10 +8,10 @@ The revision is checked out into a temporary ``git worktree`` (removed at the en
 runs both trees in turn, the order alternating from pair to pair, so that a machine that is
 busier for a while slows both alike:
 
-- **Arena**: ``bin/run_arena.py`` of each tree, random agents, one worker, records written,
-  the whole process timed (start-up included, as a user sees it). The same seed must give the
-  same games in both trees: the records are compared (apart from the start time), and a
-  difference stops the benchmark, since a speed-up must not change a single decision.
+- **Arena**: ``tichu-arena`` (``bin/run_arena.py`` before issue 26) of each tree, random
+  agents, one worker, records written, the whole process timed (start-up included, as a user
+  sees it). The same seed must give the same games in both trees: the records are compared
+  (apart from the start time), and a difference stops the benchmark, since a speed-up must not change a single decision.
 - **Rollouts**: this tree's ``poc/rollout_profile.py --mode full`` run against each tree's
   ``src``: seeded mid-round positions finished by the Monte Carlo agent's rollout (bombs and
   calls), timed in the process around the rollouts only.
@@ -69,6 +69,14 @@ def worktree(revision: str) -> Iterator[Path]:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], check=True)
 
 
+def tool(tree: Path, script: str, module: str) -> list[str]:
+    """The arguments after ``python`` that run a command-line tool of ``tree``: its
+    ``bin/SCRIPT.py`` in a revision from before the package had entry points (issue 26), else
+    the module ``tichu.cli.MODULE`` (with ``tree/src`` on ``PYTHONPATH``)."""
+    script_path = tree / "bin" / f"{script}.py"
+    return [str(script_path)] if script_path.is_file() else ["-m", f"tichu.cli.{module}"]
+
+
 def _records(path: Path) -> list[object]:
     """The records of a run, without the start time (the one field that differs)."""
     found: list[object] = []
@@ -84,7 +92,7 @@ def measure(tree: Path, games: int, rollouts: int, seed: int) -> Measurement:
     environment = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"}
     with tempfile.TemporaryDirectory() as scratch:
         records = Path(scratch) / "records.jsonl"
-        command = [sys.executable, str(tree / "bin" / "run_arena.py"), "--games", str(games), "--workers", "1",
+        command = [sys.executable, *tool(tree, "run_arena", "arena"), "--games", str(games), "--workers", "1",
                    "--seed", str(seed), "--records", str(records), "--no-progress"] + ["random"] * 4
         started = time.perf_counter()
         output = subprocess.run(command, env=environment, capture_output=True, text=True, check=True).stdout

@@ -13,9 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.server.workers import store_writer as storage  # noqa: E402
+from tichu.server.workers import store_writer as storage
 
 WRITES = 20_000
 

@@ -1,4 +1,4 @@
-"""Scripts of ``bin/`` and ``poc/`` loaded as modules, so that tests can call their functions."""
+"""Scripts of ``bin/``, ``poc/`` and ``tests/data/`` loaded as modules, so that tests can call their functions."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_script(relative: str) -> ModuleType:
-    """The script at ``relative`` (from the repository's root, e.g. ``poc/paired_rounds.py``),
+    """The script at ``relative`` (from the repository's root, e.g. ``bin/paired_rounds.py``),
     executed as a fresh module named after its file (and registered under that name)."""
     path = ROOT / relative
     spec = importlib.util.spec_from_file_location(path.stem, path)

@@ -39,6 +39,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "server": frozenset({"core", "rules", "engine", "agents", "records", "analysis", "server"}),
     "client": frozenset({"core", "rules", "engine", "agents", "client", "server.codes"}),
     "accelerator": frozenset(),
+    "cli": frozenset({"core", "rules", "engine", "agents", "records", "arena", "learn", "analysis", "server",
+                      "client", "cli"}),
 }
 #: Outside libraries a layer must not import: the wire belongs to the server and the client.
 FORBIDDEN: dict[str, frozenset[str]] = {

@@ -126,7 +126,7 @@ TABLES = [
 ]
 
 
-#: The tables ``poc/mc_v1_golden.py`` recorded ``montecarlo:v1``'s decisions at, before issue 13:
+#: The tables ``tests/data/make_mc_v1_golden.py`` recorded ``montecarlo:v1``'s decisions at, before issue 13:
 #: the heuristic there is the first one (``heuristic:v1``), so the points stay the same.
 V1_TABLES = [(tuple("heuristic:v1" if kind == "heuristic" else kind for kind in kinds), seed, target)
              for kinds, seed, target in TABLES[:3]]
@@ -606,11 +606,11 @@ def test_wish_voids_not_deduced_from_an_out_of_turn_bomb_R5_3() -> None:
 def test_montecarlo_v1_makes_todays_decisions() -> None:
     """``montecarlo:v1`` (every search option of issue 13 part 2 off, the first heuristic's
     weights) decides as the Monte Carlo agent did before them, at the seeded points recorded by
-    ``poc/mc_v1_golden.py`` from that code (games of :data:`V1_TABLES`)."""
+    ``tests/data/make_mc_v1_golden.py`` from that code (games of :data:`V1_TABLES`)."""
     import json
     from pathlib import Path
 
-    from poc.mc_v1_golden import answers
+    from tests.data.make_mc_v1_golden import answers
 
     golden = json.loads((Path(__file__).parents[1] / "data" / "mc_v1_golden.json").read_text(encoding="utf-8"))
     assert len(golden["points"]) >= 60

@@ -1,6 +1,6 @@
 """``heuristic:v1`` keeps the first heuristic's decisions (issue 13).
 
-``tests/data/heuristic_v1_decisions.json`` was recorded by ``poc/heuristic_v1_decisions.py``
+``tests/data/heuristic_v1_decisions.json`` was recorded by ``tests/data/make_heuristic_v1_decisions.py``
 from the heuristic before any later feature: every decision with a choice (Grand Tichu,
 push, plays with more than one legal play, wish, Dragon) and every Tichu call and bomb,
 in four seeded games. The same games with ``heuristic:v1`` must make the same decisions
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _recorder() -> ModuleType:
-    return load_script("poc/heuristic_v1_decisions.py")
+    return load_script("tests/data/make_heuristic_v1_decisions.py")
 
 
 @pytest.mark.slow

@@ -1,8 +1,9 @@
 """The analysis document (``tichu-analysis/1``), :func:`tichu.analysis.analyse_record`, the
-labels' rule, and ``bin/analyse.py`` on a record file and on a Brettspielwelt log."""
+labels' rule, and ``tichu-analyse`` on a record file and on a Brettspielwelt log."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.analysis.games import heuristic_record
-from tests.scripts import load_script
 from tichu.analysis import FORMAT, KINDS, THRESHOLDS, analyse_record, label_of
 from tichu.records.record import write_records
 from tichu.records.steps import record_steps
@@ -100,7 +100,7 @@ def test_a_higher_threshold_labels_no_more(raise_by: float) -> None:
 
 def test_bin_analyse_on_a_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The Arena's JSON Lines: the summary per player and the document written."""
-    analyse = load_script("bin/analyse.py")
+    analyse = importlib.import_module("tichu.cli.analyse")
     records = tmp_path / "games.jsonl"
     write_records(records, [heuristic_record(), heuristic_record(seed=6)])
     out = tmp_path / "analysis.json"
@@ -119,7 +119,7 @@ def test_bin_analyse_on_a_record_file(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_bin_analyse_on_a_brettspielwelt_log(shared_dir: Path, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     """A ``.tch`` log of ../shared: imported, every seat a person's, judged (here seat 1 only)."""
-    analyse = load_script("bin/analyse.py")
+    analyse = importlib.import_module("tichu.cli.analyse")
     out = tmp_path / "bsw.json"
     assert analyse.main([str(shared_dir / "data" / "bsw" / "game_1.tch"), "--seats", "1", "--samples", "2",
                          "--json", str(out)]) == 0
@@ -130,7 +130,7 @@ def test_bin_analyse_on_a_brettspielwelt_log(shared_dir: Path, tmp_path: Path,
 
 def test_bin_analyse_refuses_a_file_without_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A JSON file that holds no record: a message and exit status 1."""
-    analyse = load_script("bin/analyse.py")
+    analyse = importlib.import_module("tichu.cli.analyse")
     path = tmp_path / "nothing.json"
     path.write_text("42", encoding="utf-8")
     assert analyse.main([str(path)]) == 1

@@ -1,8 +1,9 @@
-"""The Arena (:mod:`tichu.arena.arena`) and its command line ``bin/run_arena.py``: reproducible runs on
+"""The Arena (:mod:`tichu.arena.arena`) and its command line ``tichu-arena``: reproducible runs on
 any number of workers, duplicate deals, early stopping by the SPRT, statistics, records."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 from pathlib import Path
@@ -11,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from tests.scripts import load_script
 from tichu.arena.arena import (
     Arena,
     ArenaReport,
@@ -308,11 +308,11 @@ def test_arena_refuses_bad_agents() -> None:
         Arena(["random", "random", "nonsense", "random"])
 
 
-# -- bin/run_arena.py ---------------------------------------------------------------------------
+# -- tichu-arena -------------------------------------------------------------------------------
 
 
 def _cli() -> ModuleType:
-    return load_script("bin/run_arena.py")
+    return importlib.import_module("tichu.cli.arena")
 
 
 def test_run_arena_cli_prints_statistics_and_writes_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -87,7 +87,7 @@ def test_every_contender_runs_once_a_pair_and_the_medians_are_ours_over_theirs(
     assert "median ratio, random-agent rounds per second (whole process), ours / theirs: 3.00x" in output
     assert "median ratio, random-agent rounds per second (whole process), ours accelerated / theirs: 5.00x" in output
     assert f"cd {checkout} && PYTHONPATH=. {tmp_path / 'fvenv' / 'bin' / 'python'} bin/run_arena.py -n 5 -w 1" in output
-    assert "bin/run_arena.py --games 7 --workers 1 --seed 1 --no-progress --records " in output
+    assert "-m tichu.cli.arena --games 7 --workers 1 --seed 1 --no-progress --records " in output
     assert (checkout / "data" / "logs").is_dir()  # their Arena needs it
 
 

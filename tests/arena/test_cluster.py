@@ -5,6 +5,7 @@ runs in a process already connected."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -14,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from tests.scripts import ROOT, load_script
 from tests.support.extras import require
 from tichu.arena.arena import Arena
 from tichu.arena.runners import ClusterUnavailable, RayRunner, _check_reachable
@@ -36,9 +36,9 @@ def ray_address() -> Iterator[str]:
 
 
 def _cli(*arguments: str) -> list[str]:
-    """Run bin/run_arena.py in its own process; its report without the wall-time line and the
+    """Run ``tichu-arena`` in its own process; its report without the wall-time line and the
     records' file name."""
-    done = subprocess.run([sys.executable, str(ROOT / "bin" / "run_arena.py"), "--no-progress", *arguments],
+    done = subprocess.run([sys.executable, "-m", "tichu.cli.arena", "--no-progress", *arguments],
                           capture_output=True, text=True, timeout=600, check=True)
     return [line for line in done.stdout.splitlines() if " games/s, " not in line and not line.startswith("records:")]
 
@@ -88,7 +88,7 @@ def test_without_ray_the_command_line_says_how_to_get_it(monkeypatch: pytest.Mon
     monkeypatch.setitem(sys.modules, "ray", None)  # makes ``import ray`` fail
     with pytest.raises(ClusterUnavailable, match=r"pip install 'tichu\[cluster\]'"):
         RayRunner(len, "auto")
-    run_arena = load_script("bin/run_arena.py")
+    run_arena = importlib.import_module("tichu.cli.arena")
     assert run_arena.main(["--cluster", "auto", "--games", "2", "--no-progress"]) == 2
     assert "tichu[cluster]" in capsys.readouterr().err
 
@@ -99,6 +99,6 @@ def test_an_address_where_nothing_listens_fails_at_once_with_exit_2(tmp_path: Pa
     with pytest.raises(ClusterUnavailable, match="no Ray cluster at '127.0.0.1:1'"):
         _check_reachable("127.0.0.1:1")
     _check_reachable("auto")  # found by Ray itself
-    done = subprocess.run([sys.executable, str(ROOT / "bin" / "run_arena.py"), "--no-progress", "--games", "2",
+    done = subprocess.run([sys.executable, "-m", "tichu.cli.arena", "--no-progress", "--games", "2",
                            "--cluster", "127.0.0.1:1"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "no Ray cluster at '127.0.0.1:1'" in done.stderr

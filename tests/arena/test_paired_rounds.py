@@ -1,4 +1,4 @@
-"""``poc/paired_rounds.py``: rounds of two Arena runs with the same seed are paired by their deal."""
+"""``bin/paired_rounds.py``: rounds of two Arena runs with the same seed are paired by their deal."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _module() -> ModuleType:
-    return load_script("poc/paired_rounds.py")
+    return load_script("bin/paired_rounds.py")
 
 
 def _records(path: Path, team_a: str, seed: int) -> Path:

@@ -1,19 +1,16 @@
-"""The command line (bin/wsclient.py) as a subprocess against a scripted fake server."""
+"""The command line (``tichu-client``) as a subprocess against a scripted fake server."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from pathlib import Path
 
 from tests.client.conftest import HAND, FakeSeat, FakeServer, joined
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _start_cli(*args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "bin" / "wsclient.py"), *args,
+        sys.executable, "-m", "tichu.cli.client", *args,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
 
 

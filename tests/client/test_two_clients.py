@@ -2,7 +2,7 @@
 (:class:`tichu.client.state.TableState`) and the browser's (``web/js/state.js``, under Node),
 and both must reach the same table state after every frame.
 
-The stream is ``tests/data/golden_stream.txt`` (``poc/golden_stream.py``): the text frames seat 0
+The stream is ``tests/data/golden_stream.txt`` (``tests/data/make_golden_stream.py``): the text frames seat 0
 received during a whole game at a live server. Both sides give their state as one canonical
 snapshot (``TableState.snapshot()``, ``State.snapshot()``); ``tests/js/state_stream.mjs`` prints
 the browser's after each frame. Without ``node`` the tests are skipped, unless ``CI=true``

@@ -6,12 +6,12 @@ records are refused; the command line writes the arrays."""
 from __future__ import annotations
 
 import copy
+import importlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.scripts import load_script
 from tests.support.extras import require
 
 np = require("numpy", "learn")
@@ -95,7 +95,7 @@ def test_a_record_that_does_not_replay_is_refused(bsw_records: list[dict[str, An
 
 def test_the_command_line_writes_the_arrays(bsw_records: list[dict[str, Any]], shared_dir: Path,
                                             tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    script = load_script("bin/training_data.py")
+    script = importlib.import_module("tichu.cli.training_data")
     out = tmp_path / "train.npz"
     assert script.main([str(shared_dir / "data" / "bsw"), "--out", str(out)]) == 0
     assert "decisions of 9 games" in capsys.readouterr().out

@@ -5,6 +5,7 @@ worlds ISMCTS samples, refusals, and whole games of OpenSpiel's ISMCTS against o
 
 from __future__ import annotations
 
+import importlib
 import logging
 import random
 from collections.abc import Iterator
@@ -12,7 +13,6 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from tests.scripts import load_script
 from tests.support.extras import require
 
 require("pyspiel", "spiel")
@@ -293,7 +293,7 @@ def test_duplicate_games_share_their_deals_and_the_script_reports_them() -> None
     assert deck_order(1, 0, 0) == deck_order(1, 0, 0) != deck_order(1, 1, 0)
     games = play_match("random", pairs=1, seed=2, target_score=100, max_rounds=1, settings=BotSettings(simulations=2))
     assert [game.swapped for game in games] == [False, True]
-    script = load_script("bin/spiel_arena.py")
+    script = importlib.import_module("tichu.cli.spiel_arena")
     summaries = [script.summary(game) for game in games]
     assert all(stopped == (game.winner_team is None) for (_, stopped), game in zip(summaries, games))
     first, second = (summary for summary, _ in summaries)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 import subprocess
 import sys
@@ -28,6 +29,8 @@ from tichu.records.bsw import (
 from tichu.records.record import replay
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The environment of ``tichu-bsw-import`` run as a module from elsewhere: this checkout's sources.
+SOURCES = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 #: The flags each log needs; every log of ``shared/data/bsw`` is named here.
 EXPECTED_FLAGS: dict[str, list[str]] = {
@@ -331,8 +334,8 @@ def _action(event: dict[str, Any]) -> Action:
 
 def test_cli_imports_replays_and_writes(shared_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "bsw.jsonl"
-    done = subprocess.run([sys.executable, str(ROOT / "bin" / "bsw_import.py"), str(shared_dir / "data" / "bsw"),
-                           "--out", str(out)], capture_output=True, text=True, check=False, cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-m", "tichu.cli.bsw_import", str(shared_dir / "data" / "bsw"),
+                           "--out", str(out)], capture_output=True, text=True, check=False, cwd=tmp_path, env=SOURCES)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert sum(line.endswith("replays") for line in lines) == len(EXPECTED_FLAGS)
@@ -343,7 +346,7 @@ def test_cli_imports_replays_and_writes(shared_dir: Path, tmp_path: Path) -> Non
 def test_cli_fails_on_a_bad_log(tmp_path: Path) -> None:
     bad = tmp_path / "bad.tch"
     bad.write_text(_edit("Ergebnis: 300 - -200", "Ergebnis: 0 - 0"), encoding="utf-8")
-    done = subprocess.run([sys.executable, str(ROOT / "bin" / "bsw_import.py"), str(bad)],
-                          capture_output=True, text=True, check=False, cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-m", "tichu.cli.bsw_import", str(bad)],
+                          capture_output=True, text=True, check=False, cwd=tmp_path, env=SOURCES)
     assert done.returncode == 1
     assert "import failed: round 0, line 28: R7: Ergebnis (0, 0) but the rules give (300, -200)" in done.stdout

@@ -4,6 +4,7 @@ tampered records are reported at the right round, event and rule (:func:`tichu.r
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -13,7 +14,6 @@ from typing import Any
 import pytest
 
 import tichu.records.record as record_module
-from tests.scripts import load_script
 from tichu.arena.arena import Arena
 from tichu.core.cards import CARDS, DOG, LABELS, format_mask, indices_of, parse_mask
 from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, bombs_of
@@ -524,9 +524,9 @@ def test_a_torn_line_is_reported_and_skipped(tmp_path: Path, arena_records: list
 
 def test_replay_command_goes_on_after_a_torn_line(tmp_path: Path, arena_records: list[Record],
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """``bin/replay_records.py`` replays the whole records of a file with a torn last line,
+    """``tichu-replay`` replays the whole records of a file with a torn last line,
     reports the line and exits with 1."""
-    command = load_script("bin/replay_records.py")
+    command = importlib.import_module("tichu.cli.replay")
     path = tmp_path / "torn.jsonl"
     write_records(path, arena_records[:3])
     with open(path, "a", encoding="utf-8") as file:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import importlib
 import json
 import signal
 import sqlite3
@@ -16,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from tests.scripts import load_script
 from tichu.arena.arena import Arena
 from tichu.records.record import read_records, replay, write_records
 from tichu.records.store import CACHE_KIB, MIGRATIONS, GameStore
@@ -40,8 +40,8 @@ def arena_games() -> list[Record]:
 
 
 def command(name: str) -> Any:
-    """A ``bin/`` script as a module (its ``main``)."""
-    return load_script(f"bin/{name}.py")
+    """A command-line tool as a module (its ``main``): ``export_games`` is ``tichu-export``."""
+    return importlib.import_module(f"tichu.cli.{name}")
 
 
 def test_a_new_store_is_in_wal_mode_at_the_newest_schema(tmp_path: Path) -> None:

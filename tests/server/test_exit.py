@@ -1,6 +1,6 @@
 """The server always exits, and leaves no process behind (docs/server.md, "Agents", "Shutdown").
 
-Each test runs the real server as a process (``bin/serve.py``,
+Each test runs the real server as a process (``tichu-server``,
 :mod:`tests.support.process_server`) with its agent pool, brings it into a state, and stops
 it: SIGINT and SIGTERM end it within 10 s, with exit code 0 (a clean stop, not the exit
 guard's forced exit), in every state — idle, while an agent decides, after the pool's workers

@@ -20,7 +20,6 @@ from tichu.records.steps import replay_document
 from tichu.records.store import GameStore
 from tichu.server.keys import STORE_FILE
 
-ROOT = Path(__file__).resolve().parents[2]
 Record = dict[str, Any]
 
 
@@ -219,8 +218,8 @@ async def test_the_players_call_and_bomb_statistics_agree_with_the_records(start
 async def test_export_then_import_round_trips_games_stored_by_the_real_server(start_server: StartServer,
                                                                                tmp_path: Path) -> None:
     """Issue 12, Done means: "export then import round-trips", with the SQLite file a real server
-    wrote: two finished games and one ended early (its table closed); ``bin/export_games.py``
-    writes them, ``bin/import_games.py`` reads them into a fresh file; a second import adds
+    wrote: two finished games and one ended early (its table closed); ``tichu-export``
+    writes them, ``tichu-import`` reads them into a fresh file; a second import adds
     nothing; a server on the fresh file answers the history API (games, records, players with
     their statistics and ratings, leaderboard) as one on the original file does."""
     async with asyncio.timeout(3 * GAME_WAIT):
@@ -239,14 +238,14 @@ async def test_export_then_import_round_trips_games_stored_by_the_real_server(st
     stored = server.all_records()
     assert len(stored) == 3 and aborted in stored
     exported = tmp_path / "games.jsonl"
-    done = run_script("export_games.py", "--db", str(server.settings.data_dir / STORE_FILE), "--out", str(exported))
+    done = run_script("export_games", "--db", str(server.settings.data_dir / STORE_FILE), "--out", str(exported))
     assert "3 games written" in done.stdout
     assert list(read_records(exported)) == stored
 
     fresh = tmp_path / "fresh"
-    first = run_script("import_games.py", "--db", str(fresh / STORE_FILE), str(exported))
+    first = run_script("import_games", "--db", str(fresh / STORE_FILE), str(exported))
     assert f"{exported}: 3 games added, 0 already stored" in first.stdout
-    again = run_script("import_games.py", "--db", str(fresh / STORE_FILE), str(exported))
+    again = run_script("import_games", "--db", str(fresh / STORE_FILE), str(exported))
     assert f"{exported}: 0 games added, 3 already stored" in again.stdout
     with GameStore(fresh / STORE_FILE) as store:
         assert list(store.records()) == stored
@@ -272,8 +271,9 @@ async def history_answers(server: Server) -> dict[str, Any]:
 
 
 def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run a ``bin/`` command as a user would; fail with its output if it fails."""
-    done = subprocess.run([sys.executable, str(ROOT / "bin" / name), *args], capture_output=True, text=True,
+    """Run a command-line tool (the module ``tichu.cli.NAME``) in its own process, as a user would;
+    fail with its output if it fails."""
+    done = subprocess.run([sys.executable, "-m", f"tichu.cli.{name}", *args], capture_output=True, text=True,
                           timeout=60, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return done

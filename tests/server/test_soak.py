@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.slow
 def test_three_minutes_of_a_month_stay_flat() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "poc" / "soak.py"), "--duration", "180", "--tables", "4",
+    done = subprocess.run([sys.executable, "-m", "poc.soak", "--duration", "180", "--tables", "4",
                            "--every", "5", "--sigterm-at", "0.05", "--kill-at", "0.1", "--memory-slack", "10"],
-                          capture_output=True, text=True, timeout=600, check=False)
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

@@ -1,7 +1,7 @@
-"""The real server in a process of its own (``bin/serve.py``), for tests that kill it.
+"""The real server in a process of its own (``tichu-server``), for tests that kill it.
 
 A test that checks what survives ``kill -9`` cannot run the server in its own event loop:
-:class:`ProcessServer` starts ``bin/serve.py`` with settings in the environment, on
+:class:`ProcessServer` starts ``tichu-server`` with settings in the environment, on
 ``127.0.0.1`` and a fixed free port (a restarted server comes back at the same address,
 as on a Raspberry Pi), with its data folder under the test's ``tmp_path``. Its child processes
 (the agent pool's) are noted before each signal; :meth:`ProcessServer.close` waits for them to
@@ -41,7 +41,7 @@ def free_port() -> int:
 
 
 class ProcessServer:
-    """``bin/serve.py`` in a child process that a test can start, kill and start again.
+    """``tichu-server`` in a child process that a test can start, kill and start again.
 
     :ivar port: The port it listens on (the same after a restart).
     :ivar data_dir: Its data folder (the same after a restart).
@@ -65,7 +65,7 @@ class ProcessServer:
 
     async def start(self) -> None:
         """Start the process and wait until ``/healthz`` answers."""
-        self.process = subprocess.Popen([sys.executable, str(ROOT / "bin" / "serve.py"), "--host", "127.0.0.1",
+        self.process = subprocess.Popen([sys.executable, "-m", "tichu.cli.server", "--host", "127.0.0.1",
                                          "--port", str(self.port)], env=self.env, cwd=self.data_dir.parent,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 4 * WAIT

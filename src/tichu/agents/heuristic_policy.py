@@ -372,7 +372,7 @@ class HeuristicPolicy(RulePolicy):
 
 
 #: Log-odds of going out first from the fourteen cards after the push, a logistic fit over
-#: 2,656 hands of ``heuristic:v1`` games that made no call (``poc/call_calibration.py``,
+#: 2,656 hands of ``heuristic:v1`` games that made no call (``bin/call_calibration.py``,
 #: seed 8, 50 games): a constant and the weights of :func:`hand_strength`'s features.
 TICHU_LOGIT = {"const": -2.05, "losers": -0.12, "winners": 0.23, "top": 0.49, "bombs": 1.02, "plays": 0.11,
                "low": -0.31, "dragon": 0.47, "phoenix": -0.28}

@@ -1,6 +1,6 @@
 """The analysis document (``tichu-analysis/1``): a record's judged decisions as JSON.
 
-The server stores and serves it, the replay viewer shows it, ``bin/analyse.py`` writes it;
+The server stores and serves it, the replay viewer shows it, ``tichu-analyse`` writes it;
 docs/agents.md ("Game analysis") describes the fields.
 """
 

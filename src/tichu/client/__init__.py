@@ -7,5 +7,5 @@ import cycle; :mod:`~tichu.client.bots` names the connection in type hints only)
 - :mod:`~tichu.client.state`: one seat's view of the table, kept from the notifications;
 - :mod:`~tichu.client.bots`: what decides for a seat (``Brain``, ``RandomBrain``);
 - :mod:`~tichu.client.connection`: the socket, the receive loop, the message logs;
-- :mod:`~tichu.client.console`: people at a terminal (``bin/wsclient.py``).
+- :mod:`~tichu.client.console`: people at a terminal (``tichu-client``).
 """

@@ -6,7 +6,7 @@ message both ways (:class:`LoggedMessage`), keeps the seat's
 request to a :class:`~tichu.client.bots.Brain`. It answers again when the server refuses an
 answer and drops requests that were cancelled or timed out, so that a brain only ever
 decides. :func:`run_bot` joins a table, plays and leaves. This is the one module of the
-client that talks to the network (aiohttp); ``bin/wsclient.py`` and ``poc/load_test.py``
+client that talks to the network (aiohttp); ``tichu-client`` and ``poc/load_test.py``
 run it, people play through :mod:`tichu.client.console`.
 """
 

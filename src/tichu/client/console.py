@@ -1,6 +1,6 @@
 """The terminal side of the WebSocket client: commands typed by people, the table as text.
 
-:class:`ConsoleBrain` is the :class:`~tichu.client.bots.Brain` of ``bin/wsclient.py`` without
+:class:`ConsoleBrain` is the :class:`~tichu.client.bots.Brain` of ``tichu-client`` without
 ``--agent``: it prints the table and each question and answers from the lines it is fed,
 checked against the request (:func:`interpret`) before anything is sent. Cards are typed
 as labels (records.md), in any case:
@@ -373,7 +373,7 @@ def prompt_for(request: JsonDict) -> str:
 
 class ConsoleBrain(Brain):
     """Asks a person: prints the table and the question, and takes the answer from the
-    lines that :meth:`handle_line` is fed (``bin/wsclient.py`` feeds it stdin).
+    lines that :meth:`handle_line` is fed (``tichu-client`` feeds it stdin).
 
     :ivar output: Where text for the person goes (``print`` by default).
     """

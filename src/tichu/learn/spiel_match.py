@@ -1,5 +1,5 @@
 """OpenSpiel's ISMCTS against our agents, whole games on ``python_tichu`` (``pip install
-tichu[spiel]``; ``bin/spiel_arena.py`` turns the games into the Arena's statistics).
+tichu[spiel]``; ``tichu-spiel-arena`` turns the games into the Arena's statistics).
 
 The bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with
 :class:`~tichu.learn.spiel_evaluator.RoundRolloutEvaluator`) plays one team, our agent (a registry

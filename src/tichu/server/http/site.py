@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 import asyncio
+from importlib import resources
 from pathlib import Path
 
 from aiohttp import web
 
 from tichu.server.keys import CONNECTIONS, FACTORY, STORE
 
-#: The folder served at ``/``.
-WEB_DIR = Path(__file__).resolve().parents[4] / "web"
 
+def web_dir() -> Path:
+    """The browser client's folder: the resource ``web`` of the package :mod:`tichu`.
+
+    In a checkout ``src/tichu/web`` links to the top-level ``web/`` folder; an installed wheel
+    holds a copy (package data). Either way it is a folder on the disk, which aiohttp serves
+    (resolved: aiohttp follows no links below it).
+
+    :raises RuntimeError: If the package is not on the disk (imported from a zip file).
+    """
+    folder = resources.files("tichu").joinpath("web")
+    if not isinstance(folder, Path):
+        raise RuntimeError(f"the package tichu must be installed as files to serve its page, not {folder!r}")
+    return folder.resolve()
+
+
+#: The folder served at ``/``.
+WEB_DIR = web_dir()
 
 def add_routes(app: web.Application) -> None:
     """Serve ``/``, ``/healthz`` and the files of ``web/`` (if present); add it after the other

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Join a Tichu table over WebSocket: as a bot (--agent random) or interactively.
 
-Examples: ``bin/wsclient.py --name Anna --table home`` (type ``help`` once connected),
-``bin/wsclient.py --name Bot --table home --agent random --think 0.2 --start --games 2``.
+Examples: ``tichu-client --name Anna --table home`` (type ``help`` once connected),
+``tichu-client --name Bot --table home --agent random --think 0.2 --start --games 2``.
 """
 
 from __future__ import annotations
@@ -14,15 +13,12 @@ import logging
 import os
 import sys
 from collections.abc import AsyncGenerator
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+import aiohttp
 
-import aiohttp  # noqa: E402
-
-from tichu.client.bots import RandomBrain  # noqa: E402
-from tichu.client.connection import TableClient, run_bot  # noqa: E402
-from tichu.client.console import ConsoleBrain  # noqa: E402
+from tichu.client.bots import RandomBrain
+from tichu.client.connection import TableClient, run_bot
+from tichu.client.console import ConsoleBrain
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

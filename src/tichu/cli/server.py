@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Start the Tichu server: the browser client at ``/`` and the WebSocket at ``/ws``.
 
 Settings come from the environment and ``.env`` (see ``.env.example``); ``--host`` and
@@ -11,12 +10,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.server.config import Settings  # noqa: E402
-from tichu.server.run import run  # noqa: E402
+import tichu
+from tichu.server.config import Settings
+from tichu.server.run import run
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", help="address to listen on (default: TICHU_HOST or 0.0.0.0)")
     parser.add_argument("--port", type=int, help="port to listen on (default: TICHU_PORT or 8080)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {tichu.__version__}")
     args = parser.parse_args(argv)
     settings = Settings.load()
     overrides = {key: value for key, value in (("host", args.host), ("port", args.port)) if value is not None}

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Export every game of the server's database to a JSON Lines file of records (records.md).
 
-Example: ``bin/export_games.py --db data/tichu.sqlite3 --out games.jsonl``. Every finished
+Example: ``tichu-export --db data/tichu.sqlite3 --out games.jsonl``. Every finished
 game and every game ended early (``aborted``) is written, in the order it was stored;
-``bin/import_games.py`` reads the file back into the same records. Games still running are
+``tichu-import`` reads the file back into the same records. Games still running are
 left out (and counted): their journals name the people by the hashes of their session ids,
 which stay on the server, and they become records when they end (also at the next start of
 a server that stopped with them).
@@ -15,9 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.records.store import GameStore  # noqa: E402
+from tichu.records.store import GameStore
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Import game records (JSON Lines, records.md) into the server's database.
 
-Example: ``bin/import_games.py --db data/tichu.sqlite3 games.jsonl``. Games whose id is
+Example: ``tichu-import --db data/tichu.sqlite3 games.jsonl``. Games whose id is
 stored already are skipped, so importing a file twice adds nothing; a line that is no
 record (a torn last line, say) is reported and skipped.
 """
@@ -12,9 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.records.store import GameStore  # noqa: E402
+from tichu.records.store import GameStore
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Analyse game records: every decision judged by the expert's search (docs/agents.md, "Game analysis").
 
-Example: ``bin/analyse.py data/records/arena.jsonl --index 0 --seats 0,2 --json analysis.json``
+Example: ``tichu-analyse data/records/arena.jsonl --index 0 --seats 0,2 --json analysis.json``
 
 Reads any record file: the Arena's JSON Lines, a server export (one JSON record, a JSON array
 of them, or JSON Lines), or a Brettspielwelt log (``.tch``, imported by
@@ -19,11 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.analysis import DEFAULT_SAMPLES, RecordFault, analyse_record  # noqa: E402
-from tichu.records.bsw import BswError, import_file  # noqa: E402
-from tichu.records.record import read_records  # noqa: E402
+from tichu.analysis import DEFAULT_SAMPLES, RecordFault, analyse_record
+from tichu.records.bsw import BswError, import_file
+from tichu.records.record import read_records
 
 #: Costliest decisions printed per player.
 COSTLIEST = 5

@@ -15,19 +15,16 @@ import collections
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.agents.agent import Agent, AgentPlayer  # noqa: E402
-from tichu.agents.heuristic_agent import HeuristicAgent  # noqa: E402
-from tichu.agents.heuristic_policy import hand_strength  # noqa: E402
-from tichu.agents.registry import make_agent  # noqa: E402
-from tichu.core.combos import Play  # noqa: E402
-from tichu.core.ruleset import RuleSet  # noqa: E402
-from tichu.engine.engine import GameEngine  # noqa: E402
-from tichu.engine.views import SeatView  # noqa: E402
+from tichu.agents.agent import Agent, AgentPlayer
+from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_policy import hand_strength
+from tichu.agents.registry import make_agent
+from tichu.core.combos import Play
+from tichu.core.ruleset import RuleSet
+from tichu.engine.engine import GameEngine
+from tichu.engine.views import SeatView
 
 
 class Probe(Agent):

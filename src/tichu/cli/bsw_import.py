@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Import Brettspielwelt Tichu logs (.tch) as game records and replay them through the rules.
 
-Example: ``bin/bsw_import.py ../shared/data/bsw --out data/records/bsw.jsonl``
+Example: ``tichu-bsw-import ../shared/data/bsw --out data/records/bsw.jsonl``
 
 Prints per file the rounds imported, the rule flags the game needs and any violation
 (a line the rules do not allow, or a record that does not replay); exits 1 if there is
@@ -15,10 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.records.bsw import BswError, flags_needed, import_file  # noqa: E402
-from tichu.records.record import replay, write_records  # noqa: E402
+from tichu.records.bsw import BswError, flags_needed, import_file
+from tichu.records.record import replay, write_records
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -2,7 +2,7 @@
 
 Run once from the code before the search over every decision (issue 13 part 2) was added:
 
-    PYTHONPATH=src:. python poc/mc_v1_golden.py tests/data/mc_v1_golden.json
+    .venv/bin/python -m tests.data.make_mc_v1_golden tests/data/mc_v1_golden.json
 
 It reuses the decision points of the R8 test's seeded games (``tests/agents/test_agent_r8.py``)
 and asks a fresh ``montecarlo:n4`` agent (seed 7) at a seeded selection of them; the test

@@ -9,8 +9,8 @@ replaced by a stable counter: session ids, request ids, record ids and start tim
 
 Usage::
 
-    python poc/golden_stream.py --out FILE      # write the stream
-    python poc/golden_stream.py --check FILE    # compare with a stream written earlier
+    python -m tests.data.make_golden_stream --out FILE      # write the stream
+    python -m tests.data.make_golden_stream --check FILE    # compare with a stream written earlier
 
 ``tests/test_golden_stream.py`` checks the committed ``tests/data/golden_stream.txt``.
 """
@@ -37,7 +37,7 @@ from tichu.server.app import create_app
 from tichu.server.config import Settings
 from tichu.server.keys import STORE_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEED = 7
 ARENA_SEED = 3
 _IDS = re.compile(r'"(session_id|request_id|id|started_at)": ?"([^"]*)"')
@@ -138,9 +138,9 @@ async def table_stream(data_dir: Path) -> list[str]:
 
 
 def arena_records(folder: Path) -> list[str]:
-    """The records of a small Arena run through ``bin/run_arena.py`` (two workers, seed 3)."""
+    """The records of a small Arena run through ``tichu-arena`` (two workers, seed 3)."""
     path = folder / "arena.jsonl"
-    subprocess.run([sys.executable, str(ROOT / "bin" / "run_arena.py"), "--games", "4", "--seed", str(ARENA_SEED),
+    subprocess.run([sys.executable, "-m", "tichu.cli.arena", "--games", "4", "--seed", str(ARENA_SEED),
                     "--workers", "2", "--target", "500", "--records", str(path), "heuristic", "rule"],
                    check=True, capture_output=True)
     return path.read_text(encoding="utf-8").splitlines()

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """OpenSpiel's ISMCTS against our agents on duplicate deals, with the Arena's statistics.
 
-Example: ``bin/spiel_arena.py --pairs 4 --target 500 --simulations 100 rule heuristic``
+Example: ``tichu-spiel-arena --pairs 4 --target 500 --simulations 100 rule heuristic``
 (needs ``pip install -e '.[spiel]'``; docs/agents.md, "OpenSpiel's ISMCTS against our agents").
 Team A is the bot (``ismcts:nSIMULATIONS``), team B the agent named; each pair of games plays the
 same deals with the teams' seats swapped.
@@ -12,14 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.agents.registry import AGENTS  # noqa: E402
-from tichu.arena.arena import ArenaReport, GameSummary, summarize_game  # noqa: E402
-from tichu.arena.stats import TimeHistogram  # noqa: E402
-from tichu.learn.spiel_match import BotSettings, MatchGame, play_match  # noqa: E402
+from tichu.agents.registry import AGENTS
+from tichu.arena.arena import ArenaReport, GameSummary, summarize_game
+from tichu.arena.stats import TimeHistogram
+from tichu.learn.spiel_match import BotSettings, MatchGame, play_match
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

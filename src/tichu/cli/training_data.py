@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Turn game records into training data: (observation, mask, action, outcome) arrays.
 
-Example: ``bin/training_data.py data/records/arena.jsonl ../shared/data/bsw --out data/train.npz``.
-Inputs are record files (JSON Lines: the Arena's ``--records``, ``bin/export_games.py``'s),
+Example: ``tichu-training-data data/records/arena.jsonl ../shared/data/bsw --out data/train.npz``.
+Inputs are record files (JSON Lines: the Arena's ``--records``, ``tichu-export``'s),
 Brettspielwelt logs (``.tch``), or folders of either. The arrays are described in
 docs/learning.md; ``numpy.load`` reads them. At most ``--rows-per-file`` decisions are held in
 memory and written per file. Needs ``pip install -e '.[learn]'``.
@@ -16,10 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.records.bsw import BswError, import_file  # noqa: E402
-from tichu.records.record import read_records  # noqa: E402
+from tichu.records.bsw import BswError, import_file
+from tichu.records.record import read_records
 
 
 def records_in(paths: list[Path]) -> Iterator[dict[str, Any]]:

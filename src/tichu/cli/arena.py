@@ -1,22 +1,18 @@
-#!/usr/bin/env python3
 """Run agent-vs-agent games in the Arena and print the statistics.
 
-Example: ``bin/run_arena.py --games 1000 --seed 1 --workers 2 random random random random``
+Example: ``tichu-arena --games 1000 --seed 1 --workers 2 random random random random``
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.agents.registry import AGENTS  # noqa: E402
-from tichu.arena.arena import Arena, ProgressBar  # noqa: E402
-from tichu.arena.runners import ClusterUnavailable  # noqa: E402
-from tichu.arena.stats import Sprt  # noqa: E402
-from tichu.records.record import RecordWriter  # noqa: E402
+from tichu.agents.registry import AGENTS
+from tichu.arena.arena import Arena, ProgressBar
+from tichu.arena.runners import ClusterUnavailable
+from tichu.arena.stats import Sprt
+from tichu.records.record import RecordWriter
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

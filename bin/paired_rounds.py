@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compare two agents by paired rounds: two Arena runs with the same seed and opponent.
 
-Run: ``python poc/paired_rounds.py X.jsonl Y.jsonl``, where both files are records of
-``bin/run_arena.py --seed S --duplicate --records FILE`` with the same ``S`` and the same
+Run: ``.venv/bin/python bin/paired_rounds.py X.jsonl Y.jsonl``, where both files are records of
+``tichu-arena --seed S --duplicate --records FILE`` with the same ``S`` and the same
 team B, and team A differs (say a variant of the heuristic in X, the current one in Y).
 
 Why: the Arena deals game ``i``'s rounds from the game's seed alone, so round ``k`` of a game

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Tichu call statistics per side from Arena records (``bin/run_arena.py --records FILE``).
+"""Tichu call statistics per side from Arena records (``tichu-arena --records FILE``).
 
-Run: ``python poc/call_stats.py FILE.jsonl [...]``. For each side (A: the first agent named,
+Run: ``.venv/bin/python bin/call_stats.py FILE.jsonl [...]``. For each side (A: the first agent named,
 B: the second; the seat labels of the Arena's records end in ``-A0`` .. ``-B3``) it prints the
 Tichu and Grand Tichu calls made, how many succeeded (the caller went out first, R6), the
 Tichu bonus points per round (made minus failed times 100 or 200) and, from the same

@@ -6,7 +6,7 @@ requires the same decisions, so the first version of the heuristic stays reprodu
 (issue 13) while the default weights change. Regenerate only when the rules core or the
 engine change the games themselves:
 
-    PYTHONPATH=src:. python poc/heuristic_v1_decisions.py --out tests/data/heuristic_v1_decisions.json
+    .venv/bin/python -m tests.data.make_heuristic_v1_decisions --out tests/data/heuristic_v1_decisions.json
 """
 
 from __future__ import annotations
@@ -19,14 +19,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.agents.agent import Agent, AgentPlayer  # noqa: E402
-from tichu.agents.registry import make_agent  # noqa: E402
-from tichu.core.combos import Play  # noqa: E402
-from tichu.core.ruleset import RuleSet  # noqa: E402
-from tichu.engine.engine import GameEngine  # noqa: E402
-from tichu.engine.views import SeatView  # noqa: E402
+from tichu.agents.agent import Agent, AgentPlayer
+from tichu.agents.registry import make_agent
+from tichu.core.combos import Play
+from tichu.core.ruleset import RuleSet
+from tichu.engine.engine import GameEngine
+from tichu.engine.views import SeatView
 
 #: Games (seeds) and their target score: some 200 decisions with a choice, and more offers.
 SEEDS = (101, 202, 303, 404)

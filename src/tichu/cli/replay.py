@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Replay game records (JSON Lines) through the rules and report every record that breaks one.
 
-Example: ``bin/replay_records.py data/records/arena.jsonl``. A line that is no record (one
+Example: ``tichu-replay data/records/arena.jsonl``. A line that is no record (one
 torn by a power cut, say) is reported and skipped. Exit status 1 if any line was skipped, or
 any record has a violation or a round whose card points do not add up to 100 (double
 victories aside).
@@ -13,9 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from tichu.records.record import read_records, replay  # noqa: E402
+from tichu.records.record import read_records, replay
 
 
 def main(argv: list[str] | None = None) -> int:
