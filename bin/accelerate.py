@@ -48,7 +48,7 @@ source_of: Callable[[str, Path], Path] = _accelerator.source_of
 #: What a copy leaves out: the environment, what a build or a test run leaves behind, and the
 #: checkout's generated ``data`` (only at the top: ``tests/data`` stays). The history comes
 #: along: some tests and benchmarks check an earlier revision out of it.
-_LEFT_OUT = shutil.ignore_patterns(".venv", "build", "dist", "__pycache__", "*.so", "_accelerated.txt",
+_LEFT_OUT = shutil.ignore_patterns(".venv", "node_modules", "build", "dist", "__pycache__", "*.so", "_accelerated.txt",
                                    "*.egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
                                    ".coverage*")
 
