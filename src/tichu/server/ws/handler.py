@@ -20,6 +20,7 @@ from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.table import Table
 from tichu.server.ws.connection import Connection, WebSocket
 from tichu.server.ws.dispatch import dispatch
+from tichu.server.ws.incoming import Leave, parse_command
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import (
     MAX_FRAME_HARD,
@@ -27,7 +28,6 @@ from tichu.server.ws.protocol import (
     clean_name,
     clean_player_name,
     error_message,
-    parse_message,
 )
 from tichu.server.ws.spectate import serve_spectator, wants_to_spectate
 
@@ -139,10 +139,10 @@ def _connect(factory: GameFactory, query: Any, connection: Connection, address: 
 def _handle(table: Table, peer: Peer, text: str) -> bool:
     """Handle one text frame; return whether the client left. Never raises."""
     try:
-        kind, payload = parse_message(text)
-        if kind == "leave":
+        command = parse_command(text)
+        if isinstance(command, Leave):
             return True
-        dispatch(table, peer, kind, payload)
+        dispatch(table, peer, command)
     except ProtocolError as error:
         peer.send_error(error)
     except Exception:  # nothing a client sends may break its table or the server

@@ -20,7 +20,8 @@ from tichu.server.guard.limits import TokenBucket
 from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.spectators import Spectator
 from tichu.server.ws.connection import Connection
-from tichu.server.ws.protocol import ProtocolError, clean_name, error_message, parse_message
+from tichu.server.ws.incoming import Leave, Ping, parse_command
+from tichu.server.ws.protocol import PONG, ProtocolError, clean_name, error_message
 
 log = logging.getLogger(__name__)
 
@@ -87,13 +88,13 @@ async def serve_spectator(factory: GameFactory, settings: Settings, query: Any, 
 def _handle(spectator: Spectator, text: str) -> bool:
     """Handle one frame of a spectator; return whether it left. Never raises."""
     try:
-        kind, _ = parse_message(text)
-        if kind == "leave":
+        command = parse_command(text)
+        if isinstance(command, Leave):
             return True
-        if kind == "ping":
-            spectator.send({"type": "pong"})  # the keep-alive of protocol.md changes nothing
+        if isinstance(command, Ping):
+            spectator.send(PONG)  # the keep-alive of protocol.md changes nothing
             return False
-        raise refusal(kind)
+        raise refusal(command.TYPE)
     except ProtocolError as error:
         spectator.send_error(error)
     except Exception:  # nothing a spectator sends may break the server
