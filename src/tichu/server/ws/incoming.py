@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeVar, Union
 
 from tichu.server.codes import ErrorCode
-from tichu.server.ws.outgoing import JsonValue
+from tichu.server.ws.outgoing import JsonValue, is_json_value
 from tichu.server.ws.protocol import MAX_FRAME, ProtocolError, clip
 
 #: A JSON object: a ``response``'s values before its action is known.
@@ -288,7 +288,7 @@ def _is_optional(hint: object) -> bool:
 
 def _matches(value: object, hint: object) -> bool:
     """Whether a JSON value has a field's type (the types this module uses)."""
-    if hint == JsonValue:
+    if is_json_value(hint):
         return True
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (Union, types.UnionType):

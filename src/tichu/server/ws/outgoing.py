@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Literal, NotRequired, TypedDict, Union
+from typing import Annotated, ForwardRef, Literal, NotRequired, TypedDict, Union, get_args, get_origin
 
 #: Any JSON value: used only where the protocol leaves a value open (an error's details, which
 #: may repeat what a client sent).
@@ -23,6 +23,14 @@ class Shape:
     the server builds such arrays as lists)."""
 
     items: tuple[object, ...]
+
+
+def is_json_value(hint: object) -> bool:
+    """Whether a type, as ``typing.get_type_hints`` gives it, is :data:`JsonValue` (any JSON value)."""
+    if isinstance(hint, ForwardRef):
+        return hint.__forward_arg__ == "JsonValue"
+    scalars = {str, int, float, bool, type(None)}
+    return get_origin(hint) is Union and scalars < set(get_args(hint)) and len(get_args(hint)) == len(scalars) + 2
 
 
 #: A card: ``[value, suit]`` (protocol.md, "Cards").
