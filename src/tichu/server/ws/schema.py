@@ -52,9 +52,9 @@ class _Builder:
         properties: dict[str, JsonValue] = {}
         required: list[JsonValue] = []
         if is_typeddict(cls):
-            for name, hint in hints.items():
-                properties[name] = self.value(_strip_required(hint), prefix)
-                if name in cls.__required_keys__:  # type: ignore[attr-defined]
+            for name, hint in hints.items():  # NotRequired read from the hint: __required_keys__ misses it
+                properties[name] = self.value(_strip_required(hint), prefix)  # under postponed annotations
+                if typing.get_origin(hint) is not NotRequired:
                     required.append(name)
         else:
             for field in dataclasses.fields(cls):
