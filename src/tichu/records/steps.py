@@ -143,8 +143,8 @@ class _Steps(ReplayObserver):
         kind, seat, value = action
         if kind in (ActionKind.PLAY, ActionKind.BOMB):
             self.trick = sum(round_.tricks_won) + 1
-            combo, rank = combo_of(value)
-            self._add(_KINDS[kind], index, round_, seat, cards=labels(value), combo=combo, rank=rank)
+            combo, rank = combo_of(action.number())
+            self._add(_KINDS[kind], index, round_, seat, cards=labels(action.number()), combo=combo, rank=rank)
         elif kind == ActionKind.DRAGON:
             cards = round_.last_trick[1] if round_.last_trick else 0
             self._add("dragon", index, round_, seat, value=value, cards=labels(cards), points=points_of(cards))
