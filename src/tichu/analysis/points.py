@@ -29,6 +29,7 @@ from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.views import SeatView, TableInfo, TablePhase, view_of
+from tichu.records.parts import Step
 from tichu.records.record import ReplayFault, event_action
 from tichu.records.steps import record_steps
 
@@ -155,7 +156,7 @@ class _Holders:
 class _StepIndex:
     """Where a round's decisions stand in the replay's steps."""
 
-    def __init__(self, steps: list[dict[str, Any]], index: int) -> None:
+    def __init__(self, steps: list[Step], index: int) -> None:
         mine = [(number, step["kind"]) for number, step in enumerate(steps) if step["round"] == index]
         self.grand = next((number for number, kind in mine if kind == "grand_tichu"), -1)
         self.push = next((number for number, kind in mine if kind == "push"), -1)

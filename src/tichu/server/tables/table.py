@@ -56,6 +56,7 @@ from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.engine.views import SeatView, TableInfo, TablePhase, build_public_state
 from tichu.records.journal import rebuild
+from tichu.records.parts import EndedBy, GameRecord, SeatChange
 from tichu.records.record import ended_early, game_record, now_iso
 from tichu.records.stats import HUMAN
 from tichu.records.store import RunningGame
@@ -202,7 +203,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._started_at = ""
         self._starters: list[tuple[str, str]] = []  # the seats' occupants when the game started
-        self._seat_changes: list[dict[str, Any]] = []  # the record's seat_changes of the running game
+        self._seat_changes: list[SeatChange] = []  # the record's seat_changes of the running game
         self._kept_options: dict[str, Any] = {}  # what the store keeps beside the running game's journal
         self.spectators = Spectators(settings.max_spectators_per_table, self)
         self._closing_spectators: set[asyncio.Task[None]] = set()
@@ -944,7 +945,7 @@ class Table:
             log.info("table %r: hint for %d legal plays took %.0f ms", self.name, len(legal), took)
         return hint
 
-    def _write_record(self, engine: GameEngine, *, aborted: bool, ended_by: dict[str, Any] | None = None) -> None:
+    def _write_record(self, engine: GameEngine, *, aborted: bool, ended_by: EndedBy | None = None) -> None:
         """Store the game's record in place of its journal; an aborted game's record has its
         finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``.
         ``players`` are the seats' occupants when the game started and ``seat_changes`` every
@@ -953,7 +954,7 @@ class Table:
         if journal is None:
             return  # written already
         game_id = journal.game_id
-        record: dict[str, Any] | None = None
+        record: GameRecord | None = None
         try:
             players = self._starters or [(player.name, player.kind) for player in engine.players]
             record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
@@ -966,7 +967,7 @@ class Table:
                 record["ended_by"] = ended_by
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
-            self._store.submit(lambda store: store.end_game(game_id, record))
+            self._store.submit(lambda store: store.end_game(game_id, None if record is None else dict(record)))
         if record is not None and not aborted and self._on_finished is not None:
             self._on_finished(game_id)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -86,7 +86,7 @@ async def _refuse(connection: Connection, error: ProtocolError) -> None:
     await connection.close(code, str(error))
 
 
-async def _serve(factory: GameFactory, settings: Settings, address: str | None, query: Any,
+async def _serve(factory: GameFactory, settings: Settings, address: str | None, query: Mapping[str, str],
                  connection: Connection) -> None:
     """Seat a client, then route its messages (at most ``message_rate`` a second) until it goes."""
     try:
@@ -127,7 +127,8 @@ async def _serve(factory: GameFactory, settings: Settings, address: str | None, 
             connection.abandon()
 
 
-def _connect(factory: GameFactory, query: Any, connection: Connection, address: str | None) -> tuple[Table, Peer]:
+def _connect(factory: GameFactory, query: Mapping[str, str], connection: Connection,
+             address: str | None) -> tuple[Table, Peer]:
     session_id = query.get("session_id")
     if session_id is not None:
         return factory.reconnect(session_id, connection)

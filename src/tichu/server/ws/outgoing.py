@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, ForwardRef, Literal, NotRequired, TypedDict, Union, get_args, get_origin
 
-#: Any JSON value: used only where the protocol leaves a value open (an error's details, which
+#: A JSON value of whatever kind: used only where the protocol leaves a value open (an error's details, which
 #: may repeat what a client sent).
 JsonValue = Union[dict[str, "JsonValue"], list["JsonValue"], str, int, float, bool, None]  # noqa: UP007
 

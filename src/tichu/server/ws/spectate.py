@@ -10,7 +10,7 @@ nothing; the socket stays open. A spectator that reloads simply joins again.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 from aiohttp import WSCloseCode, WSMsgType
 
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 SPECTATE_VALUES = frozenset({"1", "true", "yes"})
 
 
-def wants_to_spectate(query: Any) -> bool:
+def wants_to_spectate(query: Mapping[str, str]) -> bool:
     """Whether a WebSocket's query asks to watch (``spectate=1``)."""
     return str(query.get("spectate", "")).lower() in SPECTATE_VALUES
 
@@ -39,7 +39,8 @@ def refusal(kind: str) -> ProtocolError:
     return ProtocolError(ErrorCode.UNAUTHORIZED, "spectators may send nothing but leave", type=kind)
 
 
-async def serve_spectator(factory: GameFactory, settings: Settings, query: Any, connection: Connection) -> None:
+async def serve_spectator(factory: GameFactory, settings: Settings, query: Mapping[str, str],
+                          connection: Connection) -> None:
     """Admit a spectator, then read its messages until it leaves or its socket closes.
 
     :param factory: The server's tables.
