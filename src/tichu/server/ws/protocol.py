@@ -203,7 +203,7 @@ def cards_from_json(cards: Sequence[tuple[int, int]], *, limit: int = 14) -> int
 def clean_name(raw: str | None, what: str, longest: int) -> str:
     """A player or table name: trimmed (NFC), 1..``longest`` characters, no control characters.
 
-    Any other character is a name's own (``O'Brien``, ``Tom & Jerry``): protocol.md echoes names
+    Every other character is a name's own (``O'Brien``, ``Tom & Jerry``): protocol.md echoes names
     exactly, and clients show them as text, never as markup.
 
     :raises ProtocolError: (``INVALID_MESSAGE``) naming the problem in ``context.reason``.
