@@ -116,10 +116,10 @@ class Action(NamedTuple):
 
         :raises RuleViolation: (R2.3) For a value that is no list of ``int``.
         """
-        value = self.value
-        if isinstance(value, Sequence):
-            masks = [item for item in value if isinstance(item, int) and not isinstance(item, bool)]
-            if len(masks) == len(value):
+        if isinstance(self.value, Sequence):
+            items: Sequence[object] = self.value  # unchecked items (compiled code would check them as typed)
+            masks = [item for item in items if isinstance(item, int) and not isinstance(item, bool)]
+            if len(masks) == len(items):
                 return masks
         raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.3", "a push is three card masks")
 
@@ -128,11 +128,11 @@ class Action(NamedTuple):
 
         :raises RuleViolation: (R2.1) For a value that is no list of pairs of ``int``.
         """
-        value = self.value
-        if isinstance(value, Sequence):
-            pairs = [(item[0], item[1]) for item in value if isinstance(item, tuple | list) and len(item) == 2
+        if isinstance(self.value, Sequence):
+            items: Sequence[object] = self.value  # unchecked items (compiled code would check them as typed)
+            pairs = [(item[0], item[1]) for item in items if isinstance(item, tuple | list) and len(item) == 2
                      and all(isinstance(part, int) and not isinstance(part, bool) for part in item)]
-            if len(pairs) == len(value):
+            if len(pairs) == len(items):
                 return pairs
         raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "a deal is four pairs of card masks")
 
