@@ -45,7 +45,7 @@ def played_record(agent: str, target: int, seed: int) -> dict[str, Any]:
     rules = RuleSet(seed=seed, target_score=target)
     agents = [make_agent(agent, name=f"{agent}-{seat}", seed=seed * 10 + seat) for seat in range(4)]
     state = play_game(agents, rules, keep_rounds=True)
-    return game_record(state.rounds, rules, [(a.name, a.kind) for a in agents], record_id=f"poc-{seed}")
+    return dict(game_record(state.rounds, rules, [(a.name, a.kind) for a in agents], record_id=f"poc-{seed}"))
 
 
 def _percentile(values: list[float], share: float) -> float:

@@ -47,7 +47,7 @@ async def play(writer: StoreWriter, seed: int) -> None:
     await engine.run()
     record = game_record(engine.rounds, rules, [(f"R{seat}", "agent:random") for seat in range(4)],
                          record_id=game_id)
-    writer.submit(lambda store: store.end_game(game_id, record))
+    writer.submit(lambda store: store.end_game(game_id, dict(record)))
 
 
 async def main(games: int) -> int:

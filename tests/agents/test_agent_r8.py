@@ -183,7 +183,7 @@ def _played_by(round_: Round) -> list[int]:
     played = [0, 0, 0, 0]
     for action in round_.events:
         if action.kind in (ActionKind.PLAY, ActionKind.BOMB):
-            played[action.seat] |= action.value
+            played[action.seat] |= action.number()
     assert played[0] | played[1] | played[2] | played[3] == round_.played
     return played
 

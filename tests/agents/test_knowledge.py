@@ -79,7 +79,8 @@ def _step(round_: Round, rng: random.Random, *, side_bombs: bool, dog_under_wish
         return True
     actions = round_.legal_actions()
     if decision == Decision.PLAY and not dog_under_wish:
-        allowed = [action for action in actions if not _dog_under_wish(round_, action.value)]
+        allowed = [action for action in actions
+                   if not _dog_under_wish(round_, None if action.value is None else action.number())]
         if not allowed:
             return False
         actions = allowed

@@ -20,7 +20,8 @@ def record_of(agents: Sequence[Agent], seed: int, target: int, kinds: Sequence[s
     rules = RuleSet(seed=seed, target_score=target)
     state = play_game(agents, rules, keep_rounds=True)
     players = [(agent.name, kind) for agent, kind in zip(agents, kinds or [agent.kind for agent in agents])]
-    return game_record(state.rounds, rules, players, record_id=f"test-{seed}", started_at="2026-11-26T00:00:00Z")
+    return dict(game_record(state.rounds, rules, players, record_id=f"test-{seed}",
+                            started_at="2026-11-26T00:00:00Z"))
 
 
 @cache

@@ -116,7 +116,7 @@ def planted_game(hand: str, plants: Sequence[str], seed: int) -> tuple[dict[str,
     players = [(agent.name, agent.kind) for agent in agents]
     record = game_record(state.rounds, rules, players, record_id=f"planted-{seed}",
                          started_at="2026-11-26T00:00:00Z")
-    return record, person
+    return dict(record), person
 
 
 def _mask(indices: Sequence[int]) -> int:

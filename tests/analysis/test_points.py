@@ -4,6 +4,7 @@ the replay's steps, whose, and that each holds only what its seat knew (R8)."""
 from __future__ import annotations
 
 import pickle
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ STEP_KINDS = {"grand_tichu": {"grand_tichu"}, "push": {"push"}, "play": {"play",
               "wish": {"wish"}, "dragon": {"dragon"}}
 
 
-def _hand_before(steps: list[dict[str, Any]], point: DecisionPoint) -> int:
+def _hand_before(steps: Sequence[Mapping[str, Any]], point: DecisionPoint) -> int:
     """The seat's hand in the position the decision was made in."""
     declined = point.kind == "tichu" and not point.options[point.chosen]
     before = steps[point.step] if declined else steps[point.step - 1]

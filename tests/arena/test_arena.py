@@ -23,7 +23,7 @@ from tichu.arena.arena import (
     play_chunk,
 )
 from tichu.arena.stats import Sprt, TimeHistogram
-from tichu.records.record import read_records, replay
+from tichu.records.record import json_object, read_records, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM4 = ["random"] * 4
@@ -330,7 +330,7 @@ def test_run_arena_cli_prints_statistics_and_writes_records(tmp_path: Path, caps
     records = list(read_records(path))
     assert len(records) == 5
     assert all(replay(record) is None for record in records)
-    assert all(record["rules"]["target_score"] == 300 for record in records)
+    assert all(json_object(record["rules"])["target_score"] == 300 for record in records)
     # the same command gives the same games
     again = tmp_path / "again.jsonl"
     cli.main(["--games", "5", "--workers", "1", "--no-progress", "--records", str(again), "--target", "300"])

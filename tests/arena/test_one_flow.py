@@ -46,15 +46,15 @@ def _engine_record(kinds: list[str], rules: RuleSet, seed: int) -> dict[str, Any
     agents = [make_agent(kind, name=f"{kind}-{seat}", seed=seed + seat) for seat, kind in enumerate(kinds)]
     engine = GameEngine([AgentPlayer(agent) for agent in agents], rules, keep_rounds=True)
     asyncio.run(engine.run())
-    return game_record(engine.rounds, rules, [(agent.name, agent.kind) for agent in agents], record_id="game",
-                       started_at="now")
+    return dict(game_record(engine.rounds, rules, [(agent.name, agent.kind) for agent in agents], record_id="game",
+                            started_at="now"))
 
 
 def _loop_record(kinds: list[str], rules: RuleSet, seed: int) -> dict[str, Any]:
     agents = [make_agent(kind, name=f"{kind}-{seat}", seed=seed + seat) for seat, kind in enumerate(kinds)]
     state = play_game(agents, rules, keep_rounds=True)
-    return game_record(state.rounds, rules, [(agent.name, agent.kind) for agent in agents], record_id="game",
-                       started_at="now")
+    return dict(game_record(state.rounds, rules, [(agent.name, agent.kind) for agent in agents], record_id="game",
+                            started_at="now"))
 
 
 @pytest.mark.parametrize("kinds, seed, rules", [

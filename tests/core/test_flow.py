@@ -75,7 +75,8 @@ def test_any_deal_can_be_given_and_a_bad_one_is_refused_R1_1() -> None:
     _refused(state, Violation.ACTION_NOT_ALLOWED, Action(ActionKind.DEAL, 0, deal), "R2.1")  # not chance's
     bad = [(deal[0][0], deal[0][1])] * 4
     _refused(state, Violation.ACTION_NOT_ALLOWED, Action(ActionKind.DEAL, CHANCE, bad), "R1.1")
-    _refused(state, Violation.ACTION_NOT_ALLOWED, Action(ActionKind.DEAL, CHANCE, [("x", 1)] * 4), "R2.1")
+    _refused(state, Violation.ACTION_NOT_ALLOWED, Action(ActionKind.DEAL, CHANCE, [("x", 1)] * 4),  # type: ignore[arg-type]
+             "R2.1")
     state.apply(Action(ActionKind.DEAL, CHANCE, deal))
     assert state.round is not None and state.round.first_deal == [first for first, _ in deal]
     _refused(state, Violation.ACTION_NOT_ALLOWED, Action(ActionKind.DEAL, CHANCE, deal), "R2.1")  # no deal due

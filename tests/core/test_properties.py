@@ -251,7 +251,7 @@ def _random_action(round_: Round, rng: random.Random) -> Action:
     value: object = {ActionKind.GRAND_TICHU: rng.random() < 0.5, ActionKind.SCHUPF: (mask, mask, mask),
                      ActionKind.WISH: rng.randrange(-1, 17), ActionKind.DRAGON: rng.randrange(5),
                      ActionKind.TICHU: None, ActionKind.PASS: None}.get(kind, mask)
-    return Action(kind, seat, value)
+    return Action(kind, seat, value)  # type: ignore[arg-type]  # any value, on purpose: often not allowed
 
 
 @pytest.mark.slow

@@ -27,7 +27,7 @@ from tichu.records.bsw import import_file  # noqa: E402
 def bsw_records(shared_dir: Path) -> list[dict[str, Any]]:
     logs = sorted((shared_dir / "data" / "bsw").glob("*.tch"))
     assert logs
-    return [import_file(path) for path in logs]
+    return [dict(import_file(path)) for path in logs]
 
 
 def _questions(data: TrainingData) -> Any:

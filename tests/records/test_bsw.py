@@ -234,7 +234,7 @@ def _record(bsw_log: Path | None) -> dict[str, Any]:
 
 @functools.cache
 def _import_log(path: Path) -> dict[str, Any]:
-    return import_file(path)
+    return dict(import_file(path))
 
 
 def test_every_log_is_named(shared_dir: Path) -> None:

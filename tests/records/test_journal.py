@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +24,7 @@ from tichu.engine.events import Event
 from tichu.engine.player import Player
 from tichu.engine.views import SeatView
 from tichu.records.journal import Entry, JournalCursor, JournalFault, rebuild
+from tichu.records.parts import RoundRecord
 from tichu.records.record import game_record, replay, round_json
 
 
@@ -36,7 +36,7 @@ class Snapshots:
         self.engine = engine
         self.cursor = JournalCursor()
         self.entries: list[Entry] = []
-        self.moments: list[tuple[int, list[dict[str, Any]], dict[str, Any] | None]] = []
+        self.moments: list[tuple[int, list[RoundRecord], RoundRecord | None]] = []
 
     def notify(self, event: Event) -> None:
         self.entries += self.cursor.new_entries(self.engine.round)
@@ -161,7 +161,7 @@ def test_an_illegal_entry_is_a_fault_with_its_rule() -> None:
     engine, snapshots = _play(5, target=1)
     entries = snapshots.entries
     first_event = next(index for index, entry in enumerate(entries) if "play" in entry)
-    wrong = dict(entries[first_event], seat=(entries[first_event]["seat"] + 1) % 4)
+    wrong = dict(entries[first_event], seat=(int(str(entries[first_event]["seat"])) + 1) % 4)
     with pytest.raises(JournalFault, match=f"entry {first_event}: R4.1"):
         rebuild(engine.rules, [*entries[:first_event], wrong])
     with pytest.raises(JournalFault, match="a deal before the round 0 ended"):

@@ -499,7 +499,7 @@ def test_game_record_from_a_round() -> None:
     assert data["deal"][0] == "S8 S7 S6 S5 S4 S3 S2 Ma" and data["deal_rest"][3] == "RA RK RD RB RZ R9"
     assert data["grand_tichu"] == [False, False, False, True]
     assert data["push"][1] == ["B2", "B3", "B4"]
-    assert data["events"][0] == {"seat": 0, "play": format_mask(round_.events[0].value)}
+    assert data["events"][0] == {"seat": 0, "play": format_mask(round_.events[0].number())}
     assert built["score"] == data["score"] and built["winner"] in (20, 31)
     if built["score"][0] != built["score"][1]:
         assert replay(built) is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ def records() -> list[Record]:
     return found
 
 
-def _check_steps(record: Record, steps: list[dict[str, Any]]) -> None:
+def _check_steps(record: Mapping[str, Any], steps: Sequence[Mapping[str, Any]]) -> None:
     """The steps follow the record: one per event and stage, every card somewhere, round ends that
     agree with the record's summaries, the record's final score at the end."""
     ends = [step for step in steps if step["kind"] == "round_end"]
@@ -96,7 +97,8 @@ def test_trick_steps_show_the_trick_taken(records: list[Record]) -> None:
         if step["kind"] == "trick":
             assert step["trick_turns"] == [] and step["trick_owner"] is None
             assert sorted(step["cards"]) == sorted(card for turn in before["trick_turns"] for card in turn["cards"])
-            assert step["tricks_won"][step["seat"]] == before["tricks_won"][step["seat"]] + 1
+            seat = step["seat"]
+            assert seat is not None and step["tricks_won"][seat] == before["tricks_won"][seat] + 1
         if step["kind"] == "play" and before["kind"] == "trick":
             assert step["trick_turns"][0]["seat"] == step["seat"]
 

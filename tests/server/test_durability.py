@@ -182,7 +182,7 @@ def _journal_of_a_game(seed: int) -> tuple[RuleSet, list[Entry]]:
     """The whole journal of a game of random agents (target 200)."""
     rules = RuleSet(target_score=200, seed=seed)
     engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seed + seat)) for seat in range(4)], rules)
-    cursor, entries = JournalCursor(), []
+    cursor, entries = JournalCursor(), list[Entry]()
 
     class Journal:
         def notify(self, event: Event) -> None:
@@ -200,7 +200,7 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
     aborted records with their rounds as far as they replay; the server starts either way."""
     rules, entries = await asyncio.to_thread(_journal_of_a_game, 3)
     cut = next(index for index, entry in enumerate(entries) if "play" in entry) + 5
-    wrong = dict(entries[cut], seat=(entries[cut]["seat"] + 1) % 4)
+    wrong = dict(entries[cut], seat=(int(str(entries[cut]["seat"])) + 1) % 4)
     data = tmp_path / "restored"
     with GameStore(data / STORE_FILE) as store:
         for game_id, table_name, started, journal in (

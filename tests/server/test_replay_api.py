@@ -137,7 +137,7 @@ async def test_replays_at_once_are_bounded(start_server: StartServer, records: l
     def slow(record: Record) -> dict[str, Any]:
         started.set()
         release.wait(10)
-        return real(record)
+        return dict(real(record))
 
     monkeypatch.setattr(replay_api, "replay_document", slow)
     body = json.dumps(records[0])

@@ -57,7 +57,7 @@ def test_chat_text_bounds() -> None:
                         ("a\u202eb", "control")):
         with pytest.raises(ProtocolError) as caught:
             clean_chat_text(bad, CHAT_LENGTH)
-        assert caught.value.code == 101 and reason in caught.value.context["reason"], bad
+        assert caught.value.code == 101 and reason in str(caught.value.context["reason"]), bad
 
 
 def test_social_rate_history_and_readiness() -> None:

@@ -28,7 +28,8 @@ class Notice(NamedTuple):
 
 def notice_of(event: Event) -> Notice:
     """The notice of an event (its public part; no seat's private part is added)."""
-    return Notice(*event_json(event))
+    name, context = event_json(event)
+    return Notice(name, dict(context))
 
 
 class Listening(Player):

@@ -54,7 +54,8 @@ def planted_record(seed: int = PLANTED_SEED, cleo: str = "agent:heuristic") -> R
     rules = RuleSet(seed=seed, target_score=1)
     state = play_game(agents, rules, keep_rounds=True)
     players = [("Ada", "human"), ("Ben", "agent:heuristic"), ("Cleo", cleo), ("Dan", "agent:heuristic")]
-    return game_record(state.rounds, rules, players, record_id=f"planted-{seed}", started_at="2026-11-26T00:00:00Z")
+    return dict(game_record(state.rounds, rules, players, record_id=f"planted-{seed}",
+                            started_at="2026-11-26T00:00:00Z"))
 
 
 @pytest.fixture(scope="module")

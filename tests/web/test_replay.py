@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,7 +114,9 @@ async def test_a_stored_game_step_by_step(server: LiveServer, open_page: OpenPag
         await tab.page.keyboard.press("ArrowRight")
         await _at(tab, position)
     assert await _hand_sizes(tab) == [len(hand) for hand in steps[middle]["hands"]]
-    name = ["Ada", "Ben", "Cleo", "Dan"][steps[middle]["seat"]]
+    seat = steps[middle]["seat"]
+    assert seat is not None
+    name = ["Ada", "Ben", "Cleo", "Dan"][seat]
     assert (await tab.texts("#replay-step-text"))[0].startswith(f"{name} plays ")
     await shots.take(tab, "replay")
     await tab.click("#replay-last")
@@ -209,7 +212,9 @@ async def test_no_seat_is_to_play_during_the_deal(server: LiveServer, open_page:
     push = next(index for index, step in enumerate(steps) if step["kind"] == "push")
     await tab.page.goto(f"{server.url}#replay={record['id']}&step={push}")
     await _at(tab, push)
-    await tab.until(lambda: _turn_seat_is(tab, steps[push]["turn"]), "the leading seat is to play after the push")
+    leader = steps[push]["turn"]
+    assert leader is not None
+    await tab.until(lambda: _turn_seat_is(tab, leader), "the leading seat is to play after the push")
 
 
 async def _turn_seat_is(tab: Tab, seat: int) -> bool:
@@ -306,7 +311,9 @@ async def test_a_brettspielwelt_game_opens_and_steps_to_its_scores(server: LiveS
     for position in range(trick_start + 1, no_wish + 1):
         await tab.page.keyboard.press("ArrowRight")
         await _at(tab, position)
-    assert (await tab.texts("#replay-step-text"))[0] == f"{names[steps[no_wish]['seat']]} wishes for nothing."
+    wisher = steps[no_wish]["seat"]
+    assert wisher is not None
+    assert (await tab.texts("#replay-step-text"))[0] == f"{names[wisher]} wishes for nothing."
     ends = [index for index, step in enumerate(steps) if step["kind"] == "round_end"]
     assert len(ends) == len(record["rounds"]) == 11
     for number, end in enumerate(ends):
@@ -327,7 +334,7 @@ async def test_a_brettspielwelt_game_opens_and_steps_to_its_scores(server: LiveS
     shots.assert_layout()
 
 
-def _round_start(steps: list[dict[str, Any]], number: int) -> int:
+def _round_start(steps: Sequence[Mapping[str, Any]], number: int) -> int:
     """The index of a round's first step (its deal)."""
     return next(index for index, step in enumerate(steps) if step["round"] == number)
 

@@ -29,6 +29,7 @@ from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.views import SeatView, TableInfo, TablePhase, view_of
+from tichu.records.parts import Step
 from tichu.records.record import ReplayFault, event_action
 from tichu.records.steps import record_steps
 
@@ -155,7 +156,7 @@ class _Holders:
 class _StepIndex:
     """Where a round's decisions stand in the replay's steps."""
 
-    def __init__(self, steps: list[dict[str, Any]], index: int) -> None:
+    def __init__(self, steps: list[Step], index: int) -> None:
         mine = [(number, step["kind"]) for number, step in enumerate(steps) if step["round"] == index]
         self.grand = next((number for number, kind in mine if kind == "grand_tichu"), -1)
         self.push = next((number for number, kind in mine if kind == "push"), -1)
@@ -258,21 +259,23 @@ class _RoundWalk:
             return
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             legal = state.legal_plays()
-            chosen = _play_of(value, legal) if kind == ActionKind.PLAY else legal[-1]
+            chosen = _play_of(action.number(), legal) if kind == ActionKind.PLAY else legal[-1]
             if len(legal) > 1 and chosen is not None:
                 self._add(step, seat, "play", view, _expert().play_candidates(view, legal)[:PLAY_CANDIDATES], chosen)
         elif kind == ActionKind.BOMB:
             bombs = state.bombs_now(seat)
-            bomb = _play_of(value, bombs)
+            bomb = _play_of(action.number(), bombs)
             if bomb is not None:
                 self._add(step, seat, "bomb", view, _expert().bomb_candidates(view, bombs), bomb)
         elif kind == ActionKind.WISH:
             if wish_turn(view) is not None:
-                self._add(step, seat, "wish", view, _expert().wish_candidates(view, round_.wish_choices()), value)
+                self._add(step, seat, "wish", view, _expert().wish_candidates(view, round_.wish_choices()),
+                          action.number())
         elif kind == ActionKind.DRAGON:
             recipients = round_.dragon_recipients()
             if len(view.public_state().out_order) < 3:
-                self._add(step, seat, "dragon", view, _expert().dragon_candidates(view, recipients), value)
+                self._add(step, seat, "dragon", view, _expert().dragon_candidates(view, recipients),
+                          action.number())
 
 
 #: The decision at which each kind of a round's events is made.

@@ -56,7 +56,7 @@ def load_records(path: Path) -> list[dict[str, Any]]:
     """
     if path.suffix == ".tch":
         try:
-            return [import_file(path)]
+            return [dict(import_file(path))]
         except BswError as error:
             raise ValueError(f"{path}: {error}") from error
     text = path.read_text(encoding="utf-8")

@@ -49,7 +49,7 @@ def check_file(path: Path) -> tuple[dict[str, Any] | None, str]:
     violation = replay(record)
     if violation is not None:
         return None, f"{summary}, replay: {violation}"
-    return record, f"{summary}, replays"
+    return dict(record), f"{summary}, replays"
 
 
 def main(argv: list[str] | None = None) -> int:

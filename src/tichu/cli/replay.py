@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tichu.records.record import read_records, replay
+from tichu.records.record import json_list, json_object, read_records, replay
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,11 +34,13 @@ def main(argv: list[str] | None = None) -> int:
             if violation is not None:
                 problems += 1
                 print(f"{path}:{number} ({record.get('id')}): {violation}")
-            for index, round_data in enumerate(record.get("rounds", [])):
+            for index, round_data in enumerate(json_list(record.get("rounds", []))):
                 rounds += 1
-                if not round_data["double_victory"] and sum(round_data["card_points"]) != 100:
+                round_ = json_object(round_data)
+                card_points = [points for points in json_list(round_["card_points"]) if isinstance(points, int)]
+                if not round_["double_victory"] and sum(card_points) != 100:
                     problems += 1
-                    print(f"{path}:{number} round {index}: card points {round_data['card_points']} (R7.2)")
+                    print(f"{path}:{number} round {index}: card points {round_['card_points']} (R7.2)")
     print(f"{games} games, {rounds} rounds replayed; {problems} problems")
     return 1 if problems else 0
 

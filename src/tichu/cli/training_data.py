@@ -26,7 +26,7 @@ def records_in(paths: list[Path]) -> Iterator[dict[str, Any]]:
             if path.is_dir() else [path]
         for file in files:
             if file.suffix == ".tch":
-                yield import_file(file)
+                yield dict(import_file(file))
             else:
                 yield from read_records(file)
 

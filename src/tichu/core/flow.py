@@ -235,27 +235,27 @@ class GameState:
         """
         kind, seat, value = action
         if kind == ActionKind.PLAY:
-            self.play(seat, value)
+            self.play(seat, action.number())
         elif kind == ActionKind.PASS:
             self.play(seat, 0)
         elif kind == ActionKind.DECLINE:
             self.decline(seat)
         elif kind == ActionKind.BOMB:
-            self.bomb(seat, value)
+            self.bomb(seat, action.number())
         elif kind == ActionKind.TICHU:
             self.call(seat)
         elif kind == ActionKind.WISH:
-            self.wish(seat, value)
+            self.wish(seat, action.number())
         elif kind == ActionKind.DRAGON:
-            self.give_dragon(seat, value)
+            self.give_dragon(seat, action.number())
         elif kind == ActionKind.GRAND_TICHU:
-            self.decide_grand_tichu(seat, value)
+            self.decide_grand_tichu(seat, value is True)
         elif kind == ActionKind.SCHUPF:
-            self.push(seat, value)
+            self.push(seat, action.masks())
         elif kind == ActionKind.DEAL:
             if seat != CHANCE:
                 raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "only chance deals")
-            self.deal(value)
+            self.deal(None if value is None else action.deal())
         else:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", f"unknown action {kind!r}")
 

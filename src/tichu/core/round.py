@@ -80,6 +80,12 @@ class ActionKind(IntEnum):
     DEAL = 9  # chance: the deal of a round, per seat (first 8, last 6) card masks (R2.1)
 
 
+#: What an :class:`Action` carries, by its kind (see :attr:`Action.value`): a ``bool`` (Grand
+#: Tichu), an ``int`` (a card mask, a wished value, a seat), the push's three single-card masks,
+#: the deal's ``(first 8, last 6)`` masks per seat, or ``None``.
+ActionValue = bool | int | Sequence[int] | Sequence[tuple[int, int]] | None
+
+
 class Action(NamedTuple):
     """One action of one seat.
 
@@ -93,7 +99,42 @@ class Action(NamedTuple):
 
     kind: ActionKind
     seat: int
-    value: Any = None
+    value: ActionValue = None
+
+    def number(self) -> int:
+        """The value of a play or bomb (a card mask), a wish (the value) or a Dragon gift (the seat).
+
+        :raises RuleViolation: (R4) For a value that is no ``int`` (a malformed action).
+        """
+        value = self.value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", f"{self.kind.name.lower()} needs a number")
+
+    def masks(self) -> list[int]:
+        """The value of a push: its single-card masks (to right, partner, left).
+
+        :raises RuleViolation: (R2.3) For a value that is no list of ``int``.
+        """
+        if isinstance(self.value, Sequence):
+            items: Sequence[object] = self.value  # unchecked items (compiled code would check them as typed)
+            masks = [item for item in items if isinstance(item, int) and not isinstance(item, bool)]
+            if len(masks) == len(items):
+                return masks
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.3", "a push is three card masks")
+
+    def deal(self) -> list[tuple[int, int]]:
+        """The value of a deal: per seat its ``(first 8, last 6)`` card masks.
+
+        :raises RuleViolation: (R2.1) For a value that is no list of pairs of ``int``.
+        """
+        if isinstance(self.value, Sequence):
+            items: Sequence[object] = self.value  # unchecked items (compiled code would check them as typed)
+            pairs = [(item[0], item[1]) for item in items if isinstance(item, tuple | list) and len(item) == 2
+                     and all(isinstance(part, int) and not isinstance(part, bool) for part in item)]
+            if len(pairs) == len(items):
+                return pairs
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "a deal is four pairs of card masks")
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,21 +301,21 @@ class Round:
         """
         kind, seat, value = action
         if kind == ActionKind.PLAY:
-            self.play(seat, value)
+            self.play(seat, action.number())
         elif kind == ActionKind.PASS:
             self.pass_turn(seat)
         elif kind == ActionKind.BOMB:
-            self.bomb(seat, value)
+            self.bomb(seat, action.number())
         elif kind == ActionKind.TICHU:
             self.announce(seat)
         elif kind == ActionKind.WISH:
-            self.make_wish(seat, value)
+            self.make_wish(seat, action.number())
         elif kind == ActionKind.DRAGON:
-            self.give_dragon(seat, value)
+            self.give_dragon(seat, action.number())
         elif kind == ActionKind.GRAND_TICHU:
             self.decide_grand_tichu(seat, bool(value))
         elif kind == ActionKind.SCHUPF:
-            self.schupf(seat, value)
+            self.schupf(seat, action.masks())
         else:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", f"unknown action {kind!r}")
 

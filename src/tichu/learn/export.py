@@ -151,15 +151,16 @@ class _RoundWalk:
             self._add(view, actions.tichu_choice(), actions.CALL)
         elif kind in (ActionKind.PLAY, ActionKind.PASS):
             legal = state.legal_plays()
-            taken = actions.NO if kind == ActionKind.PASS else _play_action(value, legal)
+            taken = actions.NO if kind == ActionKind.PASS else _play_action(action.number(), legal)
             self._add(view, actions.play_choice(legal, view.hand), taken)
         elif kind == ActionKind.BOMB:
             bombs = state.bombs_now(seat)
-            self._add(view, actions.bomb_choice(bombs, view.hand), _play_action(value, bombs))
+            self._add(view, actions.bomb_choice(bombs, view.hand), _play_action(action.number(), bombs))
         elif kind == ActionKind.WISH:
-            self._add(view, actions.wish_choice(round_.wish_choices()), actions.wish_action(value))
+            self._add(view, actions.wish_choice(round_.wish_choices()), actions.wish_action(action.number()))
         elif kind == ActionKind.DRAGON:
-            self._add(view, actions.dragon_choice(seat, round_.dragon_recipients()), actions.dragon_action(seat, value))
+            self._add(view, actions.dragon_choice(seat, round_.dragon_recipients()),
+                      actions.dragon_action(seat, action.number()))
         state.apply(action)
 
 

@@ -60,11 +60,11 @@ def question_for(position: Position, seat: int) -> Question:
 def _event_text(event: Action) -> str:
     kind, seat, value = event
     if kind == ActionKind.PLAY:
-        return f"p{seat} {format_mask(value)}"
+        return f"p{seat} {format_mask(event.number())}"
     if kind == ActionKind.PASS:
         return f"p{seat} pass"
     if kind == ActionKind.BOMB:
-        return f"p{seat} bomb {format_mask(value)}"
+        return f"p{seat} bomb {format_mask(event.number())}"
     if kind == ActionKind.TICHU:
         return f"p{seat} tichu"
     if kind == ActionKind.WISH:

@@ -52,14 +52,16 @@ deterministic.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from tichu.core.cards import parse_mask
 from tichu.core.errors import RuleViolation
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
+from tichu.records.parts import GameRecord
 from tichu.records.record import game_record
 
 #: ``started_at`` of every imported record: the logs carry no date.
@@ -398,7 +400,7 @@ def _apply(round_: Round, move: Move) -> None:
         round_.give_dragon(move.seat, move.value)
 
 
-def import_game(text: str, record_id: str) -> dict[str, Any]:
+def import_game(text: str, record_id: str) -> GameRecord:
     """Import a log as a game record, under the rules it needs.
 
     Starting from the default rules, every violation of a rule that a BSW flag lifts
@@ -447,7 +449,7 @@ def _import_indexed(index: int, data: BswRound, rules: RuleSet) -> Round:
         raise BswError(error.line, error.rule, error.reason, index) from error
 
 
-def import_file(path: str | Path) -> dict[str, Any]:
+def import_file(path: str | Path) -> GameRecord:
     """Import one ``.tch`` file; the record's id is ``bsw-`` and the file name without suffix.
 
     :raises BswError: As :func:`import_game`.
@@ -467,7 +469,7 @@ def player_names(rounds: list[BswRound]) -> list[str]:
     return [" / ".join(seat_names) for seat_names in names]
 
 
-def flags_needed(rules: dict[str, Any]) -> list[str]:
+def flags_needed(rules: Mapping[str, object]) -> list[str]:
     """The names of a record's rule settings that differ from the defaults (rules.md).
 
     :param rules: A record's ``rules`` object.

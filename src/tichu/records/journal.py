@@ -19,18 +19,19 @@ rebuilt round whose trick is closed has it taken when the game goes on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tichu.core.cards import format_mask, parse_mask
 from tichu.core.errors import RuleViolation
 from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
-from tichu.records.record import event_action, event_json
+from tichu.records.parts import JournalEntry
+from tichu.records.record import event_action, event_json, json_list, json_text
 
-#: One journal entry (a JSON object).
-Entry = dict[str, Any]
+#: One journal entry as read back (JSON nobody checked yet; :func:`replay_journal` checks it).
+#: The entries written are :data:`~tichu.records.parts.JournalEntry`.
+Entry = Mapping[str, object]
 
 
 @dataclass
@@ -46,7 +47,7 @@ class JournalCursor:
     _pushed: list[bool] = field(default_factory=lambda: [False] * 4)
     _events: int = 0
 
-    def new_entries(self, round_: Round | None) -> list[Entry]:
+    def new_entries(self, round_: Round | None) -> list[JournalEntry]:
         """The entries of ``round_`` not written yet (its deal too, for a round not seen before).
 
         :param round_: The round being played (or just finished), or ``None`` between games.
@@ -54,7 +55,7 @@ class JournalCursor:
         """
         if round_ is None:
             return []
-        entries: list[Entry] = []
+        entries: list[JournalEntry] = []
         if round_ is not self._round:
             self._round = round_
             self._grand = [False] * 4
@@ -143,14 +144,15 @@ def replay_journal(rules: RuleSet, entries: Iterable[Entry]) -> Rebuilt:
                 if current is not None:
                     return Rebuilt(finished, current,
                                    JournalFault(index, f"a deal before the round {len(finished)} ended"))
-                deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(entry["deal"], entry["deal_rest"])]
+                deal = [(parse_mask(json_text(first)), parse_mask(json_text(rest)))
+                        for first, rest in zip(json_list(entry["deal"]), json_list(entry["deal_rest"]), strict=False)]
                 current = Round(round_rules, deal=deal)
             elif current is None:
                 return Rebuilt(finished, current, JournalFault(index, "an action before a deal"))
             elif "grand_tichu" in entry:
-                current.decide_grand_tichu(entry["seat"], entry["grand_tichu"] is True)
+                current.decide_grand_tichu(_seat(entry), entry["grand_tichu"] is True)
             elif "push" in entry:
-                current.schupf(entry["seat"], [parse_mask(label) for label in entry["push"]])
+                current.schupf(_seat(entry), [parse_mask(json_text(label)) for label in json_list(entry["push"])])
             else:
                 current.apply(event_action(entry))
         except RuleViolation as error:
@@ -161,3 +163,14 @@ def replay_journal(rules: RuleSet, entries: Iterable[Entry]) -> Rebuilt:
             finished.append(current)
             current = None
     return Rebuilt(finished, current, None)
+
+
+def _seat(entry: Entry) -> int:
+    """An entry's seat, checked.
+
+    :raises TypeError: For a seat that is no number.
+    """
+    seat = entry["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise TypeError(f"seat {seat!r} is no number")
+    return seat

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from tichu.core import errors
 from tichu.core.cards import format_mask, parse_mask
@@ -17,6 +16,7 @@ from tichu.core.game import is_game_over
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import winning_team
+from tichu.records.parts import GameRecord, JsonObject, RecordEvent, RoundRecord
 
 FORMAT = "tichu-record/1"
 #: Plays' labels remembered (the Arena writes every play of every game; most are small sets
@@ -33,28 +33,28 @@ def now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def event_json(action: Action) -> dict[str, Any]:
+def event_json(action: Action) -> RecordEvent:
     """One record event from a round's action."""
-    kind, seat, value = action
+    kind, seat = action.kind, action.seat
     if kind == ActionKind.TICHU:
         return {"seat": seat, "tichu": True}
     if kind == ActionKind.PLAY:
-        return {"seat": seat, "play": _play_labels(value)}
+        return {"seat": seat, "play": _play_labels(action.number())}
     if kind == ActionKind.PASS:
         return {"seat": seat, "pass": True}
     if kind == ActionKind.BOMB:
-        return {"seat": seat, "bomb": format_mask(value)}
+        return {"seat": seat, "bomb": format_mask(action.number())}
     if kind == ActionKind.WISH:
-        return {"seat": seat, "wish": value}
+        return {"seat": seat, "wish": action.number()}
     if kind == ActionKind.DRAGON:
-        return {"seat": seat, "dragon_to": value}
+        return {"seat": seat, "dragon_to": action.number()}
     raise ValueError(f"{kind!r} is no record event")
 
 
-def _events_json(events: Iterable[Action]) -> list[dict[str, Any]]:
+def _events_json(events: Iterable[Action]) -> list[RecordEvent]:
     """A round's events as the record writes them (:func:`event_json`), the passes and plays,
     nearly all of them, without a call each (the Arena writes every event of every game)."""
-    found: list[dict[str, Any]] = []
+    found: list[RecordEvent] = []
     append = found.append
     passing, playing = ActionKind.PASS, ActionKind.PLAY
     for action in events:
@@ -62,20 +62,20 @@ def _events_json(events: Iterable[Action]) -> list[dict[str, Any]]:
         if kind == passing:
             append({"seat": action[1], "pass": True})
         elif kind == playing:
-            append({"seat": action[1], "play": _play_labels(action[2])})
+            append({"seat": action[1], "play": _play_labels(action.number())})
         else:
             append(event_json(action))
     return found
 
 
-def round_json(round_: Round, *, events: bool = True) -> dict[str, Any]:
+def round_json(round_: Round, *, events: bool = True) -> RoundRecord:
     """A round as the record's round object; an unfinished round (an aborted game) has only
     what happened so far: deal, calls, the pushes made (``null`` for a seat that has not
     pushed) and the events, without the summary.
 
     :param events: With the events (else ``events`` is empty: :func:`game_record_line` fills it in).
     """
-    data: dict[str, Any] = {
+    data: RoundRecord = {
         "deal": [format_mask(mask) for mask in round_.first_deal],
         "deal_rest": [format_mask(mask) for mask in round_.second_deal],
         "grand_tichu": [call == ANNOUNCE_GRAND for call in round_.announcements],
@@ -84,13 +84,14 @@ def round_json(round_: Round, *, events: bool = True) -> dict[str, Any]:
     }
     if round_.is_over:
         result = round_.result()
-        data.update(out_order=list(result.out_order), double_victory=result.double_victory,
-                    card_points=list(result.card_points), bonus=list(result.bonus), score=list(result.points))
+        data["out_order"], data["double_victory"] = list(result.out_order), result.double_victory
+        data["card_points"], data["bonus"], data["score"] = list(result.card_points), list(result.bonus), \
+            list(result.points)
     return data
 
 
 def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple[str, str]], *,
-                record_id: str, started_at: str | None = None, events: bool = True) -> dict[str, Any]:
+                record_id: str, started_at: str | None = None, events: bool = True) -> GameRecord:
     """Build a game record.
 
     :param rounds: The game's finished rounds.
@@ -118,7 +119,7 @@ def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple
     }
 
 
-def record_line(record: dict[str, Any]) -> str:
+def record_line(record: Mapping[str, object]) -> str:
     """A record as one line of a JSON Lines file (records.md), without the newline."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
@@ -155,7 +156,7 @@ def game_record_line(rounds: Sequence[Round], rules: RuleSet, players: Sequence[
 _NO_EVENTS = '"events":[]'
 
 
-def ended_early(record: dict[str, Any], unfinished: Round | None) -> dict[str, Any]:
+def ended_early(record: GameRecord, unfinished: Round | None) -> GameRecord:
     """Mark a game's record as ended before the game (a server's extension, docs/server.md):
     ``winner`` null, ``aborted`` true, and the unfinished round as far as it went.
 
@@ -179,7 +180,7 @@ class RecordWriter:
         self._file = open(path, "a" if append else "w", encoding="utf-8")
         self.count = 0
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: Mapping[str, object]) -> None:
         """Write one record as one line."""
         self.write_line(record_line(record))
 
@@ -199,7 +200,7 @@ class RecordWriter:
         self.close()
 
 
-def write_records(path: str | Path, records: Iterable[dict[str, Any]], *, append: bool = False) -> int:
+def write_records(path: str | Path, records: Iterable[Mapping[str, object]], *, append: bool = False) -> int:
     """Write records as JSON Lines.
 
     :returns: The number written.
@@ -211,8 +212,9 @@ def write_records(path: str | Path, records: Iterable[dict[str, Any]], *, append
 
 
 def read_records(path: str | Path, on_unreadable: Callable[[int, str], None] | None = None
-                 ) -> Iterator[dict[str, Any]]:
-    """Read records from a JSON Lines file (blank lines are skipped).
+                 ) -> Iterator[JsonObject]:
+    """Read records from a JSON Lines file (blank lines are skipped); each is JSON that
+    nobody checked yet (:func:`replay` checks it against the rules).
 
     :param path: The file.
     :param on_unreadable: (Optional) Told of each line that is no record, with its number and
@@ -225,7 +227,7 @@ def read_records(path: str | Path, on_unreadable: Callable[[int, str], None] | N
 
 
 def read_numbered_records(path: str | Path, on_unreadable: Callable[[int, str], None] | None = None
-                          ) -> Iterator[tuple[int, dict[str, Any]]]:
+                          ) -> Iterator[tuple[int, JsonObject]]:
     """Like :func:`read_records`, each record with the number of its line (from 1)."""
     with open(path, encoding="utf-8", errors="replace") as file:
         for number, line in enumerate(file, start=1):
@@ -293,7 +295,7 @@ class ReplayObserver:
         """The round ended and its summary agrees; ``total`` is the game's score after it."""
 
 
-def replay(record: dict[str, Any], observer: ReplayObserver | None = None) -> ReplayFault | None:
+def replay(record: Mapping[str, object], observer: ReplayObserver | None = None) -> ReplayFault | None:
     """Run a record back through the rules.
 
     :param record: A ``tichu-record/1`` object.
@@ -304,18 +306,18 @@ def replay(record: dict[str, Any], observer: ReplayObserver | None = None) -> Re
     try:
         if record.get("format") != FORMAT:
             return ReplayFault(None, None, "records", f"unknown format {record.get('format')!r}")
-        rules = RuleSet.from_json(record.get("rules") or {}, record.get("seed"))
+        rules = rules_of(record)
         total = [0, 0]
-        for index, round_data in enumerate(record["rounds"]):
+        for index, round_data in enumerate(json_list(record["rounds"])):
             if is_game_over(total, rules.target_score):
                 return ReplayFault(index, None, "R7.4", "a round after the game had ended")
-            found = replay_round(rules, index, round_data, watch)
+            found = replay_round(rules, index, json_object(round_data), watch)
             if isinstance(found, ReplayFault):
                 return found
             points = found.result().points
             total = [total[0] + points[0], total[1] + points[1]]
             watch.round_over(index, found, total)
-        if list(record["score"]) != total:
+        if record["score"] != total:
             return ReplayFault(None, None, "R7.3", f"score {record['score']} but the rounds add up to {total}")
         if not is_game_over(total, rules.target_score):
             return ReplayFault(None, None, "R7.4", "the game ended before a team won")
@@ -327,7 +329,7 @@ def replay(record: dict[str, Any], observer: ReplayObserver | None = None) -> Re
     return None
 
 
-def replay_round(rules: RuleSet, index: int, data: dict[str, Any], observer: ReplayObserver | None = None, *,
+def replay_round(rules: RuleSet, index: int, data: Mapping[str, object], observer: ReplayObserver | None = None, *,
                  partial: bool = False) -> ReplayFault | Round:
     """Replay one round of a record.
 
@@ -342,23 +344,24 @@ def replay_round(rules: RuleSet, index: int, data: dict[str, Any], observer: Rep
     """
     watch = observer or ReplayObserver()
     try:
-        deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(data["deal"], data["deal_rest"])]
+        deal = [(parse_mask(json_text(first)), parse_mask(json_text(rest)))
+                for first, rest in zip(json_list(data["deal"]), json_list(data["deal_rest"]), strict=False)]
         round_ = Round(rules, deal=deal)
         watch.dealt(index, round_)
-        for seat, called in enumerate(data["grand_tichu"]):
+        for seat, called in enumerate(json_list(data["grand_tichu"])):
             round_.decide_grand_tichu(seat, bool(called))
         watch.decided(index, round_)
-        for seat, labels in enumerate(data["push"]):
+        for seat, labels in enumerate(json_list(data["push"])):
             if labels is None and partial:
                 continue
-            round_.schupf(seat, [parse_mask(label) for label in labels])
+            round_.schupf(seat, [parse_mask(json_text(label)) for label in json_list(labels)])
         if round_.phase == Phase.PLAYING:
             watch.pushed(index, round_)
     except RuleViolation as error:
         return ReplayFault(index, None, error.rule, error.reason)
-    for event_index, event in enumerate(data["events"]):
+    for event_index, event in enumerate(json_list(data["events"])):
         try:
-            action = event_action(event)
+            action = event_action(json_object(event))
             watch.before_event(index, event_index, round_, action)
             round_.apply(action)
         except RuleViolation as error:
@@ -378,20 +381,68 @@ def replay_round(rules: RuleSet, index: int, data: dict[str, Any], observer: Rep
     return round_
 
 
-def event_action(event: dict[str, Any]) -> Action:
+def event_action(event: Mapping[str, object]) -> Action:
     """The round's action of one record event (the inverse of :func:`event_json`).
 
-    :raises RuleViolation: For an event without exactly one known key (rule ``"records"``).
+    :raises RuleViolation: For an event without exactly one known key (rule ``"records"``), or
+        whose seat or value is not of its kind's type.
     """
     seat = event["seat"]
     keys = [key for key in event if key != "seat"]
-    if len(keys) != 1 or keys[0] not in _EVENT_KEYS:
+    if len(keys) != 1 or keys[0] not in _EVENT_KEYS or not isinstance(seat, int) or isinstance(seat, bool):
         raise RuleViolation(errors.Violation.ACTION_NOT_ALLOWED, "records", f"unknown event {event!r}")
     key = keys[0]
     kind = _EVENT_KEYS[key]
     value = event[key]
     if kind in (ActionKind.PLAY, ActionKind.BOMB):
-        value = parse_mask(value)
-    elif kind in (ActionKind.TICHU, ActionKind.PASS):
-        value = None
+        return Action(kind, seat, parse_mask(json_text(value)))
+    if kind in (ActionKind.TICHU, ActionKind.PASS):
+        return Action(kind, seat)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleViolation(errors.Violation.ACTION_NOT_ALLOWED, "records", f"{key} is no number in {event!r}")
     return Action(kind, seat, value)
+
+
+def rules_of(record: Mapping[str, object]) -> RuleSet:
+    """The rule set of a record: its ``rules`` object (absent: the defaults) and ``seed``.
+
+    :raises TypeError: For a ``rules`` that is no object or a ``seed`` that is no number.
+    """
+    rules, seed = record.get("rules") or {}, record.get("seed")
+    if not isinstance(rules, dict) or not (seed is None or _is_int(seed)):
+        raise TypeError("rules must be an object and seed a number")
+    return RuleSet.from_json(rules, seed if isinstance(seed, int) else None)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def json_list(value: object) -> list[object]:
+    """A record's list, checked.
+
+    :raises TypeError: For a value that is no list.
+    """
+    if not isinstance(value, list):
+        raise TypeError(f"not a list: {value!r:.80}")
+    return value
+
+
+def json_object(value: object) -> Mapping[str, object]:
+    """A record's object, checked.
+
+    :raises TypeError: For a value that is no object.
+    """
+    if not isinstance(value, dict):
+        raise TypeError(f"not an object: {value!r:.80}")
+    return value
+
+
+def json_text(value: object) -> str:
+    """A record's string (card labels), checked.
+
+    :raises TypeError: For a value that is no string.
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"not a string: {value!r:.80}")
+    return value

@@ -17,12 +17,13 @@ change, or the record's ``ended_by``) has no result for it but is marked :attr:`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from tichu.core.cards import parse_mask
 from tichu.core.combos import BOMB, classify_mask
 from tichu.core.seats import TEAM_NAMES
+from tichu.records.record import json_list, json_object
 
 #: records.md's ``players[].kind`` of a person.
 HUMAN = "human"
@@ -82,12 +83,12 @@ class SeatStats:
     whole: bool = True
 
 
-def is_finished(record: dict[str, Any]) -> bool:
+def is_finished(record: Mapping[str, object]) -> bool:
     """Whether a record is of a game played to its end (a winner, not aborted): only those rate."""
     return not record.get("aborted") and record.get("winner") in (20, 31)
 
 
-def game_stats(record: dict[str, Any]) -> list[SeatStats]:
+def game_stats(record: Mapping[str, object]) -> list[SeatStats]:
     """Each seat's statistics of one game: its player's (see the module's docstring).
 
     Only finished rounds count (an aborted game's ``unfinished_round`` does not), and of them the
@@ -99,14 +100,15 @@ def game_stats(record: dict[str, Any]) -> list[SeatStats]:
     :raises ValueError: For a record without four players or with malformed rounds or seat changes.
     """
     try:
-        players = [(str(player["name"]), str(player["kind"])) for player in record["players"]]
+        players = [(str(json_object(player)["name"]), str(json_object(player)["kind"]))
+                   for player in json_list(record["players"])]
         if len(players) != 4:
             raise ValueError(f"{len(players)} players")
         stints = [_stint(seat, players[seat], record) for seat in range(4)]
         counts = [dict.fromkeys(("rounds", "tichu_calls", "tichu_made", "grand_calls", "grand_made",
                                  "double_victories", "team_points", "bombs"), 0) for _ in range(4)]
-        for index, round_ in enumerate(record.get("rounds") or []):
-            _add_round(index, round_, counts, stints)
+        for index, round_ in enumerate(json_list(record.get("rounds") or [])):
+            _add_round(index, json_object(round_), counts, stints)
     except (KeyError, TypeError, IndexError, AttributeError) as error:
         raise ValueError(f"malformed record: {error!r}") from error
     winner = record.get("winner") if is_finished(record) else None
@@ -135,10 +137,11 @@ class _Stint:
         return self.start <= place < self.end
 
 
-def _stint(seat: int, starter: tuple[str, str], record: dict[str, Any]) -> _Stint:
+def _stint(seat: int, starter: tuple[str, str], record: Mapping[str, object]) -> _Stint:
     """The seat's player (the first person at it, else its first agent) and its stint."""
-    changes = [(int(change["round"]), int(change["event"]), str(change["name"]), str(change["kind"]),
-                str(change["reason"])) for change in record.get("seat_changes") or [] if int(change["seat"]) == seat]
+    changes = [(_int(change["round"]), _int(change["event"]), str(change["name"]), str(change["kind"]),
+                str(change["reason"])) for change in map(json_object, json_list(record.get("seat_changes") or []))
+               if _int(change["seat"]) == seat]
     name, kind = starter
     start: Place = (0, 0)
     following = changes
@@ -155,12 +158,12 @@ def _stint(seat: int, starter: tuple[str, str], record: dict[str, Any]) -> _Stin
     return _Stint(name, kind, start, end, left)
 
 
-def _add_round(index: int, round_: dict[str, Any], counts: list[dict[str, int]], stints: list[_Stint]) -> None:
-    out_order = list(round_["out_order"])
+def _add_round(index: int, round_: Mapping[str, object], counts: list[dict[str, int]], stints: list[_Stint]) -> None:
+    out_order = [_int(seat) for seat in json_list(round_["out_order"])]
     first = out_order[0] if out_order else None
-    called = {seat for seat, grand in enumerate(round_.get("grand_tichu") or []) if grand}
-    for position, event in enumerate(round_.get("events") or []):
-        seat = int(event["seat"])
+    called = {seat for seat, grand in enumerate(json_list(round_.get("grand_tichu") or [])) if grand}
+    for position, event in enumerate(map(json_object, json_list(round_.get("events") or []))):
+        seat = _int(event["seat"])
         if not stints[seat].holds((index, position)):
             continue
         if event.get("tichu"):
@@ -168,7 +171,7 @@ def _add_round(index: int, round_: dict[str, Any], counts: list[dict[str, int]],
             counts[seat]["tichu_made"] += seat == first
         elif "bomb" in event or ("play" in event and _is_bomb(str(event["play"]))):
             counts[seat]["bombs"] += 1
-    score = list(round_["score"])
+    score = json_list(round_["score"])
     for seat in range(4):
         if not stints[seat].holds((index, 0)):
             continue  # a round the seat's player did not begin is not theirs
@@ -177,9 +180,19 @@ def _add_round(index: int, round_: dict[str, Any], counts: list[dict[str, int]],
             counts[seat]["grand_made"] += seat == first
         team = seat % 2
         counts[seat]["rounds"] += 1
-        counts[seat]["team_points"] += int(score[team])
+        counts[seat]["team_points"] += _int(score[team])
         counts[seat]["double_victories"] += bool(round_.get("double_victory")) and first is not None \
             and first % 2 == team
+
+
+def _int(value: object) -> int:
+    """A record's number, checked (as ``int()`` reads it: a number or its text).
+
+    :raises TypeError: For anything else.
+    """
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"not a number: {value!r:.80}")
 
 
 def _is_bomb(labels: str) -> bool:

@@ -43,15 +43,14 @@ A step (a dict, cards as record labels, docs/server.md):
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Unpack
 
 from tichu.core.cards import DOG, format_mask, points_of
 from tichu.core.combos import CombinationType, classify_mask
 from tichu.core.round import Action, ActionKind, Round
-from tichu.core.ruleset import RuleSet
-from tichu.records.record import ReplayFault, ReplayObserver, replay, replay_round
-
-Step = dict[str, Any]
+from tichu.records.parts import RecordSummary, ReplayDocument, Step, StepFields
+from tichu.records.record import ReplayFault, ReplayObserver, replay, replay_round, rules_of
 
 #: Steps one record may make at most (a record file is a client's upload; a real game has a
 #: few thousand).
@@ -101,7 +100,8 @@ class _Steps(ReplayObserver):
                 names[seat] = name
         return names
 
-    def _add(self, kind: str, round_index: int, round_: Round, seat: int | None = None, **fields: Any) -> None:
+    def _add(self, kind: str, round_index: int, round_: Round, seat: int | None = None,
+             **fields: Unpack[StepFields]) -> None:
         if len(self.steps) >= self.max_steps:
             raise TooManySteps(f"more than {self.max_steps} steps")
         self.steps.append({
@@ -143,13 +143,14 @@ class _Steps(ReplayObserver):
         kind, seat, value = action
         if kind in (ActionKind.PLAY, ActionKind.BOMB):
             self.trick = sum(round_.tricks_won) + 1
-            combo, rank = combo_of(value)
-            self._add(_KINDS[kind], index, round_, seat, cards=labels(value), combo=combo, rank=rank)
+            combo, rank = combo_of(action.number())
+            self._add(_KINDS[kind], index, round_, seat, cards=labels(action.number()), combo=combo, rank=rank)
         elif kind == ActionKind.DRAGON:
             cards = round_.last_trick[1] if round_.last_trick else 0
-            self._add("dragon", index, round_, seat, value=value, cards=labels(cards), points=points_of(cards))
+            self._add("dragon", index, round_, seat, value=action.number(), cards=labels(cards),
+                      points=points_of(cards))
         elif kind == ActionKind.WISH:
-            self._add("wish", index, round_, seat, value=value)
+            self._add("wish", index, round_, seat, value=action.number())
         else:
             self._add(_KINDS[kind], index, round_, seat)
 
@@ -162,7 +163,7 @@ class _Steps(ReplayObserver):
                   double_victory=result.double_victory, tichu_success=list(result.tichu_success))
 
 
-def record_steps(record: dict[str, Any], max_steps: int = MAX_STEPS) -> tuple[list[Step], ReplayFault | None]:
+def record_steps(record: Mapping[str, object], max_steps: int = MAX_STEPS) -> tuple[list[Step], ReplayFault | None]:
     """Replay a record through the rules, step by step.
 
     :param record: A ``tichu-record/1`` object.
@@ -183,7 +184,7 @@ def record_steps(record: dict[str, Any], max_steps: int = MAX_STEPS) -> tuple[li
     return collector.steps, fault
 
 
-def _seats(record: dict[str, Any]) -> tuple[list[str], list[tuple[int, int, int, str]]]:
+def _seats(record: Mapping[str, object]) -> tuple[list[str], list[tuple[int, int, int, str]]]:
     """The names of the record's ``players`` and its valid ``seat_changes`` as ``(round, event,
     seat, name)`` (a malformed entry is left out: the replay shows the record, not its flaws)."""
     players = record.get("players")
@@ -201,11 +202,13 @@ def _seats(record: dict[str, Any]) -> tuple[list[str], list[tuple[int, int, int,
     return names, changes
 
 
-def _unfinished_steps(record: dict[str, Any], unfinished: dict[str, Any], collector: _Steps) -> ReplayFault:
+def _unfinished_steps(record: Mapping[str, object], unfinished: Mapping[str, object],
+                      collector: _Steps) -> ReplayFault:
     """The steps of an aborted game's unfinished round (docs/server.md), as far as it went."""
-    index = len(record["rounds"])
+    rounds = record.get("rounds")
+    index = len(rounds) if isinstance(rounds, list) else 0
     try:
-        rules = RuleSet.from_json(record.get("rules") or {}, record.get("seed"))
+        rules = rules_of(record)
         found = replay_round(rules, index, unfinished, collector, partial=True)
     except (AttributeError, KeyError, TypeError, ValueError, IndexError) as error:
         return ReplayFault(index, None, "records", f"malformed unfinished round: {error!r}")
@@ -214,7 +217,7 @@ def _unfinished_steps(record: dict[str, Any], unfinished: dict[str, Any], collec
     return ReplayFault(index, None, "R7.4", "the game ended early, in this round")
 
 
-def record_summary(record: dict[str, Any]) -> dict[str, Any]:
+def record_summary(record: Mapping[str, object]) -> RecordSummary:
     """What a list of records shows of one: id, start, players, score, winner, rounds."""
     players = record.get("players")
     names = [player.get("name") if isinstance(player, dict) else None
@@ -225,7 +228,7 @@ def record_summary(record: dict[str, Any]) -> dict[str, Any]:
             "rounds": len(rounds) if isinstance(rounds, list) else None}
 
 
-def replay_document(record: dict[str, Any], max_steps: int = MAX_STEPS) -> dict[str, Any]:
+def replay_document(record: Mapping[str, object], max_steps: int = MAX_STEPS) -> ReplayDocument:
     """The replay viewer's document of a record: its summary, players, rules, steps and fault.
 
     :returns: ``{"id", "started_at", "players", "score", "winner", "rounds", "player_kinds",
@@ -236,11 +239,11 @@ def replay_document(record: dict[str, Any], max_steps: int = MAX_STEPS) -> dict[
     players = record.get("players")
     kinds = [player.get("kind") if isinstance(player, dict) else None
              for player in (players if isinstance(players, list) else [])]
-    rules = record.get("rules")
+    rules, ended_by = record.get("rules"), record.get("ended_by")
     return {
         **record_summary(record), "player_kinds": kinds, "rules": rules if isinstance(rules, dict) else {},
         "aborted": bool(record.get("aborted")), "steps": steps,
-        "ended_by": record.get("ended_by") if isinstance(record.get("ended_by"), dict) else None,
+        "ended_by": ended_by if isinstance(ended_by, dict) else None,
         "fault": None if fault is None else {"round": fault.round_index, "event": fault.event_index,
                                               "rule": fault.rule, "reason": fault.reason},
     }

@@ -86,7 +86,7 @@ async def game_steps(request: web.Request) -> web.StreamResponse:
     if record is None:
         raise _error(web.HTTPNotFound, f"no stored game {game_id!r}")
     gzipped = _accepts_gzip(request)
-    body = await _run(request, lambda: _encode(replay_document(record), gzipped))
+    body = await _run(request, lambda: _encode(dict(replay_document(record)), gzipped))
     return _response(body, gzipped)
 
 
@@ -128,7 +128,7 @@ def upload_document(data: bytes, index: int | None = None) -> dict[str, Any]:
         return {"records": [{"index": number, **record_summary(record)} for number, record in enumerate(records)]}
     if index >= len(records):
         raise BadRecord(f"index {index} but the file holds {len(records)} records")
-    return replay_document(records[index])
+    return dict(replay_document(records[index]))
 
 
 def parse_records(data: bytes) -> list[dict[str, Any]]:
@@ -142,7 +142,7 @@ def parse_records(data: bytes) -> list[dict[str, Any]]:
         raise BadRecord("the body is empty")
     if text[0] not in "{[":
         try:
-            return [import_game(text, "bsw-upload")]
+            return [dict(import_game(text, "bsw-upload"))]
         except BswError as error:
             raise BadRecord(f"neither a record (JSON) nor a Brettspielwelt log: {error}") from None
     try:

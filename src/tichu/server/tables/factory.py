@@ -10,6 +10,7 @@ from typing import Any
 
 from tichu.core.ruleset import RuleSet
 from tichu.records.journal import JournalFault, replay_journal
+from tichu.records.parts import GameRecord
 from tichu.records.record import ended_early, game_record
 from tichu.records.store import RunningGame
 from tichu.server.codes import ErrorCode
@@ -180,7 +181,7 @@ class GameFactory:
         replay its journal (or, if even that fails, end it without a record)."""
         log.error("table %r: game %s cannot go on after the restart (%s); stored as aborted", running.table_name,
                   running.id, reason)
-        record: dict[str, Any] | None = None
+        record: GameRecord | None = None
         try:
             rules = RuleSet.from_json(running.rules, running.seed)
             rebuilt = replay_journal(rules, running.entries)
@@ -194,7 +195,7 @@ class GameFactory:
         except Exception:
             log.exception("table %r: game %s has no record", running.table_name, running.id)
             record = None
-        stored = record
+        stored = None if record is None else dict(record)
         self._store.submit(lambda store: store.end_game(running.id, stored))
 
     def _keep_open(self, table: Table) -> None:

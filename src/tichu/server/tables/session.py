@@ -21,6 +21,7 @@ from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.engine.views import TableSource
 from tichu.records.journal import JournalCursor
+from tichu.records.parts import EndedBy, GameRecord, SeatChange
 from tichu.records.record import ended_early, game_record
 from tichu.server.workers.game_journal import GameJournal
 from tichu.server.workers.store_writer import StoreWriter
@@ -63,7 +64,7 @@ class GameSession:
         self._journal: GameJournal | None = None
         self._started_at = ""
         self.starters: list[tuple[str, str]] = []
-        self.seat_changes: list[dict[str, Any]] = []
+        self.seat_changes: list[SeatChange] = []
         self._kept_options: dict[str, Any] = {}  # what the store keeps beside the running game's journal
 
     @property
@@ -209,7 +210,7 @@ class GameSession:
             if engine is not None:
                 self.write_record(engine, aborted=True)
 
-    def write_record(self, engine: GameEngine, *, aborted: bool, ended_by: dict[str, Any] | None = None) -> None:
+    def write_record(self, engine: GameEngine, *, aborted: bool, ended_by: EndedBy | None = None) -> None:
         """Store the game's record in place of its journal; an aborted game's record has its
         finished rounds, the unfinished one as far as it went, ``winner`` null and ``aborted``.
         ``players`` are the seats' occupants when the game started and ``seat_changes`` every
@@ -218,7 +219,7 @@ class GameSession:
         if journal is None:
             return  # written already
         game_id = journal.game_id
-        record: dict[str, Any] | None = None
+        record: GameRecord | None = None
         try:
             players = self.starters or [(player.name, player.kind) for player in engine.players]
             record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
@@ -231,7 +232,7 @@ class GameSession:
                 record["ended_by"] = ended_by
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
-            self._store.submit(lambda store: store.end_game(game_id, record))
+            self._store.submit(lambda store: store.end_game(game_id, None if record is None else dict(record)))
         if record is not None and not aborted and self._on_finished is not None:
             self._on_finished(game_id)
 

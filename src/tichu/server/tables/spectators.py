@@ -17,7 +17,7 @@ The people at the table that speak the extension (``table_sync``) hear how many 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from tichu.core.round import Round
@@ -40,7 +40,7 @@ class Spectator:
     def __init__(self, connection: Connection) -> None:
         self.connection: Connection | None = connection
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, object] | str) -> None:
         """Queue a message if still connected (the outbox is bounded like a player's)."""
         if self.connection is not None:
             self.connection.send(message)
@@ -128,7 +128,7 @@ class Spectators:
 
     # -- what they see --------------------------------------------------------------------------
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, object] | str) -> None:
         """Send a public message (one of the table's broadcasts) to every spectator."""
         if not self.watchers:
             return
@@ -171,7 +171,7 @@ class Spectators:
         table = self._table()
         return table is not None and all(peer in self._allowing for peer in table.clients)
 
-    def hands_message(self) -> dict[str, Any]:
+    def hands_message(self) -> Mapping[str, object]:
         """``spectator_hands``: ``{hands}``, the four hands (seat 0..3) while they are open and a
         round is dealt, else null."""
         table = self._table()

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 from aiohttp import WSCloseCode, web
 
@@ -46,7 +46,7 @@ class WebSocket(web.WebSocketResponse):
             super()._reset_heartbeat()
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Mapping[str, object]) -> str:
     """A message as compact JSON text."""
     return json.dumps(message, separators=(",", ":"))
 
@@ -77,7 +77,7 @@ class Connection:
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, object] | str) -> None:
         """Queue a message (a dict, or its JSON text); dropped silently once the connection is closed.
 
         :param message: The message.

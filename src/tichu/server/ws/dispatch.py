@@ -1,55 +1,70 @@
-"""A client's parsed message, routed to its table and peer (protocol.md and docs/server.md)."""
+"""A client's parsed command, routed to its table and peer by its type (protocol.md and docs/server.md)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import assert_never
 
 from tichu.core.round import ActionKind
-from tichu.server.codes import ErrorCode
 from tichu.server.tables.table import Table
+from tichu.server.ws.incoming import (
+    Announce,
+    Bomb,
+    Chat,
+    Command,
+    HandOver,
+    Leave,
+    Ping,
+    Reaction,
+    Response,
+    SetOptions,
+    SetReady,
+    SetSpectatorHands,
+    StartGame,
+    SwapPlayers,
+    TableSync,
+    TakeBack,
+)
 from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import ProtocolError, cards_from_json, optional, require
+from tichu.server.ws.protocol import PONG, cards_from_json
 
 
-def dispatch(table: Table, peer: Peer, kind: str, payload: dict[str, Any]) -> None:
-    """Carry out one message of a seated client (``leave`` is the handler's).
+def dispatch(table: Table, peer: Peer, command: Command) -> None:
+    """Carry out one command of a seated client (``leave`` is the handler's: nothing here).
 
-    :raises ProtocolError: For a message the table refuses or a field that is wrong.
+    :raises ProtocolError: For a command the table refuses.
     """
-    if kind == "ping":
-        peer.send({"type": "pong"})
-    elif kind == "response":
-        peer.handle_response(payload)
-    elif kind == "announce":
-        table.interrupt(peer, ActionKind.TICHU)
-    elif kind == "bomb":
-        table.interrupt(peer, ActionKind.BOMB, cards_from_json(require(payload, "cards", list)))
-    elif kind == "swap_players":
-        table.swap(peer, require(payload, "player_index_1", int), require(payload, "player_index_2", int))
-    elif kind == "start_game":
-        table.start(peer)
-    elif kind == "set_options":
-        agent, hints = optional(payload, "agent", str), optional(payload, "hints", bool)
-        target_score = optional(payload, "target_score", int)
-        spectators = optional(payload, "spectators", bool)
-        turn_clock, on_leave = optional(payload, "turn_clock", int), optional(payload, "on_leave", str)
-        newcomers = optional(payload, "newcomers", bool)
-        if all(value is None for value in (agent, hints, target_score, spectators, turn_clock, on_leave, newcomers)):
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "set_options needs agent, hints, target_score, "
-                                "spectators, turn_clock, on_leave and/or newcomers")
-        table.set_options(peer, agent, hints, target_score, spectators, turn_clock=turn_clock, on_leave=on_leave,
-                          newcomers=newcomers)
-    elif kind == "table_sync":
-        table.sync(peer)
-    elif kind == "chat":
-        table.chat(peer, require(payload, "text", str))
-    elif kind == "reaction":
-        table.react(peer, require(payload, "reaction", str))
-    elif kind == "set_ready":
-        table.set_ready(peer, require(payload, "ready", bool))
-    elif kind == "set_spectator_hands":
-        table.set_spectator_hands(peer, require(payload, "allow", bool))
-    elif kind == "take_back":
-        table.take_back(peer)
-    elif kind == "hand_over":
-        table.hand_over(peer, require(payload, "player_index", int))
+    match command:
+        case Ping():
+            peer.send(PONG)
+        case Response():
+            peer.handle_response(command)
+        case Announce():
+            table.interrupt(peer, ActionKind.TICHU)
+        case Bomb(cards=cards):
+            table.interrupt(peer, ActionKind.BOMB, cards_from_json(cards))
+        case SwapPlayers(player_index_1=first, player_index_2=second):
+            table.swap(peer, first, second)
+        case StartGame():
+            table.start(peer)
+        case SetOptions():
+            table.set_options(peer, command.agent, command.hints, command.target_score, command.spectators,
+                              turn_clock=command.turn_clock, on_leave=command.on_leave,
+                              newcomers=command.newcomers)
+        case TableSync():
+            table.sync(peer)
+        case Chat(text=text):
+            table.chat(peer, text)
+        case Reaction(reaction=reaction):
+            table.react(peer, reaction)
+        case SetReady(ready=ready):
+            table.set_ready(peer, ready)
+        case SetSpectatorHands(allow=allow):
+            table.set_spectator_hands(peer, allow)
+        case TakeBack():
+            table.take_back(peer)
+        case HandOver(player_index=seat):
+            table.hand_over(peer, seat)
+        case Leave():
+            pass
+        case _:
+            assert_never(command)

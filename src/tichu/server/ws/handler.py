@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -20,6 +20,7 @@ from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.table import Table
 from tichu.server.ws.connection import Connection, WebSocket
 from tichu.server.ws.dispatch import dispatch
+from tichu.server.ws.incoming import Leave, parse_command
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import (
     MAX_FRAME_HARD,
@@ -27,7 +28,6 @@ from tichu.server.ws.protocol import (
     clean_name,
     clean_player_name,
     error_message,
-    parse_message,
 )
 from tichu.server.ws.spectate import serve_spectator, wants_to_spectate
 
@@ -86,7 +86,7 @@ async def _refuse(connection: Connection, error: ProtocolError) -> None:
     await connection.close(code, str(error))
 
 
-async def _serve(factory: GameFactory, settings: Settings, address: str | None, query: Any,
+async def _serve(factory: GameFactory, settings: Settings, address: str | None, query: Mapping[str, str],
                  connection: Connection) -> None:
     """Seat a client, then route its messages (at most ``message_rate`` a second) until it goes."""
     try:
@@ -127,7 +127,8 @@ async def _serve(factory: GameFactory, settings: Settings, address: str | None, 
             connection.abandon()
 
 
-def _connect(factory: GameFactory, query: Any, connection: Connection, address: str | None) -> tuple[Table, Peer]:
+def _connect(factory: GameFactory, query: Mapping[str, str], connection: Connection,
+             address: str | None) -> tuple[Table, Peer]:
     session_id = query.get("session_id")
     if session_id is not None:
         return factory.reconnect(session_id, connection)
@@ -139,10 +140,10 @@ def _connect(factory: GameFactory, query: Any, connection: Connection, address: 
 def _handle(table: Table, peer: Peer, text: str) -> bool:
     """Handle one text frame; return whether the client left. Never raises."""
     try:
-        kind, payload = parse_message(text)
-        if kind == "leave":
+        command = parse_command(text)
+        if isinstance(command, Leave):
             return True
-        dispatch(table, peer, kind, payload)
+        dispatch(table, peer, command)
     except ProtocolError as error:
         peer.send_error(error)
     except Exception:  # nothing a client sends may break its table or the server

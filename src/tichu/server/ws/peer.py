@@ -29,7 +29,7 @@ import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
@@ -42,6 +42,28 @@ from tichu.server.codes import ErrorCode
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import session_hash
 from tichu.server.ws.connection import Connection
+from tichu.server.ws.incoming import (
+    DragonAnswer,
+    GrandTichuAnswer,
+    JsonObject,
+    PlayAnswer,
+    Response,
+    SchupfAnswer,
+    WishAnswer,
+    decode,
+)
+from tichu.server.ws.outgoing import Clock as ClockJson
+from tichu.server.ws.outgoing import (
+    DragonContext,
+    HandContext,
+    PlayContext,
+    RequestContext,
+    RequestMessage,
+    RequestPayload,
+    ServerMessage,
+    WishContext,
+)
+from tichu.server.ws.outgoing import PrivateState as PrivateStateJson
 from tichu.server.ws.protocol import (
     ProtocolError,
     cards_from_json,
@@ -51,7 +73,6 @@ from tichu.server.ws.protocol import (
     event_text,
     notification,
     private_state_json,
-    require,
 )
 
 T = TypeVar("T")
@@ -87,15 +108,15 @@ class _Unwatched:
 
 
 @dataclass
-class PendingRequest:
+class PendingRequest(Generic[T]):
     """An open request: its payload as sent, how to check an answer, the stand-in's answer
     (computed in the agent pool), the answer's future, the loop time its timeout ends
     (``None``: no limit) and the loop time it was asked."""
 
-    payload: dict[str, Any]
-    check: Callable[[dict[str, Any]], Any]
-    decide_for_client: Callable[[], Awaitable[Any]]
-    future: asyncio.Future[Any]
+    payload: RequestPayload
+    check: Callable[[JsonObject], T]
+    decide_for_client: Callable[[], Awaitable[T]]
+    future: asyncio.Future[T]
     deadline: float | None
     asked_at: float
 
@@ -141,14 +162,14 @@ class Peer(Player):
         self.watcher: SeatWatcher = watcher or _Unwatched()
         self.hand_over_reason: str | None = None
         self.timeouts_in_row = 0
-        self.pending: PendingRequest | None = None
+        self.pending: PendingRequest[Any] | None = None  # the answer's type is the open action's
         self._recent_ids: deque[str] = deque(maxlen=_RECENT_IDS)
         self._standing_in: set[asyncio.Task[None]] = set()  # the stand-in answering after release()
         self._told: Options | None = None  # what the client was last told it may do beyond its turn
 
     # -- sending --------------------------------------------------------------------------
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: ServerMessage | str) -> None:
         """Send a message if connected (a client that reconnects gets the whole state)."""
         if self.connection is not None:
             self.connection.send(message)
@@ -168,7 +189,7 @@ class Peer(Player):
             self._told = _options(state)
             self.send(notification("private_state_changed", {"private_state": private_state_json(state)}))
 
-    def joining_private_state(self) -> dict[str, Any]:
+    def joining_private_state(self) -> PrivateStateJson:
         """The seat's ``private_state`` for its ``player_joined`` (join or reconnect): what it may do
         beyond its turn in it is what the client is told from now on (R6.1, R4.3; R8.2: its own
         cards and options only)."""
@@ -177,7 +198,7 @@ class Peer(Player):
         return private_state_json(state)
 
     @property
-    def pending_payload(self) -> dict[str, Any] | None:
+    def pending_payload(self) -> RequestPayload | None:
         """The open request's whole payload with the seconds left, or ``None``."""
         pending = self.pending
         if pending is None:
@@ -189,7 +210,7 @@ class Peer(Player):
 
     # -- requests ---------------------------------------------------------------------------
 
-    async def _ask(self, action: str, context: dict[str, Any], check: Callable[[dict[str, Any]], T],
+    async def _ask(self, action: str, context: RequestContext, check: Callable[[JsonObject], T],
                    decide_for_client: Callable[[], Awaitable[T]]) -> T:
         """Send a request and wait for its valid answer (or the stand-in's on a timeout, or at
         once while the seat is handed over).
@@ -203,13 +224,14 @@ class Peer(Player):
         if self.hand_over_reason is not None:
             return await self._stand_in_decides(decide_for_client)
         request_id = uuid.uuid4().hex
-        payload = {"request_id": request_id, "action": action, "context": context,
-                   "timeout": self.turn_timeout or None}
+        payload: RequestPayload = {"request_id": request_id, "action": action, "context": context,
+                                   "timeout": self.turn_timeout or None}
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         deadline = loop.time() + self.turn_timeout if self.turn_timeout else None
         self.pending = PendingRequest(payload, check, decide_for_client, future, deadline, loop.time())
-        self.send({"type": "request", "payload": payload})
+        request: RequestMessage = {"type": "request", "payload": payload}
+        self.send(request)
         self.watcher.clock_changed()
         try:
             if not self.turn_timeout:
@@ -245,7 +267,7 @@ class Peer(Player):
             return None
         return asyncio.get_running_loop().time() - pending.asked_at
 
-    def clock_json(self) -> dict[str, Any] | None:
+    def clock_json(self) -> ClockJson | None:
         """The seat's entry of ``turn_clocks`` (``{player_index, seconds_left, waited}``), or
         ``None`` when the seat is not waited for."""
         waited = self.waited()
@@ -291,17 +313,14 @@ class Peer(Player):
             self.pending = None
             self._recent_ids.append(request_id)
 
-    def handle_response(self, payload: dict[str, Any]) -> None:
-        """Check a client's ``response`` and hand a valid answer to the waiting engine.
+    def handle_response(self, response: Response) -> None:
+        """Check a client's ``response`` and hand a valid answer to the waiting engine; its
+        values are decoded for the open request's action (:data:`~tichu.server.ws.incoming.ANSWERS`).
 
         :raises ProtocolError: For a response to no or another request, or an answer the
             rules refuse; the request stays open then.
         """
-        request_id = require(payload, "request_id", str)
-        action = require(payload, "action", str)
-        data = payload.get("response_data", {})
-        if not isinstance(data, dict):
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "response_data must be an object")
+        request_id, action, data = response.request_id, response.action, response.response_data
         pending = self.pending
         if pending is None or pending.future.done():
             if request_id in self._recent_ids:
@@ -337,7 +356,7 @@ class Peer(Player):
             pending.future.add_done_callback(lambda _: task.cancel())  # closed first: the decision is stale
 
     @staticmethod
-    async def _stand_in_answers(pending: PendingRequest) -> None:
+    async def _stand_in_answers(pending: PendingRequest[T]) -> None:
         """Answer an open request with the stand-in's decision; a failed decision fails the
         answer (the engine then falls back as for any failed client answer)."""
         try:
@@ -352,12 +371,12 @@ class Peer(Player):
     # -- the engine's questions --------------------------------------------------------------
 
     def grand_tichu(self, view: SeatView) -> Later[bool]:
-        context = {"hand_cards": cards_json(view.hand)}
+        context: HandContext = {"hand_cards": cards_json(view.hand)}
         return Later(self._ask("announce_grand_tichu", context, _check_grand_tichu,
                                lambda: self.pool.decide(self.stand_in.decide_grand_tichu, self._now())))
 
     def schupf(self, view: SeatView) -> Later[tuple[int, int, int]]:
-        context = {"hand_cards": cards_json(view.hand)}
+        context: HandContext = {"hand_cards": cards_json(view.hand)}
         return Later(self._ask("schupf", context, lambda data: _check_schupf(data, view.hand),
                                lambda: self.pool.decide(self.stand_in.decide_schupf, self._now())))
 
@@ -367,7 +386,7 @@ class Peer(Player):
     async def _play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         """Rank the hint, then ask for the play."""
         trick = view.trick
-        context = {
+        context: PlayContext = {
             "hand_cards": cards_json(view.hand),
             "trick_combination": combination_json(trick) if trick else None,
             "trick_owner_index": view.trick_owner,
@@ -384,14 +403,14 @@ class Peer(Player):
         return None if ranked is None else [cards_json(play.cards) for play in ranked]
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:
-        return Later(self._ask("wish", {}, lambda data: _check_choice(data, "wish_value", choices,
-                                                                     ErrorCode.INVALID_WISH),
+        nothing: WishContext = {}
+        return Later(self._ask("wish", nothing, lambda data: _check_wish(data, choices),
                                lambda: self.pool.decide(self.stand_in.decide_wish, self._now(), choices)))
 
     def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Later[int]:
+        context: DragonContext = {"opponent_indexes": list(recipients)}
         return Later(self._ask(
-            "give_dragon_away", {"opponent_indexes": list(recipients)},
-            lambda data: _check_choice(data, "dragon_recipient", recipients, ErrorCode.INVALID_DRAGON_RECIPIENT),
+            "give_dragon_away", context, lambda data: _check_dragon(data, recipients),
             lambda: self.pool.decide(self.stand_in.decide_dragon, self._now(), recipients)))
 
 
@@ -409,12 +428,12 @@ def _options(state: PrivateState) -> Options:
     return state.may_announce, frozenset(bomb.cards for bomb in state.bombs)
 
 
-def _check_grand_tichu(data: dict[str, Any]) -> bool:
-    return bool(require(data, "announced", bool))
+def _check_grand_tichu(data: JsonObject) -> bool:
+    return decode(GrandTichuAnswer, data).announced
 
 
-def _check_schupf(data: dict[str, Any], hand: int) -> tuple[int, int, int]:
-    given = require(data, "given_schupf_cards", list)
+def _check_schupf(data: JsonObject, hand: int) -> tuple[int, int, int]:
+    given = decode(SchupfAnswer, data).given_schupf_cards
     if len(given) != 3:
         raise ProtocolError(ErrorCode.INVALID_ACTION, "give exactly three cards: to right, partner, left")
     cards = [cards_from_json([card], limit=1) for card in given]
@@ -425,8 +444,8 @@ def _check_schupf(data: dict[str, Any], hand: int) -> tuple[int, int, int]:
     return cards[0], cards[1], cards[2]
 
 
-def _check_play(data: dict[str, Any], view: SeatView, legal: Sequence[Play]) -> Play:
-    cards = require(data, "cards", list)
+def _check_play(data: JsonObject, view: SeatView, legal: Sequence[Play]) -> Play:
+    cards = decode(PlayAnswer, data).cards
     mask = cards_from_json(cards)
     if not mask:
         if PASS_PLAY in legal:
@@ -438,8 +457,16 @@ def _check_play(data: dict[str, Any], view: SeatView, legal: Sequence[Play]) -> 
         raise ProtocolError.from_violation(error, cards=cards) from error
 
 
-def _check_choice(data: dict[str, Any], key: str, choices: Sequence[int], code: ErrorCode) -> int:
-    value = require(data, key, int)
+def _check_wish(data: JsonObject, choices: Sequence[int]) -> int:
+    return _check_choice(decode(WishAnswer, data).wish_value, "wish_value", choices, ErrorCode.INVALID_WISH)
+
+
+def _check_dragon(data: JsonObject, recipients: Sequence[int]) -> int:
+    return _check_choice(decode(DragonAnswer, data).dragon_recipient, "dragon_recipient", recipients,
+                         ErrorCode.INVALID_DRAGON_RECIPIENT)
+
+
+def _check_choice(value: int, key: str, choices: Sequence[int], code: ErrorCode) -> int:
     if value not in choices:
         raise ProtocolError(code, f"{key} must be one of {list(choices)}", **{key: value})
-    return int(value)
+    return value

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from tichu.core.cards import PHOENIX, card_index, cards_of
 from tichu.core.combos import BOMB, SINGLE, CombinationType, Play
@@ -40,7 +39,9 @@ from tichu.engine.events import (
 )
 from tichu.engine.views import PrivateState, PublicState
 from tichu.server.codes import ErrorCode
+from tichu.server.ws import outgoing as out
 from tichu.server.ws.connection import encode
+from tichu.server.ws.outgoing import ErrorContext, JsonValue
 
 PROTOCOL_VERSION = 1
 #: Largest text frame that is read; larger ones are refused with INVALID_MESSAGE.
@@ -53,12 +54,6 @@ ECHO_LIMIT = 64
 ECHO_JSON_LIMIT = 256
 #: Characters of an error's reason.
 REASON_LIMIT = 256
-#: Message types a client may send (``set_options``, ``table_sync``, ``chat``, ``reaction``,
-#: ``set_ready``, ``set_spectator_hands``, ``take_back`` and ``hand_over`` are the project's
-#: extensions, docs/server.md).
-CLIENT_TYPES = frozenset({"leave", "swap_players", "start_game", "set_options", "announce", "bomb", "response",
-                          "ping", "table_sync", "chat", "reaction", "set_ready", "set_spectator_hands",
-                          "take_back", "hand_over"})
 
 _MESSAGES = {
     ErrorCode.UNKNOWN_ERROR: "An unknown error occurred.",
@@ -113,11 +108,11 @@ def clip(text: str, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def echo(value: Any) -> Any:
+def echo(value: object) -> JsonValue:
     """A client's value as an error may repeat it: a string clipped (:func:`clip`), any other
     value as it is unless its JSON text is longer than :data:`ECHO_JSON_LIMIT`, then that text clipped.
 
-    :param value: A JSON value.
+    :param value: A JSON value (tuples count as lists).
     :returns: The value to put into the error's context.
     """
     if isinstance(value, str):
@@ -125,7 +120,18 @@ def echo(value: Any) -> Any:
     if isinstance(value, bool | float | None) or (isinstance(value, int) and -10**18 < value < 10**18):
         return value
     text = json.dumps(value, separators=(",", ":"))
-    return value if len(text) <= ECHO_JSON_LIMIT else clip(text, ECHO_JSON_LIMIT)
+    return _json_value(value) if len(text) <= ECHO_JSON_LIMIT else clip(text, ECHO_JSON_LIMIT)
+
+
+def _json_value(value: object) -> JsonValue:
+    """A value that ``json.dumps`` writes, as the JSON value it writes (tuples become lists)."""
+    if isinstance(value, str | int | float | bool | None):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json_value(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _json_value(item) for key, item in value.items()}
+    raise TypeError(f"no JSON value: {value!r}")
 
 
 class ProtocolError(Exception):
@@ -138,7 +144,7 @@ class ProtocolError(Exception):
     :ivar context: Details for the client (always a dict).
     """
 
-    def __init__(self, code: ErrorCode, reason: str = "", **context: Any) -> None:
+    def __init__(self, code: ErrorCode, reason: str = "", **context: object) -> None:
         """Build the error.
 
         :param code: The protocol error code.
@@ -148,97 +154,48 @@ class ProtocolError(Exception):
         reason = clip(reason, REASON_LIMIT)
         super().__init__(reason or _MESSAGES.get(code, code.name))
         self.code = code
-        self.context = {key: echo(value) for key, value in context.items()}
+        self.context: ErrorContext = {key: echo(value) for key, value in context.items()}
         if reason:
             self.context.setdefault("reason", reason)
 
     @classmethod
-    def from_violation(cls, violation: RuleViolation, **context: Any) -> ProtocolError:
+    def from_violation(cls, violation: RuleViolation, **context: object) -> ProtocolError:
         """The protocol error for a rule violation (the code of its kind, the rule and the reason)."""
         return cls(VIOLATION_CODES[violation.violation], violation.reason, rule=violation.rule, **context)
 
 
-def error_message(code: ErrorCode, context: dict[str, Any] | None = None, message: str | None = None) -> dict[str, Any]:
+#: The answer to ``ping``.
+PONG: out.PongMessage = {"type": "pong"}
+
+
+def error_message(code: ErrorCode, context: ErrorContext | None = None, message: str | None = None) -> out.ErrorMessage:
     """An ``error`` message."""
     return {"type": "error", "payload": {"message": message or _MESSAGES.get(code, code.name), "code": int(code),
                                          "context": context or {}}}
 
 
-def notification(event: str, context: dict[str, Any]) -> dict[str, Any]:
-    """A ``notification`` message."""
+def notification(event: str, context: Mapping[str, object]) -> out.NotificationMessage:
+    """A ``notification`` message (the context of each event: :data:`~tichu.server.ws.outgoing.NOTIFICATIONS`)."""
     return {"type": "notification", "payload": {"event": event, "context": context}}
 
 
-def parse_message(text: str) -> tuple[str, dict[str, Any]]:
-    """Parse a client frame into its type and payload.
+def cards_from_json(cards: Sequence[tuple[int, int]], *, limit: int = 14) -> int:
+    """The mask of cards a client gave as ``[value, suit]`` pairs (their shape checked by
+    :func:`~tichu.server.ws.incoming.parse_command`).
 
-    :raises ProtocolError: (``INVALID_MESSAGE``) for anything but a JSON object with a known
-        ``type`` and an object ``payload``.
+    :raises ProtocolError: ``INVALID_MESSAGE`` for more than ``limit`` cards, ``UNKNOWN_CARD``
+        for a pair that is no card, ``NOT_UNIQUE_CARDS`` for a card given twice.
     """
-    if len(text) > MAX_FRAME // 4 and len(text.encode()) > MAX_FRAME:
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"frame over {MAX_FRAME} bytes")
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, "not JSON") from error
-    if not isinstance(message, dict):
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, "a message is a JSON object")
-    kind = message.get("type")
-    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"unknown message type {clip(str(kind))!r}")
-    payload = message.get("payload", {})
-    if payload is None:
-        payload = {}
-    if not isinstance(payload, dict):
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, "payload must be an object")
-    return kind, payload
-
-
-def require(payload: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    """A payload field of the expected JSON type (``bool`` is not an ``int``).
-
-    :raises ProtocolError: (``INVALID_MESSAGE``) if it is missing or of another type.
-    """
-    if key not in payload:
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"missing field {key!r}")
-    value = payload[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds:
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"field {key!r} has the wrong type")
-    if not isinstance(value, kinds):
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"field {key!r} has the wrong type")
-    return value
-
-
-def optional(payload: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    """A payload field of the expected JSON type, or ``None`` when it is missing or null.
-
-    :raises ProtocolError: (``INVALID_MESSAGE``) if it is present and of another type.
-    """
-    if payload.get(key) is None:
-        return None
-    return require(payload, key, kind)
-
-
-def cards_from_json(value: Any, *, limit: int = 14) -> int:
-    """The mask of a JSON list of ``[value, suit]`` pairs.
-
-    :raises ProtocolError: ``INVALID_MESSAGE`` for a malformed list, ``UNKNOWN_CARD`` for
-        a pair that is no card, ``NOT_UNIQUE_CARDS`` for a card given twice.
-    """
-    if not isinstance(value, list) or len(value) > limit:
+    if len(cards) > limit:
         raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"cards are a list of at most {limit} [value, suit] pairs")
     mask = 0
-    for item in value:
-        if (not isinstance(item, list) or len(item) != 2
-                or not all(isinstance(part, int) and not isinstance(part, bool) for part in item)):
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "a card is a [value, suit] pair of integers")
+    for value, suit in cards:
         try:
-            bit = 1 << card_index((item[0], item[1]))
+            bit = 1 << card_index((value, suit))
         except RuleViolation as error:
-            raise ProtocolError(ErrorCode.UNKNOWN_CARD, error.reason, cards=value) from error
+            raise ProtocolError(ErrorCode.UNKNOWN_CARD, error.reason, cards=cards) from error
         if mask & bit:
-            raise ProtocolError(ErrorCode.NOT_UNIQUE_CARDS, "a card is given twice", cards=value)
+            raise ProtocolError(ErrorCode.NOT_UNIQUE_CARDS, "a card is given twice", cards=cards)
         mask |= bit
     return mask
 
@@ -246,7 +203,7 @@ def cards_from_json(value: Any, *, limit: int = 14) -> int:
 def clean_name(raw: str | None, what: str, longest: int) -> str:
     """A player or table name: trimmed (NFC), 1..``longest`` characters, no control characters.
 
-    Any other character is a name's own (``O'Brien``, ``Tom & Jerry``): protocol.md echoes names
+    Every other character is a name's own (``O'Brien``, ``Tom & Jerry``): protocol.md echoes names
     exactly, and clients show them as text, never as markup.
 
     :raises ProtocolError: (``INVALID_MESSAGE``) naming the problem in ``context.reason``.
@@ -324,24 +281,24 @@ def clean_player_name(raw: str | None) -> str:
 COMBINATION_NAMES = {int(kind): kind.name.lower() for kind in CombinationType}
 
 
-def cards_json(mask: int) -> list[list[int]]:
+def cards_json(mask: int) -> out.Cards:
     """Cards of a mask as protocol ``[value, suit]`` pairs, highest first."""
     return [[card.value, card.suit] for card in cards_of(mask)]
 
 
-def combination_json(play: Play) -> list[Any]:
+def combination_json(play: Play) -> out.Combination:
     """A play as the protocol's ``[type, length, rank]``; a Phoenix single ranks ``x.5`` (R3.6)."""
     mask, kind, length, rank = play
     shown: int | float = rank + 0.5 if kind == SINGLE and mask == PHOENIX else rank
     return [COMBINATION_NAMES[kind], length, shown]
 
 
-def _triple_json(triple: tuple[int, int, int] | None) -> list[list[int]] | None:
+def _triple_json(triple: tuple[int, int, int] | None) -> out.Cards | None:
     """Three single-card masks (a push) as ``[value, suit]`` pairs, or ``None``."""
     return None if triple is None else [cards_json(card)[0] for card in triple]
 
 
-def public_state_json(state: PublicState) -> dict[str, Any]:
+def public_state_json(state: PublicState) -> out.PublicState:
     """The protocol's ``public_state`` object. ``wish_value`` is 0 unless a wish is open
     (protocol.md: 0 = no open wish; a fulfilled wish is none, R5.4); ``wish_open`` is kept."""
     return {
@@ -359,7 +316,7 @@ def public_state_json(state: PublicState) -> dict[str, Any]:
     }
 
 
-def private_state_json(state: PrivateState) -> dict[str, Any]:
+def private_state_json(state: PrivateState) -> out.PrivateState:
     """The protocol's ``private_state`` object, with what the seat may do beyond its turn
     (docs/server.md, an extension): ``may_announce`` (R6.1) and ``bombs``, the bombs it may
     lay now (R4.3), each as its cards."""
@@ -371,7 +328,7 @@ def private_state_json(state: PrivateState) -> dict[str, Any]:
     }
 
 
-def event_json(event: Event) -> tuple[str, dict[str, Any]]:
+def event_json(event: Event) -> tuple[str, out.EventContext]:
     """An event's protocol name and public context (protocol.md, "Notifications")."""
     match event:
         case PlayerPlayed(seat, play, trick_points, trick_owner, out_of_turn):

@@ -10,7 +10,7 @@ nothing; the socket stays open. A spectator that reloads simply joins again.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 from aiohttp import WSCloseCode, WSMsgType
 
@@ -20,7 +20,8 @@ from tichu.server.guard.limits import TokenBucket
 from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.spectators import Spectator
 from tichu.server.ws.connection import Connection
-from tichu.server.ws.protocol import ProtocolError, clean_name, error_message, parse_message
+from tichu.server.ws.incoming import Leave, Ping, parse_command
+from tichu.server.ws.protocol import PONG, ProtocolError, clean_name, error_message
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 SPECTATE_VALUES = frozenset({"1", "true", "yes"})
 
 
-def wants_to_spectate(query: Any) -> bool:
+def wants_to_spectate(query: Mapping[str, str]) -> bool:
     """Whether a WebSocket's query asks to watch (``spectate=1``)."""
     return str(query.get("spectate", "")).lower() in SPECTATE_VALUES
 
@@ -38,7 +39,8 @@ def refusal(kind: str) -> ProtocolError:
     return ProtocolError(ErrorCode.UNAUTHORIZED, "spectators may send nothing but leave", type=kind)
 
 
-async def serve_spectator(factory: GameFactory, settings: Settings, query: Any, connection: Connection) -> None:
+async def serve_spectator(factory: GameFactory, settings: Settings, query: Mapping[str, str],
+                          connection: Connection) -> None:
     """Admit a spectator, then read its messages until it leaves or its socket closes.
 
     :param factory: The server's tables.
@@ -87,13 +89,13 @@ async def serve_spectator(factory: GameFactory, settings: Settings, query: Any, 
 def _handle(spectator: Spectator, text: str) -> bool:
     """Handle one frame of a spectator; return whether it left. Never raises."""
     try:
-        kind, _ = parse_message(text)
-        if kind == "leave":
+        command = parse_command(text)
+        if isinstance(command, Leave):
             return True
-        if kind == "ping":
-            spectator.send({"type": "pong"})  # the keep-alive of protocol.md changes nothing
+        if isinstance(command, Ping):
+            spectator.send(PONG)  # the keep-alive of protocol.md changes nothing
             return False
-        raise refusal(kind)
+        raise refusal(command.TYPE)
     except ProtocolError as error:
         spectator.send_error(error)
     except Exception:  # nothing a spectator sends may break the server
