@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tichu.arena.arena import Arena
+from tichu.records.parts import AnalysisDocument, AnalysisJudgement
 from tichu.records.record import read_records, replay, write_records
 from tichu.records.store import CACHE_KIB, MIGRATIONS, GameStore
 
@@ -361,8 +362,10 @@ def test_an_analysis_goes_from_queued_to_done_and_counts_for_the_persons_accurac
         store.queue_analysis(third["id"], "2026-11-26T10:00:02Z")
         store.start_analysis(second["id"], 3, "2026-11-26T10:00:03Z")
         assert store.pending_analyses() == [second["id"], first["id"], third["id"]]
-        document = {"format": "tichu-analysis/1", "judgements": [
-            {"seat": 0, "loss": 10.0}, {"seat": 0, "loss": 0.0}, {"seat": 1, "loss": 4.0}]}
+        document: AnalysisDocument = {
+            "format": "tichu-analysis/1", "game_id": second["id"],
+            "method": {"agent": "montecarlo", "samples": 8, "z": 2.0, "seed": 0, "thresholds": {}},
+            "players": [], "judgements": [_judgement(0, 10.0), _judgement(0, 0.0), _judgement(1, 4.0)]}
         store.finish_analysis(second["id"], document, "2026-11-26T10:01:00Z")
         store.fail_analysis(first["id"], "round 1 does not replay", "2026-11-26T10:02:00Z")
         done, failed = store.analysis(second["id"]), store.analysis(first["id"])
@@ -377,3 +380,9 @@ def test_an_analysis_goes_from_queued_to_done_and_counts_for_the_persons_accurac
         assert store.player_accuracy("agent:random") == {"games": 0, "decisions": 0, "mean_loss": None}
         store.forget_analysis(third["id"])
         assert store.analysis(third["id"]) is None and store.pending_analyses() == []
+
+
+def _judgement(seat: int, loss: float) -> AnalysisJudgement:
+    """A judged decision of a seat with this loss (the rest as any judgement has it)."""
+    return {"step": 0, "round": 0, "seat": seat, "kind": "play", "options": [], "best": 0, "chosen": 0,
+            "loss": loss, "loss_half_width": 0.0, "label": None, "advantage": 0.0, "samples": 8}
