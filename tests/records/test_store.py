@@ -107,6 +107,20 @@ def test_records_are_stored_once_and_read_back_in_order(tmp_path: Path, arena_ga
     again.close()
 
 
+def test_a_summary_keeps_the_seat_changes_and_ending_it_can_read(tmp_path: Path) -> None:
+    """The history's summary of a stored record has its seat changes, ``ended_by`` and score as
+    the record has them, and leaves out what it cannot read (a stored record is not checked)."""
+    change = {"seat": 1, "round": 0, "event": 4, "name": "agent", "kind": "random", "reason": "left"}
+    ended = {"seat": 2, "name": "Ben"}
+    with GameStore(tmp_path / "tichu.sqlite3") as store:
+        store.add_all([game(1, score=[120, 80], seat_changes=[change, {"seat": "one"}, 7], ended_by=ended),
+                       game(2, score=["a", 3], seat_changes="none", ended_by={"seat": 2}, winner=True)])
+        second, first = store.list_games(10, 0)[0]
+    assert (first["seat_changes"], first["ended_by"], first["score"], first["winner"]) == ([change], ended,
+                                                                                         [120, 80], 20)
+    assert (second["seat_changes"], second["ended_by"], second["score"], second["winner"]) == ([], None, None, None)
+
+
 def test_a_batch_with_a_record_without_id_adds_nothing(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "tichu.sqlite3")
     with pytest.raises(ValueError, match="id and a start time"):
