@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tests.analysis.games import heuristic_record
 from tichu.analysis import FORMAT, KINDS, THRESHOLDS, analyse_record, label_of
+from tichu.records.parts import AnalysisDocument
 from tichu.records.record import write_records
 from tichu.records.steps import record_steps
 
@@ -22,7 +23,7 @@ SAMPLES = 4
 LABELS = (None, "inaccuracy", "mistake", "blunder")
 
 
-def _check_document(document: dict[str, Any], record: dict[str, Any]) -> None:
+def _check_document(document: AnalysisDocument, record: dict[str, Any]) -> None:
     """Every field of the contract, with its type and its consistency."""
     steps, _ = record_steps(record)
     assert document["format"] == FORMAT and document["game_id"] == record["id"]
@@ -49,8 +50,8 @@ def _check_document(document: dict[str, Any], record: dict[str, Any]) -> None:
         assert player["decisions"] == len(mine) > 0
         assert player["given_away"] == pytest.approx(sum(judgement["loss"] for judgement in mine), abs=0.1 * len(mine))
         assert player["mean_loss"] == pytest.approx(player["given_away"] / len(mine), abs=0.1)
-        for label, count in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"), ("blunder", "blunders")):
-            assert player[count] == sum(judgement["label"] == label for judgement in mine)
+        assert (player["inaccuracies"], player["mistakes"], player["blunders"]) == tuple(
+            sum(judgement["label"] == label for judgement in mine) for label in ("inaccuracy", "mistake", "blunder"))
     json.dumps(document, allow_nan=False)
 
 

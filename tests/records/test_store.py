@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tichu.arena.arena import Arena
+from tichu.records.parts import AnalysisDocument, AnalysisJudgement
 from tichu.records.record import read_records, replay, write_records
 from tichu.records.store import CACHE_KIB, MIGRATIONS, GameStore
 
@@ -104,6 +105,20 @@ def test_records_are_stored_once_and_read_back_in_order(tmp_path: Path, arena_ga
     assert list(again.records()) == arena_games
     assert all(replay(record) is None for record in again.records())
     again.close()
+
+
+def test_a_summary_keeps_the_seat_changes_and_ending_it_can_read(tmp_path: Path) -> None:
+    """The history's summary of a stored record has its seat changes, ``ended_by`` and score as
+    the record has them, and leaves out what it cannot read (a stored record is not checked)."""
+    change = {"seat": 1, "round": 0, "event": 4, "name": "agent", "kind": "random", "reason": "left"}
+    ended = {"seat": 2, "name": "Ben"}
+    with GameStore(tmp_path / "tichu.sqlite3") as store:
+        store.add_all([game(1, score=[120, 80], seat_changes=[change, {"seat": "one"}, 7], ended_by=ended),
+                       game(2, score=["a", 3], seat_changes="none", ended_by={"seat": 2}, winner=True)])
+        second, first = store.list_games(10, 0)[0]
+    assert (first["seat_changes"], first["ended_by"], first["score"], first["winner"]) == ([change], ended,
+                                                                                         [120, 80], 20)
+    assert (second["seat_changes"], second["ended_by"], second["score"], second["winner"]) == ([], None, None, None)
 
 
 def test_a_batch_with_a_record_without_id_adds_nothing(tmp_path: Path) -> None:
@@ -361,8 +376,10 @@ def test_an_analysis_goes_from_queued_to_done_and_counts_for_the_persons_accurac
         store.queue_analysis(third["id"], "2026-11-26T10:00:02Z")
         store.start_analysis(second["id"], 3, "2026-11-26T10:00:03Z")
         assert store.pending_analyses() == [second["id"], first["id"], third["id"]]
-        document = {"format": "tichu-analysis/1", "judgements": [
-            {"seat": 0, "loss": 10.0}, {"seat": 0, "loss": 0.0}, {"seat": 1, "loss": 4.0}]}
+        document: AnalysisDocument = {
+            "format": "tichu-analysis/1", "game_id": second["id"],
+            "method": {"agent": "montecarlo", "samples": 8, "z": 2.0, "seed": 0, "thresholds": {}},
+            "players": [], "judgements": [_judgement(0, 10.0), _judgement(0, 0.0), _judgement(1, 4.0)]}
         store.finish_analysis(second["id"], document, "2026-11-26T10:01:00Z")
         store.fail_analysis(first["id"], "round 1 does not replay", "2026-11-26T10:02:00Z")
         done, failed = store.analysis(second["id"]), store.analysis(first["id"])
@@ -377,3 +394,9 @@ def test_an_analysis_goes_from_queued_to_done_and_counts_for_the_persons_accurac
         assert store.player_accuracy("agent:random") == {"games": 0, "decisions": 0, "mean_loss": None}
         store.forget_analysis(third["id"])
         assert store.analysis(third["id"]) is None and store.pending_analyses() == []
+
+
+def _judgement(seat: int, loss: float) -> AnalysisJudgement:
+    """A judged decision of a seat with this loss (the rest as any judgement has it)."""
+    return {"step": 0, "round": 0, "seat": seat, "kind": "play", "options": [], "best": 0, "chosen": 0,
+            "loss": loss, "loss_half_width": 0.0, "label": None, "advantage": 0.0, "samples": 8}

@@ -25,7 +25,7 @@ from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.events import Event
 from tichu.records.journal import Entry, JournalCursor
-from tichu.records.record import replay
+from tichu.records.record import json_list, json_object, replay
 from tichu.records.store import GameStore
 from tichu.server.keys import STORE_FILE
 from tichu.server.workers.store_writer import session_hash
@@ -246,8 +246,8 @@ async def test_a_person_who_left_before_a_crash_stays_named_on_the_seat(server: 
     await _journal_settled(server)
     with _stored(server) as store:
         [running] = store.running_games()
-    assert running.options["starters"][ben.seat or 0] == ["Ben", "human"]
-    assert [change["reason"] for change in running.options["seat_changes"]] == ["left"]
+    assert json_list(running.options["starters"])[ben.seat or 0] == ["Ben", "human"]
+    assert [json_object(change)["reason"] for change in json_list(running.options["seat_changes"])] == ["left"]
     server.kill()
     await ann.close()
     await server.start()

@@ -4,10 +4,13 @@ when each point was judged (importable by the pool's background process)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from tichu.analysis import DecisionPoint, Judgement
 from tichu.arena.arena import Arena
+from tichu.records.parts import AnalysisDocument
 from tichu.server.workers.analysis_runner import ANALYSIS, Steps
 
 Record = dict[str, Any]
@@ -23,19 +26,35 @@ def one_round_records(count: int, seed: int = 11, person: str = "Anna") -> list[
     return found
 
 
-def timed_judge(point: DecisionPoint, samples: int) -> tuple[float, Judgement]:
-    """The real judgement, with ``time.monotonic()`` as it began (one clock for every process)."""
+@dataclass(frozen=True)
+class TimedJudgement(Judgement):
+    """A judgement with ``time.monotonic()`` as it began (one clock for every process).
+
+    :ivar began: When the judgement began.
+    """
+
+    began: float = 0.0
+
+
+class TimedDocument(AnalysisDocument):
+    """The analysis document with the times the points' judgements began."""
+
+    judged_at: list[float]
+
+
+def timed_judge(point: DecisionPoint, samples: int) -> Judgement:
+    """The real judgement, noting when it began (:class:`TimedJudgement`)."""
     began = time.monotonic()
-    return began, ANALYSIS.judge(point, samples)
+    return TimedJudgement(**vars(ANALYSIS.judge(point, samples)), began=began)
 
 
-def timed_document(record: Record, judged: list[tuple[float, Judgement]], samples: int) -> dict[str, Any]:
+def timed_document(record: Mapping[str, object], judged: list[Judgement], samples: int) -> AnalysisDocument:
     """The real document, with the times the points' judgements began (``judged_at``)."""
-    document = ANALYSIS.document(record, [judgement for _, judgement in judged], samples)
-    document["judged_at"] = [began for began, _ in judged]
-    return document
+    document = ANALYSIS.document(record, judged, samples)
+    timed: TimedDocument = {**document, "judged_at": [judgement.began for judgement in judged
+                                                      if isinstance(judgement, TimedJudgement)]}
+    return timed
 
 
 #: The analysis's steps, noting when each point's judgement began.
 TIMED: Steps = Steps(ANALYSIS.points, timed_judge, timed_document)
-

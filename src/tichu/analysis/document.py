@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tichu.analysis.judge import DEFAULT_SAMPLES, THRESHOLDS, Judgement, Z, judge
 from tichu.analysis.points import Option, decision_points
 from tichu.core.combos import Play
 from tichu.core.seats import team_of
+from tichu.records.parts import AnalysisDocument, AnalysisJudgement, AnalysisMethod, AnalysisOption, AnalysisPlayer
 from tichu.records.steps import labels, record_steps
 
 FORMAT = "tichu-analysis/1"
@@ -41,7 +41,7 @@ class Method:
     z: float = Z
     thresholds: Mapping[str, float] = field(default_factory=lambda: dict(THRESHOLDS))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> AnalysisMethod:
         """The document's ``method``."""
         return {"agent": self.agent, "samples": self.samples, "z": self.z, "seed": self.seed,
                 "thresholds": dict(self.thresholds)}
@@ -77,12 +77,12 @@ def option_cards(kind: str, option: Option) -> list[str]:
     return []
 
 
-def judgement_json(judgement: Judgement) -> dict[str, Any]:
+def judgement_json(judgement: Judgement) -> AnalysisJudgement:
     """One judged decision of the document: options best first (``best`` is then 0)."""
     point = judgement.point
     order = sorted(range(len(point.options)), key=lambda index: (-judgement.means[index], index != judgement.best,
                                                                  index))
-    options = [{"text": option_text(point.kind, point.options[index]),
+    options: list[AnalysisOption] = [{"text": option_text(point.kind, point.options[index]),
                 "cards": option_cards(point.kind, point.options[index]),
                 "mean": round(judgement.means[index], 1), "half_width": round(judgement.half_widths[index], 1)}
                for index in order]
@@ -94,7 +94,8 @@ def judgement_json(judgement: Judgement) -> dict[str, Any]:
             "label": judgement.label, "advantage": round(advantage, 1), "samples": judgement.samples}
 
 
-def analysis_document(record: dict[str, Any], judgements: Sequence[Judgement], method: Method) -> dict[str, Any]:
+def analysis_document(record: Mapping[str, object], judgements: Sequence[Judgement],
+                      method: Method) -> AnalysisDocument:
     """The analysis document of a record from its judged decisions (in the game's order).
 
     ``players`` has one entry per judged seat and player (who held the seat at the decision, by
@@ -102,17 +103,21 @@ def analysis_document(record: dict[str, Any], judgements: Sequence[Judgement], m
     decision, the points given away (the sum of the losses) and the count of each label.
     """
     steps, _ = record_steps(record)
-    players: dict[tuple[int, str], dict[str, Any]] = {}
+    players: dict[tuple[int, str], AnalysisPlayer] = {}
     for judgement in judgements:
         seat = judgement.point.seat
         name = str(steps[judgement.point.step]["names"][seat])
-        entry = players.setdefault((seat, name), {"seat": seat, "name": name, "decisions": 0,
-                                          "mean_loss": 0.0, "given_away": 0.0,
-                                          **{count: 0 for count in LABEL_COUNTS.values()}})
+        entry = players.setdefault((seat, name), {"seat": seat, "name": name, "decisions": 0, "mean_loss": 0.0,
+                                                  "given_away": 0.0, "inaccuracies": 0, "mistakes": 0,
+                                                  "blunders": 0})
         entry["decisions"] += 1
         entry["given_away"] += judgement.loss
-        if judgement.label is not None:
-            entry[LABEL_COUNTS[judgement.label]] += 1
+        if judgement.label == "inaccuracy":
+            entry["inaccuracies"] += 1
+        elif judgement.label == "mistake":
+            entry["mistakes"] += 1
+        elif judgement.label == "blunder":
+            entry["blunders"] += 1
     for entry in players.values():
         entry["mean_loss"] = round(entry["given_away"] / entry["decisions"], 1)
         entry["given_away"] = round(entry["given_away"], 1)
@@ -121,8 +126,8 @@ def analysis_document(record: dict[str, Any], judgements: Sequence[Judgement], m
             "judgements": [judgement_json(judgement) for judgement in judgements]}
 
 
-def analyse_record(record: dict[str, Any], *, seats: Sequence[int] | None = None, samples: int = DEFAULT_SAMPLES,
-                   seed: int = 0, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def analyse_record(record: Mapping[str, object], *, seats: Sequence[int] | None = None, samples: int = DEFAULT_SAMPLES,
+                   seed: int = 0, progress: Callable[[int, int], None] | None = None) -> AnalysisDocument:
     """Judge every decision of a record and return its analysis document.
 
     :param seats: (Optional) The seats to judge (:func:`~tichu.analysis.points.decision_points`).

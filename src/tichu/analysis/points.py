@@ -17,9 +17,8 @@ Tichu call before the push, a trick owned by a seat that went out with it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.mc_branches import searchable, wish_turn
@@ -30,7 +29,7 @@ from tichu.core.round import Action, ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.views import SeatView, TableInfo, TablePhase, view_of
 from tichu.records.parts import Step
-from tichu.records.record import ReplayFault, event_action
+from tichu.records.record import ReplayFault, event_action, json_list, json_object, json_text
 from tichu.records.steps import record_steps
 
 #: One option of a decision: a call or not (``bool``), a push (to right, partner, left), a
@@ -84,7 +83,7 @@ class DecisionPoint:
     score_before: tuple[int, int]
 
 
-def decision_points(record: dict[str, Any], seats: Sequence[int] | None = None) -> list[DecisionPoint]:
+def decision_points(record: Mapping[str, object], seats: Sequence[int] | None = None) -> list[DecisionPoint]:
     """Every judged decision of ``seats`` in a record, in the game's order.
 
     :param record: A ``tichu-record/1`` object (the Arena's, the server's, an imported
@@ -99,44 +98,64 @@ def decision_points(record: dict[str, Any], seats: Sequence[int] | None = None) 
     if fault is not None and not _ended_early(record, fault):
         raise RecordFault(f"record {record.get('id')!r}: {fault}")
     holders = _Holders(record, seats)
-    rules = RuleSet.from_json(record.get("rules") or {})
-    names = [str(player.get("name", "")) for player in record.get("players", [{}] * 4)]
+    rules = RuleSet.from_json(dict(json_object(record.get("rules") or {})))
+    names = [str(json_object(player).get("name", "")) for player in json_list(record.get("players", [{}] * 4))]
     points: list[DecisionPoint] = []
     total = (0, 0)
     scores: list[tuple[int, int]] = []
-    rounds = list(record["rounds"])
+    rounds = [json_object(data) for data in json_list(record["rounds"])]
     unfinished = record.get("unfinished_round")
     if fault is not None and isinstance(unfinished, dict):
-        rounds.append(unfinished)
+        rounds.append(json_object(unfinished))
     for index, data in enumerate(rounds):
         walk = _RoundWalk(rules, index, data, names, total, scores, _StepIndex(steps, index), holders)
         points += walk.walk()
         if "score" in data:
-            score = (int(data["score"][0]), int(data["score"][1]))
+            round_score = json_list(data["score"])
+            score = (_int(round_score[0]), _int(round_score[1]))
             scores.append(score)
             total = (total[0] + score[0], total[1] + score[1])
     return points
 
 
-def _ended_early(record: dict[str, Any], fault: ReplayFault) -> bool:
+def _ended_early(record: Mapping[str, object], fault: ReplayFault) -> bool:
     """Whether the fault only says that the game was ended early (an aborted game's record,
     docs/server.md): its rounds, and its unfinished round as far as it went, replay."""
     return bool(record.get("aborted")) and fault.rule == "R7.4" and fault.event_index is None \
-        and fault.round_index in (None, len(record["rounds"]))
+        and fault.round_index in (None, len(json_list(record["rounds"])))
+
+
+def _seat_changes(value: object) -> list[tuple[int, int, int, str]]:
+    """A record's seat changes as ``(round, event, seat, kind)``, without those it cannot read."""
+    found = []
+    for item in value if isinstance(value, list) else []:
+        change = json_object(item) if isinstance(item, dict) else {}
+        round_, event, seat = change.get("round"), change.get("event"), change.get("seat")
+        if isinstance(round_, int) and isinstance(event, int) and isinstance(seat, int):
+            found.append((round_, event, seat, str(change.get("kind", ""))))
+    return found
+
+
+def _int(value: object) -> int:
+    """A record's number (a round's score), checked.
+
+    :raises TypeError: For a value that is no number.
+    """
+    if not isinstance(value, int | float):
+        raise TypeError(f"not a number: {value!r:.80}")
+    return int(value)
 
 
 class _Holders:
     """Whether a seat is judged at a moment of the game (who held it then)."""
 
-    def __init__(self, record: dict[str, Any], seats: Sequence[int] | None) -> None:
+    def __init__(self, record: Mapping[str, object], seats: Sequence[int] | None) -> None:
         self.seats = None if seats is None else frozenset(seats)
         players = record.get("players") or []
-        self.kinds = [str(player.get("kind", "")) if isinstance(player, dict) else "" for player in players][:4]
+        self.kinds = [str(json_object(player).get("kind", "")) if isinstance(player, dict) else ""
+                      for player in (json_list(players) if isinstance(players, list) else [])][:4]
         self.kinds += [""] * (4 - len(self.kinds))
-        self.changes = sorted((change["round"], change["event"], change["seat"], str(change.get("kind", "")))
-                              for change in record.get("seat_changes") or []
-                              if isinstance(change, dict) and all(isinstance(change.get(key), int)
-                                                                  for key in ("round", "event", "seat")))
+        self.changes = sorted(_seat_changes(record.get("seat_changes")))
         kinds = set(self.kinds) | {kind for _, _, _, kind in self.changes}
         self.anyone = not kinds & PERSON_KINDS  # no person anywhere: every seat (the Arena)
 
@@ -166,9 +185,10 @@ class _StepIndex:
 class _RoundWalk:
     """One record round walked through the game's flow, taking the judged decisions."""
 
-    def __init__(self, rules: RuleSet, index: int, data: dict[str, Any], names: list[str], total: tuple[int, int],
+    def __init__(self, rules: RuleSet, index: int, data: Mapping[str, object], names: list[str], total: tuple[int, int],
                  scores: list[tuple[int, int]], steps: _StepIndex, holders: _Holders) -> None:
-        deal = [(parse_mask(first), parse_mask(rest)) for first, rest in zip(data["deal"], data["deal_rest"])]
+        deal = [(parse_mask(json_text(first)), parse_mask(json_text(rest)))
+                for first, rest in zip(json_list(data["deal"]), json_list(data["deal_rest"]))]
         self.state = GameState.within(Round(rules, deal=deal), offered=False)
         self.info = TableInfo(player_names=list(names), phase=TablePhase.GRAND_TICHU, is_running=True,
                               round_index=index, round_scores=list(scores), total=total)
@@ -196,24 +216,24 @@ class _RoundWalk:
         if self.steps.grand < 0:
             return self.points  # an unfinished round that ended before the Grand Tichu calls
         views = [self._view(seat) for seat in range(4)]  # at once: nobody sees another's answer (R2.1)
-        for seat, called in enumerate(data["grand_tichu"]):
+        for seat, called in enumerate(json_list(data["grand_tichu"])):
             if self.holders.judged(seat, self.index, 0):
                 self._add(self.steps.grand, seat, "grand_tichu", views[seat], (False, True), bool(called))
             state.decide_grand_tichu(seat, bool(called))
         self.info.phase = TablePhase.SCHUPF
         views = [self._view(seat) for seat in range(4)]  # R2.3
-        if any(labels is None for labels in data["push"]):
+        if any(labels is None for labels in json_list(data["push"])):
             return self.points  # an unfinished round that ended before every seat pushed
-        for seat, labels in enumerate(data["push"]):
-            given = tuple(parse_mask(label) for label in labels)
+        for seat, labels in enumerate(json_list(data["push"])):
+            given = tuple(parse_mask(json_text(label)) for label in json_list(labels))
             assert len(given) == 3
             push = (given[0], given[1], given[2])
             if self.holders.judged(seat, self.index, 0):
                 self._add(self.steps.push, seat, "push", views[seat], _expert().push_candidates(views[seat]), push)
             state.push(seat, push)
         self.info.phase = TablePhase.PLAYING
-        for number, event in enumerate(data["events"]):
-            self._event(number, event_action(event))
+        for number, event in enumerate(json_list(data["events"])):
+            self._event(number, event_action(json_object(event)))
         return self.points
 
     def _event(self, number: int, action: Action) -> None:

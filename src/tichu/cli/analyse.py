@@ -20,6 +20,7 @@ from typing import Any
 
 from tichu.analysis import DEFAULT_SAMPLES, RecordFault, analyse_record
 from tichu.records.bsw import BswError, import_file
+from tichu.records.parts import AnalysisDocument
 from tichu.records.record import read_records
 
 #: Costliest decisions printed per player.
@@ -71,7 +72,7 @@ def load_records(path: Path) -> list[dict[str, Any]]:
     raise ValueError(f"{path}: neither a record nor a list of records")
 
 
-def summary(document: dict[str, Any]) -> list[str]:
+def summary(document: AnalysisDocument) -> list[str]:
     """The lines printed for one analysed game."""
     lines = [f"game {document['game_id']}: {len(document['judgements'])} decisions judged "
              f"({document['method']['samples']} deals each)"]

@@ -231,3 +231,65 @@ class ReplayDocument(RecordSummary):
     steps: list[Step]
     ended_by: Mapping[str, object] | None
     fault: Fault | None
+
+
+class AnalysisOption(TypedDict):
+    """One option of a judged decision (``tichu-analysis/1``): what it is and its expected points."""
+
+    text: str
+    cards: list[str]
+    mean: float
+    half_width: float
+
+
+class AnalysisJudgement(TypedDict):
+    """One judged decision of an analysis document; ``options`` best first (docs/agents.md)."""
+
+    step: int
+    round: int
+    seat: int
+    kind: str
+    options: list[AnalysisOption]
+    best: int
+    chosen: int
+    loss: float
+    loss_half_width: float
+    label: str | None
+    advantage: float
+    samples: int
+
+
+class AnalysisPlayer(TypedDict):
+    """A judged seat's player in an analysis document: their decisions and losses."""
+
+    seat: int
+    name: str
+    decisions: int
+    mean_loss: float
+    given_away: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+class AnalysisMethod(TypedDict):
+    """How an analysis document's decisions were judged."""
+
+    agent: str
+    samples: int
+    z: float
+    seed: int
+    thresholds: dict[str, float]
+
+
+class AnalysisDocument(TypedDict):
+    """An analysis document (``tichu-analysis/1``, docs/agents.md "Game analysis"); here, beside
+    the record's parts, because the game store keeps it (the records layer does not import the
+    analysis that writes it)."""
+
+    format: str
+    #: The record's ``id`` as the record has it (the analysis replays a record, not its id).
+    game_id: object
+    method: AnalysisMethod
+    players: list[AnalysisPlayer]
+    judgements: list[AnalysisJudgement]

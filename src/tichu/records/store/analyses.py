@@ -5,8 +5,8 @@ decisions and their summed loss (read by the players' accuracy)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from tichu.records.parts import AnalysisDocument
 from tichu.records.store.database import Database, _dumps
 
 #: An analysis's statuses as stored (``none``, no row, is not stored; docs/server.md).
@@ -57,15 +57,13 @@ class Analyses(Database):
         """A game's analysis runs: ``decisions`` points to judge."""
         self._set_analysis(game_id, at, status="running", started_at=at, decisions=decisions)
 
-    def finish_analysis(self, game_id: str, document: dict[str, Any], at: str) -> None:
+    def finish_analysis(self, game_id: str, document: AnalysisDocument, at: str) -> None:
         """A game's analysis is done: store its document and, per seat, the decisions judged and
         their summed loss (for :meth:`player_accuracy`)."""
         seats: dict[int, tuple[int, float]] = {}
-        for judgement in document.get("judgements") or []:
-            seat, loss = judgement.get("seat"), judgement.get("loss")
-            if isinstance(seat, int) and isinstance(loss, int | float):
-                count, total = seats.get(seat, (0, 0.0))
-                seats[seat] = (count + 1, total + float(loss))
+        for judgement in document["judgements"]:
+            count, total = seats.get(judgement["seat"], (0, 0.0))
+            seats[judgement["seat"]] = (count + 1, total + judgement["loss"])
         with self._transaction():
             self._set_analysis(game_id, at, status="done", finished_at=at, reason=None, document=_dumps(document))
             self._db.execute("DELETE FROM analysis_seats WHERE game_id = ?", (game_id,))
@@ -77,7 +75,7 @@ class Analyses(Database):
         """A game's analysis failed (e.g. its record does not replay): keep why."""
         self._set_analysis(game_id, at, status="failed", finished_at=at, reason=reason)
 
-    def _set_analysis(self, game_id: str, at: str, **columns: Any) -> None:
+    def _set_analysis(self, game_id: str, at: str, **columns: str | int | None) -> None:
         """Set columns of a game's analysis row (made, requested ``at``, if its queued row is missing)."""
         names = list(columns)
         self._db.execute(f"INSERT INTO analyses (game_id, requested_at, {', '.join(names)}) "

@@ -8,11 +8,12 @@ moves the ratings (:class:`~tichu.records.store.statistics.Statistics`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from tichu.records.record import read_numbered_records, write_records
+from tichu.records.parts import EndedBy, JsonObject, SeatChange
+from tichu.records.record import json_list, json_object, read_numbered_records, write_records
 from tichu.records.stats import HUMAN, player_key
 from tichu.records.store.database import IMPORT_BATCH, _dumps, _loads
 from tichu.records.store.statistics import Statistics
@@ -39,23 +40,24 @@ class GameSummary(TypedDict):
     winner: int | None
     rounds: int
     aborted: bool
-    seat_changes: list[dict[str, Any]]
-    ended_by: dict[str, Any] | None
+    seat_changes: list[SeatChange]
+    ended_by: EndedBy | None
 
 
 class Archive(Statistics):
     """The stored records of finished games."""
 
-    def add(self, record: dict[str, Any]) -> bool:
+    def add(self, record: Mapping[str, object]) -> bool:
         """Store a game's record (records.md) unless a record with its id is stored.
 
-        :param record: The record; it needs an ``id`` and a ``started_at``.
+        :param record: The record (a :class:`~tichu.records.parts.GameRecord`, or one read back
+            from a file and not checked yet); it needs an ``id`` and a ``started_at``.
         :returns: Whether it was added.
         :raises ValueError: For a record without an id or start time.
         """
         return self.add_all([record]) == 1
 
-    def add_all(self, records: Iterable[dict[str, Any]]) -> int:
+    def add_all(self, records: Iterable[Mapping[str, object]]) -> int:
         """Store records in one transaction (one commit, however many), skipping stored ids.
 
         :param records: The records.
@@ -69,7 +71,7 @@ class Archive(Statistics):
             self._rate(added, last)
         return len(added)
 
-    def _insert(self, record: dict[str, Any], row: tuple[str, str, str | None, int | None, int, str]) -> bool:
+    def _insert(self, record: Mapping[str, object], row: GameRow) -> bool:
         """Insert one record and its seats (:mod:`tichu.records.stats`) unless its id is stored."""
         cursor = self._db.execute("INSERT OR IGNORE INTO games (id, started_at, table_name, winner, aborted, record) "
                                   "VALUES (?, ?, ?, ?, ?, ?)", row)
@@ -91,7 +93,8 @@ class Archive(Statistics):
         :returns: The page's summaries (id, started_at, table_name, players, score, winner,
             rounds, aborted, seat_changes, ended_by) and how many games match in all.
         """
-        where, params = [], []  # type: list[str], list[Any]
+        where: list[str] = []
+        params: list[object] = []
         if people:
             where.append(f"id IN (SELECT game_id FROM game_players WHERE kind = '{HUMAN}')")
         if player is not None:
@@ -110,8 +113,9 @@ class Archive(Statistics):
             "LIMIT ? OFFSET ?", [*params, limit, offset])]
         return games, total
 
-    def get(self, record_id: str) -> dict[str, Any] | None:
-        """The record with this id, or ``None``."""
+    def get(self, record_id: str) -> JsonObject | None:
+        """The record with this id, or ``None``; open JSON, as any record read back (its readers,
+        :func:`~tichu.records.record.replay` and the like, check it)."""
         row = self._db.execute("SELECT record FROM games WHERE id = ?", (record_id,)).fetchone()
         return None if row is None else _loads(row[0])
 
@@ -123,8 +127,8 @@ class Archive(Statistics):
         row = self._db.execute("SELECT COUNT(*) FROM games").fetchone()
         return int(row[0])
 
-    def records(self) -> Iterator[dict[str, Any]]:
-        """Every stored record, in the order they were stored."""
+    def records(self) -> Iterator[JsonObject]:
+        """Every stored record, in the order they were stored (open JSON, as :meth:`get`'s)."""
         for (text,) in self._db.execute("SELECT record FROM games ORDER BY seq"):
             yield _loads(text)
 
@@ -148,7 +152,7 @@ class Archive(Statistics):
         :returns: How many records were added, and how many were stored already.
         """
         added = read = 0
-        batch: list[dict[str, Any]] = []
+        batch: list[Mapping[str, object]] = []
         for number, record in read_numbered_records(path, on_unreadable):
             try:
                 _row(record)
@@ -167,19 +171,62 @@ class Archive(Statistics):
         return added, read - added
 
 
-def _summary(record: dict[str, Any], table_name: str | None, aborted: bool) -> GameSummary:
-    """A game's line in the history (docs/server.md, ``GET /api/games``)."""
-    players: list[Any] = record["players"] if isinstance(record.get("players"), list) else []
-    rounds: list[Any] = record["rounds"] if isinstance(record.get("rounds"), list) else []
+def _summary(record: Mapping[str, object], table_name: str | None, aborted: bool) -> GameSummary:
+    """A game's line in the history (docs/server.md, ``GET /api/games``), from a stored record;
+    what it does not have, or has in another shape, is left out (a record is stored whatever
+    its rounds hold)."""
+    players = record.get("players")
+    rounds = record.get("rounds")
+    winner = record.get("winner")
     return {"id": str(record.get("id")), "started_at": str(record.get("started_at")), "table_name": table_name,
-            "players": [{"seat": seat, "name": str(player.get("name", "")), "kind": str(player.get("kind", "")),
-                         "key": player_key(str(player.get("name", "")), str(player.get("kind", "")))}
-                        for seat, player in enumerate(players) if isinstance(player, dict)],
-            "score": record.get("score"), "winner": record.get("winner"), "rounds": len(rounds), "aborted": aborted,
-            "seat_changes": record.get("seat_changes") or [], "ended_by": record.get("ended_by")}
+            "players": [_summary_player(seat, player) for seat, player in
+                        enumerate(players if isinstance(players, list) else []) if isinstance(player, dict)],
+            "score": _score(record.get("score")),
+            "winner": winner if isinstance(winner, int) and not isinstance(winner, bool) else None,
+            "rounds": len(rounds) if isinstance(rounds, list) else 0, "aborted": aborted,
+            "seat_changes": _seat_changes(record.get("seat_changes")), "ended_by": _ended_by(record.get("ended_by"))}
 
 
-def _row(record: dict[str, Any]) -> tuple[str, str, str | None, int | None, int, str]:
+def _summary_player(seat: int, player: Mapping[str, object]) -> SummaryPlayer:
+    name, kind = str(player.get("name", "")), str(player.get("kind", ""))
+    return {"seat": seat, "name": name, "kind": kind, "key": player_key(name, kind)}
+
+
+def _seat_changes(value: object) -> list[SeatChange]:
+    """A record's ``seat_changes`` (docs/server.md), without the entries it cannot read."""
+    changes: list[SeatChange] = []
+    for item in json_list(value) if isinstance(value, list) else []:
+        change = json_object(item) if isinstance(item, dict) else {}
+        seat, round_, event = change.get("seat"), change.get("round"), change.get("event")
+        name, kind, reason = change.get("name"), change.get("kind"), change.get("reason")
+        if (isinstance(seat, int) and isinstance(round_, int) and isinstance(event, int) and isinstance(name, str)
+                and isinstance(kind, str) and isinstance(reason, str)):
+            changes.append({"seat": seat, "round": round_, "event": event, "name": name, "kind": kind,
+                            "reason": reason})
+    return changes
+
+
+def _ended_by(value: object) -> EndedBy | None:
+    """A record's ``ended_by`` (docs/server.md), or ``None`` if it has none it can read."""
+    if not isinstance(value, dict):
+        return None
+    seat, name = json_object(value).get("seat"), json_object(value).get("name")
+    return {"seat": seat, "name": name} if isinstance(seat, int) and isinstance(name, str) else None
+
+
+def _score(value: object) -> list[int] | None:
+    """A record's ``score``, or ``None`` if it is no list of points."""
+    if not isinstance(value, list):
+        return None
+    points = [item for item in value if isinstance(item, int) and not isinstance(item, bool)]
+    return points if len(points) == len(value) else None
+
+
+#: A ``games`` row: id, started_at, table_name, winner, aborted, record (its JSON).
+GameRow = tuple[str, str, str | None, int | None, int, str]
+
+
+def _row(record: Mapping[str, object]) -> GameRow:
     record_id, started_at = record.get("id"), record.get("started_at")
     if not isinstance(record_id, str) or not record_id or not isinstance(started_at, str):
         raise ValueError("a stored record needs an id and a start time (records.md)")

@@ -18,7 +18,9 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
+
+from tichu.records.parts import JsonObject
 
 #: Records added per transaction by an import: few commits (each one a write to the card),
 #: and a bounded memory whatever the file's size.
@@ -236,7 +238,15 @@ def _dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def _loads(text: str) -> dict[str, Any]:
-    record: dict[str, Any] = json.loads(text)
-    return record
+def _loads(text: str) -> JsonObject:
+    """A JSON object the store wrote (a record, a journal entry, a game's rules or options, a
+    lobby), read back as open JSON: the store checks only that it is an object, its readers
+    check the rest (:func:`~tichu.records.record.replay`, :mod:`tichu.records.stats`).
+
+    :raises ValueError: For text that is no JSON object.
+    """
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"not a JSON object: {text:.80}")
+    return data
 

@@ -10,11 +10,11 @@ keeps its tables in their lobby here too, to open them again at the next start.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from tichu.records.journal import Entry
+from tichu.records.parts import JsonObject
 from tichu.records.store.archive import Archive, _row
 from tichu.records.store.database import _dumps, _loads
 
@@ -30,6 +30,9 @@ class RunningGame:
     :ivar rules: The record's ``rules`` object.
     :ivar options: The table's options when the game started (agent kind, hints, ...), and who
         began it (``starters``) and the seat changes since (``seat_changes``; docs/server.md).
+
+    ``rules`` and ``options`` are open JSON as read back: the tables check them when they open
+    the game again.
     :ivar entries: Its journal, in order, up to the first missing entry.
     :ivar complete: Whether no entry is missing (a write lost to a full queue or a failed
         write leaves a gap; what follows a gap is not in :attr:`entries`).
@@ -40,8 +43,8 @@ class RunningGame:
     table_name: str
     started_at: str
     seed: int | None
-    rules: dict[str, Any]
-    options: dict[str, Any]
+    rules: JsonObject
+    options: JsonObject
     entries: list[Entry]
     complete: bool
     seats: dict[int, tuple[str, str]]
@@ -56,13 +59,13 @@ class Running(Archive):
         return int(row[0])
 
     def begin_game(self, game_id: str, table_name: str, started_at: str, seed: int | None,
-                   rules: dict[str, Any], options: dict[str, Any] | None = None) -> None:
+                   rules: Mapping[str, object], options: Mapping[str, object] | None = None) -> None:
         """Store a game that starts (its journal is empty), with the table's options."""
         self._db.execute("INSERT INTO running_games (id, table_name, started_at, seed, rules, options) "
                          "VALUES (?, ?, ?, ?, ?, ?)",
                          (game_id, table_name, started_at, seed, _dumps(rules), _dumps(options or {})))
 
-    def set_running_options(self, game_id: str, options: dict[str, Any]) -> None:
+    def set_running_options(self, game_id: str, options: Mapping[str, object]) -> None:
         """Replace what is kept beside a running game's journal (its options, who began it and the
         seat changes since: what a restart needs for the record)."""
         self._db.execute("UPDATE running_games SET options = ? WHERE id = ?", (_dumps(options), game_id))
@@ -86,21 +89,21 @@ class Running(Archive):
         """An agent took a seat of a running game."""
         self._db.execute("DELETE FROM running_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
 
-    def keep_lobby(self, table_name: str, state: dict[str, Any]) -> None:
+    def keep_lobby(self, table_name: str, state: Mapping[str, object]) -> None:
         """Keep a table that is in its lobby while the server stops (its seats, host, options)."""
         self._db.execute("INSERT OR REPLACE INTO lobbies (table_name, state) VALUES (?, ?)",
                          (table_name, _dumps(state)))
 
-    def take_lobbies(self) -> list[tuple[str, dict[str, Any]]]:
+    def take_lobbies(self) -> list[tuple[str, JsonObject]]:
         """The lobbies kept at the last stop, by table name, and forget them (they are opened
-        once)."""
+        once); each state is open JSON as read back, which the tables check."""
         with self._transaction():
             found = [(str(name), _loads(state)) for name, state in
                      self._db.execute("SELECT table_name, state FROM lobbies ORDER BY table_name").fetchall()]
             self._db.execute("DELETE FROM lobbies")
         return found
 
-    def end_game(self, game_id: str, record: dict[str, Any] | None) -> None:
+    def end_game(self, game_id: str, record: Mapping[str, object] | None) -> None:
         """A running game ended: store its record (if any) and forget its journal and seats,
         in one transaction."""
         with self._transaction():

@@ -9,7 +9,8 @@ analysed decisions (``analysis_seats``).
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from collections.abc import Mapping
+from typing import TypedDict
 
 from tichu.records.rating import INITIAL, Outcome, apply_outcome, rate_games
 from tichu.records.stats import HUMAN, game_stats
@@ -63,7 +64,7 @@ class RankedPlayer(TypedDict):
 class Statistics(Database):
     """The players' rows of the stored games, their statistics and their ratings."""
 
-    def _insert_players(self, record: dict[str, Any]) -> None:
+    def _insert_players(self, record: Mapping[str, object]) -> None:
         """Store the seats of a record just stored (:mod:`tichu.records.stats`)."""
         self._db.executemany(f"INSERT OR REPLACE INTO game_players ({', '.join(_PLAYER_COLUMNS)}) "
                              f"VALUES ({', '.join('?' * len(_PLAYER_COLUMNS))})", _player_rows(record))
@@ -74,7 +75,7 @@ class Statistics(Database):
                                "ORDER BY started_at DESC, id DESC LIMIT 1").fetchone()
         return None if row is None else (str(row[0]), str(row[1]))
 
-    def _rate(self, added: list[dict[str, Any]], last: tuple[str, str] | None) -> None:
+    def _rate(self, added: list[Mapping[str, object]], last: tuple[str, str] | None) -> None:
         """Bring the ratings up to date after adding records: incrementally when every new rated
         game comes after the latest one rated before, else from scratch (an import of older games)."""
         outcomes = {str(record["id"]): outcome for record in added
@@ -152,12 +153,12 @@ class Statistics(Database):
     def rerate(self) -> None:
         """Recompute every rating from scratch: the games that move ratings in the order of
         ``started_at``, then id (docs/ratings.md)."""
-        games: dict[str, list[tuple[Any, ...]]] = {}
+        games: dict[str, list[OutcomeRow]] = {}
         for game_id, *row in self._db.execute(
                 "SELECT g.id, p.player_key, p.left_game, p.whole_game, g.winner, g.aborted FROM games g "
                 f"JOIN game_players p ON p.game_id = g.id WHERE {_RATED} "
                 "ORDER BY g.started_at, g.id, p.seat"):
-            games.setdefault(str(game_id), []).append(tuple(row))
+            games.setdefault(str(game_id), []).append((str(row[0]), int(row[1]), int(row[2]), row[3], int(row[4])))
         ratings = rate_games(outcome for rows in games.values() if (outcome := _outcome(rows)) is not None)
         with self._transaction():
             self._db.execute("DELETE FROM ratings")
@@ -190,7 +191,12 @@ _RATED = ("((aborted = 0 AND winner IN (20, 31)) "
           "OR id IN (SELECT game_id FROM game_players WHERE left_game = 1))")
 
 
-def _outcome(rows: list[tuple[Any, ...]]) -> Outcome | None:
+#: A seat's row for :func:`_outcome`: player_key, left_game, whole_game, winner (``NULL`` for a
+#: game without one), aborted.
+OutcomeRow = tuple[str, int, int, int | None, int]
+
+
+def _outcome(rows: list[OutcomeRow]) -> Outcome | None:
     """A game's :data:`~tichu.records.rating.Outcome` from its four ``(player_key, left_game,
     whole_game, winner, aborted)`` rows: its leavers' loss if a person left it, the game itself if
     it was played to its end by the four who began it, else nothing."""
@@ -202,10 +208,14 @@ def _outcome(rows: list[tuple[Any, ...]]) -> Outcome | None:
     rated = not aborted and winner in (20, 31) and all(row[2] for row in rows)
     if not leavers and not rated:
         return None
-    return keys, int(winner) if rated and not leavers else None, leavers
+    return keys, winner if winner is not None and rated and not leavers else None, leavers
 
 
-def _player_rows(record: dict[str, Any]) -> list[tuple[Any, ...]]:
+#: A ``game_players`` row, in the order of :data:`_PLAYER_COLUMNS`.
+PlayerRow = tuple[object, ...]
+
+
+def _player_rows(record: Mapping[str, object]) -> list[PlayerRow]:
     """The ``game_players`` rows of a record; none for a record whose players or rounds cannot
     be read (it is stored, but counts for nobody)."""
     try:
@@ -223,5 +233,5 @@ def _ratio(part: float, whole: float, digits: int = 3) -> float | None:
     return None if not whole else round(part / whole, digits)
 
 
-def _rating(row: tuple[Any, ...] | None) -> float:
+def _rating(row: tuple[float] | None) -> float:
     return round(float(row[0]) if row is not None else INITIAL, 1)

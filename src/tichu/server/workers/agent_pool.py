@@ -55,13 +55,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TypeVarTuple
 
 from tichu.server.workers.lifeline import end_with_parents
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
 
 #: Decisions handed to the processes beyond one per worker, waiting there for a free worker;
 #: further callers wait on the event loop (and a caller that gives up meanwhile costs nothing).
@@ -314,7 +315,7 @@ class AgentPool:
             self._let_go(executor, cancel=True)
             raise
 
-    async def background(self, function: Callable[..., T], *args: Any) -> T:
+    async def background(self, function: Callable[[*Args], T], *args: *Args) -> T:
         """Run work that may wait (a step of an analysis) in the background process, at the
         lowest CPU priority, once no live decision is asked for; calls run one at a time, in the
         order they came (the caller awaits each). A decision asked for while it runs gets its
@@ -341,7 +342,7 @@ class AgentPool:
                 if isinstance(error, _StartFailed):
                     await asyncio.sleep(START_PAUSE)
 
-    async def _run_background(self, function: Callable[..., T], args: tuple[Any, ...]) -> T:
+    async def _run_background(self, function: Callable[[*Args], T], args: tuple[*Args]) -> T:
         """Hand a call to the background process once no live decision is asked for, and await it.
 
         :raises BrokenProcessPool: When the process died (it is let go first).

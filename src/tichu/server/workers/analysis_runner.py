@@ -21,11 +21,12 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from tichu.analysis import DecisionPoint, Judgement, Method, analysis_document, decision_points, judge
+from tichu.records.parts import AnalysisDocument
 from tichu.records.record import now_iso
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
@@ -51,12 +52,12 @@ class Steps:
         (:func:`tichu.analysis.analysis_document`).
     """
 
-    points: Callable[[dict[str, Any]], Sequence[DecisionPoint]]
-    judge: Callable[[DecisionPoint, int], Any]
-    document: Callable[[dict[str, Any], list[Any], int], dict[str, Any]]
+    points: Callable[[Mapping[str, object]], Sequence[DecisionPoint]]
+    judge: Callable[[DecisionPoint, int], Judgement]
+    document: Callable[[Mapping[str, object], list[Judgement], int], AnalysisDocument]
 
 
-def points_of(record: dict[str, Any]) -> list[DecisionPoint]:
+def points_of(record: Mapping[str, object]) -> list[DecisionPoint]:
     """The decision points of the people's seats (all four in a record without a person)."""
     return decision_points(record)
 
@@ -66,7 +67,7 @@ def judge_point(point: DecisionPoint, samples: int) -> Judgement:
     return judge(point, samples=samples)
 
 
-def document_of(record: dict[str, Any], judgements: list[Judgement], samples: int) -> dict[str, Any]:
+def document_of(record: Mapping[str, object], judgements: list[Judgement], samples: int) -> AnalysisDocument:
     """The analysis document (``tichu-analysis/1``) of a record from its judgements."""
     return analysis_document(record, judgements, Method(samples=samples))
 

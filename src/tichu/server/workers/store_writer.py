@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypedDict, TypeVar
 
 from tichu.records.store import GameStore
 
@@ -126,6 +126,18 @@ class _Read:
     run: Write
 
 
+class StoreHealthJson(TypedDict):
+    """The ``store`` object of ``/healthz`` (docs/server.md): :class:`StoreHealth` in seconds."""
+
+    queued: int
+    held: int
+    held_bytes: int
+    dropped: int
+    error: str | None
+    failing_for: float | None
+    stalled_for: float | None
+
+
 @dataclass(frozen=True)
 class StoreHealth:
     """What the writer tells ``/healthz``.
@@ -153,7 +165,7 @@ class StoreHealth:
         """Whether every write was stored (nothing held, nothing dropped) and none hangs."""
         return not self.held and not self.dropped and self.error is None and self.stalled_for is None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StoreHealthJson:
         """The ``store`` object of ``/healthz`` (docs/server.md)."""
         return {"queued": self.queued, "held": self.held, "held_bytes": self.held_bytes, "dropped": self.dropped,
                 "error": self.error,
