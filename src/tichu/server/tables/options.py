@@ -14,6 +14,7 @@ from tichu.agents.levels import LEVELS
 from tichu.agents.registry import AGENTS
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.social import TARGET_SCORE_MAX, TARGET_SCORE_MIN
+from tichu.server.ws import outgoing as out
 from tichu.server.ws.protocol import ProtocolError, clip
 
 #: The turn clocks the host may choose (seconds per decision; 0: no clock).
@@ -42,7 +43,7 @@ class TableOptions:
     on_leave: str = "agent"
     newcomers: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> out.TableOptions:
         """The options as clients get them: ``{agent, hints, agents, levels, turn_clock,
         turn_clocks, on_leave, newcomers}`` (``agents``: the kinds the host may choose, weakest
         first; ``levels``: the levels, weakest first, each as ``{level, agent}`` with its agent
