@@ -7,8 +7,9 @@ agent finishes it, or it ends); whether newcomers may take an agent's seat durin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from tichu.agents.levels import LEVELS
 from tichu.agents.registry import AGENTS
@@ -21,6 +22,16 @@ from tichu.server.ws.protocol import ProtocolError, clip
 TURN_CLOCKS = (0, 30, 60, 120)
 #: What may happen when a person leaves a running game for good.
 ON_LEAVE = ("agent", "end")
+
+
+class StoredOptions(TypedDict):
+    """The options as the store keeps them (:meth:`TableOptions.stored`)."""
+
+    agent: str
+    hints: bool
+    turn_clock: float
+    on_leave: str
+    newcomers: bool
 
 
 @dataclass
@@ -53,18 +64,33 @@ class TableOptions:
                 "turn_clock": self.turn_clock, "turn_clocks": list(TURN_CLOCKS), "on_leave": self.on_leave,
                 "newcomers": self.newcomers}
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> StoredOptions:
         """The options as the store keeps them (beside a running game, or with a kept lobby)."""
         return {"agent": self.agent, "hints": self.hints, "turn_clock": self.turn_clock,
                 "on_leave": self.on_leave, "newcomers": self.newcomers}
 
-    def restore(self, stored: dict[str, Any]) -> None:
-        """Take the options the store kept (:meth:`stored`); what it lacks stays as it is."""
+    def restore(self, stored: Mapping[str, object]) -> None:
+        """Take the options the store kept (:meth:`stored`, read back as JSON); what it lacks
+        stays as it is.
+
+        :raises TypeError, ValueError: For a ``turn_clock`` that is no number.
+        """
         self.agent = str(stored.get("agent", self.agent))
         self.hints = bool(stored.get("hints", self.hints))
-        self.turn_clock = float(stored.get("turn_clock", self.turn_clock))
+        self.turn_clock = as_number(stored.get("turn_clock", self.turn_clock))
         self.on_leave = str(stored.get("on_leave", self.on_leave))
         self.newcomers = bool(stored.get("newcomers", self.newcomers))
+
+
+def as_number(value: object) -> float:
+    """A number read back from the store (JSON: a number, or a text of one).
+
+    :raises TypeError: For a value of another kind.
+    :raises ValueError: For a text that is no number.
+    """
+    if isinstance(value, int | float | str):
+        return float(value)
+    raise TypeError(f"not a number: {value!r}")
 
 
 def check_options(agent: str | None, target_score: int | None, turn_clock: int | None, on_leave: str | None) -> None:
