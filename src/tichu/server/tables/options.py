@@ -34,6 +34,13 @@ class StoredOptions(TypedDict):
     newcomers: bool
 
 
+class StartOptions(StoredOptions):
+    """What the store keeps beside a game that starts: the options and who began it
+    (``starters``: ``[name, kind]`` per seat)."""
+
+    starters: list[list[str]]
+
+
 @dataclass
 class TableOptions:
     """What the host may choose in the lobby (``set_options``).

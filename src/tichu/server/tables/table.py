@@ -38,7 +38,7 @@ from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker
 from tichu.server.tables.lobby import Lobby
-from tichu.server.tables.options import StoredOptions, TableOptions, as_number
+from tichu.server.tables.options import StartOptions, StoredOptions, TableOptions, as_number
 from tichu.server.tables.spectators import Spectator
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
@@ -80,7 +80,8 @@ class Table(Lobby):
         self.info.player_names = [player.name for player in players]
         rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
-        options = {**self.options.stored(), "starters": [[player.name, player.kind] for player in players]}
+        starters = [[player.name, player.kind] for player in players]
+        options: StartOptions = {**self.options.stored(), "starters": starters}
         engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
         self.session.begin(engine, str(uuid.uuid4()), now_iso(), options, self._people())
         engine.observe(self.spectators)
