@@ -11,7 +11,7 @@ made only for type checking or inside a function; a folder that is no layer fail
 Inside the server the parts point one way too (docs/architecture.md, "Which part of the
 server may import which"): the guards and the workers know no table, socket or route; the
 tables know the workers and the guards, and of the sockets only a seat's wire (``ws.peer``,
-``ws.protocol``, ``ws.connection``); the socket's handler and the HTTP routes use the tables;
+``ws.protocol``, ``ws.outgoing``, ``ws.connection``); the socket's handler and the HTTP routes use the tables;
 ``keys``, ``app`` and ``run`` put it all together. And the two tables in docs/architecture.md
 are read and compared with :data:`ALLOWED`, :data:`FORBIDDEN` and :data:`SERVER_ALLOWED`.
 """
@@ -64,7 +64,7 @@ SERVER_ALLOWED: dict[str, frozenset[str]] = {
     "config": frozenset({"config", "guard"}),
     "logs": frozenset({"logs", "config", "guard"}),
     "workers": frozenset({"workers", "codes", "config", "guard"}),
-    "tables": _BELOW_TABLES | {"tables", "ws.peer", "ws.protocol", "ws.connection"},
+    "tables": _BELOW_TABLES | {"tables", "ws.peer", "ws.protocol", "ws.outgoing", "ws.connection"},
     "keys": _BELOW_TABLES | {"keys", "tables"},
     "ws": _BELOW_TABLES | {"ws", "tables", "keys"},
     "http": _BELOW_TABLES | {"http", "tables", "keys"},

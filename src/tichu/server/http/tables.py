@@ -8,7 +8,7 @@ watch and whether it admits spectators. At most :data:`MAX_LISTED` tables are li
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from aiohttp import web
 
@@ -20,7 +20,27 @@ from tichu.server.tables.table import Table
 MAX_LISTED = 50
 
 
-def table_entry(table: Table) -> dict[str, Any]:
+class TableEntry(TypedDict):
+    """One table of the list (see :func:`table_entry`)."""
+
+    name: str
+    players: list[str]
+    people: int
+    running: bool
+    phase: str
+    spectators: int
+    spectators_limit: int
+    watchable: bool
+
+
+class TableList(TypedDict):
+    """The answer of ``GET /api/tables`` (see :func:`table_list`)."""
+
+    tables: list[TableEntry]
+    truncated: bool
+
+
+def table_entry(table: Table) -> TableEntry:
     """One table of the list: ``{name, players, people, running, phase, spectators,
     spectators_limit, watchable}``."""
     spectators = table.spectators
@@ -30,7 +50,7 @@ def table_entry(table: Table) -> dict[str, Any]:
             "watchable": spectators.admits}
 
 
-def table_list(factory: GameFactory, limit: int = MAX_LISTED) -> dict[str, Any]:
+def table_list(factory: GameFactory, limit: int = MAX_LISTED) -> TableList:
     """``{tables: [...], truncated}``: the open tables, running ones first, then by name."""
     tables = sorted(factory.tables.values(), key=lambda table: (not table.is_running, table.name.casefold()))
     return {"tables": [table_entry(table) for table in tables[:limit]], "truncated": len(tables) > limit}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from tichu.agents.agent import Agent
 from tichu.agents.levels import agent_spec
@@ -29,8 +28,13 @@ from tichu.server.tables.social import Social
 from tichu.server.tables.spectators import Spectators
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
+from tichu.server.ws import outgoing as out
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import ProtocolError, agent_name, notification
+
+#: The context of a notification every client and spectator of a table hears (:meth:`TableBase._broadcast`).
+BroadcastContext = (out.SeatEvent | out.SeatHandedOver | out.PlayerDisconnected | out.PlayerLeft
+                    | out.PlayersSwapped | out.TableOptions)
 
 
 class TableBase:
@@ -114,7 +118,7 @@ class TableBase:
         """A person's leaving ends the game (``on_leave`` ``"end"``): it is stored as ended early by
         them, every client hears ``game_ended_early``, and the table goes back to its lobby."""
         if self.session.end_early(seat, name):
-            self._broadcast("game_ended_early", player_index=seat, player_name=name)
+            self._broadcast("game_ended_early", {"player_index": seat, "player_name": name})
 
     def spectators_changed(self) -> None:
         """``spectators_changed`` to the listening clients and the spectators."""
@@ -124,7 +128,9 @@ class TableBase:
                 client.send(message)
         self.spectators.send(message)
 
-    def _broadcast(self, event: str, **context: Any) -> None:
+    def _broadcast(self, event: str, context: BroadcastContext) -> None:
+        """A notification to every client and spectator (its context as :data:`~tichu.server.ws.outgoing.NOTIFICATIONS`
+        names it for the event)."""
         message = notification(event, context)
         for peer in self.clients:
             peer.send(message)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from tichu.core.ruleset import RuleSet
 from tichu.records.journal import JournalFault, replay_journal
@@ -155,7 +154,7 @@ class GameFactory:
             log.info("table %r: game %s goes on after a restart (%d people away)", table.name, running.id,
                      len(table.clients))
 
-    def reopen_lobbies(self, lobbies: list[tuple[str, dict[str, Any]]]) -> None:
+    def reopen_lobbies(self, lobbies: Sequence[tuple[str, Mapping[str, object]]]) -> None:
         """Open the tables kept in their lobby at the last stop (:meth:`Table.reopen`); their
         people have the grace period to come back. A kept lobby this program cannot read is
         logged and left out; a table a rebuilt game holds already keeps its game."""

@@ -9,10 +9,10 @@ person keeps the seat and takes it back by acting.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.base import TableBase
+from tichu.server.ws import outgoing as out
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import ProtocolError, notification
 
@@ -34,11 +34,11 @@ class IdleSeats(TableBase):
                 client.send(message)
         self.spectators.send(message)
 
-    def _clocks_json(self) -> dict[str, Any]:
+    def _clocks_json(self) -> out.TurnClocks:
         """``turn_clocks``: every person's seat that is waited for now, with its clock."""
         clocks = [clock for client in self.clients
                   if client.hand_over_reason is None and (clock := client.clock_json()) is not None]
-        return {"clocks": sorted(clocks, key=lambda clock: int(clock["player_index"]))}
+        return {"clocks": sorted(clocks, key=lambda clock: clock["player_index"])}
 
     def handed_over(self, peer: Peer, reason: str | None) -> None:
         """A seat went to its stand-in (``seat_handed_over``) or its person took it back
@@ -46,10 +46,10 @@ class IdleSeats(TableBase):
         if self.engine is not None and self.peers[peer.seat] is peer:
             self.engine.refresh_prompted(peer.seat)  # offered calls and bombs (or not) from now on
         if reason is None:
-            self._broadcast("seat_taken_back", player_index=peer.seat, player_name=peer.name)
+            self._broadcast("seat_taken_back", {"player_index": peer.seat, "player_name": peer.name})
         else:
             log.info("table %r: seat %d handed to its agent (%s)", self.name, peer.seat, reason)
-            self._broadcast("seat_handed_over", player_index=peer.seat, player_name=peer.name, reason=reason)
+            self._broadcast("seat_handed_over", {"player_index": peer.seat, "player_name": peer.name, "reason": reason})
         self.clock_changed()
 
     def _handed_over_seats(self) -> list[int]:

@@ -42,7 +42,7 @@ class Lobby(Spectating):
                 moved.seat = seat
             else:
                 names[seat] = agent_name(seat)
-        self._broadcast("players_swapped", player_index_1=first, player_index_2=second)
+        self._broadcast("players_swapped", {"player_index_1": first, "player_index_2": second})
         self.spectators.changed()
         swapped = [client for client in (self.peers[first], self.peers[second]) if client is not None]
         if self.social.clear(swapped):
@@ -84,7 +84,7 @@ class Lobby(Spectating):
         if newcomers is not None:
             self.options.newcomers = newcomers
         log.info("table %r: options %s, target score %d", self.name, self.options, self.target_score)
-        self._broadcast("options_changed", **self.options.to_json())
+        self._broadcast("options_changed", self.options.to_json())
         changed = before != (self.options.agent, self.options.hints, self.target_score, self.options.turn_clock,
                              self.options.on_leave, self.options.newcomers)
         if (changed and self.social.clear()) or before[2] != self.target_score:

@@ -7,19 +7,38 @@ agent finishes it, or it ends); whether newcomers may take an agent's seat durin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from tichu.agents.levels import LEVELS
 from tichu.agents.registry import AGENTS
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.social import TARGET_SCORE_MAX, TARGET_SCORE_MIN
+from tichu.server.ws import outgoing as out
 from tichu.server.ws.protocol import ProtocolError, clip
 
 #: The turn clocks the host may choose (seconds per decision; 0: no clock).
 TURN_CLOCKS = (0, 30, 60, 120)
 #: What may happen when a person leaves a running game for good.
 ON_LEAVE = ("agent", "end")
+
+
+class StoredOptions(TypedDict):
+    """The options as the store keeps them (:meth:`TableOptions.stored`)."""
+
+    agent: str
+    hints: bool
+    turn_clock: float
+    on_leave: str
+    newcomers: bool
+
+
+class StartOptions(StoredOptions):
+    """What the store keeps beside a game that starts: the options and who began it
+    (``starters``: ``[name, kind]`` per seat)."""
+
+    starters: list[list[str]]
 
 
 @dataclass
@@ -42,7 +61,7 @@ class TableOptions:
     on_leave: str = "agent"
     newcomers: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> out.TableOptions:
         """The options as clients get them: ``{agent, hints, agents, levels, turn_clock,
         turn_clocks, on_leave, newcomers}`` (``agents``: the kinds the host may choose, weakest
         first; ``levels``: the levels, weakest first, each as ``{level, agent}`` with its agent
@@ -52,18 +71,33 @@ class TableOptions:
                 "turn_clock": self.turn_clock, "turn_clocks": list(TURN_CLOCKS), "on_leave": self.on_leave,
                 "newcomers": self.newcomers}
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> StoredOptions:
         """The options as the store keeps them (beside a running game, or with a kept lobby)."""
         return {"agent": self.agent, "hints": self.hints, "turn_clock": self.turn_clock,
                 "on_leave": self.on_leave, "newcomers": self.newcomers}
 
-    def restore(self, stored: dict[str, Any]) -> None:
-        """Take the options the store kept (:meth:`stored`); what it lacks stays as it is."""
+    def restore(self, stored: Mapping[str, object]) -> None:
+        """Take the options the store kept (:meth:`stored`, read back as JSON); what it lacks
+        stays as it is.
+
+        :raises TypeError, ValueError: For a ``turn_clock`` that is no number.
+        """
         self.agent = str(stored.get("agent", self.agent))
         self.hints = bool(stored.get("hints", self.hints))
-        self.turn_clock = float(stored.get("turn_clock", self.turn_clock))
+        self.turn_clock = as_number(stored.get("turn_clock", self.turn_clock))
         self.on_leave = str(stored.get("on_leave", self.on_leave))
         self.newcomers = bool(stored.get("newcomers", self.newcomers))
+
+
+def as_number(value: object) -> float:
+    """A number read back from the store (JSON: a number, or a text of one).
+
+    :raises TypeError: For a value of another kind.
+    :raises ValueError: For a text that is no number.
+    """
+    if isinstance(value, int | float | str):
+        return float(value)
+    raise TypeError(f"not a number: {value!r}")
 
 
 def check_options(agent: str | None, target_score: int | None, turn_clock: int | None, on_leave: str | None) -> None:

@@ -124,8 +124,8 @@ class Seating(Talk):
         (``player_disconnected`` with the seconds until an agent takes the seat)."""
         loop = asyncio.get_running_loop()
         self._away[peer] = loop.call_later(self.settings.grace_period, self._grace_over, peer)
-        self._broadcast("player_disconnected", player_index=peer.seat, player_name=peer.name,
-                        seconds=self.settings.grace_period)
+        self._broadcast("player_disconnected", {"player_index": peer.seat, "player_name": peer.name,
+                                                "seconds": self.settings.grace_period})
 
     def _away_json(self) -> list[list[float]]:
         """The seats whose clients are away, with the seconds left until an agent takes them:
@@ -163,8 +163,8 @@ class Seating(Talk):
             self.session.unseat(seat)
         peer.release()
         was_ready = self.social.forget(peer)
-        self._broadcast("player_left", player_index=seat, player_name=peer.name,
-                        host_index=self.info.host_index, replaced_by_agent=True)
+        self._broadcast("player_left", {"player_index": seat, "player_name": peer.name,
+                                        "host_index": self.info.host_index, "replaced_by_agent": True})
         self.spectators.forget(peer)
         if was_ready:
             self._send_lobby_state()

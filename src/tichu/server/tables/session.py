@@ -14,8 +14,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
@@ -23,6 +22,7 @@ from tichu.engine.views import TableSource
 from tichu.records.journal import JournalCursor
 from tichu.records.parts import EndedBy, GameRecord, SeatChange
 from tichu.records.record import ended_early, game_record
+from tichu.server.tables.options import StartOptions
 from tichu.server.workers.game_journal import GameJournal
 from tichu.server.workers.store_writer import StoreWriter
 
@@ -65,7 +65,7 @@ class GameSession:
         self._started_at = ""
         self.starters: list[tuple[str, str]] = []
         self.seat_changes: list[SeatChange] = []
-        self._kept_options: dict[str, Any] = {}  # what the store keeps beside the running game's journal
+        self._kept_options: dict[str, object] = {}  # what the store keeps beside the running game's journal
 
     @property
     def is_running(self) -> bool:
@@ -77,7 +77,7 @@ class GameSession:
         """The running game's id while its journal is written, else ``None``."""
         return self._journal.game_id if self._journal is not None else None
 
-    def begin(self, engine: GameEngine, game_id: str, started_at: str, options: dict[str, Any],
+    def begin(self, engine: GameEngine, game_id: str, started_at: str, options: StartOptions,
               people: list[tuple[int, str, str]]) -> None:
         """Store a new game and run it.
 
@@ -90,18 +90,18 @@ class GameSession:
         """
         self.starters = [(player.name, player.kind) for player in engine.players]
         self.seat_changes = []
-        self._kept_options = options
+        self._kept_options = kept = dict(options)
         rules, name = engine.rules, self.table_name
         self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
-                                                          options))
+                                                          kept))
         self._run(engine, GameJournal(self._store, game_id, self._table()), started_at, people)
 
-    def resume(self, engine: GameEngine, game_id: str, started_at: str, options: dict[str, Any], written: int,
+    def resume(self, engine: GameEngine, game_id: str, started_at: str, options: Mapping[str, object], written: int,
                follow: Callable[[JournalCursor], None], people: list[tuple[int, str, str]]) -> None:
         """Go on with a stored game (its engine resumed from the journal's rounds).
 
         :param options: The options stored beside the journal (with ``starters`` and
-            ``seat_changes``, when it has them).
+            ``seat_changes``, when it has them), as the store read them back.
         :param written: The journal's entries stored already.
         :param follow: Moves the journal's cursor past what the store holds already.
         :param people: ``(seat, name, session hash)`` of every person seated.
@@ -109,7 +109,8 @@ class GameSession:
         starters = options.get("starters")
         self.starters = [(str(name), str(kind)) for name, kind in starters] if isinstance(starters, list) \
             else [(player.name, player.kind) for player in engine.players]
-        self.seat_changes = list(options.get("seat_changes") or [])
+        changes = options.get("seat_changes")
+        self.seat_changes = [read_seat_change(change) for change in changes] if isinstance(changes, list) else []
         self._kept_options = {key: value for key, value in options.items() if key != "seat_changes"}
         journal = GameJournal(self._store, game_id, self._table(), written=written)
         follow(journal.cursor)
@@ -242,3 +243,17 @@ def _call(method: weakref.WeakMethod[Callable[[], None]]) -> None:
     bound = method()
     if bound is not None:
         bound()
+
+
+def read_seat_change(value: object) -> SeatChange:
+    """A seat change as the store read it back (JSON), its kinds checked.
+
+    :raises TypeError: For a value that is no seat change.
+    """
+    if isinstance(value, Mapping):
+        seat, round_, event = value.get("seat"), value.get("round"), value.get("event")
+        name, kind, reason = value.get("name"), value.get("kind"), value.get("reason")
+        if isinstance(seat, int) and isinstance(round_, int) and isinstance(event, int) \
+                and isinstance(name, str) and isinstance(kind, str) and isinstance(reason, str):
+            return {"seat": seat, "round": round_, "event": event, "name": name, "kind": kind, "reason": reason}
+    raise TypeError(f"not a seat change: {value!r}")

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from tichu.core.round import Round
 from tichu.engine.events import Event, HandCardsDealt, HandsRevealed, PlayerPlayed, RoundStarted, StartPlaying
 from tichu.server.codes import ErrorCode
+from tichu.server.ws import outgoing as out
 from tichu.server.ws.connection import Connection, encode
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import ProtocolError, cards_json, error_message, event_json, notification
@@ -179,7 +180,7 @@ class Spectators:
         hands = [cards_json(hand) for hand in round_.hands] if round_ is not None and self.hands_open else None
         return notification("spectator_hands", {"hands": hands})
 
-    def state(self, seats: Iterable[Peer | None]) -> dict[str, Any]:
+    def state(self, seats: Iterable[Peer | None]) -> out.SpectatorsChanged:
         """``spectators_changed``'s context: ``{count, limit, allowed, hands_open, allow}``
         (``allow`` per seat: whether its person allows all hands; null for an agent)."""
         return {"count": len(self.watchers), "limit": self.limit, "allowed": self.allowed,

@@ -21,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TypedDict
 
 from tichu.core.errors import RuleViolation
 from tichu.core.round import ActionKind
@@ -38,13 +38,29 @@ from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker
 from tichu.server.tables.lobby import Lobby
-from tichu.server.tables.options import TableOptions
+from tichu.server.tables.options import StartOptions, StoredOptions, TableOptions, as_number
 from tichu.server.tables.spectators import Spectator
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
 from tichu.server.ws.connection import Connection
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import ProtocolError
+
+
+class KeptOptions(StoredOptions):
+    """A kept lobby's options: the stored options and whether spectators are allowed."""
+
+    spectators: bool
+
+
+class KeptLobby(TypedDict):
+    """What a restart keeps of a table in its lobby (:meth:`Table.kept_lobby`); ``seats``:
+    ``[seat, name, session hash]`` of each person, in the order they joined."""
+
+    options: KeptOptions
+    target_score: int
+    host: int | None
+    seats: list[tuple[int, str, str]]
 
 
 class Table(Lobby):
@@ -64,7 +80,8 @@ class Table(Lobby):
         self.info.player_names = [player.name for player in players]
         rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
-        options = {**self.options.stored(), "starters": [[player.name, player.kind] for player in players]}
+        starters = [[player.name, player.kind] for player in players]
+        options: StartOptions = {**self.options.stored(), "starters": starters}
         engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
         self.session.begin(engine, str(uuid.uuid4()), now_iso(), options, self._people())
         engine.observe(self.spectators)
@@ -139,7 +156,7 @@ class Table(Lobby):
         self._away.clear()
         if not await self.session.suspend() and self.clients:
             name, state = self.name, self.kept_lobby()
-            self._store.submit(lambda store: store.keep_lobby(name, state))
+            self._store.submit(lambda store: store.keep_lobby(name, dict(state)))
         error = ProtocolError(ErrorCode.SERVER_DOWN, "the server restarts; back soon", back_soon=True)
         connections: list[Connection] = []
         listeners: list[Peer | Spectator] = [*self.clients, *self.spectators.take_all()]
@@ -150,31 +167,37 @@ class Table(Lobby):
         # together: a stop must end within seconds however many clients read slowly
         await asyncio.gather(*(connection.close() for connection in connections))
 
-    def kept_lobby(self) -> dict[str, Any]:
+    def kept_lobby(self) -> KeptLobby:
         """What a restart keeps of a table in its lobby: its options, target score, host and the
         people's seats (name and session hash, in the order they joined)."""
         return {"options": {**self.options.stored(), "spectators": self.spectators.allowed},
                 "target_score": self.target_score, "host": self.info.host_index,
-                "seats": [[peer.seat, peer.name, peer.session_hash] for peer in self._joined]}
+                "seats": [(peer.seat, peer.name, peer.session_hash) for peer in self._joined]}
 
     @classmethod
-    def reopen(cls, name: str, kept: dict[str, Any], settings: Settings, on_empty: Callable[[TableBase], None],
+    def reopen(cls, name: str, kept: Mapping[str, object], settings: Settings, on_empty: Callable[[TableBase], None],
                store: StoreWriter, *, pool: AgentPool, agents: AgentFactory = registry_agent,
                hinter: HintRanker | None = None, on_finished: Callable[[str], None] | None = None) -> Table:
         """Open a table kept in its lobby at the last stop (:meth:`kept_lobby`): its people have
         the grace period to come back with their session ids.
 
-        :raises KeyError, TypeError, ValueError: For a kept state this program cannot read.
+        :param kept: The kept state as the store read it back (JSON, checked here).
+        :raises KeyError, TypeError, ValueError, IndexError: For a kept state this program cannot read.
         """
         table = cls(name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter, on_finished=on_finished)
-        options = kept["options"]
+        options, seats = kept["options"], kept["seats"]
+        if not isinstance(options, Mapping) or not isinstance(seats, list):
+            raise TypeError("a kept lobby's options must be an object and its seats a list")
         table.options = TableOptions(agent=str(options["agent"]), hints=bool(options["hints"]),
-                                     turn_clock=float(options["turn_clock"]), on_leave=str(options["on_leave"]),
+                                     turn_clock=as_number(options["turn_clock"]), on_leave=str(options["on_leave"]),
                                      newcomers=bool(options["newcomers"]))
         table.spectators.allowed = bool(options.get("spectators", True))
-        table.target_score = int(kept["target_score"])
-        for seat, player_name, hashed in kept["seats"]:
-            peer = table._new_peer(str(player_name), int(seat))
+        table.target_score = int(as_number(kept["target_score"]))
+        for entry in seats:
+            if not isinstance(entry, list) or len(entry) != 3:
+                raise ValueError(f"a kept seat must be [seat, name, session hash]: {entry!r}")
+            seat, player_name, hashed = entry
+            peer = table._new_peer(str(player_name), int(as_number(seat)))
             peer.session_hash = str(hashed)
             table.peers[peer.seat] = peer
             table.info.player_names[peer.seat] = peer.name

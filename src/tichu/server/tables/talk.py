@@ -8,8 +8,6 @@ exactly the messages it knows; the state itself (lines, rates, who is ready) is
 
 from __future__ import annotations
 
-from typing import Any
-
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.idle import IdleSeats
 from tichu.server.tables.social import (
@@ -21,6 +19,7 @@ from tichu.server.tables.social import (
     TARGET_SCORE_MIN,
     ChatLine,
 )
+from tichu.server.ws import outgoing as out
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import ProtocolError, clean_chat_text, clip, notification
 
@@ -82,7 +81,7 @@ class Talk(IdleSeats):
             raise ProtocolError(ErrorCode.SERVER_BUSY,
                                 f"too many chat messages: {CHAT_BURST} at once, then {CHAT_RATE:g} a second")
 
-    def _lobby_state(self) -> dict[str, Any]:
+    def _lobby_state(self) -> out.LobbyState:
         """``lobby_state``: the target score (and its range) and per seat whether its client is
         ready (``null``: an agent, or a client that never sent ``table_sync``)."""
         ready = [None if client is None else self.social.ready(client) for client in self.peers]
@@ -93,7 +92,7 @@ class Talk(IdleSeats):
         self._tell_listeners("lobby_state", self._lobby_state())
         self.spectators.send(notification("lobby_state", self._lobby_state()))
 
-    def _tell_listeners(self, event: str, context: dict[str, Any]) -> None:
+    def _tell_listeners(self, event: str, context: out.LobbyState | out.ChatLine | out.ReactionSent) -> None:
         """Send a notification of the extension to the clients that sent ``table_sync``."""
         message = notification(event, context)
         for client in self.clients:
@@ -101,6 +100,6 @@ class Talk(IdleSeats):
                 client.send(message)
 
 
-def _line_json(line: ChatLine) -> dict[str, Any]:
+def _line_json(line: ChatLine) -> out.ChatLine:
     """A chat line as ``chat_message`` sends it: ``{player_index, player_name, text}``."""
     return {"player_index": line.seat, "player_name": line.name, "text": line.text}
