@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from tichu.server.codes import ErrorCode
 from tichu.server.ws.incoming import (
     ANSWERS,
+    MAX_LIST_ITEMS,
     Bomb,
     Chat,
     Ping,
@@ -57,3 +59,15 @@ def test_every_refusal_names_what_was_wrong() -> None:
     assert refused('{"type": "chat", "payload": []}') == "payload must be an object"
     assert refused("[1]") == "a message is a JSON object"
     assert refused("nope") == "not JSON"
+
+
+def test_a_list_longer_than_the_deck_is_refused_before_its_items_are_read() -> None:
+    """A command's lists are bounded (no list of cards is longer than the deck, R1): one item more
+    is refused as a whole, so a frame full of cards costs no check per card; the schema says so too."""
+    longest = [[2, 1]] * MAX_LIST_ITEMS
+    assert parse_command(json.dumps({"type": "bomb", "payload": {"cards": longest}})) == \
+        Bomb(tuple((2, 1) for _ in longest))
+    too_long = [[2, 1]] * (MAX_LIST_ITEMS + 1)
+    assert "field 'cards' has the wrong type" in refused(json.dumps({"type": "bomb", "payload": {"cards": too_long}}))
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json").read_text("utf-8"))
+    assert f'"maxItems": {MAX_LIST_ITEMS}' in json.dumps(schema)

@@ -216,6 +216,9 @@ ANSWERS: dict[str, type[GrandTichuAnswer | SchupfAnswer | PlayAnswer | WishAnswe
     "give_dragon_away": DragonAnswer}
 
 T = TypeVar("T")
+#: The longest list a command may carry: no list of cards is longer than the deck (R1). A longer one
+#: is refused before its items are checked, so that a frame's check costs little whatever it holds.
+MAX_LIST_ITEMS = 56
 
 
 def parse_command(text: str) -> Command:
@@ -260,8 +263,7 @@ def decode(cls: type[T], data: JsonObject) -> T:
     :returns: The instance.
     :raises ProtocolError: (``INVALID_MESSAGE``) naming the first wrong field.
     """
-    hints = typing.get_type_hints(cls)
-    fields = {field.name: field for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints, fields = _shape(cls)
     for key in data:
         if key not in fields:
             raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"unknown field {clip(key)!r}")
@@ -279,6 +281,21 @@ def decode(cls: type[T], data: JsonObject) -> T:
             raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"field {name!r} has the wrong type")
         values[name] = _frozen(value)
     return cls(**values)
+
+
+#: Each command class's field types and fields (:func:`_shape`), one entry per class of this module.
+_SHAPES: dict[type[object], tuple[dict[str, object], dict[str, dataclasses.Field[object]]]] = {}
+
+
+def _shape(cls: type[object]) -> tuple[dict[str, object], dict[str, dataclasses.Field[object]]]:
+    """A command class's field types and fields, read once: resolving the annotations (strings
+    under ``from __future__ import annotations``) costs far more than checking a frame, and every
+    frame a client sends is checked."""
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        fields = {field.name: field for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        shape = _SHAPES[cls] = (typing.get_type_hints(cls), fields)
+    return shape
 
 
 def _is_optional(hint: object) -> bool:
@@ -305,7 +322,7 @@ def _matches(value: object, hint: object) -> bool:
         if not isinstance(value, list):
             return False
         if len(args) == 2 and args[1] is Ellipsis:
-            return all(_matches(item, args[0]) for item in value)
+            return len(value) <= MAX_LIST_ITEMS and all(_matches(item, args[0]) for item in value)
         return len(value) == len(args) and all(_matches(item, arg) for item, arg in zip(value, args, strict=True))
     if origin is dict:
         return isinstance(value, dict)

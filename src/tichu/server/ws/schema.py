@@ -92,6 +92,8 @@ class _Builder:
                 fixed: list[JsonValue] = [self.value(arg, prefix) for arg in args]
                 return {"type": "array", "prefixItems": fixed, "items": False,
                         "minItems": len(fixed), "maxItems": len(fixed)}
+            if origin is tuple:  # a command's list (incoming.py): bounded like the parser's
+                return {"type": "array", "items": self.value(args[0], prefix), "maxItems": incoming.MAX_LIST_ITEMS}
             return {"type": "array", "items": self.value(args[0], prefix)}
         if origin in (dict, Mapping):
             if args[1] is object:
