@@ -212,3 +212,27 @@ async def test_refused_client_and_a_taken_port_exit_1(tmp_path: Path) -> None:
         assert_one_line(taken, "tichu-server", "address already in use")
     finally:
         await server.close()
+
+
+def readme_commands() -> list[list[str]]:
+    """The README's command lines of the project's commands, in order: each line of a ``bash``
+    block and each inline code span that starts with a command's name (comments dropped)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.findall(r"^(tichu-[a-z-]+ [^\n#]*)|`(tichu-[a-z-]+ [^`]*)`", text, flags=re.MULTILINE)
+    return [shlex.split(block or inline) for block, inline in found]
+
+
+def test_readme_examples_read_what_an_earlier_example_wrote() -> None:
+    """issue 33, finding 8: the README's ``tichu-replay data/records/arena.jsonl`` failed on a fresh
+    clone (no example wrote that file). Every record file an example reads (outside ``../shared``)
+    is written by an example above it, and every ``tichu-client`` example names a table."""
+    commands = readme_commands()
+    assert {"tichu-arena", "tichu-replay", "tichu-client"} <= {command[0] for command in commands}
+    written: set[str] = set()
+    for command in commands:
+        outputs = {value for flag, value in zip(command, command[1:]) if flag in ("--records", "--out")}
+        reads = {arg for arg in command[1:] if arg.endswith(".jsonl") and not arg.startswith("../shared")} - outputs
+        written |= outputs
+        assert reads <= written, f"{' '.join(command)} reads a file no example above writes"
+        if command[0] == "tichu-client":
+            assert "--session-id" in command or {"--name", "--table"} <= set(command), " ".join(command)
