@@ -50,6 +50,7 @@ class Case:
     :ivar status: The exit status.
     :ivar says: A part of the one line that names the problem.
     :ivar on_stdout: The problem is said in the command's report on stdout, stderr stays empty.
+    :ivar env: A setting of the environment, ``NAME=VALUE`` (``""``: none).
     :ivar blocked: Run as if the module of an optional extra were not installed (one of
         :data:`BLOCKED_MODULES`, or ``""``: nothing blocked).
     """
@@ -59,6 +60,7 @@ class Case:
     status: int
     says: str
     on_stdout: bool = False
+    env: str = ""
     blocked: str = ""
 
 
@@ -91,6 +93,7 @@ CASES = [
     Case("tichu-analyse", "{tmp}/garbage.jsonl --seats x", 2, "seats are 0..3"),
     Case("tichu-server", "--port 99999", 2, "--port: must be 1..65535, not 99999"),
     Case("tichu-server", "--port eighty", 2, "--port: not a whole number"),
+    Case("tichu-server", "", 2, "bad setting: TICHU_PORT='eighty' is not a valid int", env="TICHU_PORT=eighty"),
     Case("tichu-client", "--port 99999 --name Anna --table t", 2, "--port: must be 1..65535, not 99999"),
     Case("tichu-client", "--name Anna --table t --think -1", 2, "--think: must be 0..60, not -1"),
     Case("tichu-client", "--name Anna --table t --think nan", 2, "--think: must be 0..60, not nan"),
@@ -153,12 +156,15 @@ def assert_one_line(done: subprocess.CompletedProcess[str], command: str, says: 
     assert said[0].startswith(f"{command}: ") and says in said[0], said[0]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{case.command} {case.args}" for case in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[" ".join(filter(None, (case.env, case.command, case.args)))
+                                              for case in CASES])
 def test_a_bad_input_is_one_line_and_its_exit_status(case: Case, inputs: Path) -> None:
     """issue 33, finding 8: each bad input of the table ends in one line naming the problem and
     the exit status 2 (a bad argument) or 1 (a failure while running), never a traceback."""
     args = shlex.split(case.args.format(tmp=inputs))
-    done = run(case.command, args, inputs, blocked=(inputs / f"without-{case.blocked}",) if case.blocked else ())
+    env = dict([case.env.split("=", 1)]) if case.env else {}
+    done = run(case.command, args, inputs, blocked=(inputs / f"without-{case.blocked}",) if case.blocked else (),
+               env=env)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     assert done.returncode == case.status, done.stdout + done.stderr
     if case.on_stdout:
