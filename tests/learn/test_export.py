@@ -114,8 +114,8 @@ def test_the_command_line_writes_the_arrays(bsw_records: list[dict[str, Any]], s
     assert np.array_equal(np.concatenate([part["action"] for part in parts]), training_data(bsw_records).action)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "tichu-record/1", "id": "x", "rounds": []}\n', encoding="utf-8")
-    assert script.main([str(bad), "--out", str(tmp_path / "no.npz")]) == 2
-    assert "training_data:" in capsys.readouterr().err
+    assert script.main([str(bad), "--out", str(tmp_path / "no.npz")]) == 1
+    assert "tichu-training-data:" in capsys.readouterr().err
 
 
 def test_batches_hold_at_most_their_rows_and_add_up_to_the_whole(bsw_records: list[dict[str, Any]]) -> None:

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from tichu.analysis import DEFAULT_SAMPLES, RecordFault, analyse_record
-from tichu.records.bsw import BswError, import_file
+from tichu.cli.arguments import BSW_SUFFIX, existing_file, integer
+from tichu.cli.errors import CommandError, CommandParser, content_problem, run_command
+from tichu.records.bsw import import_file
 from tichu.records.parts import AnalysisDocument
 from tichu.records.record import read_records
 
@@ -27,24 +29,31 @@ from tichu.records.record import read_records
 COSTLIEST = 5
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """Parse the command line."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", type=Path, help="a record file (.jsonl, .json) or a Brettspielwelt log (.tch)")
+def parser() -> CommandParser:
+    """The command line's parser."""
+    parser = CommandParser("tichu-analyse", __doc__)
+    parser.add_argument("file", type=existing_file, help="a record file (.jsonl, .json) or a Brettspielwelt log (.tch)")
     parser.add_argument("--seats", type=_seats, help="seats to judge, e.g. 0,2 (default: the people's seats; "
                         "all four in a record without people)")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="deals per decision")
+    parser.add_argument("--samples", type=integer(2), default=DEFAULT_SAMPLES,
+                        help=f"deals per decision, at least 2 (default {DEFAULT_SAMPLES})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the judgements")
-    parser.add_argument("--index", type=int, help="analyse only the record at this position of the file (from 0)")
+    parser.add_argument("--index", type=integer(0),
+                        help="analyse only the record at this position of the file (from 0)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the analysis document(s) here")
-    args = parser.parse_args(argv)
-    if args.samples < 2:
-        parser.error("--samples must be at least 2")
-    return args
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line."""
+    return parser().parse_args(argv)
 
 
 def _seats(text: str) -> list[int]:
-    seats = [int(part) for part in text.split(",") if part.strip()]
+    try:
+        seats = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        seats = []
     if not seats or any(not 0 <= seat < 4 for seat in seats):
         raise argparse.ArgumentTypeError(f"seats are 0..3, comma-separated: {text!r}")
     return seats
@@ -53,14 +62,14 @@ def _seats(text: str) -> list[int]:
 def load_records(path: Path) -> list[dict[str, Any]]:
     """The records of a file: a Brettspielwelt log, one JSON record, a JSON array, or JSON Lines.
 
-    :raises ValueError: For a file that holds none of these.
+    :raises ValueError: For a file that holds none of these, or no text (the message names the file).
     """
-    if path.suffix == ".tch":
-        try:
+    try:
+        if path.suffix == BSW_SUFFIX:
             return [dict(import_file(path))]
-        except BswError as error:
-            raise ValueError(f"{path}: {error}") from error
-    text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+    except ValueError as error:  # a log that breaks a rule or is not text (UnicodeDecodeError)
+        raise ValueError(f"{path}: {content_problem(error)}") from error
     try:
         data = json.loads(text)
     except ValueError:
@@ -95,16 +104,18 @@ def summary(document: AnalysisDocument) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Analyse the records of the file; print the summaries; write the documents."""
-    args = parse_args(argv)
+    return run_command(parser(), argv, analyse)
+
+
+def analyse(args: argparse.Namespace) -> int:
+    """Judge the records; 1 if one does not replay."""
     try:
         records = load_records(args.file)
-    except (OSError, ValueError) as error:
-        print(error, file=sys.stderr)
-        return 1
+    except ValueError as error:
+        raise CommandError(str(error)) from error
     if args.index is not None:
-        if not 0 <= args.index < len(records):
-            print(f"{args.file}: no record at index {args.index} ({len(records)} records)", file=sys.stderr)
-            return 1
+        if args.index >= len(records):
+            raise CommandError(f"{args.file}: no record at index {args.index} ({len(records)} records)")
         records = [records[args.index]]
     documents, status = [], 0
     for record in records:
@@ -112,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             document = analyse_record(record, seats=args.seats, samples=args.samples, seed=args.seed,
                                       progress=_progress)
         except RecordFault as error:
-            print(error, file=sys.stderr)
+            print(f"tichu-analyse: {error}", file=sys.stderr)
             status = 1
             continue
         documents.append(document)

@@ -14,23 +14,30 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tichu.records.bsw import BswError, flags_needed, import_file
+from tichu.cli.arguments import existing_path
+from tichu.cli.errors import CommandError, CommandParser, content_problem, run_command
+from tichu.records.bsw import flags_needed, import_file
 from tichu.records.record import replay, write_records
+
+
+def parser() -> CommandParser:
+    """The command line's parser."""
+    parser = CommandParser("tichu-bsw-import", __doc__)
+    parser.add_argument("paths", nargs="+", type=existing_path, metavar="FILE_OR_DIR",
+                        help=".tch files, or folders of them")
+    parser.add_argument("--out", metavar="FILE.jsonl", help="write the records that replay (JSON Lines)")
+    return parser
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help=".tch files, or folders of them")
-    parser.add_argument("--out", metavar="FILE.jsonl", help="write the records that replay (JSON Lines)")
-    return parser.parse_args(argv)
+    return parser().parse_args(argv)
 
 
-def log_files(paths: list[str]) -> list[Path]:
+def log_files(paths: list[Path]) -> list[Path]:
     """The ``.tch`` files named or found (sorted) in the folders named."""
     found: list[Path] = []
-    for name in paths:
-        path = Path(name)
+    for path in paths:
         found += sorted(path.glob("*.tch")) if path.is_dir() else [path]
     return found
 
@@ -42,8 +49,10 @@ def check_file(path: Path) -> tuple[dict[str, Any] | None, str]:
     """
     try:
         record = import_file(path)
-    except (BswError, OSError) as error:
+    except OSError as error:
         return None, f"{path}: import failed: {error}"
+    except ValueError as error:  # a line the rules refuse (BswError), or no text at all
+        return None, f"{path}: import failed: {content_problem(error)}"
     flags = ", ".join(flags_needed(record["rules"])) or "none"
     summary = f"{path}: {len(record['rounds'])} rounds, flags: {flags}"
     violation = replay(record)
@@ -54,11 +63,14 @@ def check_file(path: Path) -> tuple[dict[str, Any] | None, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Import, replay, print, write; return 1 if any log failed."""
-    args = parse_args(argv)
+    return run_command(parser(), argv, import_logs)
+
+
+def import_logs(args: argparse.Namespace) -> int:
+    """Import and replay every log; write the records that replay."""
     files = log_files(args.paths)
     if not files:
-        print("no .tch files found", file=sys.stderr)
-        return 1
+        raise CommandError(f"no .tch files in {', '.join(str(path) for path in args.paths)}")
     records = []
     for path in files:
         record, line = check_file(path)

@@ -16,9 +16,30 @@ from collections.abc import AsyncGenerator
 
 import aiohttp
 
+from tichu.cli.arguments import integer, number, port
+from tichu.cli.errors import CommandError, CommandParser, run_command
 from tichu.client.bots import RandomBrain
 from tichu.client.connection import TableClient, run_bot
 from tichu.client.console import ConsoleBrain
+
+
+def parser() -> CommandParser:
+    """The command line's parser."""
+    parser = CommandParser("tichu-client", __doc__)
+    parser.add_argument("--host", default="127.0.0.1", help="server host (default 127.0.0.1)")
+    parser.add_argument("--port", type=port, default=8080, help="server port, 1..65535 (default 8080)")
+    parser.add_argument("--name", help="your name at the table")
+    parser.add_argument("--table", help="the table to join (opened if it does not exist)")
+    parser.add_argument("--session-id", help="rejoin this session instead of joining by name")
+    parser.add_argument("--agent", choices=["random"], help="play as a bot; without it you play at the terminal")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random agent")
+    parser.add_argument("--think", type=number(0, 60), default=0.0,
+                        help="seconds the agent waits before answering, 0..60")
+    parser.add_argument("--start", action="store_true", help="as host, start the game once --clients are seated")
+    parser.add_argument("--clients", type=integer(1, 4), default=1, help="clients to wait for with --start (default 1)")
+    parser.add_argument("--games", type=integer(0), default=1, help="leave after this many games; 0: stay (default 1)")
+    parser.add_argument("--verbose", action="store_true", help="log the client's warnings and details")
+    return parser
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -27,23 +48,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     :param argv: The arguments (default: ``sys.argv[1:]``).
     :returns: The options.
     """
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1", help="server host (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8080, help="server port (default 8080)")
-    parser.add_argument("--name", help="your name at the table")
-    parser.add_argument("--table", help="the table to join (opened if it does not exist)")
-    parser.add_argument("--session-id", help="rejoin this session instead of joining by name")
-    parser.add_argument("--agent", choices=["random"], help="play as a bot; without it you play at the terminal")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random agent")
-    parser.add_argument("--think", type=float, default=0.0, help="seconds the agent waits before answering")
-    parser.add_argument("--start", action="store_true", help="as host, start the game once --clients are seated")
-    parser.add_argument("--clients", type=int, default=1, help="clients to wait for with --start (default 1)")
-    parser.add_argument("--games", type=int, default=1, help="leave after this many games; 0: stay (default 1)")
-    parser.add_argument("--verbose", action="store_true", help="log the client's warnings and details")
-    args = parser.parse_args(argv)
-    if args.session_id is None and not (args.name and args.table):
-        parser.error("give --name and --table, or --session-id")
+    command = parser()
+    args = command.parse_args(argv)
+    _check(command, args)
     return args
+
+
+def _check(command: CommandParser, args: argparse.Namespace) -> None:
+    """A first join needs a name and a table; a rejoin the session id."""
+    if args.session_id is None and not (args.name and args.table):
+        command.error("give --name and --table, or --session-id")
 
 
 async def stdin_lines() -> AsyncGenerator[str, None]:
@@ -123,18 +137,45 @@ def summary(client: TableClient) -> str:
             f"received, {len(client.sent)} sent, close code {client.close_code}, session {client.session_id}")
 
 
+def refusal(client: TableClient) -> str | None:
+    """Why the server refused the client a seat (its last error), or ``None`` if it was seated.
+
+    A server that refuses a join (a full table, a taken name, an expired session) sends an
+    ``error`` and closes (protocol.md, "Connecting"); the client then never had a seat.
+    """
+    if client.player_index is not None:
+        return None
+    errors = [entry.message.get("payload") or {} for entry in client.received if entry.message.get("type") == "error"]
+    if not errors:
+        return f"the server closed the connection before a seat was taken (close code {client.close_code})"
+    last = errors[-1]
+    message = str(last.get("message", ""))
+    context = last.get("context") or {}
+    details = [f"{key}={value}" for key, value in context.items() if str(value) not in message]
+    return f"refused by the server: {message} (code {last.get('code')}{''.join(', ' + item for item in details)})"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the client; the exit status is 1 when the connection failed."""
-    args = parse_args(argv)
-    quiet = logging.ERROR if args.agent is None else logging.WARNING
-    logging.basicConfig(level=logging.INFO if args.verbose else quiet, format="%(levelname)s %(message)s")
+    """Run the client; the exit status is 1 when the connection failed or the server refused a seat."""
+    command = parser()
+
+    def body(args: argparse.Namespace) -> int:
+        _check(command, args)
+        return connect_and_play(args)
+
+    return run_command(command, argv, body)
+
+
+def connect_and_play(args: argparse.Namespace) -> int:
+    """Play; print the session's summary, or why there was none."""
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR, format="%(levelname)s %(message)s")
     try:
         client = asyncio.run(play(args))
     except (aiohttp.ClientError, OSError) as error:
-        print(f"wsclient: cannot connect to {args.host}:{args.port}: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+        raise CommandError(f"cannot connect to {args.host}:{args.port}: {error}") from error
+    refused = refusal(client)
+    if refused is not None:
+        raise CommandError(refused)
     print(summary(client))
     return 0
 

@@ -14,18 +14,22 @@ import argparse
 import sys
 from pathlib import Path
 
+from tichu.cli.errors import CommandError, CommandParser, run_command
 from tichu.records.store import GameStore
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write the store's records to the file; print how many."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser("tichu-export", __doc__)
     parser.add_argument("--db", type=Path, default=Path("data/tichu.sqlite3"), help="the database file")
     parser.add_argument("--out", type=Path, required=True, help="the JSON Lines file to write")
-    args = parser.parse_args(argv)
+    return run_command(parser, argv, export)
+
+
+def export(args: argparse.Namespace) -> int:
+    """Export every stored game that ended."""
     if not args.db.is_file():
-        print(f"no database at {args.db}", file=sys.stderr)
-        return 1
+        raise CommandError(f"no database at {args.db}")
     store = GameStore(args.db)
     try:
         count = store.export_jsonl(args.out)

@@ -11,15 +11,21 @@ import argparse
 import sys
 from pathlib import Path
 
+from tichu.cli.arguments import record_file
+from tichu.cli.errors import CommandParser, run_command
 from tichu.records.store import GameStore
 
 
 def main(argv: list[str] | None = None) -> int:
     """Import the files named on the command line; print what was added and skipped."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandParser("tichu-import", __doc__)
     parser.add_argument("--db", type=Path, default=Path("data/tichu.sqlite3"), help="the database file")
-    parser.add_argument("files", nargs="+", type=Path, help="record files (.jsonl)")
-    args = parser.parse_args(argv)
+    parser.add_argument("files", nargs="+", type=record_file, help="record files (.jsonl)")
+    return run_command(parser, argv, import_files)
+
+
+def import_files(args: argparse.Namespace) -> int:
+    """Import every file into the store; 1 if a line was skipped."""
     store = GameStore(args.db)
     unreadable = 0
     try:

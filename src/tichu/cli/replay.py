@@ -1,9 +1,10 @@
 """Replay game records (JSON Lines) through the rules and report every record that breaks one.
 
-Example: ``tichu-replay data/records/arena.jsonl``. A line that is no record (one
-torn by a power cut, say) is reported and skipped. Exit status 1 if any line was skipped, or
-any record has a violation or a round whose card points do not add up to 100 (double
-victories aside).
+Example: ``tichu-replay data/records/arena.jsonl`` (written by ``tichu-arena --records``). A line
+that is no record (one torn by a power cut, say) is reported and skipped; a Brettspielwelt log
+(``.tch``) is refused with a pointer to ``tichu-bsw-import``, which replays it. Exit status 1
+if any line was skipped, or any record has a violation or a round whose card points do not add
+up to 100 (double victories aside).
 """
 
 from __future__ import annotations
@@ -12,14 +13,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from tichu.records.record import json_list, json_object, read_records, replay
+from tichu.cli.arguments import record_file
+from tichu.cli.errors import CommandParser, run_command
+from tichu.records.record import json_list, json_object, read_numbered_records, replay
 
 
 def main(argv: list[str] | None = None) -> int:
     """Replay the files named on the command line; print a summary."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", type=Path, help="record files (.jsonl)")
-    args = parser.parse_args(argv)
+    parser = CommandParser("tichu-replay", __doc__)
+    parser.add_argument("files", nargs="+", type=record_file, help="record files (.jsonl)")
+    return run_command(parser, argv, replay_files)
+
+
+def replay_files(args: argparse.Namespace) -> int:
+    """Replay every record of the files; 1 if any line was skipped or broke a rule."""
     games = rounds = problems = 0
     for path in args.files:
 
@@ -28,12 +35,13 @@ def main(argv: list[str] | None = None) -> int:
             problems += 1
             print(f"{path}:{number}: skipped, {why}")
 
-        for number, record in enumerate(read_records(path, unreadable), start=1):
+        for number, record in read_numbered_records(path, unreadable):
             games += 1
             violation = replay(record)
             if violation is not None:
                 problems += 1
                 print(f"{path}:{number} ({record.get('id')}): {violation}")
+                continue
             for index, round_data in enumerate(json_list(record.get("rounds", []))):
                 rounds += 1
                 round_ = json_object(round_data)

@@ -1,7 +1,9 @@
 """OpenSpiel's ISMCTS against our agents on duplicate deals, with the Arena's statistics.
 
 Example: ``tichu-spiel-arena --pairs 4 --target 500 --simulations 100 rule heuristic``
-(needs ``pip install -e '.[spiel]'``; docs/agents.md, "OpenSpiel's ISMCTS against our agents").
+(needs the extra ``spiel``: ``pip install 'tichu[spiel]'``, in a checkout ``pip install -e '.[spiel]'``;
+docs/agents.md, "OpenSpiel's ISMCTS against our agents"). OpenSpiel is imported only to play, so
+``--help`` and the argument checks work without it.
 Team A is the bot (``ismcts:nSIMULATIONS``), team B the agent named; each pair of games plays the
 same deals with the teams' seats swapped.
 """
@@ -11,27 +13,40 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from tichu.agents.registry import AGENTS
 from tichu.arena.arena import ArenaReport, GameSummary, summarize_game
 from tichu.arena.stats import TimeHistogram
-from tichu.learn.spiel_match import BotSettings, MatchGame, play_match
+from tichu.cli.arguments import agent, integer, number
+from tichu.cli.errors import CommandError, CommandParser, missing_extra, run_command
+
+if TYPE_CHECKING:
+    from tichu.learn.spiel_match import MatchGame
+
+
+def parser() -> CommandParser:
+    """The command line's parser."""
+    parser = CommandParser("tichu-spiel-arena", __doc__)
+    parser.add_argument("opponents", nargs="+", type=agent, metavar="AGENT",
+                        help=f"our agents to play, each in turn; one of {list(AGENTS)}")
+    parser.add_argument("--pairs", type=integer(1), default=2, help="duplicate pairs of games per opponent (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals, the bot and the agents (default 1)")
+    parser.add_argument("--target", type=integer(1), default=1000, help="target score of a game (default 1000)")
+    parser.add_argument("--max-rounds", type=integer(1), default=50,
+                        help="a game ends after this many rounds (default 50)")
+    parser.add_argument("--simulations", type=integer(1), default=50,
+                        help="ISMCTS simulations per decision (default 50)")
+    parser.add_argument("--uct-c", type=number(0), default=150.0,
+                        help="UCT's exploration constant in points (default 150)")
+    parser.add_argument("--rollouts", type=integer(1), default=1,
+                        help="rollouts to the round's end per evaluation (default 1)")
+    return parser
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("opponents", nargs="+", metavar="AGENT",
-                        help=f"our agents to play, each in turn; one of {list(AGENTS)}")
-    parser.add_argument("--pairs", type=int, default=2, help="duplicate pairs of games per opponent (default 2)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals, the bot and the agents (default 1)")
-    parser.add_argument("--target", type=int, default=1000, help="target score of a game (default 1000)")
-    parser.add_argument("--max-rounds", type=int, default=50, help="a game ends after this many rounds (default 50)")
-    parser.add_argument("--simulations", type=int, default=50, help="ISMCTS simulations per decision (default 50)")
-    parser.add_argument("--uct-c", type=float, default=150.0, help="UCT's exploration constant in points (default 150)")
-    parser.add_argument("--rollouts", type=int, default=1,
-                        help="rollouts to the round's end per evaluation (default 1)")
-    return parser.parse_args(argv)
+    return parser().parse_args(argv)
 
 
 def summary(game: MatchGame) -> tuple[GameSummary, bool]:
@@ -50,7 +65,14 @@ def summary(game: MatchGame) -> tuple[GameSummary, bool]:
 
 
 def run(opponent: str, args: argparse.Namespace) -> list[str]:
-    """Play the bot against one opponent; the report's lines."""
+    """Play the bot against one opponent; the report's lines.
+
+    :raises CommandError: Without OpenSpiel (the extra ``spiel``), naming how to install it.
+    """
+    try:
+        from tichu.learn.spiel_match import BotSettings, play_match
+    except ImportError as error:
+        raise CommandError(missing_extra("spiel", error)) from error
     settings = BotSettings(args.simulations, args.uct_c, args.rollouts)
     report = ArenaReport((settings.label(), opponent, settings.label(), opponent))
     started = time.perf_counter()
@@ -74,7 +96,11 @@ def run(opponent: str, args: argparse.Namespace) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Play the bot against each opponent in turn and print the report of each."""
-    args = parse_args(argv)
+    return run_command(parser(), argv, play_all)
+
+
+def play_all(args: argparse.Namespace) -> int:
+    """Play every opponent in turn."""
     for opponent in args.opponents:
         print("\n".join(run(opponent, args)) + "\n", flush=True)
     return 0
