@@ -181,6 +181,7 @@ class Seating(Talk):
             self.engine.replace_player(seat, player)
             self.session.unseat(seat)
         peer.release()
+        peer.connection = None  # its socket closes; the departed person keeps no buffer
         was_ready = self.social.forget(peer)
         self._broadcast("player_left", {"player_index": seat, "player_name": peer.name,
                                         "host_index": self.info.host_index, "replaced_by_agent": True})

@@ -155,6 +155,7 @@ class Table(Lobby):
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
+        self._departed.clear()  # a departed person holds the table: no cycle outlives it
         if not await self.session.suspend() and self.clients:
             name, state = self.name, self.kept_lobby()
             self._store.submit(lambda store: store.keep_lobby(name, dict(state)))
@@ -215,6 +216,7 @@ class Table(Lobby):
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
+        self._departed.clear()  # a departed person holds the table: no cycle outlives it
         await self.session.stop()
         if reason is not None:
             self._broadcast_error(reason)
