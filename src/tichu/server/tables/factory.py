@@ -130,8 +130,9 @@ class GameFactory:
         return table, peer
 
     def _forget_sessions(self, table: Table) -> None:
-        """Forget the sessions of a table's people who may not come back (:meth:`Table.knows`): the
-        sessions kept stay at most eight a table (four seated, four who left), whatever the joins."""
+        """Forget the sessions of a table's people who may not come back (:meth:`Table.knows`): after
+        each join and return at most eight a table (four seated, four who left), whatever the
+        joins; those a game's start or end let go wait for the table's next join or its close."""
         for key in [key for key, (owner, peer) in self._sessions.items() if owner is table and not table.knows(peer)]:
             del self._sessions[key]
 
