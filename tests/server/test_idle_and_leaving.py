@@ -19,7 +19,7 @@ from tests.support.live_server import WAIT, Message, eventually, read_table_reco
 from tests.support.raw_client import GAME_WAIT, Server, StartServer, is_event, is_request
 from tichu.records.record import replay
 from tichu.server.tables import idle as idle_module
-from tichu.server.tables import seating as seating_module
+from tichu.server.tables import session as session_module
 
 INVALID_MESSAGE, INVALID_ACTION, GAME_ALREADY_STARTED, NOT_LOBBY_HOST = 101, 300, 400, 401
 
@@ -174,8 +174,9 @@ async def test_a_person_leaving_ends_the_game_when_the_host_chose_so(start_serve
 
 async def test_a_running_table_is_closed_to_newcomers_but_not_to_who_left(start_server: StartServer) -> None:
     """By default a newcomer cannot take an agent's seat in a running game (400 with
-    ``spectate``, then closed); Guest, who left, takes her own seat back. The record names Guest on
-    her seat, the agent that played it between, and where each change happened."""
+    ``spectate``, then closed); Guest, who left, takes her own seat back with her session id
+    (issue 33: never by her name alone). The record names Guest on her seat, the agent that
+    played it between, and where each change happened."""
     async with asyncio.timeout(GAME_WAIT):
         server = await start_server()
         host = await server.join("Host", "closed", seed=1)
@@ -190,39 +191,44 @@ async def test_a_running_table_is_closed_to_newcomers_but_not_to_who_left(start_
         await stranger.wait_closed()
         [refusal] = stranger.errors()
         assert refusal["code"] == GAME_ALREADY_STARTED and refusal["context"]["spectate"] is True
-        back = await server.join("guest", "closed", seed=3)  # names compare without case
+        back = await server.reconnect(guest, seed=3)
         assert back.seat == seat
         await asyncio.gather(hosting, back.play())
         [record] = read_table_records(server, "closed")
         assert record["players"][seat or 0] == {"name": "Guest", "kind": "human"}
-        changes = record["seat_changes"]
-        assert [(change["seat"], change["reason"]) for change in changes] == [(seat, "left"), (seat, "joined")]
-        assert changes[0]["kind"].startswith("agent:") and changes[1]["name"] == "guest"
-        assert (changes[0]["round"], changes[0]["event"]) <= (changes[1]["round"], changes[1]["event"])
+        changes = record.get("seat_changes", [])
+        if changes:  # none when nothing was played between her leave and her return (issue 33)
+            assert [(change["seat"], change["reason"]) for change in changes] == [(seat, "left"), (seat, "joined")]
+            assert changes[0]["kind"].startswith("agent:") and changes[1]["name"] == "Guest"
+            assert (changes[0]["round"], changes[0]["event"]) < (changes[1]["round"], changes[1]["event"])
         assert replay(record) is None
 
 
 async def test_the_seat_changes_of_a_game_are_bounded(start_server: StartServer,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """A person who leaves and comes back over and over cannot grow the game's record without
-    bound: past ``MAX_SEAT_CHANGES`` a join into the running game is refused (400), nothing changes."""
-    monkeypatch.setattr(seating_module, "MAX_SEAT_CHANGES", 2)
+    """Newcomers cannot grow the game's record without bound: past ``MAX_SEAT_CHANGES`` a
+    newcomer's join is refused (400), nothing changes; the person who left is never refused
+    (issue 33, finding 1): her return cancels her leave in the record."""
+    monkeypatch.setattr(session_module, "MAX_SEAT_CHANGES", 2)
     async with asyncio.timeout(GAME_WAIT):
         server = await start_server()
         host = await server.join("Host", "loop", seed=1)
         guest = await server.join("Guest", "loop", seed=2)
+        await host.send_type("set_options", newcomers=True)
+        await guest.wait_event("options_changed", newcomers=True)
         await host.send_type("start_game")
         hosting = asyncio.create_task(host.play())
         await guest.play(until=None, hold=mid_trick_play)
-        await guest.send_type("leave")
+        await guest.send_type("leave")  # change 1
         await guest.wait_closed()
-        again = await server.join("Guest", "loop", seed=3)  # change 2: back in her seat
-        await again.send_type("leave")
-        await again.wait_closed()
-        refused = await server.raw("table_name=loop&player_name=Guest", name="Guest")
+        nina = await server.join("Nina", "loop", seed=3)  # change 2: an agent's seat, not Guest's
+        assert nina.seat not in (host.seat, guest.seat)
+        refused = await server.raw("table_name=loop&player_name=Otto", name="Otto")
         await refused.wait_closed()
         [error] = refused.errors()
         assert error["code"] == GAME_ALREADY_STARTED and "2 times" in error["message"]
-        await hosting
+        back = await server.reconnect(guest, seed=4)
+        assert back.seat == guest.seat
+        await asyncio.gather(hosting, back.play(), nina.play())
         [record] = read_table_records(server, "loop")
-        assert len(record["seat_changes"]) == 3  # left, joined, left: the last leave is always kept
+        assert [(change["name"], change["reason"]) for change in record["seat_changes"]] == [("Nina", "joined")]

@@ -26,6 +26,12 @@ let _lastSent = '';
 let _closingError = null;
 
 /**
+ * The login that tries the session of a seat the user left first; a refused session joins by name.
+ * @type {({name: string, table: string}|null)}
+ */
+let _rejoining = null;
+
+/**
  * Send a message and remember its type.
  * @param {string} type The message type.
  * @param {Object} [payload] The payload.
@@ -63,6 +69,8 @@ function _viewForState() {
  */
 function _afterNotification(event, context, returning) {
   if (event === 'player_joined' && 'session_id' in context) {
+    _rejoining = null;
+    User.setLeftSession(null);
     User.setSessionId(context.session_id);
     Network.setSessionId(context.session_id);
     _send('table_sync');  // the chat, readiness and target score (docs/server.md)
@@ -119,6 +127,10 @@ function _onError(error) {
     // refused at connect time: the socket closes next
     const context = error.context || {};
     _closingError = { code: code, reason: String(context.reason || ''), spectate: context.spectate === true };
+    return;
+  }
+  if (_lastSent === 'chat' && code === Config.UNAUTHORIZED_CODE) {
+    _toast(I18n.t('chat.outOfRound'));
     return;
   }
   if (_lastSent === 'chat' || _lastSent === 'reaction') {
@@ -191,6 +203,13 @@ function _onRefused() {
   if (error === null) {
     _backToLogin({ key: 'login.replaced' });
   }
+  else if (Config.SESSION_ERROR_CODES.includes(error.code) && _rejoining !== null) {
+    // the seat left is gone (taken, or the game is over): join by name as anyone
+    const login = _rejoining;
+    _rejoining = null;
+    User.setLeftSession(null);
+    Network.join(login.name, login.table);
+  }
   else if (Config.SESSION_ERROR_CODES.includes(error.code)) {
     User.setSessionId(null);
     Network.setSessionId(null);
@@ -209,10 +228,13 @@ function _onRefused() {
 }
 
 /**
- * Leave the table for good: forget the session and show the login.
+ * Leave the table for good: forget the session (kept only to take this seat back by logging in
+ * again under the same name) and show the login.
  * @returns {void}
  */
 function _onLeft() {
+  const session = User.getSessionId();
+  User.setLeftSession(session ? { name: User.getName() || '', table: User.getTable() || '', session: session } : null);
   User.setSessionId(null);
   Network.setSessionId(null);
   _backToLogin(null);
@@ -264,7 +286,14 @@ function init() {
     State.reset();
     _closingError = null;
     ViewManager.show('loading');
-    Network.join(login.name, login.table);
+    const left = User.getLeftSession(login.name, login.table);
+    _rejoining = left ? { name: login.name, table: login.table } : null;
+    if (left) {
+      Network.resume(left);  // the seat left here under this name: only its session takes it back
+    }
+    else {
+      Network.join(login.name, login.table);
+    }
   });
   EventBus.on(Events.INTENT_SWAP, function (swap) {
     _send('swap_players', { player_index_1: swap.first, player_index_2: swap.second });

@@ -20,6 +20,7 @@
  * @property {number} ACTION_TIMEOUT_CODE The error code of a decision an agent took for the seat.
  * @property {number} INVALID_MESSAGE_CODE The error code of invalid query parameters at connect time.
  * @property {number} GAME_ALREADY_STARTED_CODE The error code of joining a running game closed to newcomers.
+ * @property {number} UNAUTHORIZED_CODE The error code of a chat line from a seat that is out (it sees every hand).
  * @property {Object<string, string>} STORAGE_KEYS The localStorage keys.
  * @property {number} CHAT_MAX_LENGTH Characters a chat text may have (the server's bound).
  * @property {string[]} REACTIONS The quick reactions' ids, in the order of their buttons.
@@ -46,10 +47,12 @@ const Config = Object.freeze({
   ACTION_TIMEOUT_CODE: 309,
   INVALID_MESSAGE_CODE: 101,
   GAME_ALREADY_STARTED_CODE: 400,
+  UNAUTHORIZED_CODE: 104,
   STORAGE_KEYS: Object.freeze({
     NAME: 'tichu.name',
     TABLE: 'tichu.table',
     SESSION: 'tichu.session',
+    LEFT: 'tichu.left',
     LANGUAGE: 'tichu.language',
     MUTED: 'tichu.muted',
     CHAT_MUTED: 'tichu.chatMuted',

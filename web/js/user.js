@@ -86,6 +86,33 @@ function setSessionId(sessionId) {
 }
 
 /**
+ * The session of a seat the user left at a table under a name: only it takes that seat back
+ * (a name is no proof, docs/server.md "Who a person is").
+ * @param {string} name The player name of the login.
+ * @param {string} table The table name of the login.
+ * @returns {(string|null)} The session id, or null when the user left no seat there under that name.
+ */
+function getLeftSession(name, table) {
+  try {
+    const left = JSON.parse(_read(KEYS.LEFT) || 'null');
+    const same = left && left.table === table && String(left.name).toLowerCase() === name.toLowerCase();
+    return same ? String(left.session) : null;
+  }
+  catch {
+    return null;
+  }
+}
+
+/**
+ * Remember the session of the seat the user leaves, or forget it.
+ * @param {({name: string, table: string, session: string}|null)} left The seat left; null forgets it.
+ * @returns {void}
+ */
+function setLeftSession(left) {
+  _write(KEYS.LEFT, left === null ? null : JSON.stringify(left));
+}
+
+/**
  * The chosen language.
  * @returns {(string|null)} `en`, `de`, or null when never chosen.
  */
@@ -146,6 +173,8 @@ export const User = Object.freeze({
   saveLogin,
   getSessionId,
   setSessionId,
+  getLeftSession,
+  setLeftSession,
   getLanguage,
   setLanguage,
   isMuted,

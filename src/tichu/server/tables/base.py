@@ -79,6 +79,9 @@ class TableBase:
         self.peers: list[Peer | None] = [None] * 4
         self._joined: list[Peer] = []  # clients in the order they joined (for the host)
         self._away: dict[Peer, asyncio.TimerHandle] = {}  # dropped clients within the grace period
+        # per seat, the last person who left it (since the game started or the lobby opened): they
+        # alone may take it back, with their session id; at most four, whatever the joins
+        self._departed: dict[int, Peer] = {}
         self.session = GameSession(name, self, store, on_ended=self._game_ended, on_failed=self._game_failed,
                                    on_finished=on_finished)
         self.spectators = Spectators(settings.max_spectators_per_table, self)
@@ -109,6 +112,12 @@ class TableBase:
         self.info.phase = TablePhase.LOBBY
         self.info.is_running = False
         self.info.player_names = [peer.name if peer else agent_name(seat) for seat, peer in enumerate(self.peers)]
+        self._departed.clear()  # the game's seats are nobody's now: the lobby is open to every name
+
+    def knows(self, peer: Peer) -> bool:
+        """Whether ``peer`` may come back with its session id: it is seated (connected or within
+        its grace period), or it is the last person who left its seat."""
+        return self.peers[peer.seat] is peer or self._departed.get(peer.seat) is peer
 
     def _game_failed(self) -> None:
         """The game failed (logged, its record written as aborted): everyone hears ``UNKNOWN_ERROR``."""

@@ -91,6 +91,7 @@ class GameFactory:
             log.info("table %r opened", table_name)
         self._keep_open(table)
         peer = table.join(player_name, connection)
+        self._forget_sessions(table)
         self._sessions[peer.session_hash] = (table, peer)
         log.info("table %r: %r joined at seat %d", table_name, player_name, peer.seat)
         return table, peer
@@ -113,18 +114,27 @@ class GameFactory:
     def reconnect(self, session_id: str, connection: Connection) -> tuple[Table, Peer]:
         """Give a client with a known session its seat back.
 
-        :raises ProtocolError: ``SESSION_NOT_FOUND`` for an unknown or expired session,
-            ``SESSION_EXPIRED`` if another client took the seat.
+        :raises ProtocolError: ``SESSION_NOT_FOUND`` for an unknown or expired session (or one whose
+            person may not come back: :meth:`Table.knows`), ``SESSION_EXPIRED`` if another client
+            took the seat.
         """
         found = self._sessions.get(session_hash(session_id))
-        if found is None or self.tables.get(found[0].name) is not found[0]:
+        if found is None or self.tables.get(found[0].name) is not found[0] or not found[0].knows(found[1]):
             raise ProtocolError(ErrorCode.SESSION_NOT_FOUND, session_id=session_id)
         table, peer = found
         peer.session_id = session_id  # a seat rebuilt after a restart knew only the hash
         self._keep_open(table)
         table.reconnect(peer, connection)
+        self._forget_sessions(table)
         log.info("table %r: %r reconnected at seat %d", table.name, peer.name, peer.seat)
         return table, peer
+
+    def _forget_sessions(self, table: Table) -> None:
+        """Forget the sessions of a table's people who may not come back (:meth:`Table.knows`): after
+        each join and return at most eight a table (four seated, four who left), whatever the
+        joins; those a game's start or end let go wait for the table's next join or its close."""
+        for key in [key for key, (owner, peer) in self._sessions.items() if owner is table and not table.knows(peer)]:
+            del self._sessions[key]
 
     def restore(self, games: list[RunningGame]) -> None:
         """Rebuild the tables of games that were running when the server stopped

@@ -1,11 +1,13 @@
 """A table's seats: who sits where, joining and coming back, the grace period of a dropped
-client, leaving (docs/server.md, "Leaving, idle seats and late joiners").
+client, leaving (docs/server.md, "Leaving, idle seats and late joiners", "Who a person is").
 
 The first client is the host; when it leaves, the client that joined next becomes host. Seats
 without a client are played by agents. A client that drops keeps its seat for the grace
 period (the game waits if it must act); then an agent takes over, and the client can still
-come back if nobody took the seat. During a game, a person who left gets their own seat back,
-and a newcomer is seated only where the host allows it; every change of a seat's occupant is
+come back if nobody took the seat. A seat is given back by proof, never by name: the person
+who left a seat last comes back with their session id; during a game a name alone never
+receives a seat, and the names of the game's people who left stay theirs. A newcomer is
+seated during a game only where the host allows it; every change of a seat's occupant is
 kept for the record (:class:`~tichu.server.tables.session.GameSession`).
 """
 
@@ -14,47 +16,30 @@ from __future__ import annotations
 import asyncio
 
 from tichu.engine.views import build_public_state
-from tichu.records.stats import HUMAN
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.talk import Talk
 from tichu.server.ws.connection import Connection
 from tichu.server.ws.peer import Peer
 from tichu.server.ws.protocol import PROTOCOL_VERSION, ProtocolError, notification, public_state_json
 
-#: Seat changes a game keeps at most (for its record); a join beyond them is refused.
-MAX_SEAT_CHANGES = 64
-
 
 class Seating(Talk):
     """The seats of a :class:`~tichu.server.tables.table.Table` (a part of it)."""
 
     def join(self, player_name: str, connection: Connection) -> Peer:
-        """Seat a new client on the first seat an agent holds; during a game, a person who left
-        it gets their own seat back, and a newcomer is seated only where the host allows it.
+        """Seat a new client on the first seat an agent holds; during a game only where the host
+        allows newcomers, and first on a seat no person who left may take back. A name never
+        gives a seat back: a person who left comes back with their session id (:meth:`reconnect`).
 
-        :raises ProtocolError: ``NAME_TAKEN``, ``TABLE_FULL``, or ``GAME_ALREADY_STARTED`` (with
+        :raises ProtocolError: ``NAME_TAKEN`` (a seated client's name, or during a game the name of
+            a person who left it), ``TABLE_FULL``, or ``GAME_ALREADY_STARTED`` (with
             ``context.spectate``) for a newcomer at a running table closed to newcomers.
         """
-        if any(peer.name.casefold() == player_name.casefold() for peer in self.clients):
-            raise ProtocolError(ErrorCode.NAME_TAKEN, table_name=self.name, player_name=player_name)
+        self._check_name(player_name)
         free = [seat for seat in range(4) if self.peers[seat] is None]
         if not free:
             raise ProtocolError(ErrorCode.TABLE_FULL, table_name=self.name)
-        seat = free[0]
-        if self.is_running:
-            if len(self.session.seat_changes) >= MAX_SEAT_CHANGES:
-                raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED,
-                                    f"this game's seats changed hands {MAX_SEAT_CHANGES} times; wait for its end",
-                                    table_name=self.name, spectate=self.spectators.admits)
-            starters = self.session.starters
-            own = [seat for seat in free if starters and starters[seat][1] == HUMAN
-                   and starters[seat][0].casefold() == player_name.casefold()]
-            if own:
-                seat = own[0]
-            elif not self.options.newcomers:
-                raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED,
-                                    "the game has started and the table is closed to newcomers",
-                                    table_name=self.name, spectate=self.spectators.admits)
+        seat = self._newcomer_seat(free) if self.is_running else free[0]
         peer = self._new_peer(player_name, seat)
         self._seat(peer)
         self._joined.append(peer)
@@ -63,8 +48,40 @@ class Seating(Talk):
         self._connect(peer, connection)
         return peer
 
+    def _check_name(self, player_name: str) -> None:
+        """Refuse a name a seated client has, or during a game that of a person who left it (who
+        may come back with their session id: nobody else may appear under their name)."""
+        wanted = player_name.casefold()
+        if any(peer.name.casefold() == wanted for peer in self.clients):
+            raise ProtocolError(ErrorCode.NAME_TAKEN, table_name=self.name, player_name=player_name)
+        if self.is_running and any(peer.name.casefold() == wanted for peer in self._departed.values()):
+            raise ProtocolError(ErrorCode.NAME_TAKEN,
+                                "a person of this game left under that name; they come back with their session id",
+                                table_name=self.name, player_name=player_name)
+
+    def _newcomer_seat(self, free: list[int]) -> int:
+        """The seat of a newcomer to a running game: a free seat no person who left may take back,
+        else the first free seat (its person's claim goes: they get ``SESSION_EXPIRED``).
+
+        :raises ProtocolError: ``GAME_ALREADY_STARTED`` at a table closed to newcomers, or once the
+            game's seats changed hands
+            :data:`~tichu.server.tables.session.MAX_SEAT_CHANGES` times.
+        """
+        if not self.options.newcomers:
+            raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED,
+                                "the game has started and the table is closed to newcomers",
+                                table_name=self.name, spectate=self.spectators.admits)
+        if self.session.changes_full:
+            raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED,
+                                f"this game's seats changed hands {len(self.session.seat_changes)} times; "
+                                "wait for its end",
+                                table_name=self.name, spectate=self.spectators.admits)
+        unclaimed = [seat for seat in free if seat not in self._departed]
+        return (unclaimed or free)[0]
+
     def reconnect(self, peer: Peer, connection: Connection) -> None:
-        """Give a returning client its seat back (inside or after the grace period).
+        """Give a returning client its seat back: inside the grace period, or after it (or after it
+        left) if nobody took the seat.
 
         :raises ProtocolError: ``SESSION_EXPIRED`` if another client took the seat.
         """
@@ -74,6 +91,7 @@ class Seating(Talk):
         elif self.peers[peer.seat] is not peer:
             if self.peers[peer.seat] is not None:
                 raise ProtocolError(ErrorCode.SESSION_EXPIRED, "another client took the seat")
+            self._departed.pop(peer.seat, None)
             self._seat(peer)
             self._joined.append(peer)
             if self.info.host_index is None:
@@ -152,9 +170,10 @@ class Seating(Talk):
             self._joined.remove(peer)
         if self.info.host_index == seat:
             self.info.host_index = self._joined[0].seat if self._joined else None
+        self._departed[seat] = peer  # they alone may take the seat back, with their session id
         agent = self._make_agent(seat)
         self.info.player_names[seat] = agent.name
-        if self.engine is not None and self.options.on_leave == "end":
+        if self.engine is not None and self.options.on_leave == "end" and self.session.started(peer.session_hash):
             self._end_early(seat, peer.name)
         elif self.engine is not None:
             player = self._seat_agent(agent)
@@ -162,6 +181,7 @@ class Seating(Talk):
             self.engine.replace_player(seat, player)
             self.session.unseat(seat)
         peer.release()
+        peer.connection = None  # its socket closes; the departed person keeps no buffer
         was_ready = self.social.forget(peer)
         self._broadcast("player_left", {"player_index": seat, "player_name": peer.name,
                                         "host_index": self.info.host_index, "replaced_by_agent": True})

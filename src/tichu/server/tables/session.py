@@ -22,11 +22,16 @@ from tichu.engine.views import TableSource
 from tichu.records.journal import JournalCursor
 from tichu.records.parts import EndedBy, GameRecord, SeatChange
 from tichu.records.record import ended_early, game_record
+from tichu.records.stats import HUMAN
 from tichu.server.tables.options import StartOptions
 from tichu.server.workers.game_journal import GameJournal
 from tichu.server.workers.store_writer import StoreWriter
 
 log = logging.getLogger(__name__)
+
+#: Seat changes a game's record keeps at most: beyond them newcomers are refused (the table's
+#: join), and a person coming back cancels their own leave instead of adding a change.
+MAX_SEAT_CHANGES = 64
 
 
 class GameSession:
@@ -64,6 +69,7 @@ class GameSession:
         self._journal: GameJournal | None = None
         self._started_at = ""
         self.starters: list[tuple[str, str]] = []
+        self._starting_people: set[str] = set()  # the session hashes of the people who started the game
         self.seat_changes: list[SeatChange] = []
         self._kept_options: dict[str, object] = {}  # what the store keeps beside the running game's journal
 
@@ -89,6 +95,7 @@ class GameSession:
         :param people: ``(seat, name, session hash)`` of every person seated.
         """
         self.starters = [(player.name, player.kind) for player in engine.players]
+        self._starting_people = {hashed for _, _, hashed in people}
         self.seat_changes = []
         self._kept_options = kept = dict(options)
         rules, name = engine.rules, self.table_name
@@ -111,6 +118,7 @@ class GameSession:
             else [(player.name, player.kind) for player in engine.players]
         changes = options.get("seat_changes")
         self.seat_changes = [read_seat_change(change) for change in changes] if isinstance(changes, list) else []
+        self._starting_people = {hashed for seat, name, hashed in people if self.starters[seat] == (name, HUMAN)}
         self._kept_options = {key: value for key, value in options.items() if key != "seat_changes"}
         journal = GameJournal(self._store, game_id, self._table(), written=written)
         follow(journal.cursor)
@@ -147,20 +155,62 @@ class GameSession:
         assert source is not None, "a session outlived its table"
         return source
 
+    def started(self, hashed: str) -> bool:
+        """Whether the person of a session (by its hash) was seated when the game started (after a
+        restart: a person seated on the seat and under the name they started with)."""
+        return hashed in self._starting_people
+
     def note_change(self, seat: int, player: Player, reason: str) -> None:
         """Remember a change of a seat's occupant during the game, where it happened (the record's
-        ``seat_changes``: the round's index and how many of its events came before)."""
+        ``seat_changes``: the round's index and how many of its events came before).
+
+        The record stays bounded whatever the joins (docs/server.md): a change where the seat's
+        last one happened (no event between) replaces it, and both go when the seat is back with
+        the occupant it had before; beyond :data:`MAX_SEAT_CHANGES` changes a person coming back
+        cancels their own leave (the agent's moves between count as theirs).
+        """
         engine = self.engine
         if engine is None:
             return
         round_ = engine.round
         index = len(engine.rounds)
         events = len(round_.events) if round_ is not None and not round_.is_over else 0
-        self.seat_changes.append({"seat": seat, "round": index, "event": events, "name": player.name,
-                                  "kind": player.kind, "reason": reason})
+        change: SeatChange = {"seat": seat, "round": index, "event": events, "name": player.name,
+                              "kind": player.kind, "reason": reason}
+        self._add_change(change)
         if self._journal is not None:
             game_id, kept = self._journal.game_id, {**self._kept_options, "seat_changes": list(self.seat_changes)}
             self._store.submit(lambda store: store.set_running_options(game_id, kept))
+
+    @property
+    def changes_full(self) -> bool:
+        """Whether the game keeps :data:`MAX_SEAT_CHANGES` seat changes (newcomers are refused)."""
+        return len(self.seat_changes) >= MAX_SEAT_CHANGES
+
+    def _add_change(self, change: SeatChange) -> None:
+        """Add a seat change to :attr:`seat_changes`, coalesced as :meth:`note_change` says."""
+        seat = change["seat"]
+        last = next((i for i in range(len(self.seat_changes) - 1, -1, -1) if self.seat_changes[i]["seat"] == seat),
+                    None)
+        if last is not None:
+            previous = self.seat_changes[last]
+            back = self._occupant_before(last) == (change["name"], change["kind"])
+            if (previous["round"], previous["event"]) == (change["round"], change["event"]):
+                del self.seat_changes[last]  # nobody played between: the later change stands alone
+                if back:
+                    return
+            elif back and change["kind"] == HUMAN and self.changes_full:
+                del self.seat_changes[last]  # the person's return cancels their own leave
+                return
+        self.seat_changes.append(change)
+
+    def _occupant_before(self, index: int) -> tuple[str, str]:
+        """``(name, kind)`` of a seat's occupant before its change at ``index`` of :attr:`seat_changes`."""
+        seat = self.seat_changes[index]["seat"]
+        for earlier in reversed(self.seat_changes[:index]):
+            if earlier["seat"] == seat:
+                return earlier["name"], earlier["kind"]
+        return self.starters[seat] if seat < len(self.starters) else ("", "")
 
     def store_seat(self, seat: int, name: str, hashed: str) -> None:
         """Store who sits at a seat of the running game (by the hash of the session id)."""

@@ -80,6 +80,7 @@ class Table(Lobby):
         self.info.player_names = [player.name for player in players]
         rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
+        self._departed.clear()  # who left the lobby has no seat in the game
         starters = [[player.name, player.kind] for player in players]
         options: StartOptions = {**self.options.stored(), "starters": starters}
         engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
@@ -154,6 +155,7 @@ class Table(Lobby):
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
+        self._departed.clear()  # a departed person holds the table: no cycle outlives it
         if not await self.session.suspend() and self.clients:
             name, state = self.name, self.kept_lobby()
             self._store.submit(lambda store: store.keep_lobby(name, dict(state)))
@@ -214,6 +216,7 @@ class Table(Lobby):
         for timer in self._away.values():
             timer.cancel()
         self._away.clear()
+        self._departed.clear()  # a departed person holds the table: no cycle outlives it
         await self.session.stop()
         if reason is not None:
             self._broadcast_error(reason)

@@ -44,9 +44,16 @@ class Talk(IdleSeats):
         """Send a chat text to every listening client (``chat_message``) and keep it in the history.
 
         :raises ProtocolError: ``INVALID_MESSAGE`` for an empty, too long or control-character
-            text; ``SERVER_BUSY`` beyond the chat rate. Nothing is sent or kept then.
+            text; ``UNAUTHORIZED`` from a seat that is out and sees every hand (R8.3) until the
+            round ends (:meth:`_sees_hands`); ``SERVER_BUSY`` beyond the chat rate. Nothing is
+            sent or kept then.
         """
         text = clean_chat_text(raw, CHAT_LENGTH)
+        if self._sees_hands(peer):
+            raise ProtocolError(ErrorCode.UNAUTHORIZED,
+                                "a seat that is out sees every hand: it sends quick reactions only until the "
+                                "round ends",
+                                reactions=list(REACTIONS))
         self._take_chat_token(peer)
         line = ChatLine(peer.seat, peer.name, text)
         self.social.remember(line)
@@ -75,6 +82,14 @@ class Talk(IdleSeats):
             raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED, table_name=self.name)
         if self.social.set_ready(peer, ready):
             self._send_lobby_state()
+
+    def _sees_hands(self, peer: Peer) -> bool:
+        """Whether a seat is out of the running round and is shown every hand (R8.3): what it writes
+        could tell its partner the opponents' cards, so it may only react (docs/server.md)."""
+        engine = self.engine
+        round_ = self.round
+        return (engine is not None and engine.rules.reveal_hands_when_out and round_ is not None
+                and not round_.is_over and peer.seat in round_.out_order)
 
     def _take_chat_token(self, peer: Peer) -> None:
         if not self.social.allow(peer):
