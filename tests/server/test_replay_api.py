@@ -173,7 +173,8 @@ async def test_the_server_parses_and_replays_no_upload_itself(start_server: Star
 
 async def test_replays_at_once_and_waiting_are_bounded(tmp_path: Path) -> None:
     """Issue 33, finding 4: ``limit`` replays run and ``queued`` wait; one more is refused at
-    once (PoolBusy, the API's 503), and the ones taken all finish."""
+    once (PoolBusy, the API's 503), and the ones taken all finish. Uploads admitted while their
+    body is read count as waiting."""
     pool = ReplayPool(limit=1, queued=1)
     go = tmp_path / "go"
     try:
@@ -184,6 +185,11 @@ async def test_replays_at_once_and_waiting_are_bounded(tmp_path: Path) -> None:
         go.touch()
         assert len(set(await asyncio.gather(*taken)) - {os.getpid()}) >= 1
         assert pool.busy == 0 and pool.waiting == 0
+        with pool.admitted(), pool.admitted():  # uploads being read count as waiting
+            with pytest.raises(PoolBusy), pool.admitted():
+                pass
+            assert pool.admitting == 2
+        assert pool.admitting == 0
     finally:
         pool.shutdown()
 

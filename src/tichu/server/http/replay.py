@@ -9,8 +9,9 @@
 
 The event loop only does I/O: it reads the body (or the stored record's text) and hands the
 bytes to the replay processes (:mod:`tichu.server.workers.replay_pool`), which parse, replay and
-encode (and gzip) the answer. ``MAX_REPLAYS`` run at once and ``QUEUED_REPLAYS`` wait; a request
-beyond those gets 503 with ``Retry-After``. A record that breaks a rule is no error: its
+encode (and gzip) the answer. ``MAX_REPLAYS`` run at once and ``QUEUED_REPLAYS`` wait (an upload
+being read counts as waiting); a request beyond those gets 503 with ``Retry-After`` before its
+body is read. A record that breaks a rule is no error: its
 document has the steps up to the violation and the violation in ``fault``. Whatever the body or
 the query holds, the answer is a 4xx with the reason, never a 500.
 """
@@ -90,6 +91,24 @@ async def replay_upload(request: web.Request) -> web.StreamResponse:
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise _too_large(request.content_length)
     index = _index(request.query.get("index"))
+    pool = request.app[REPLAYS]
+    gzipped = _accepts_gzip(request)
+    try:
+        with pool.admitted():
+            data = await _read_body(request)
+        body = await pool.run(upload_answer, data, index, gzipped)
+    except PoolBusy:
+        raise _busy() from None
+    except BadRecord as error:
+        raise _error(web.HTTPBadRequest, str(error)) from None
+    return _response(body, gzipped)
+
+
+async def _read_body(request: web.Request) -> bytes:
+    """The request's body, :data:`MAX_BODY` bytes at most.
+
+    :raises web.HTTPRequestEntityTooLarge: For a longer one (counted as it is read).
+    """
     data = bytearray()
     while len(data) <= MAX_BODY:
         chunk = await request.content.read(MAX_BODY + 1 - len(data))
@@ -98,14 +117,7 @@ async def replay_upload(request: web.Request) -> web.StreamResponse:
         data += chunk
     if len(data) > MAX_BODY:
         raise _too_large(len(data))
-    gzipped = _accepts_gzip(request)
-    try:
-        body = await request.app[REPLAYS].run(upload_answer, bytes(data), index, gzipped)
-    except PoolBusy:
-        raise _busy() from None
-    except BadRecord as error:
-        raise _error(web.HTTPBadRequest, str(error)) from None
-    return _response(body, gzipped)
+    return bytes(data)
 
 
 def _index(text: str | None) -> int | None:

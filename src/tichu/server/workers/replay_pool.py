@@ -9,8 +9,9 @@ the server and the agents' workers, so a burst of replays never takes a live gam
 event loop hands them the raw bytes and gets back the answer's bytes: it parses nothing.
 
 At most :data:`MAX_REPLAYS` replays run and :data:`QUEUED_REPLAYS` more wait their turn on the
-event loop; a request beyond those raises :class:`PoolBusy` (the HTTP API answers 503 with
-``Retry-After``). The processes start with the first replay, from the agent pool's fork server
+event loop (an upload whose body is being read counts as waiting: :meth:`ReplayPool.admitted`);
+a request beyond those raises :class:`PoolBusy` (the HTTP API answers 503 with ``Retry-After``,
+before it reads a body). The processes start with the first replay, from the agent pool's fork server
 (:func:`~tichu.server.workers.agent_pool.process_context`), and are let go after
 :data:`IDLE_SECONDS` without a replay, which gives their memory back.
 
@@ -28,7 +29,7 @@ import json
 import logging
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar, TypeVarTuple
@@ -82,6 +83,8 @@ class ReplayPool:
     :ivar queued: Replays that may wait for a process at most.
     :ivar busy: Replays running now.
     :ivar waiting: Replays waiting for a process now.
+    :ivar admitting: Requests admitted that get their input ready (:meth:`admitted`); they count
+        as waiting.
     """
 
     def __init__(self, limit: int = MAX_REPLAYS, queued: int = QUEUED_REPLAYS,
@@ -96,6 +99,7 @@ class ReplayPool:
         self.queued = max(0, queued)
         self.busy = 0
         self.waiting = 0
+        self.admitting = 0
         self._idle_seconds = idle_seconds
         self._slots = asyncio.Semaphore(self.limit)
         self._executor: ProcessPoolExecutor | None = None
@@ -112,12 +116,11 @@ class ReplayPool:
         :param function: A function at a module's top level (the process imports it).
         :param args: Its arguments; they and its result must pickle.
         :returns: What it returns.
-        :raises PoolBusy: If :attr:`limit` replays run and :attr:`queued` wait already, or the
-            process died (killed, out of memory).
+        :raises PoolBusy: If :attr:`limit` replays run and :attr:`queued` wait (or are
+            admitted) already, or the process died (killed, out of memory).
         :raises BaseException: What ``function`` raised (:class:`BadRecord`...).
         """
-        if self.busy + self.waiting >= self.limit + self.queued:
-            raise PoolBusy(f"{self.limit} replays run and {self.queued} wait already")
+        self._check()
         self.waiting += 1
         try:
             await self._slots.acquire()
@@ -138,6 +141,26 @@ class ReplayPool:
             self._let_go()
             log.warning("replay pool: a process died; starting new ones with the next replay")
             raise PoolBusy("the replay's process ended") from None
+
+    @contextlib.contextmanager
+    def admitted(self) -> Iterator[None]:
+        """Hold a place among the replays that wait while the caller gets the replay's input ready
+        (reads an upload's body): a request the pool has no place for is refused before its body
+        is read, and a :meth:`run` right after the place is left (no ``await`` between) finds it.
+
+        :raises PoolBusy: If :attr:`limit` replays run and :attr:`queued` wait or are admitted.
+        """
+        self._check()
+        self.admitting += 1
+        try:
+            yield
+        finally:
+            self.admitting -= 1
+
+    def _check(self) -> None:
+        """:raises PoolBusy: If the replays running, waiting and admitted fill the pool."""
+        if self.busy + self.waiting + self.admitting >= self.limit + self.queued:
+            raise PoolBusy(f"{self.limit} replays run and {self.queued} wait already")
 
     def _start(self) -> ProcessPoolExecutor:
         if self._executor is None:
