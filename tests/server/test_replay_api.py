@@ -194,6 +194,21 @@ async def test_replays_at_once_and_waiting_are_bounded(tmp_path: Path) -> None:
         pool.shutdown()
 
 
+async def test_idle_processes_are_let_go_and_a_dead_one_is_replaced() -> None:
+    """Issue 33, finding 4: the replay processes go when idle (their memory back) and start again
+    with the next replay; a process that dies fails its replay with PoolBusy (503), not the pool."""
+    pool = ReplayPool(idle_seconds=0.0)
+    try:
+        assert await pool.run(os.getpid) != os.getpid()
+        await _until(lambda: not pool.started)
+        with pytest.raises(PoolBusy):
+            await pool.run(os._exit, 1)
+        assert pool.busy == 0
+        assert await pool.run(os.getpid) != os.getpid()
+    finally:
+        pool.shutdown()
+
+
 async def test_a_full_pool_answers_503_with_retry_after(start_server: StartServer, records: list[Record]) -> None:
     """Issue 33, finding 4: a request that finds every replay process busy and the queue full
     gets 503 with ``Retry-After`` and the reason, for an upload and for a stored game's steps."""
