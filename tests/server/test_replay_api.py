@@ -1,12 +1,14 @@
 """The replay API (:mod:`tichu.server.http.replay`): a stored game's steps, uploaded records and
-their bounds (404, 413, 400, 503)."""
+their bounds (404, 413, 400, 503), and the replay processes (:mod:`tichu.server.workers.replay_pool`)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import json
-import threading
+import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ from tichu.records.record import replay
 from tichu.server.http import replay as replay_api
 from tichu.server.http.replay import MAX_BODY
 from tichu.server.keys import REPLAYS, STORE
+from tichu.server.workers import replay_pool
+from tichu.server.workers.replay_pool import PoolBusy, ReplayPool
 
 Record = dict[str, Any]
 
@@ -125,34 +129,100 @@ async def test_a_brettspielwelt_log(start_server: StartServer, shared_dir: Path)
     assert document["fault"] is None and document["steps"][-1]["kind"] == "round_end"
 
 
-async def test_replays_at_once_are_bounded(start_server: StartServer, records: list[Record],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over the pool's bound a request gets 503 at once; the running replays go on."""
+def wait_for_file(path: str) -> int:
+    """In a replay process: wait (a minute at most) until ``path`` exists; its process id."""
+    deadline = time.monotonic() + 60
+    while not Path(path).exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os.getpid()
+
+
+async def _until(check: Callable[[], bool]) -> None:
+    """Wait (a minute at most) until ``check()`` holds."""
+    deadline = time.monotonic() + 60
+    while not check():
+        assert time.monotonic() < deadline, "the state did not come about within a minute"
+        await asyncio.sleep(0.01)
+
+
+async def test_replays_run_in_processes_of_their_own() -> None:
+    """Issue 33, finding 4: a replay runs in another process than the server's (in a thread of
+    the server it held the GIL: 20 replays raised every table's ping to 200 ms)."""
+    pool = ReplayPool()
+    try:
+        assert await pool.run(os.getpid) != os.getpid()
+    finally:
+        pool.shutdown()
+
+
+async def test_the_server_parses_and_replays_no_upload_itself(start_server: StartServer, records: list[Record],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33, finding 4: the server's process neither parses an uploaded body nor replays it
+    (here it cannot: both are broken in this process); the replay processes do."""
+    def broken(*_: object) -> None:
+        raise AssertionError("parsed or replayed in the server's process")
+
+    for module in (replay_pool, replay_api):
+        for name in ("parse_records", "replay_document", "upload_document"):
+            monkeypatch.setattr(module, name, broken, raising=False)
+    monkeypatch.setattr(steps, "replay_document", broken)
     server = await start_server()
+    status, document = await _post(f"{server.url}api/replay", json.dumps(records[1]))
+    assert status == 200 and document["id"] == records[1]["id"]
+
+
+async def test_replays_at_once_and_waiting_are_bounded(tmp_path: Path) -> None:
+    """Issue 33, finding 4: ``limit`` replays run and ``queued`` wait; one more is refused at
+    once (PoolBusy, the API's 503), and the ones taken all finish. Uploads admitted while their
+    body is read count as waiting."""
+    pool = ReplayPool(limit=1, queued=1)
+    go = tmp_path / "go"
+    try:
+        taken = [asyncio.ensure_future(pool.run(wait_for_file, str(go))) for _ in range(2)]
+        await _until(lambda: pool.busy == 1 and pool.waiting == 1)
+        with pytest.raises(PoolBusy):
+            await pool.run(wait_for_file, str(go))
+        go.touch()
+        assert len(set(await asyncio.gather(*taken)) - {os.getpid()}) >= 1
+        assert pool.busy == 0 and pool.waiting == 0
+        with pool.admitted(), pool.admitted():  # uploads being read count as waiting
+            with pytest.raises(PoolBusy), pool.admitted():
+                pass
+            assert pool.admitting == 2
+        assert pool.admitting == 0
+    finally:
+        pool.shutdown()
+
+
+async def test_idle_processes_are_let_go_and_a_dead_one_is_replaced() -> None:
+    """Issue 33, finding 4: the replay processes go when idle (their memory back) and start again
+    with the next replay; a process that dies fails its replay with PoolBusy (503), not the pool."""
+    pool = ReplayPool(idle_seconds=0.0)
+    try:
+        assert await pool.run(os.getpid) != os.getpid()
+        await _until(lambda: not pool.started)
+        with pytest.raises(PoolBusy):
+            await pool.run(os._exit, 1)
+        assert pool.busy == 0
+        assert await pool.run(os.getpid) != os.getpid()
+    finally:
+        pool.shutdown()
+
+
+async def test_a_full_pool_answers_503_with_retry_after(start_server: StartServer, records: list[Record]) -> None:
+    """Issue 33, finding 4: a request that finds every replay process busy and the queue full
+    gets 503 with ``Retry-After`` and the reason, for an upload and for a stored game's steps."""
+    server = await start_server()
+    assert await server.app[STORE].read(lambda games: games.add(records[0]))
     pool = server.app[REPLAYS]
-    release = threading.Event()
-    started = threading.Event()
-    real = steps.replay_document
-
-    def slow(record: Record) -> dict[str, Any]:
-        started.set()
-        release.wait(10)
-        return dict(real(record))
-
-    monkeypatch.setattr(replay_api, "replay_document", slow)
-    body = json.dumps(records[0])
-    async with aiohttp.ClientSession() as session:
-        url = f"{server.url}api/replay"
-        running = [asyncio.ensure_future(session.post(url, data=body)) for _ in range(pool.limit)]
-        await asyncio.to_thread(started.wait, 10)
-        while pool.busy < pool.limit:
-            await asyncio.sleep(0.01)
-        async with session.post(url, data=body) as response:
-            assert response.status == 503
-            assert "too many replays" in (await response.json())["error"]
-        release.set()
-        for future in running:
-            response = await future
-            assert response.status == 200
-            response.release()
-    assert pool.busy == 0
+    pool.busy, pool.waiting = pool.limit, pool.queued
+    try:
+        async with aiohttp.ClientSession() as session:
+            for method, url, body in (("POST", "api/replay", json.dumps(records[0])),
+                                      ("GET", f"api/games/{records[0]['id']}/steps", None)):
+                async with session.request(method, server.url + url, data=body) as response:
+                    assert response.status == 503
+                    assert int(response.headers["Retry-After"]) >= 1
+                    assert "too many replays" in (await response.json())["error"]
+    finally:
+        pool.busy = pool.waiting = 0

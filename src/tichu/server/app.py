@@ -14,6 +14,7 @@ from aiohttp import web
 
 from tichu.server.config import Settings
 from tichu.server.guard.forwarded import ForwardedResolver, parse_trusted
+from tichu.server.guard.http_rate import HttpRateLimit, http_rate_limit, quiet_bad_requests, rate_key
 from tichu.server.guard.limits import ConnectionCounter
 from tichu.server.guard.memory import Sweeper, sweep_after
 from tichu.server.guard.security import OriginPolicy, add_security_headers, dev_only_files
@@ -53,13 +54,23 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     """
     settings = settings or Settings.load()
     sweeper = Sweeper()
-    app = web.Application(middlewares=[sweep_after(sweeper), dev_only_files(settings.dev_mode)])
+    forwarded = ForwardedResolver(parse_trusted(settings.trusted_proxies))
+    quiet_bad_requests()
+
+    def http_key(request: web.Request) -> str | None:
+        client = forwarded.resolve(request.remote or "", request.headers.getall("X-Forwarded-For", []),
+                                   request.headers.getall("Forwarded", []))
+        return rate_key(client, settings.loopback_exempt)
+
+    app = web.Application(middlewares=[
+        http_rate_limit(HttpRateLimit(settings.http_rate, settings.http_burst), http_key), sweep_after(sweeper),
+        dev_only_files(settings.dev_mode)])
     app[SWEEPER] = sweeper
     app[SETTINGS] = settings
     app[AGENTS] = agents
     app[ANALYSIS_STEPS] = analysis_steps
     app[ORIGINS] = OriginPolicy(settings.allowed_origins.split(","), settings.host, settings.port)
-    app[FORWARDED] = ForwardedResolver(parse_trusted(settings.trusted_proxies))
+    app[FORWARDED] = forwarded
     app.on_response_prepare.append(add_security_headers)
     app[CONNECTIONS] = ConnectionCounter(app[SETTINGS].max_connections_per_address, app[SETTINGS].max_connections)
     app.cleanup_ctx.append(_pool_context)

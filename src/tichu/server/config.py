@@ -65,6 +65,9 @@ class Settings:
     :ivar max_spectators_per_table: Spectators one table admits (``/ws?spectate=1``); one more gets
         ``TABLE_FULL``.
     :ivar max_spectators: Spectators in all; one more gets ``SERVER_BUSY``.
+    :ivar http_rate: Requests a second one client address may make to the HTTP API (``/api/``) on
+        average; one beyond the burst gets 429 (:mod:`tichu.server.guard.http_rate`).
+    :ivar http_burst: Requests to the HTTP API one client address may make at once beyond the rate.
     :ivar loopback_exempt: Whether clients on this machine (127.0.0.0/8, ::1: tests, the load
         benchmark) are spared the limits per address (the others still hold); a client forwarded
         by a trusted proxy never is.
@@ -108,6 +111,8 @@ class Settings:
     trusted_proxies: str = ""
     max_spectators_per_table: int = 20
     max_spectators: int = 100
+    http_rate: float = 5.0
+    http_burst: int = 60
     analysis: str = "on-request"
     analysis_samples: int = DEFAULT_SAMPLES
 
@@ -133,6 +138,10 @@ class Settings:
             raise ValueError(f"TICHU_ANALYSIS={settings.analysis!r} is not one of {', '.join(ANALYSIS_MODES)}")
         if settings.analysis_samples < 1:
             raise ValueError(f"TICHU_ANALYSIS_SAMPLES={settings.analysis_samples} is not 1 or more")
+        if settings.http_rate <= 0:
+            raise ValueError(f"TICHU_HTTP_RATE={settings.http_rate} is not more than 0")
+        if settings.http_burst < 1:
+            raise ValueError(f"TICHU_HTTP_BURST={settings.http_burst} is not 1 or more")
         if settings.agent_workers < 0:
             raise ValueError(f"TICHU_AGENT_WORKERS={settings.agent_workers} is not 0 (one per core but one) or more")
         return settings

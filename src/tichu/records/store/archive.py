@@ -119,6 +119,12 @@ class Archive(Statistics):
         row = self._db.execute("SELECT record FROM games WHERE id = ?", (record_id,)).fetchone()
         return None if row is None else _loads(row[0])
 
+    def record_text(self, record_id: str) -> str | None:
+        """The record with this id as the JSON text stored, or ``None`` (for a reader that parses
+        it elsewhere: the server's replay processes)."""
+        row = self._db.execute("SELECT record FROM games WHERE id = ?", (record_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def has_game(self, game_id: str) -> bool:
         """Whether a record with this id is stored."""
         return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None

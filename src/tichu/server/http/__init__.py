@@ -1,7 +1,7 @@
 """The server's HTTP routes: the page, its health, and the JSON APIs.
 
 One convention for every module here: it has ``add_routes(app)``, which adds its routes (and any
-resource they need, such as the replay threads) to the application, and its handlers read what
+resource they need, such as the replay processes) to the application, and its handlers read what
 they need from ``request.app`` under the keys of :mod:`tichu.server.keys`.
 :func:`tichu.server.app.create_app` calls the ``add_routes`` of :data:`ROUTES` in order.
 """

@@ -64,7 +64,8 @@ def parse_int(query: Any, name: str, default: int, low: int, high: int) -> int:
     raw = query.get(name)
     if raw is None or raw == "":
         return default
-    if not (raw.isascii() and raw.lstrip("-").isdigit()) or len(raw) > 12:
+    digits = raw.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(raw) > 12:
         raise BadRequest(f"{name} must be an integer from {low} to {high}")
     value = int(raw)
     if not low <= value <= high:
@@ -102,14 +103,19 @@ def parse_time(raw: str | None, name: str, *, end: bool = False) -> str | None:
             moment = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1 if end else 0)
         else:
             moment = datetime.fromisoformat(raw)
+    except OverflowError:  # the day after 9999-12-31
+        raise BadRequest(f"{name} must be a date or time between the years 1 and 9999") from None
     except ValueError:
         raise BadRequest(f"{name} must be an ISO 8601 date or time, e.g. 2026-11-22 or 2026-11-22T10:00:00Z") \
             from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    if end and len(raw) != 10:
-        moment += timedelta(seconds=1)  # a time given is included
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        if end and len(raw) != 10:
+            moment += timedelta(seconds=1)  # a time given is included
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:  # beyond the years 1 to 9999 in UTC
+        raise BadRequest(f"{name} must be a date or time between the years 1 and 9999") from None
 
 
 async def list_games(request: web.Request) -> web.Response:

@@ -84,8 +84,9 @@ class _StartFailed(Exception):
 STOP_SECONDS = 1.0
 #: The niceness of the background process (the lowest CPU priority: a live worker takes the core).
 BACKGROUND_NICE = 19
-#: Modules the fork server imports once, so that a new worker starts with the agents loaded.
-PRELOAD = ["tichu.agents.registry", "tichu.server.workers.agent_pool"]
+#: Modules the fork server imports once, so that a new worker starts with the agents (or the
+#: replays' rules and records) loaded.
+PRELOAD = ["tichu.agents.registry", "tichu.server.workers.agent_pool", "tichu.server.workers.replay_pool"]
 
 
 def worker_count(setting: int) -> int:
@@ -182,9 +183,10 @@ def _drop_outcome(outcome: asyncio.Future[Any]) -> None:
         outcome.exception()
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    """How the pool starts processes: from a fork server that has :data:`PRELOAD` imported, or
-    by ``spawn`` where there is none (never by forking the running event loop)."""
+def process_context() -> multiprocessing.context.BaseContext:
+    """How the pool (and the replay pool, :mod:`~tichu.server.workers.replay_pool`) starts
+    processes: from a fork server that has :data:`PRELOAD` imported, or by ``spawn`` where there
+    is none (never by forking the running event loop). One fork server serves both pools."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if context.get_start_method() == "forkserver":
@@ -235,7 +237,7 @@ class AgentPool:
         if self._closed:
             raise RuntimeError("the agent pool is shut down")
         if self._executor is None:
-            context = _context()
+            context = process_context()
             self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
             self._handed = 0
             log.info("agent pool: up to %d worker processes (%s)", self.workers, context.get_start_method())
@@ -370,7 +372,7 @@ class AgentPool:
         if self._closed:
             raise RuntimeError("the agent pool is shut down")
         if self._background is None:
-            self._background = ProcessPoolExecutor(1, mp_context=_context(), initializer=_background_start)
+            self._background = ProcessPoolExecutor(1, mp_context=process_context(), initializer=_background_start)
         return self._background
 
     def _let_go_background(self, *, cancel: bool) -> None:
@@ -447,4 +449,5 @@ class AgentPool:
                 if process.is_alive()]
 
 
-__all__ = ["AgentPool", "BACKGROUND_NICE", "QUEUED_DECISIONS", "STOP_SECONDS", "TASKS_PER_WORKER", "worker_count"]
+__all__ = ["AgentPool", "BACKGROUND_NICE", "QUEUED_DECISIONS", "STOP_SECONDS", "TASKS_PER_WORKER", "process_context",
+           "worker_count"]
