@@ -61,6 +61,9 @@ class Settings:
         message answered with ``SERVER_BUSY``) before it is closed.
     :ivar outbox_bytes: Bytes of messages queued for one client before it counts as not
         reading and its connection is cut.
+    :ivar close_wait: Seconds a close of a WebSocket may take (the messages queued for the
+        client, the close frame, the client's answer) before the connection is cut: a client
+        that does not read holds no connection longer.
     :ivar accept_error_interval: Seconds between two logged accept errors (``EMFILE``...).
     :ivar max_spectators_per_table: Spectators one table admits (``/ws?spectate=1``); one more gets
         ``TABLE_FULL``.
@@ -103,6 +106,7 @@ class Settings:
     message_burst: int = 40
     flood_close: float = 2.0
     outbox_bytes: int = 1 << 20
+    close_wait: float = 5.0
     accept_error_interval: float = 60.0
     loopback_exempt: bool = True
     trusted_proxies: str = ""

@@ -43,7 +43,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
     settings, counter = request.app[SETTINGS], request.app[CONNECTIONS]
     address = limited_address(request, settings)
-    ws = WebSocket(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
+    ws = WebSocket(close_wait=settings.close_wait, heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
     connection = Connection(ws, request.transport, settings.outbox_bytes)
     if not counter.acquire(address):
