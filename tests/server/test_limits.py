@@ -1,6 +1,6 @@
-"""The server's limits (docs/server.md, "Limits"): connections, tables, message rate, outbox
-bytes, echoed input and the log of accept errors. Each limit is hit and answered as specified,
-and a client under the limits is unaffected. Real servers and sockets on loopback."""
+"""The server's limits (docs/server.md, "Limits"): connections (IPv6 counted by network),
+tables, message rate, outbox bytes, echoed input and the log of accept errors. Each limit is
+hit and answered as specified, and a client under the limits is unaffected. Real servers and sockets on loopback."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import time
 from urllib.parse import urlencode
 
 import aiohttp
+import pytest
 
 from tests.support.live_server import WAIT, eventually
 from tests.support.raw_client import Client, Server, StartServer, is_error
@@ -22,6 +23,7 @@ from tichu.server.guard.limits import (
     ConnectionCounter,
     OpeningWindow,
     TokenBucket,
+    address_key,
 )
 from tichu.server.keys import CONNECTIONS
 
@@ -255,3 +257,64 @@ async def test_a_client_from_another_address_is_not_limited_by_the_first(start_s
         message = await ws.receive_json(timeout=WAIT)
         assert message["payload"]["event"] == "player_joined"
         await ws.close()
+
+
+@pytest.mark.parametrize(("address", "prefix", "key"), [
+    ("2001:db8:1:2::1", 64, "2001:db8:1:2::/64"),
+    ("2001:db8:1:2:ffff:ffff:ffff:ffff", 64, "2001:db8:1:2::/64"),
+    ("2001:db8:1:3::1", 64, "2001:db8:1:3::/64"),
+    ("2001:db8:1:2::1", 48, "2001:db8:1::/48"),
+    ("2001:db8:1:2::1", 128, "2001:db8:1:2::1/128"),
+    ("fe80::1%eth0", 64, "fe80::/64"),
+    ("198.51.100.7", 64, "198.51.100.7"),
+    ("::ffff:198.51.100.7", 64, "198.51.100.7"),
+    ("not an address", 64, "not an address"),
+])
+def test_an_ipv6_address_counts_by_its_network_an_ipv4_address_alone(address: str, prefix: int, key: str) -> None:
+    """Issue 33, finding 6: the key of the limits per address is an IPv6 address's network of
+    ``ipv6_prefix`` bits; IPv4 (also IPv4-mapped IPv6) counts per address."""
+    assert address_key(address, prefix) == key
+
+
+async def forwarded_join(server: Server, player: str, client: str, table: str = "t") -> aiohttp.ClientWebSocketResponse:
+    """Join ``table`` through the trusted proxy 127.0.0.1, which forwards ``client``.
+
+    :returns: The socket (closed with the server's session).
+    """
+    return await server.session.ws_connect(f"http://127.0.0.1:{server.port}/ws?{query(player, table)}",
+                                           headers={"X-Forwarded-For": client})
+
+
+async def first_message(ws: aiohttp.ClientWebSocketResponse) -> tuple[str, int | None]:
+    """The first message's event (or error code), as ``(kind, code)``."""
+    message = await ws.receive_json(timeout=WAIT)
+    payload = message["payload"]
+    return (message["type"], payload["code"]) if message["type"] == "error" else (payload["event"], None)
+
+
+async def test_the_limit_per_address_counts_an_ipv6_network_as_one_client(start_server: StartServer) -> None:
+    """Issue 33, finding 6: two connections per address; a third from another address of the
+    same /64 is refused (105, close 1013); one from the next /64 is not. An IPv4-mapped address
+    counts as its IPv4 address."""
+    server = await start_server(max_connections_per_address=2, trusted_proxies="127.0.0.1")
+    held = [await forwarded_join(server, player, client)
+            for player, client in [("Anna", "2001:db8:1:2::1"), ("Bob", "2001:db8:1:2::2")]]
+    assert [await first_message(ws) for ws in held] == [("player_joined", None)] * 2
+    refused = await forwarded_join(server, "Cleo", "2001:db8:1:2:abcd::3")
+    assert await first_message(refused) == ("error", SERVER_BUSY)
+    await refused.receive(timeout=WAIT)
+    assert refused.close_code == TRY_AGAIN_LATER
+    other = await forwarded_join(server, "Dora", "2001:db8:1:3::1")
+    assert await first_message(other) == ("player_joined", None)
+    held = [await forwarded_join(server, player, client, "u")
+            for player, client in [("Emil", "198.51.100.7"), ("Fina", "::ffff:198.51.100.7")]]
+    assert [await first_message(ws) for ws in held] == [("player_joined", None)] * 2
+    mapped = await forwarded_join(server, "Gert", "198.51.100.7", "u")
+    assert await first_message(mapped) == ("error", SERVER_BUSY)
+
+
+@pytest.mark.parametrize("value", ["0", "129", "-1", "x"])
+def test_a_bad_ipv6_prefix_stops_the_server_naming_the_setting(value: str) -> None:
+    """``TICHU_IPV6_PREFIX`` outside 1..128 (or no number) is an error naming the setting."""
+    with pytest.raises(ValueError, match="TICHU_IPV6_PREFIX"):
+        Settings.load({"TICHU_IPV6_PREFIX": value}, env_file=None)

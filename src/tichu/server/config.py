@@ -71,6 +71,8 @@ class Settings:
     :ivar loopback_exempt: Whether clients on this machine (127.0.0.0/8, ::1: tests, the load
         benchmark) are spared the limits per address (the others still hold); a client forwarded
         by a trusted proxy never is.
+    :ivar ipv6_prefix: Bits of an IPv6 client address that the limits per address count it by
+        (64: a /64, what one subscriber gets; 128: each address alone). IPv4 counts per address.
     :ivar analysis: Whether stored games are analysed (:data:`ANALYSIS_MODES`): ``off``,
         ``on-request`` (when someone asks, ``POST /api/games/{id}/analysis``) or ``all`` (also
         every finished game when it is stored); :mod:`tichu.server.workers.analysis_runner`.
@@ -110,6 +112,7 @@ class Settings:
     accept_error_interval: float = 60.0
     loopback_exempt: bool = True
     trusted_proxies: str = ""
+    ipv6_prefix: int = 64
     max_spectators_per_table: int = 20
     max_spectators: int = 100
     analysis: str = "on-request"
@@ -133,6 +136,8 @@ class Settings:
         settings = replace(cls(), **changes)
         check_agent(settings.agent, "TICHU_AGENT")
         parse_trusted(settings.trusted_proxies)
+        if not 1 <= settings.ipv6_prefix <= 128:
+            raise ValueError(f"TICHU_IPV6_PREFIX={settings.ipv6_prefix} is not a prefix length from 1 to 128")
         if settings.analysis not in ANALYSIS_MODES:
             raise ValueError(f"TICHU_ANALYSIS={settings.analysis!r} is not one of {', '.join(ANALYSIS_MODES)}")
         if settings.analysis_samples < 1:
