@@ -300,31 +300,27 @@ async def test_every_agent_decision_at_a_server_runs_in_a_worker(start: Callable
     assert hinter.hinted_in and os.getpid() not in hinter.hinted_in
 
 
-async def test_the_event_loop_keeps_serving_while_agents_think(start: Callable[..., Any]) -> None:
-    """Agents whose every play blocks for a second do not block the server: a ticker on the event
-    loop keeps ticking and a ping is answered at once, while they think."""
+async def test_the_event_loop_keeps_serving_while_agents_think(start: Callable[..., Any], tmp_path: Path) -> None:
+    """Agents whose every play blocks for a minute do not block the server: while a play is
+    being decided, a ping is answered, before any play decision has come back.
+
+    Issue 33, finding 9: the test checks an order of states, not a time (it measured the loop's
+    gaps against 0.5 s, which a loaded machine can pass without any agent)."""
     made: list[PidAgent] = []
-    server = await start(agents_of(SleepyAgent, made), agent_workers=2)
+    marker = tmp_path / "deciding a play"
+    server = await start(agents_of(SleepyAgent, made, nap=60.0, marker=str(marker)), agent_workers=2)
     client = await server.join("Ann", "t")
     await client.send_type("start_game")
     playing = asyncio.create_task(client.play())
     try:
-        await eventually(lambda: any(kind == "play" for agent in made for kind, _ in agent.decisions))
-        gaps: list[float] = []
-        last = time.monotonic()
-        for _ in range(150):  # 1.5 s or more, while plays of a second are being decided
-            await asyncio.sleep(0.01)
-            now = time.monotonic()
-            gaps.append(now - last)
-            last = now
-        began = time.monotonic()
-        await client.roundtrip({"type": "ping"})
-        ping = time.monotonic() - began
+        await eventually(marker.exists, 60.0)
+        answers = await client.roundtrip({"type": "ping"}, timeout=30.0)  # the pong came
+        assert not [answer for answer in answers if answer["type"] == "error"], answers
+        assert not any(kind == "play" for agent in made for kind, _ in agent.decisions)
+        assert server.app[POOL].submitted >= 1  # the play is still being decided in a worker
     finally:
         playing.cancel()
         await asyncio.gather(playing, return_exceptions=True)
-    assert max(gaps) < 0.5, max(gaps)  # a play decided on the loop would stall it for a second
-    assert ping < 0.5, ping
 
 
 async def test_the_stand_in_decides_in_a_worker(start: Callable[..., Any]) -> None:
