@@ -31,6 +31,7 @@ import pytest
 
 from tests.support.live_server import eventually
 from tests.support.raw_client import Server, StartServer
+from tichu.server.config import Settings
 from tichu.server.keys import CONNECTIONS
 from tichu.server.ws import handler as ws_handler
 from tichu.server.ws.connection import Connection
@@ -309,3 +310,11 @@ async def test_a_quiet_client_with_nothing_pending_is_closed_after_the_heartbeat
         assert b'"session_id"' in received  # it was seated: its player_joined came first
     finally:
         client.close()
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon"])
+def test_a_close_wait_of_no_time_stops_the_server_naming_the_setting(value: str) -> None:
+    """``TICHU_CLOSE_WAIT`` must be seconds above 0: 0 would cut every close at once (the
+    client's close frame never awaited), and anything else is no number of seconds."""
+    with pytest.raises(ValueError, match="TICHU_CLOSE_WAIT"):
+        Settings.load({"TICHU_CLOSE_WAIT": value}, env_file=None)

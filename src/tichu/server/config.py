@@ -136,6 +136,8 @@ class Settings:
         settings = replace(cls(), **changes)
         check_agent(settings.agent, "TICHU_AGENT")
         parse_trusted(settings.trusted_proxies)
+        if settings.close_wait <= 0:
+            raise ValueError(f"TICHU_CLOSE_WAIT={settings.close_wait} is not a number of seconds above 0")
         if not 1 <= settings.ipv6_prefix <= 128:
             raise ValueError(f"TICHU_IPV6_PREFIX={settings.ipv6_prefix} is not a prefix length from 1 to 128")
         if settings.analysis not in ANALYSIS_MODES:
