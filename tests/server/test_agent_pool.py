@@ -32,7 +32,7 @@ from tichu.server.keys import POOL
 from tichu.server.tables import factory as factory_module
 from tichu.server.tables.hints import heuristic_hinter
 from tichu.server.workers import agent_pool as agent_pool_module
-from tichu.server.workers.agent_pool import BACKGROUND_NICE, STOP_SECONDS, AgentPool, worker_count
+from tichu.server.workers.agent_pool import BACKGROUND_NICE, AgentPool, worker_count
 
 
 class _Lobby:
@@ -53,6 +53,10 @@ def _alive(pid: int) -> bool:
         return False
     return True
 
+
+#: Seconds a shutdown may take in a test: its own bound (a few times ``agent_pool.STOP_SECONDS``) on a
+#: loaded machine, and well under the minute its workers' calls would run (issue 33, finding 9).
+SHUTDOWN_DEADLINE = 30.0
 
 def agents_of(kind: type[PidAgent], made: list[PidAgent], **kwargs: Any) -> Callable[[str, str], Agent]:
     """An agent factory for a server: agents of ``kind``, seeded 1, 2... and kept in ``made``."""
@@ -220,9 +224,8 @@ async def test_shutdown_stops_every_worker_within_a_bound(monkeypatch: pytest.Mo
     await eventually(lambda: pool.submitted == 2)
     await eventually(lambda: len(pool.processes()) == 2)
     workers = pool.processes()
-    began = time.monotonic()
-    await pool.shutdown()
-    assert time.monotonic() - began < 4 * STOP_SECONDS + 2
+    async with asyncio.timeout(SHUTDOWN_DEADLINE):  # the decisions would take a minute
+        await pool.shutdown()
     assert not await until_gone(workers, WAIT)
     assert not _executor_threads() - before
     await asyncio.gather(*calls, return_exceptions=True)
@@ -421,9 +424,8 @@ async def test_a_stop_ends_background_work_under_way() -> None:
     work = asyncio.create_task(pool.background(time.sleep, 60))
     await eventually(lambda: bool(pool.processes()))
     processes = pool.processes()
-    began = time.monotonic()
-    await pool.shutdown()
-    assert time.monotonic() - began < 4 * STOP_SECONDS + 1
+    async with asyncio.timeout(SHUTDOWN_DEADLINE):  # the work would take a minute
+        await pool.shutdown()
     assert not await until_gone(processes, WAIT)
     work.cancel()
     await asyncio.gather(work, return_exceptions=True)
