@@ -57,11 +57,11 @@ class WebSocket(web.WebSocketResponse):
         """
         super().__init__(timeout=close_wait, heartbeat=heartbeat, max_msg_size=max_msg_size)
         self.close_wait = close_wait
-        self._transport: asyncio.Transport | None = None
+        self._request_transport: asyncio.Transport | None = None
 
     async def prepare(self, request: web.BaseRequest) -> AbstractStreamWriter:
         """Open the socket (the handshake), keeping the request's transport to cut it if need be."""
-        self._transport = request.transport
+        self._request_transport = request.transport
         return await super().prepare(request)
 
     async def close(self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True) -> bool:
@@ -73,9 +73,9 @@ class WebSocket(web.WebSocketResponse):
             async with asyncio.timeout(self.close_wait):
                 return await super().close(code=code, message=message, drain=drain)
         except TimeoutError:
-            log.warning("a client does not take the close; cutting its connection")
-            if self._transport is not None:
-                self._transport.abort()
+            log.warning("a close (%d) was not completed within %g s; cutting the connection", code, self.close_wait)
+            if self._request_transport is not None:
+                self._request_transport.abort()
             return True
 
     def _reset_heartbeat(self) -> None:
