@@ -32,7 +32,7 @@ from tichu.server.keys import POOL
 from tichu.server.tables import factory as factory_module
 from tichu.server.tables.hints import heuristic_hinter
 from tichu.server.workers import agent_pool as agent_pool_module
-from tichu.server.workers.agent_pool import BACKGROUND_NICE, STOP_SECONDS, AgentPool, worker_count
+from tichu.server.workers.agent_pool import BACKGROUND_NICE, AgentPool, worker_count
 
 
 class _Lobby:
@@ -53,6 +53,10 @@ def _alive(pid: int) -> bool:
         return False
     return True
 
+
+#: Seconds a shutdown may take in a test: its own bound (a few times ``agent_pool.STOP_SECONDS``) on a
+#: loaded machine, and well under the minute its workers' calls would run (issue 33, finding 9).
+SHUTDOWN_DEADLINE = 30.0
 
 def agents_of(kind: type[PidAgent], made: list[PidAgent], **kwargs: Any) -> Callable[[str, str], Agent]:
     """An agent factory for a server: agents of ``kind``, seeded 1, 2... and kept in ``made``."""
@@ -220,9 +224,8 @@ async def test_shutdown_stops_every_worker_within_a_bound(monkeypatch: pytest.Mo
     await eventually(lambda: pool.submitted == 2)
     await eventually(lambda: len(pool.processes()) == 2)
     workers = pool.processes()
-    began = time.monotonic()
-    await pool.shutdown()
-    assert time.monotonic() - began < 4 * STOP_SECONDS + 2
+    async with asyncio.timeout(SHUTDOWN_DEADLINE):  # the decisions would take a minute
+        await pool.shutdown()
     assert not await until_gone(workers, WAIT)
     assert not _executor_threads() - before
     await asyncio.gather(*calls, return_exceptions=True)
@@ -300,31 +303,27 @@ async def test_every_agent_decision_at_a_server_runs_in_a_worker(start: Callable
     assert hinter.hinted_in and os.getpid() not in hinter.hinted_in
 
 
-async def test_the_event_loop_keeps_serving_while_agents_think(start: Callable[..., Any]) -> None:
-    """Agents whose every play blocks for a second do not block the server: a ticker on the event
-    loop keeps ticking and a ping is answered at once, while they think."""
+async def test_the_event_loop_keeps_serving_while_agents_think(start: Callable[..., Any], tmp_path: Path) -> None:
+    """Agents whose every play blocks for a minute do not block the server: while a play is
+    being decided, a ping is answered, before any play decision has come back.
+
+    Issue 33, finding 9: the test checks an order of states, not a time (it measured the loop's
+    gaps against 0.5 s, which a loaded machine can pass without any agent)."""
     made: list[PidAgent] = []
-    server = await start(agents_of(SleepyAgent, made), agent_workers=2)
+    marker = tmp_path / "deciding a play"
+    server = await start(agents_of(SleepyAgent, made, nap=60.0, marker=str(marker)), agent_workers=2)
     client = await server.join("Ann", "t")
     await client.send_type("start_game")
     playing = asyncio.create_task(client.play())
     try:
-        await eventually(lambda: any(kind == "play" for agent in made for kind, _ in agent.decisions))
-        gaps: list[float] = []
-        last = time.monotonic()
-        for _ in range(150):  # 1.5 s or more, while plays of a second are being decided
-            await asyncio.sleep(0.01)
-            now = time.monotonic()
-            gaps.append(now - last)
-            last = now
-        began = time.monotonic()
-        await client.roundtrip({"type": "ping"})
-        ping = time.monotonic() - began
+        await eventually(marker.exists, 60.0)
+        answers = await client.roundtrip({"type": "ping"}, timeout=30.0)  # the pong came
+        assert not [answer for answer in answers if answer["type"] == "error"], answers
+        assert not any(kind == "play" for agent in made for kind, _ in agent.decisions)
+        assert server.app[POOL].submitted >= 1  # the play is still being decided in a worker
     finally:
         playing.cancel()
         await asyncio.gather(playing, return_exceptions=True)
-    assert max(gaps) < 0.5, max(gaps)  # a play decided on the loop would stall it for a second
-    assert ping < 0.5, ping
 
 
 async def test_the_stand_in_decides_in_a_worker(start: Callable[..., Any]) -> None:
@@ -425,9 +424,8 @@ async def test_a_stop_ends_background_work_under_way() -> None:
     work = asyncio.create_task(pool.background(time.sleep, 60))
     await eventually(lambda: bool(pool.processes()))
     processes = pool.processes()
-    began = time.monotonic()
-    await pool.shutdown()
-    assert time.monotonic() - began < 4 * STOP_SECONDS + 1
+    async with asyncio.timeout(SHUTDOWN_DEADLINE):  # the work would take a minute
+        await pool.shutdown()
     assert not await until_gone(processes, WAIT)
     work.cancel()
     await asyncio.gather(work, return_exceptions=True)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from tests.support.cards import card_set
 from tests.support.checks import expect_refused, table_snapshot
 from tests.support.fuzz import collect_examples
-from tests.support.live_server import Message
+from tests.support.live_server import WAIT, Message
 from tests.support.raw_client import GAME_WAIT, Client, Server, StartServer, is_error
 
 ACTIONS = ["announce_grand_tichu", "schupf", "play", "wish", "give_dragon_away"]
@@ -234,11 +234,11 @@ async def test_deeply_nested_and_oversized_input(start_server: StartServer) -> N
                              + "}}", 101)
         start = len(anna.messages)
         await anna.ws.send_str("x" * (1024 * 1024 + 10))
-        await anna.wait_for(lambda m: is_error(m, 101), start=start, timeout=5, or_closed=True)
+        await anna.wait_for(lambda m: is_error(m, 101), start=start, timeout=WAIT, or_closed=True)
         if anna.closed.is_set():
             assert anna.close_code == 1009
         await anna.ws.close()
-        await bob.wait_event("player_left", timeout=5)
+        await bob.wait_event("player_left", timeout=WAIT)
         await bob.send_type("start_game")
         await bob.play()
         bob.assert_clean()

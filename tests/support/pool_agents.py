@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.random_agent import RandomAgent
@@ -64,13 +65,19 @@ class SleepyAgent(PidAgent):
     """A :class:`PidAgent` whose play decisions block their process for ``nap`` seconds.
 
     :ivar nap: Seconds each play decision sleeps (``time.sleep``, holding its process).
+    :ivar marker: (Optional) A file each play decision creates before it sleeps, so that a test
+        sees that one is under way.
     """
 
-    def __init__(self, name: str = "Sleepy", seed: int | None = None, nap: float = 1.0) -> None:
+    def __init__(self, name: str = "Sleepy", seed: int | None = None, nap: float = 1.0,
+                 marker: str | None = None) -> None:
         super().__init__(name, seed)
         self.nap = nap
+        self.marker = marker
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
+        if self.marker is not None:
+            Path(self.marker).touch()
         time.sleep(self.nap)
         return super().decide_play(view, legal)
 

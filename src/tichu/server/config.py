@@ -61,6 +61,9 @@ class Settings:
         message answered with ``SERVER_BUSY``) before it is closed.
     :ivar outbox_bytes: Bytes of messages queued for one client before it counts as not
         reading and its connection is cut.
+    :ivar close_wait: Seconds a close of a WebSocket may take (the messages queued for the
+        client, the close frame, the client's answer) before the connection is cut: a client
+        that does not read holds no connection longer.
     :ivar accept_error_interval: Seconds between two logged accept errors (``EMFILE``...).
     :ivar max_spectators_per_table: Spectators one table admits (``/ws?spectate=1``); one more gets
         ``TABLE_FULL``.
@@ -71,6 +74,8 @@ class Settings:
     :ivar loopback_exempt: Whether clients on this machine (127.0.0.0/8, ::1: tests, the load
         benchmark) are spared the limits per address (the others still hold); a client forwarded
         by a trusted proxy never is.
+    :ivar ipv6_prefix: Bits of an IPv6 client address that the limits per address count it by
+        (64: a /64, what one subscriber gets; 128: each address alone). IPv4 counts per address.
     :ivar analysis: Whether stored games are analysed (:data:`ANALYSIS_MODES`): ``off``,
         ``on-request`` (when someone asks, ``POST /api/games/{id}/analysis``) or ``all`` (also
         every finished game when it is stored); :mod:`tichu.server.workers.analysis_runner`.
@@ -106,9 +111,11 @@ class Settings:
     message_burst: int = 40
     flood_close: float = 2.0
     outbox_bytes: int = 1 << 20
+    close_wait: float = 5.0
     accept_error_interval: float = 60.0
     loopback_exempt: bool = True
     trusted_proxies: str = ""
+    ipv6_prefix: int = 64
     max_spectators_per_table: int = 20
     max_spectators: int = 100
     http_rate: float = 5.0
@@ -134,6 +141,10 @@ class Settings:
         settings = replace(cls(), **changes)
         check_agent(settings.agent, "TICHU_AGENT")
         parse_trusted(settings.trusted_proxies)
+        if settings.close_wait <= 0:
+            raise ValueError(f"TICHU_CLOSE_WAIT={settings.close_wait} is not a number of seconds above 0")
+        if not 1 <= settings.ipv6_prefix <= 128:
+            raise ValueError(f"TICHU_IPV6_PREFIX={settings.ipv6_prefix} is not a prefix length from 1 to 128")
         if settings.analysis not in ANALYSIS_MODES:
             raise ValueError(f"TICHU_ANALYSIS={settings.analysis!r} is not one of {', '.join(ANALYSIS_MODES)}")
         if settings.analysis_samples < 1:

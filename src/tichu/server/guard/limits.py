@@ -7,15 +7,38 @@ or by forgetting what is older than its window.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from collections import deque
 from collections.abc import Callable
 
+from tichu.server.guard.forwarded import parse_ip
+
 #: Seconds over which tables opened per address are counted.
 TABLE_WINDOW = 60.0
 #: The start of the message asyncio logs when ``accept()`` fails for lack of resources (EMFILE...).
 ACCEPT_ERROR = "socket.accept() out of system resource"
+
+
+def address_key(address: str, ipv6_prefix: int) -> str:
+    """What the limits per address count a client under: an IPv4 address alone, an IPv6 address
+    by the network of its first ``ipv6_prefix`` bits.
+
+    One IPv6 subscriber gets a whole /64 (or more) and may pick any address of it; counted per
+    address, one client could open as many connections as it likes (issue 33, finding 6).
+
+    :param address: The client's address; IPv4-mapped IPv6 counts as its IPv4 address, an IPv6
+        zone (``%eth0``) is dropped, and what is no IP address is its own key.
+    :param ipv6_prefix: Bits of an IPv6 address that name its network (1 to 128; 128: per address).
+    :returns: The key, e.g. ``192.0.2.7`` or ``2001:db8:1:2::/64``.
+    """
+    parsed = parse_ip(address)
+    if parsed is None:
+        return address
+    if isinstance(parsed, ipaddress.IPv4Address):
+        return str(parsed)
+    return str(ipaddress.IPv6Network((parsed, ipv6_prefix), strict=False))
 
 
 class ConnectionCounter:

@@ -5,7 +5,8 @@ sends the messages in order, so a slow client never stalls a table. The outbox i
 in bytes: a client that does not read has its connection cut (the transport aborted, so
 that what is queued for it, here and in the socket's buffer, is released at once).
 
-:class:`WebSocket` is aiohttp's WebSocket whose heartbeat stays off once it is closed.
+:class:`WebSocket` is aiohttp's WebSocket whose heartbeat stays off once it is closed and
+whose every close is cut after ``close_wait`` seconds (``TICHU_CLOSE_WAIT``).
 """
 
 from __future__ import annotations
@@ -17,14 +18,11 @@ import logging
 from collections.abc import Mapping
 
 from aiohttp import WSCloseCode, web
+from aiohttp.abc import AbstractStreamWriter
 
 log = logging.getLogger(__name__)
 
 _closing: set[asyncio.Task[bool]] = set()  # close tasks of replaced sockets, kept until done
-
-#: Seconds a polite close (the queued messages, then the close handshake) may take before the
-#: connection is cut.
-CLOSE_WAIT = 5.0
 
 
 class WebSocket(web.WebSocketResponse):
@@ -39,7 +37,46 @@ class WebSocket(web.WebSocketResponse):
     (issue 24: about 12 KB per refused join, without bound). The override depends on aiohttp's
     private ``_reset_heartbeat``: ``tests/server/test_connection_memory.py`` fails if an
     update of aiohttp brings the timer back.
+
+    Every close, also the one aiohttp makes itself inside :meth:`receive` (close 1009 for a
+    frame over ``max_msg_size``, 1002 for a broken frame), is cut after ``close_wait`` seconds,
+    its transport aborted: aiohttp bounds only the wait for the client's close frame, not the
+    sending of its own, which waits for ever on a client that does not read (issue 33: such a
+    client kept its connection counted, and about 3 MB of buffers, for good).
+
+    :ivar close_wait: Seconds a close may take before the connection is cut.
     """
+
+    def __init__(self, *, close_wait: float, heartbeat: float, max_msg_size: int) -> None:
+        """Set the socket up (it is opened by :meth:`prepare`).
+
+        :param close_wait: Seconds a close may take (sending the close frame, then waiting for
+            the client's) before the connection is cut.
+        :param heartbeat: Seconds between two pings (aiohttp's ``heartbeat``).
+        :param max_msg_size: The largest frame read; a larger one is answered with close 1009.
+        """
+        super().__init__(timeout=close_wait, heartbeat=heartbeat, max_msg_size=max_msg_size)
+        self.close_wait = close_wait
+        self._request_transport: asyncio.Transport | None = None
+
+    async def prepare(self, request: web.BaseRequest) -> AbstractStreamWriter:
+        """Open the socket (the handshake), keeping the request's transport to cut it if need be."""
+        self._request_transport = request.transport
+        return await super().prepare(request)
+
+    async def close(self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True) -> bool:
+        """Close the socket (aiohttp's close); abort its transport after :attr:`close_wait` seconds.
+
+        :returns: Whether this call closed it (``False`` if it was closed before).
+        """
+        try:
+            async with asyncio.timeout(self.close_wait):
+                return await super().close(code=code, message=message, drain=drain)
+        except TimeoutError:
+            log.warning("a close (%d) was not completed within %g s; cutting the connection", code, self.close_wait)
+            if self._request_transport is not None:
+                self._request_transport.abort()
+            return True
 
     def _reset_heartbeat(self) -> None:
         if not self.closed:
@@ -59,11 +96,11 @@ class Connection:
     :ivar queued: Bytes of the messages in the outbox (JSON text is ASCII: one byte a character).
     """
 
-    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None,
+    def __init__(self, ws: WebSocket, transport: asyncio.Transport | None,
                  outbox_bytes: int = 1 << 20) -> None:
         """Start the writer task.
 
-        :param ws: The prepared WebSocket.
+        :param ws: The prepared WebSocket (its ``close_wait`` also bounds :meth:`close`).
         :param transport: Its transport (``request.transport``), aborted when the client does not read.
         :param outbox_bytes: Bytes that may wait in the outbox.
         """
@@ -113,7 +150,8 @@ class Connection:
             return
 
     async def close(self, code: int = WSCloseCode.GOING_AWAY, reason: str = "") -> None:
-        """Send what is queued, then close the socket; cut it if that takes over :data:`CLOSE_WAIT` seconds.
+        """Send what is queued, then close the socket; cut it if that takes over the socket's
+        ``close_wait`` seconds.
 
         :param code: The close code.
         :param reason: The close reason (cut to 120 bytes).
@@ -123,7 +161,7 @@ class Connection:
             self._close_code = code
             self._close_reason = reason.encode()[:120]
             self._outbox.put_nowait(None)
-        done, _ = await asyncio.wait({self._writer}, timeout=CLOSE_WAIT)
+        done, _ = await asyncio.wait({self._writer}, timeout=self.ws.close_wait)
         if not done:
             log.warning("a client does not take the close; cutting its connection")
             self.abort()

@@ -14,7 +14,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.guard.limits import TokenBucket
+from tichu.server.guard.limits import TokenBucket, address_key
 from tichu.server.keys import CONNECTIONS, FACTORY, FORWARDED, ORIGINS, SETTINGS
 from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.table import Table
@@ -43,7 +43,7 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
         raise web.HTTPForbidden(text="cross-origin WebSocket refused")
     settings, counter = request.app[SETTINGS], request.app[CONNECTIONS]
     address = limited_address(request, settings)
-    ws = WebSocket(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
+    ws = WebSocket(close_wait=settings.close_wait, heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME_HARD)
     await ws.prepare(request)
     connection = Connection(ws, request.transport, settings.outbox_bytes)
     if not counter.acquire(address):
@@ -63,12 +63,13 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
 
 def limited_address(request: web.Request, settings: Settings) -> str | None:
     """The address a client's limits per address count under: the socket's peer, or behind a
-    trusted proxy the client it forwards (:mod:`tichu.server.guard.forwarded`).
+    trusted proxy the client it forwards (:mod:`tichu.server.guard.forwarded`); an IPv6 address
+    by its network of ``ipv6_prefix`` bits (:func:`~tichu.server.guard.limits.address_key`).
 
     :param request: The client's request.
-    :param settings: The settings (``loopback_exempt``).
-    :returns: The address; ``None`` for a loopback client spared the limits (never one forwarded
-        by a proxy: the proxy is local, its clients are not).
+    :param settings: The settings (``loopback_exempt``, ``ipv6_prefix``).
+    :returns: The address's key; ``None`` for a loopback client spared the limits (never one
+        forwarded by a proxy: the proxy is local, its clients are not).
     """
     client = request.app[FORWARDED].resolve(request.remote or "", request.headers.getall("X-Forwarded-For", []),
                                             request.headers.getall("Forwarded", []))
@@ -76,7 +77,7 @@ def limited_address(request: web.Request, settings: Settings) -> str | None:
         with contextlib.suppress(ValueError):
             if ipaddress.ip_address(client.address).is_loopback:
                 return None
-    return client.address
+    return address_key(client.address, settings.ipv6_prefix)
 
 
 async def _refuse(connection: Connection, error: ProtocolError) -> None:
