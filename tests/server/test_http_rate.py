@@ -80,11 +80,19 @@ def test_the_addresses_kept_are_bounded() -> None:
 def test_the_key_is_the_clients_address() -> None:
     """Issue 33, finding 4: the limit counts the client's address (behind a trusted proxy the one
     it forwards); a local client is spared only when loopback is exempt and it is not forwarded."""
-    assert rate_key(ClientAddress("192.0.2.7"), loopback_exempt=True) == "192.0.2.7"
-    assert rate_key(ClientAddress("127.0.0.1"), loopback_exempt=True) is None
-    assert rate_key(ClientAddress("::1"), loopback_exempt=False) == "::1"
-    assert rate_key(ClientAddress("127.0.0.1", forwarded=True), loopback_exempt=True) == "127.0.0.1"
-    assert rate_key(ClientAddress("unix-socket"), loopback_exempt=True) == "unix-socket"
+    assert rate_key(ClientAddress("192.0.2.7"), loopback_exempt=True, ipv6_prefix=64) == "192.0.2.7"
+    assert rate_key(ClientAddress("127.0.0.1"), loopback_exempt=True, ipv6_prefix=64) is None
+    assert rate_key(ClientAddress("::1"), loopback_exempt=False, ipv6_prefix=128) == "::1/128"
+    assert rate_key(ClientAddress("127.0.0.1", forwarded=True), loopback_exempt=True, ipv6_prefix=64) == "127.0.0.1"
+    assert rate_key(ClientAddress("unix-socket"), loopback_exempt=True, ipv6_prefix=64) == "unix-socket"
+
+
+def test_an_ipv6_client_is_counted_by_its_network() -> None:
+    """Issue 33, finding 6: two addresses of one /64 share a bucket, as they share the socket limits."""
+    one = rate_key(ClientAddress("2001:db8:1:2::7"), loopback_exempt=True, ipv6_prefix=64)
+    other = rate_key(ClientAddress("2001:db8:1:2:ffff::1"), loopback_exempt=True, ipv6_prefix=64)
+    assert one == other == "2001:db8:1:2::/64"
+    assert rate_key(ClientAddress("2001:db8:1:3::7"), loopback_exempt=True, ipv6_prefix=64) != one
 
 
 def test_the_settings_are_checked() -> None:

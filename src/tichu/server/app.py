@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     def http_key(request: web.Request) -> str | None:
         client = forwarded.resolve(request.remote or "", request.headers.getall("X-Forwarded-For", []),
                                    request.headers.getall("Forwarded", []))
-        return rate_key(client, settings.loopback_exempt)
+        return rate_key(client, settings.loopback_exempt, settings.ipv6_prefix)
 
     app = web.Application(middlewares=[
         http_rate_limit(HttpRateLimit(settings.http_rate, settings.http_burst), http_key), sweep_after(sweeper),

@@ -28,6 +28,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
 
 from tichu.server.guard.forwarded import ClientAddress
+from tichu.server.guard.limits import address_key
 
 #: Client addresses whose buckets are kept at most (each some 200 bytes).
 MAX_ADDRESSES = 10_000
@@ -42,13 +43,15 @@ AIOHTTP_SERVER_LOG = "aiohttp.server"
 KeyOf = Callable[[web.Request], str | None]
 
 
-def rate_key(client: ClientAddress, loopback_exempt: bool) -> str | None:
-    """The key a client's HTTP requests are counted under: its address, or ``None`` for a client
-    on this machine when those are spared the limits per address (``loopback_exempt``; never one
-    forwarded by a trusted proxy).
+def rate_key(client: ClientAddress, loopback_exempt: bool, ipv6_prefix: int) -> str | None:
+    """The key a client's HTTP requests are counted under: its address as the socket limits count
+    it (an IPv6 address by its network, :func:`~tichu.server.guard.limits.address_key`), or
+    ``None`` for a client on this machine when those are spared the limits per address
+    (``loopback_exempt``; never one forwarded by a trusted proxy).
 
     :param client: The client, as :class:`~tichu.server.guard.forwarded.ForwardedResolver` found it.
     :param loopback_exempt: The setting ``loopback_exempt``.
+    :param ipv6_prefix: The setting ``ipv6_prefix``.
     :returns: The key, or ``None``.
     """
     if not client.forwarded and loopback_exempt:
@@ -57,7 +60,7 @@ def rate_key(client: ClientAddress, loopback_exempt: bool) -> str | None:
                 return None
         except ValueError:
             pass
-    return client.address
+    return address_key(client.address, ipv6_prefix)
 
 
 class HttpRateLimit:
