@@ -24,6 +24,11 @@ _FALSE = frozenset({"0", "false", "off", "no"})
 ANALYSIS_MODES = ("off", "on-request", "all")
 
 
+#: The settings that count something a server needs at least one of (a game's points, its
+#: connections, tables, a burst of messages): 0 would lock everyone out or end games at once.
+AT_LEAST_ONE = ("target_score", "max_connections", "max_connections_per_address", "max_tables",
+                "tables_per_minute", "message_burst", "outbox_bytes", "http_burst", "analysis_samples")
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """The server's settings.
@@ -147,14 +152,13 @@ class Settings:
             raise ValueError(f"TICHU_IPV6_PREFIX={settings.ipv6_prefix} is not a prefix length from 1 to 128")
         if settings.analysis not in ANALYSIS_MODES:
             raise ValueError(f"TICHU_ANALYSIS={settings.analysis!r} is not one of {', '.join(ANALYSIS_MODES)}")
-        if settings.analysis_samples < 1:
-            raise ValueError(f"TICHU_ANALYSIS_SAMPLES={settings.analysis_samples} is not 1 or more")
         if settings.http_rate <= 0:
             raise ValueError(f"TICHU_HTTP_RATE={settings.http_rate} is not more than 0")
-        if settings.http_burst < 1:
-            raise ValueError(f"TICHU_HTTP_BURST={settings.http_burst} is not 1 or more")
-        if settings.agent_workers < 0:
-            raise ValueError(f"TICHU_AGENT_WORKERS={settings.agent_workers} is not 0 (one per core but one) or more")
+        for name in AT_LEAST_ONE:
+            if getattr(settings, name) < 1:
+                raise ValueError(f"TICHU_{name.upper()}={getattr(settings, name)} is not 1 or more")
+        if settings.port > 65535:
+            raise ValueError(f"TICHU_PORT={settings.port} is not a port from 0 (any free one) to 65535")
         return settings
 
 
@@ -172,7 +176,10 @@ def check_agent(kind: str, what: str = "agent") -> None:
 def _convert(name: str, kind: str, raw: str) -> Any:
     try:
         if kind in ("int", "int | None"):
-            return int(raw)
+            number = int(raw)
+            if number < 0 and name != "seed":
+                raise ValueError("negative")
+            return number
         if kind == "float":
             value = float(raw)
             if value < 0:
