@@ -241,7 +241,7 @@ async def test_a_session_has_one_socket_at_a_time(start_server: StartServer) -> 
             return
         assert answer["payload"]["context"]["player_index"] == first.seat
         try:
-            await first.wait_closed(timeout=2.0)
+            await first.wait_closed()
         except AssertionError:
             await first.send_type("start_game")
             await asyncio.sleep(0.2)

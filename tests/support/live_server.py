@@ -32,8 +32,9 @@ from tichu.server.tables.table import Table
 
 #: A protocol message (protocol.md) or a game record (records.md), as parsed from JSON.
 Message = dict[str, Any]
-#: Seconds any single wait of a test may take before it fails (a bug must not hang the suite).
-WAIT = 10.0
+#: Seconds any single wait of a test may take before it fails (a bug must not hang the suite;
+#: generous, so that a slow, loaded machine still passes: a passing test never waits it out).
+WAIT = 30.0
 #: Seconds between two looks while polling.
 POLL = 0.02
 

@@ -33,7 +33,7 @@ from tests.support.cards import Card, card_set
 from tests.support.live_server import WAIT, LiveServer, Message
 
 #: Seconds a whole game of a test may take.
-GAME_WAIT = 40.0
+GAME_WAIT = 120.0
 
 
 class Skip:
