@@ -33,14 +33,15 @@ function _failure(status, reason) {
 }
 
 /**
- * Read an answer: its JSON, or a failure with the server's `error` text.
+ * Read an answer: its JSON, or a failure with the server's reason (`reason` where the answer has
+ * one, as the rate limit's 429 does beside its code in `error`; else the replay's `error` text).
  * @param {Response} response The answer.
  * @returns {Promise<Object>} The parsed document.
  */
 function _read(response) {
   return response.json().catch(function () { return {}; }).then(function (body) {
     if (!response.ok) {
-      throw _failure(response.status, String((body && body.error) || response.statusText || ''));
+      throw _failure(response.status, String((body && (body.reason || body.error)) || response.statusText || ''));
     }
     return body;
   });
