@@ -9,7 +9,8 @@ import pytest
 from tests.support.raw_client import StartServer
 from tichu.server.config import Settings
 from tichu.server.guard.forwarded import ClientAddress
-from tichu.server.guard.http_rate import HttpRateLimit, rate_key
+from tichu.server.guard.http_rate import HttpRateLimit
+from tichu.server.guard.limits import limit_key
 
 
 class Clock:
@@ -80,19 +81,19 @@ def test_the_addresses_kept_are_bounded() -> None:
 def test_the_key_is_the_clients_address() -> None:
     """Issue 33, finding 4: the limit counts the client's address (behind a trusted proxy the one
     it forwards); a local client is spared only when loopback is exempt and it is not forwarded."""
-    assert rate_key(ClientAddress("192.0.2.7"), loopback_exempt=True, ipv6_prefix=64) == "192.0.2.7"
-    assert rate_key(ClientAddress("127.0.0.1"), loopback_exempt=True, ipv6_prefix=64) is None
-    assert rate_key(ClientAddress("::1"), loopback_exempt=False, ipv6_prefix=128) == "::1/128"
-    assert rate_key(ClientAddress("127.0.0.1", forwarded=True), loopback_exempt=True, ipv6_prefix=64) == "127.0.0.1"
-    assert rate_key(ClientAddress("unix-socket"), loopback_exempt=True, ipv6_prefix=64) == "unix-socket"
+    assert limit_key(ClientAddress("192.0.2.7"), loopback_exempt=True, ipv6_prefix=64) == "192.0.2.7"
+    assert limit_key(ClientAddress("127.0.0.1"), loopback_exempt=True, ipv6_prefix=64) is None
+    assert limit_key(ClientAddress("::1"), loopback_exempt=False, ipv6_prefix=128) == "::1/128"
+    assert limit_key(ClientAddress("127.0.0.1", forwarded=True), loopback_exempt=True, ipv6_prefix=64) == "127.0.0.1"
+    assert limit_key(ClientAddress("unix-socket"), loopback_exempt=True, ipv6_prefix=64) == "unix-socket"
 
 
 def test_an_ipv6_client_is_counted_by_its_network() -> None:
     """Issue 33, finding 6: two addresses of one /64 share a bucket, as they share the socket limits."""
-    one = rate_key(ClientAddress("2001:db8:1:2::7"), loopback_exempt=True, ipv6_prefix=64)
-    other = rate_key(ClientAddress("2001:db8:1:2:ffff::1"), loopback_exempt=True, ipv6_prefix=64)
+    one = limit_key(ClientAddress("2001:db8:1:2::7"), loopback_exempt=True, ipv6_prefix=64)
+    other = limit_key(ClientAddress("2001:db8:1:2:ffff::1"), loopback_exempt=True, ipv6_prefix=64)
     assert one == other == "2001:db8:1:2::/64"
-    assert rate_key(ClientAddress("2001:db8:1:3::7"), loopback_exempt=True, ipv6_prefix=64) != one
+    assert limit_key(ClientAddress("2001:db8:1:3::7"), loopback_exempt=True, ipv6_prefix=64) != one
 
 
 def test_the_settings_are_checked() -> None:

@@ -14,8 +14,8 @@ from aiohttp import web
 
 from tichu.server.config import Settings
 from tichu.server.guard.forwarded import ForwardedResolver, parse_trusted
-from tichu.server.guard.http_rate import HttpRateLimit, http_rate_limit, quiet_bad_requests, rate_key
-from tichu.server.guard.limits import ConnectionCounter
+from tichu.server.guard.http_rate import HttpRateLimit, http_rate_limit, quiet_bad_requests
+from tichu.server.guard.limits import ConnectionCounter, limit_key
 from tichu.server.guard.memory import Sweeper, sweep_after
 from tichu.server.guard.security import OriginPolicy, add_security_headers, dev_only_files
 from tichu.server.http import ROUTES
@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None, *, agents: AgentFactory = regis
     def http_key(request: web.Request) -> str | None:
         client = forwarded.resolve(request.remote or "", request.headers.getall("X-Forwarded-For", []),
                                    request.headers.getall("Forwarded", []))
-        return rate_key(client, settings.loopback_exempt, settings.ipv6_prefix)
+        return limit_key(client, settings.loopback_exempt, settings.ipv6_prefix)
 
     app = web.Application(middlewares=[
         http_rate_limit(HttpRateLimit(settings.http_rate, settings.http_burst), http_key), sweep_after(sweeper),

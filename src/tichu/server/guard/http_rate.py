@@ -15,7 +15,6 @@ line per interval, so a client cannot fill (and rotate away) the log with them.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import math
@@ -26,9 +25,6 @@ from collections.abc import Callable
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
-
-from tichu.server.guard.forwarded import ClientAddress
-from tichu.server.guard.limits import address_key
 
 #: Client addresses whose buckets are kept at most (each some 200 bytes).
 MAX_ADDRESSES = 10_000
@@ -41,26 +37,6 @@ AIOHTTP_SERVER_LOG = "aiohttp.server"
 
 #: Finds the address a request's limit counts under (``None``: spared the limit).
 KeyOf = Callable[[web.Request], str | None]
-
-
-def rate_key(client: ClientAddress, loopback_exempt: bool, ipv6_prefix: int) -> str | None:
-    """The key a client's HTTP requests are counted under: its address as the socket limits count
-    it (an IPv6 address by its network, :func:`~tichu.server.guard.limits.address_key`), or
-    ``None`` for a client on this machine when those are spared the limits per address
-    (``loopback_exempt``; never one forwarded by a trusted proxy).
-
-    :param client: The client, as :class:`~tichu.server.guard.forwarded.ForwardedResolver` found it.
-    :param loopback_exempt: The setting ``loopback_exempt``.
-    :param ipv6_prefix: The setting ``ipv6_prefix``.
-    :returns: The key, or ``None``.
-    """
-    if not client.forwarded and loopback_exempt:
-        try:
-            if ipaddress.ip_address(client.address).is_loopback:
-                return None
-        except ValueError:
-            pass
-    return address_key(client.address, ipv6_prefix)
 
 
 class HttpRateLimit:
@@ -92,7 +68,7 @@ class HttpRateLimit:
     def take(self, key: str) -> float:
         """Take a token for one request from ``key``.
 
-        :param key: The client's address (:func:`rate_key`).
+        :param key: The client's address (:func:`~tichu.server.guard.limits.limit_key`).
         :returns: 0 if there was one, else the seconds until there is (nothing taken).
         """
         now = self._clock()

@@ -13,7 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from tichu.server.guard.forwarded import parse_ip
+from tichu.server.guard.forwarded import ClientAddress, parse_ip
 
 #: Seconds over which tables opened per address are counted.
 TABLE_WINDOW = 60.0
@@ -40,6 +40,23 @@ def address_key(address: str, ipv6_prefix: int) -> str:
         return str(parsed)
     return str(ipaddress.IPv6Network((parsed, ipv6_prefix), strict=False))
 
+
+def limit_key(client: ClientAddress, loopback_exempt: bool, ipv6_prefix: int) -> str | None:
+    """The key every limit per address counts a client under (the sockets, the tables opened per
+    minute, the HTTP API's rate): :func:`address_key` of its address, or ``None`` for a client on
+    this machine when those are spared the limits (``loopback_exempt``; never one forwarded by a
+    trusted proxy: the proxy is local, its clients are not).
+
+    :param client: The client, as :class:`~tichu.server.guard.forwarded.ForwardedResolver` found it.
+    :param loopback_exempt: The setting ``loopback_exempt``.
+    :param ipv6_prefix: The setting ``ipv6_prefix``.
+    :returns: The key, or ``None``.
+    """
+    if not client.forwarded and loopback_exempt:
+        parsed = parse_ip(client.address)
+        if parsed is not None and parsed.is_loopback:
+            return None
+    return address_key(client.address, ipv6_prefix)
 
 class ConnectionCounter:
     """Open WebSockets, in all and per client address."""

@@ -5,8 +5,6 @@ until it goes; every refused message is answered with an ``error`` (protocol.md)
 
 from __future__ import annotations
 
-import contextlib
-import ipaddress
 import logging
 from collections.abc import Mapping
 
@@ -14,7 +12,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
-from tichu.server.guard.limits import TokenBucket, address_key
+from tichu.server.guard.limits import TokenBucket, limit_key
 from tichu.server.keys import CONNECTIONS, FACTORY, FORWARDED, ORIGINS, SETTINGS
 from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.table import Table
@@ -62,22 +60,13 @@ async def websocket_handler(request: web.Request) -> web.StreamResponse:
 
 
 def limited_address(request: web.Request, settings: Settings) -> str | None:
-    """The address a client's limits per address count under: the socket's peer, or behind a
-    trusted proxy the client it forwards (:mod:`tichu.server.guard.forwarded`); an IPv6 address
-    by its network of ``ipv6_prefix`` bits (:func:`~tichu.server.guard.limits.address_key`).
-
-    :param request: The client's request.
-    :param settings: The settings (``loopback_exempt``, ``ipv6_prefix``).
-    :returns: The address's key; ``None`` for a loopback client spared the limits (never one
-        forwarded by a proxy: the proxy is local, its clients are not).
+    """The key a client's limits per address count under (:func:`~tichu.server.guard.limits.limit_key`):
+    the socket's peer, or behind a trusted proxy the client it forwards
+    (:mod:`tichu.server.guard.forwarded`); ``None`` for a loopback client spared the limits.
     """
     client = request.app[FORWARDED].resolve(request.remote or "", request.headers.getall("X-Forwarded-For", []),
                                             request.headers.getall("Forwarded", []))
-    if not client.forwarded and settings.loopback_exempt:
-        with contextlib.suppress(ValueError):
-            if ipaddress.ip_address(client.address).is_loopback:
-                return None
-    return address_key(client.address, settings.ipv6_prefix)
+    return limit_key(client, settings.loopback_exempt, settings.ipv6_prefix)
 
 
 async def _refuse(connection: Connection, error: ProtocolError) -> None:
