@@ -43,6 +43,7 @@ from tichu.agents.learning.observation import SIZE as OBSERVATION_SIZE
 from tichu.core.cards import LABELS, format_mask
 from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
+from tichu.learn.bounds import ROUND_SWING, game_swing
 from tichu.learn.spiel_info import TENSOR_SIZE, fill_tensor, information_state_string, observation_string
 from tichu.learn.spiel_position import CHANCE, DECK_SIZE, Position
 from tichu.learn.spiel_worlds import resample
@@ -51,11 +52,6 @@ SHORT_NAME = "python_tichu"
 #: The reward models of the ``reward_model`` parameter, by OpenSpiel's ``RewardModel``.
 REWARD_MODELS = {"terminal": pyspiel.GameType.RewardModel.TERMINAL, "rewards": pyspiel.GameType.RewardModel.REWARDS}
 DEFAULTS: dict[str, int | str] = {"target_score": 1000, "max_rounds": 50, "reward_model": "terminal"}
-
-#: The most points a team can gain on the other in one round: a double victory (200 : 0, R7.1)
-#: with its first seat's Grand Tichu won (+200) and both opponents' Grand Tichu lost (-200 each,
-#: R6.2, R6.3). The utilities' bounds are this times ``max_rounds``.
-ROUND_SWING = 200 + 200 + 2 * 200
 
 # The decisions of a round, bounded from the rules and the core's flow (tichu.core.flow):
 _PLAYS = 55  # plays and bombs: each lays a card at least, and a seat keeps one at least (R7.1, R7.2)
@@ -100,8 +96,8 @@ def game_info(max_rounds: int) -> Any:
         num_distinct_actions=SIZE,
         max_chance_outcomes=DECK_SIZE,
         num_players=4,
-        min_utility=-float(ROUND_SWING * max_rounds),
-        max_utility=float(ROUND_SWING * max_rounds),
+        min_utility=-float(game_swing(max_rounds)),
+        max_utility=float(game_swing(max_rounds)),
         utility_sum=0.0,
         max_game_length=ROUND_DECISIONS * max_rounds)
 
