@@ -18,6 +18,7 @@ from tests.support.extras import require
 require("pyspiel", "spiel")
 
 import pyspiel  # noqa: E402
+from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 from open_spiel.python.bots.uniform_random import UniformRandomBot  # noqa: E402
 
@@ -159,6 +160,23 @@ def test_the_rewards_of_every_transition_add_up_to_the_returns(reward_model: str
             assert all(payment == [payment[0], -payment[0]] * 2 for payment in payments)
         else:
             assert len(payments) <= 1
+
+
+@pytest.mark.parametrize("reward_model", ["terminal", "rewards"])
+def test_openspiels_rl_environment_pays_each_round_once(reward_model: str) -> None:
+    """Issue 34, finding "OpenSpiel": OpenSpiel's ``rl_environment`` deals the chance nodes before
+    it reads the rewards, so a round's points must still be there after the next deal: the rewards
+    of its time steps add up to the returns, in both reward models."""
+    environment = rl_environment.Environment(load(300, 3, reward_model), seed=4)
+    rng = random.Random(4)
+    step = environment.reset()
+    earned = np.zeros(4)
+    while not step.last():
+        player = step.observations["current_player"]
+        step = environment.step([rng.choice(step.observations["legal_actions"][player])])
+        earned += step.rewards
+    returns = environment.get_state.returns()
+    assert any(returns) and list(earned) == returns
 
 
 def test_the_deal_is_card_by_card_each_card_left_alike_likely() -> None:
@@ -368,7 +386,9 @@ def test_openspiels_python_mcts_bot_plays_a_game_to_the_end() -> None:
 def test_openspiels_cpp_mcts_bot_plays_a_game_to_the_end() -> None:
     """Issue 34, finding "OpenSpiel": OpenSpiel's C++ ``MCTSBot`` (``pyspiel.MCTSBot``) takes the
     Python game through pyspiel's bindings and, with its random rollout evaluator, plays a
-    one-round game against uniform random bots to the end (pyspiel's ``evaluate_bots``)."""
+    one-round game against uniform random bots to the end in pyspiel's ``evaluate_bots`` (its own
+    ``step``, called from Python, releases the interpreter lock before the search calls back into
+    the Python game: docs/learning.md)."""
     game = load(200, 1)
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 5), 300.0, 4, 100, False, 5, False)
     bots = [bot, *(pyspiel.make_uniform_random_bot(player, player) for player in (1, 2, 3))]
