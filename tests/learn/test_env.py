@@ -22,28 +22,82 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from tichu.agents.learning import actions  # noqa: E402
 from tichu.agents.learning.observation import Question  # noqa: E402
-from tichu.learn.env import TichuEnv, env, raw_env  # noqa: E402
+from tichu.learn.bounds import ROUND_SWING  # noqa: E402
+from tichu.learn.env import TichuEnv, env, illegal_reward, raw_env  # noqa: E402
+
+#: PettingZoo's api_test warns of a dict observation (and its space) except for its own classic
+#: games, which it names: their observation is the same dict of "observation" and "action_mask".
+DICT_OBSERVATION = ["ignore:Observation space for each agent probably should be:UserWarning",
+                    "ignore:Observation is not a NumPy array:UserWarning"]
 
 
+@pytest.mark.filterwarnings(*DICT_OBSERVATION)
 def test_pettingzoo_api_test_passes_with_four_learners_and_with_two() -> None:
     api_test(TichuEnv(target_score=300, max_rounds=4), num_cycles=3000)
     api_test(TichuEnv(learners=(1, 3), opponents="rule", target_score=300, max_rounds=4), num_cycles=1000)
 
 
+@pytest.mark.filterwarnings(*DICT_OBSERVATION)
 def test_env_is_wrapped_as_pettingzoos_classic_games_and_raw_env_is_not(caplog: pytest.LogCaptureFixture) -> None:
     """PettingZoo's convention: a module-level ``env()`` with the classic games' wrappers (an
     illegal action ends the game for its agent) and ``raw_env`` unwrapped."""
     wrapped = env(target_score=300, max_rounds=2)
     api_test(wrapped, num_cycles=500)
     assert raw_env is TichuEnv and isinstance(wrapped.unwrapped, TichuEnv)
+
+
+def test_an_illegal_action_through_env_costs_the_worst_result_of_the_game(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 34, finding "PettingZoo": an illegal action through ``env()`` cost -1 where a round
+    is worth hundreds of points, so a losing learner escaped cheaply. It now ends the game with the
+    worst result the game's rounds allow for its agent (every round lost by a round's largest
+    swing), worse than any legal continuation from any point; the other agents get 0, as
+    PettingZoo's ``TerminateIllegalWrapper`` gives them. Here the learner first plays on legally
+    into the second round."""
+    wrapped = env(target_score=1000, max_rounds=3)
     wrapped.reset(seed=1)
+    while wrapped.unwrapped.state.game.results == []:
+        agent = wrapped.agent_selection
+        wrapped.step(int(np.flatnonzero(wrapped.observe(agent)["action_mask"])[0]))
     agent = wrapped.agent_selection
-    forbidden = int(np.flatnonzero(wrapped.infos[agent]["action_mask"] == 0)[0])
+    forbidden = int(np.flatnonzero(wrapped.observe(agent)["action_mask"] == 0)[0])
     with caplog.at_level(logging.WARNING):
         wrapped.step(forbidden)
     assert "Illegal move" in caplog.text
     assert all(wrapped.terminations.values())
-    assert wrapped.rewards[agent] == -1
+    assert wrapped.rewards[agent] == illegal_reward(3) == -3 * ROUND_SWING == -2400
+    assert all(reward == 0 for name, reward in wrapped.rewards.items() if name != agent)
+    rounds_left = 3 - len(wrapped.unwrapped.state.game.results)
+    assert wrapped.rewards[agent] < -rounds_left * ROUND_SWING
+
+
+def test_env_needs_a_last_round_for_its_penalty() -> None:
+    """Without ``max_rounds`` no result is the worst: ``env()`` refuses it by name, ``raw_env``
+    (no penalty) plays on without a bound."""
+    with pytest.raises(ValueError, match="env\\(\\) needs max_rounds"):
+        env(max_rounds=None)
+    with pytest.raises(ValueError, match="at least one round"):
+        env(max_rounds=0)
+    assert TichuEnv(max_rounds=None).max_rounds is None
+
+
+def test_the_action_mask_is_in_the_observation_as_in_pettingzoos_classic_games() -> None:
+    """Issue 34, finding "PettingZoo": the observation is the classic games' dict of
+    ``observation`` and ``action_mask``; the mask is the one in the agent's info, all 0 for an
+    agent not asked."""
+    environment = TichuEnv(learners=(0, 1, 2, 3), opponents="random", target_score=300, max_rounds=1)
+    environment.reset(seed=6)
+    checked = 0
+    for agent in environment.agent_iter():
+        observation, _, terminated, truncation, info = environment.last()
+        assert set(observation) == {"observation", "action_mask"}
+        assert environment.observation_space(agent).contains(observation)
+        for name in environment.agents:
+            mask = environment.observe(name)["action_mask"]
+            assert mask.dtype == np.int8 and np.array_equal(mask, environment.infos[name]["action_mask"])
+            assert (name == agent and not terminated) or not mask.any()
+        checked += 1
+        environment.step(None if terminated or truncation else int(np.flatnonzero(info["action_mask"])[-1]))
+    assert checked > 50
 
 
 def _is_legal(round_: Round, seat: int, question: Question, answer: Any, pushed: int) -> bool:
@@ -93,7 +147,7 @@ def test_200_episodes_of_random_masked_actions_are_legal_and_end_with_the_engine
                 assert len(allowed) > 0
                 assert env.state is not None and env.state.round is not None
                 seat = int(agent.removeprefix("seat_"))
-                pushed = sum(1 << int(index) for index in np.flatnonzero(observation[56:112]))
+                pushed = sum(1 << int(index) for index in np.flatnonzero(observation["observation"][56:112]))
                 for action in allowed:
                     answer = env.answer_of(int(action))
                     assert _is_legal(env.state.round, seat, question, answer, pushed), \
@@ -115,7 +169,7 @@ def test_an_action_the_mask_does_not_allow_is_refused_and_changes_nothing() -> N
     env = TichuEnv(target_score=300)
     env.reset(seed=3)
     agent = env.agent_selection
-    before = env.observe(agent).copy()
+    before = env.observe(agent)["observation"].copy()
     mask = env.infos[agent]["action_mask"]
     forbidden = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="not allowed"):
@@ -123,7 +177,7 @@ def test_an_action_the_mask_does_not_allow_is_refused_and_changes_nothing() -> N
     with pytest.raises(ValueError, match="not allowed"):
         env.answer_of(forbidden)
     assert env.agent_selection == agent
-    assert np.array_equal(env.observe(agent), before)
+    assert np.array_equal(env.observe(agent)["observation"], before)
     assert np.array_equal(env.infos[agent]["action_mask"], mask)
     env.close()
 
@@ -145,7 +199,7 @@ def test_the_push_is_three_steps_of_the_same_seat_in_seat_order() -> None:
         allowed = np.flatnonzero(env.infos["seat_0"]["action_mask"])
         assert len(allowed) == 14 - step
         observation = env.observe("seat_0")
-        assert observation[56:112].sum() == step
+        assert observation["observation"][56:112].sum() == step
         chosen.append(int(allowed[0]))
         env.step(int(allowed[0]))
     assert env.agent_selection == "seat_1"

@@ -18,6 +18,9 @@ from tests.support.extras import require
 require("pyspiel", "spiel")
 
 import pyspiel  # noqa: E402
+from open_spiel.python import rl_environment  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
+from open_spiel.python.bots.uniform_random import UniformRandomBot  # noqa: E402
 
 from tichu.agents.learning.actions import NO, SIZE  # noqa: E402
 from tichu.core.cards import DECK, indices_of  # noqa: E402
@@ -30,8 +33,9 @@ from tichu.learn.spiel_match import BotSettings, deck_order, play_match, play_ma
 from tichu.learn.spiel_position import Position, deal_of  # noqa: E402
 
 
-def load(target_score: int = 200, max_rounds: int = 2) -> TichuGame:
-    game: TichuGame = pyspiel.load_game(SHORT_NAME, {"target_score": target_score, "max_rounds": max_rounds})
+def load(target_score: int = 200, max_rounds: int = 2, reward_model: str = "terminal") -> TichuGame:
+    game: TichuGame = pyspiel.load_game(SHORT_NAME, {"target_score": target_score, "max_rounds": max_rounds,
+                                                     "reward_model": reward_model})
     return game
 
 
@@ -92,12 +96,13 @@ def test_openspiels_random_simulation_test_passes() -> None:
     """OpenSpiel's own checks over random games: legal actions sorted and masked, chance outcomes,
     clones, every observation for every player, rewards adding up to returns, zero-sum, the
     utility bounds and the game's length."""
-    pyspiel.random_sim_test(load(200, 2), num_sims=2, serialize=False, verbose=False)
+    for reward_model in ("terminal", "rewards"):
+        pyspiel.random_sim_test(load(200, 2, reward_model), num_sims=2, serialize=False, verbose=False)
 
 
 def test_the_game_registers_with_its_parameters_and_bounds() -> None:
     game = pyspiel.load_game(SHORT_NAME)
-    assert game.get_parameters() == {"target_score": 1000, "max_rounds": 50}
+    assert game.get_parameters() == {"target_score": 1000, "max_rounds": 50, "reward_model": "terminal"}
     assert game.num_players() == 4 and game.num_distinct_actions() == SIZE == 737
     assert game.max_chance_outcomes() == 56
     assert game.max_utility() == -game.min_utility() == ROUND_SWING * 50 == 40_000  # R6.2, R7.1
@@ -109,6 +114,69 @@ def test_the_game_registers_with_its_parameters_and_bounds() -> None:
     assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
     with pytest.raises(Exception, match="target_score and max_rounds"):
         pyspiel.load_game(SHORT_NAME, {"max_rounds": 0})
+
+
+def test_rewards_are_terminal_by_default_and_per_round_by_parameter() -> None:
+    """Issue 34, finding "OpenSpiel": the game is registered, and loads by default, with terminal
+    rewards, as OpenSpiel's MCTS needs; ``reward_model="rewards"`` gives OpenSpiel's per-transition
+    rewards; another model is refused by name."""
+    assert pyspiel.load_game(SHORT_NAME).get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert {game.short_name: game.reward_model for game in pyspiel.registered_games()}[SHORT_NAME] == \
+        pyspiel.GameType.RewardModel.TERMINAL
+    assert load(reward_model="rewards").get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+    with pytest.raises(Exception, match="reward_model 'round'"):
+        pyspiel.load_game(SHORT_NAME, {"reward_model": "round"})
+
+
+@pytest.mark.parametrize("reward_model", ["terminal", "rewards"])
+def test_the_rewards_of_every_transition_add_up_to_the_returns(reward_model: str) -> None:
+    """Issue 34, finding "OpenSpiel": a reward is that of the last transition only, as OpenSpiel
+    defines it: summed over every transition of whole games, the deal's cards included, the rewards
+    equal the returns at the end (a round's points counted once, not again at each of the next
+    deal's 56 chance nodes). With terminal rewards the returns are zero until the end. Per round, a
+    round's points are paid once, with the transition that arrives where a seat decides next (the
+    next deal's last card) or at the end, where OpenSpiel's ``rl_environment`` reads them."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        state: TichuState = load(300, 3, reward_model).new_initial_state()
+        earned = np.zeros(4)
+        payments = []
+        while not state.is_terminal():
+            assert reward_model == "rewards" or state.returns() == [0.0] * 4
+            dealing = state.is_chance_node()
+            state.apply_action(rng.choice(state.legal_actions()))
+            rewards = state.rewards()
+            earned += rewards
+            assert list(earned) == state.returns()
+            if any(rewards):
+                assert state.is_terminal() or (dealing and not state.is_chance_node())
+                payments.append(rewards)
+        assert state.core.game is not None
+        total = state.core.game.total
+        assert state.returns() == [total[0] - total[1], total[1] - total[0]] * 2
+        if reward_model == "rewards":
+            points = [result.points[0] - result.points[1] for result in state.core.game.results]
+            assert [payment[0] for payment in payments] == [value for value in points if value]
+            assert all(payment == [payment[0], -payment[0]] * 2 for payment in payments)
+        else:
+            assert len(payments) <= 1
+
+
+@pytest.mark.parametrize("reward_model", ["terminal", "rewards"])
+def test_openspiels_rl_environment_pays_each_round_once(reward_model: str) -> None:
+    """Issue 34, finding "OpenSpiel": OpenSpiel's ``rl_environment`` deals the chance nodes before
+    it reads the rewards, so a round's points must still be there after the next deal: the rewards
+    of its time steps add up to the returns, in both reward models."""
+    environment = rl_environment.Environment(load(300, 3, reward_model), seed=4)
+    rng = random.Random(4)
+    step = environment.reset()
+    earned = np.zeros(4)
+    while not step.last():
+        player = step.observations["current_player"]
+        step = environment.step([rng.choice(step.observations["legal_actions"][player])])
+        earned += step.rewards
+    returns = environment.get_state.returns()
+    assert any(returns) and list(earned) == returns
 
 
 def test_the_deal_is_card_by_card_each_card_left_alike_likely() -> None:
@@ -131,18 +199,15 @@ def test_the_deal_is_card_by_card_each_card_left_alike_likely() -> None:
 
 
 def test_returns_are_zero_sum_the_partners_alike_and_the_cores_scores() -> None:
-    """R7.3, R7.4: each seat's return is its team's score minus the other's; the rewards of the
-    decisions add up to it; the game ends at the target or after max_rounds."""
+    """R7.3, R7.4: each seat's return (so far, with per-round rewards) is its team's score minus the
+    other's; the game ends at the target or after max_rounds. The rewards: the next test."""
     for seed in range(3):
-        earned = np.zeros(4)
-        for state in random_states(load(300, 3), seed):
+        for state in random_states(load(300, 3, "rewards"), seed):
             returns = state.returns()
-            earned += state.rewards()
             assert state.core.game is not None
             total = state.core.game.total
             assert returns == [total[0] - total[1], total[1] - total[0]] * 2
             assert sum(returns) == 0 and all(returns[seat] == returns[partner(seat)] for seat in range(4))
-            assert list(earned) == returns
         assert state.is_terminal() and (state.core.is_over or state.position.rounds_played == 3)
 
 
@@ -299,3 +364,32 @@ def test_duplicate_games_share_their_deals_and_the_script_reports_them() -> None
     first, second = (summary for summary, _ in summaries)
     bot_points = [sum(result.points[1 if game.swapped else 0] for result in game.results) for game in games]
     assert [first.score[0], second.score[0]] == bot_points
+
+
+def _finished(game: TichuGame, returns: list[float]) -> None:
+    """A game's final returns: zero-sum, the partners alike, a round's swing at most per round."""
+    assert sum(returns) == 0 and returns[0] == returns[2] and returns[1] == returns[3]
+    assert abs(returns[0]) <= game.max_utility()
+
+
+def test_openspiels_python_mcts_bot_plays_a_game_to_the_end() -> None:
+    """Issue 34, finding "OpenSpiel": OpenSpiel's Python ``MCTSBot`` refused the game ("Game must
+    have terminal rewards"); with its random rollouts it now plays a one-round game against
+    uniform random bots to the end (``evaluate_bots``)."""
+    game = load(200, 1)
+    rng = np.random.RandomState(3)
+    bot = mcts.MCTSBot(game, 300.0, 4, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    bots = [bot, *(UniformRandomBot(player, rng) for player in (1, 2, 3))]
+    _finished(game, list(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)))
+
+
+def test_openspiels_cpp_mcts_bot_plays_a_game_to_the_end() -> None:
+    """Issue 34, finding "OpenSpiel": OpenSpiel's C++ ``MCTSBot`` (``pyspiel.MCTSBot``) takes the
+    Python game through pyspiel's bindings and, with its random rollout evaluator, plays a
+    one-round game against uniform random bots to the end in pyspiel's ``evaluate_bots`` (its own
+    ``step``, called from Python, releases the interpreter lock before the search calls back into
+    the Python game: docs/learning.md)."""
+    game = load(200, 1)
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 5), 300.0, 4, 100, False, 5, False)
+    bots = [bot, *(pyspiel.make_uniform_random_bot(player, player) for player in (1, 2, 3))]
+    _finished(game, pyspiel.evaluate_bots(game.new_initial_state(), bots, 5))

@@ -12,13 +12,16 @@ and the Dragon gift (R4.5). Decisions that seats make at once (Grand Tichu, the 
 seat after another in seat order; the state shows no seat another's answer before its own.
 The other seats are our agents (``opponents``, a registry name).
 
-- Observation: ``float32[620]`` from the seat's frozen :class:`~tichu.engine.views.SeatView`
-  only (R8, :mod:`tichu.agents.learning.observation`).
-- Legal-action mask: ``infos[agent]["action_mask"]``, ``int8[737]``, allowing the actions of
-  the selected agent's decision (:mod:`tichu.agents.learning.actions`); all 0 for the others.
+- Observation: as PettingZoo's classic games give it, a dict of ``"observation"``,
+  ``float32[620]`` from the seat's frozen :class:`~tichu.engine.views.SeatView` only (R8,
+  :mod:`tichu.agents.learning.observation`), and ``"action_mask"``.
+- Legal-action mask: ``int8[737]``, allowing the actions of the selected agent's decision
+  (:mod:`tichu.agents.learning.actions`), all 0 for the others; in the observation and, the
+  same, in ``infos[agent]["action_mask"]``.
 - Action: an index of the catalogue; an action the mask does not allow is refused with a
   :class:`ValueError` and changes nothing (:func:`env` wraps the environment as PettingZoo's
-  classic games are, so that an illegal action ends the game instead).
+  classic games are, so that an illegal action ends the game instead, at the worst result the
+  game allows for its agent).
 - Reward: at the end of each round, every learning seat gets its team's points minus the
   other team's for that round (R7.3), so an episode's rewards add up to the game's score
   difference. An episode is one game, to ``target_score`` (R7.4), or truncated after
@@ -47,8 +50,12 @@ from tichu.agents.registry import make_agent
 from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import team_of
+from tichu.learn.bounds import game_swing
 
-Observation = npt.NDArray[np.float32]
+Observation = dict[str, npt.NDArray[Any]]
+#: Rounds before an episode is truncated, unless told otherwise (random calls can keep both teams
+#: below the target forever).
+MAX_ROUNDS = 50
 
 class TichuEnv(AECEnv[str, Observation, int]):
     """Tichu for learning agents, one game per episode (PettingZoo's ``raw_env``).
@@ -65,7 +72,7 @@ class TichuEnv(AECEnv[str, Observation, int]):
     metadata = {"name": "tichu_v1", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, learners: Sequence[int] = (0, 1, 2, 3), opponents: str = "heuristic", *,
-                 target_score: int = 1000, max_rounds: int | None = 50, render_mode: str | None = None) -> None:
+                 target_score: int = 1000, max_rounds: int | None = MAX_ROUNDS, render_mode: str | None = None) -> None:
         super().__init__()
         if not learners or any(seat not in range(4) for seat in learners) or len(set(learners)) != len(learners):
             raise ValueError("learners are distinct seats 0..3, at least one")
@@ -78,7 +85,8 @@ class TichuEnv(AECEnv[str, Observation, int]):
         self.max_rounds = max_rounds
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{seat}" for seat in self.learners]
-        observation_space = spaces.Box(-2.0, 2.0, (OBSERVATION_SIZE,), np.float32)
+        observation_space = spaces.Dict({"observation": spaces.Box(-2.0, 2.0, (OBSERVATION_SIZE,), np.float32),
+                                         "action_mask": spaces.Box(0, 1, (actions.SIZE,), np.int8)})
         action_space = spaces.Discrete(actions.SIZE)
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
@@ -86,6 +94,7 @@ class TichuEnv(AECEnv[str, Observation, int]):
         self.driver: AgentDriver | None = None
         self._choice: Choice | None = None
         self._push: list[int] = []  # the cards chosen so far in the selected seat's push, in order
+        self._masks: dict[str, npt.NDArray[np.int8]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -142,11 +151,12 @@ class TichuEnv(AECEnv[str, Observation, int]):
         self._select()
 
     def _select(self) -> None:
-        """Give every agent its mask (all 0 but the selected agent's)."""
+        """Give every agent its mask (all 0 but the selected agent's), in its info and its
+        observation alike."""
         if self._choice is None and self.agents:
             self.agent_selection = self.agents[0]
         for name in self.agents:
-            self.infos[name]["action_mask"] = self._mask(name)
+            self._masks[name] = self.infos[name]["action_mask"] = self._mask(name)
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
         if self._choice is None or agent != self.agent_selection:
@@ -154,12 +164,14 @@ class TichuEnv(AECEnv[str, Observation, int]):
         return self._choice.mask()
 
     def observe(self, agent: str) -> Observation:
-        """The agent's observation: of its seat's view now, with its question if it is asked."""
+        """The agent's observation: of its seat's view now, with its question if it is asked,
+        and its action mask (PettingZoo's classic games' ``{"observation", "action_mask"}``)."""
         assert self.driver is not None
         seat = int(agent.removeprefix("seat_"))
         asked = self._choice is not None and agent == self.agent_selection
         question = self._choice.question if asked and self._choice is not None else Question.NONE
-        return observe(self.driver.view(seat), question, sum(self._push) if asked else 0)
+        return {"observation": observe(self.driver.view(seat), question, sum(self._push) if asked else 0),
+                "action_mask": self._masks[agent]}
 
     def step(self, action: int | None) -> None:
         """Answer the selected agent's question with ``action``.
@@ -240,11 +252,30 @@ class TichuEnv(AECEnv[str, Observation, int]):
 raw_env = TichuEnv
 
 
+def illegal_reward(max_rounds: int) -> float:
+    """The reward of an action outside the mask through :func:`env`: the worst result a game of
+    ``max_rounds`` rounds allows, so that no legal continuation, however badly a round goes, is
+    worse than it (the classic games' -1 is a loss there because their rewards are ±1; here a
+    round is worth hundreds of points, and a losing learner would escape cheaply).
+
+    :raises ValueError: For fewer than one round.
+    """
+    return -float(game_swing(max_rounds))
+
+
 def env(**kwargs: Any) -> Any:
     """The environment wrapped as PettingZoo's classic games are: an illegal action ends the
-    game with reward -1 for its agent, actions outside the space are refused, and the order
-    of reset, step and observe is enforced."""
+    game, its agent receiving :func:`illegal_reward` (the others 0, as PettingZoo's
+    ``TerminateIllegalWrapper`` gives them), actions outside the space are refused, and the
+    order of reset, step and observe is enforced.
+
+    :raises ValueError: For ``max_rounds=None``: without a last round no result is the worst.
+    """
+    max_rounds = kwargs.get("max_rounds", MAX_ROUNDS)
+    if max_rounds is None:
+        raise ValueError("env() needs max_rounds: the illegal action's penalty is the worst result of the game's "
+                         "rounds (raw_env plays without a bound)")
     environment: Any = raw_env(**kwargs)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=illegal_reward(max_rounds))
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)

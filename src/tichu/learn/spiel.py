@@ -4,9 +4,14 @@
     import pyspiel, tichu.learn.spiel
     game = pyspiel.load_game("python_tichu", {"target_score": 1000, "max_rounds": 50})
 
-- Four players, sequential, imperfect information, zero-sum: every seat's return is its team's
-  score minus the other team's (R7.3, R7.4), the partners' alike; rewards come with the decision
-  that ends a round.
+- Four players, sequential, imperfect information, zero-sum: every seat's return at the end is its
+  team's score minus the other team's (R7.3, R7.4), the partners' alike.
+- Rewards as OpenSpiel's own card games give them: by default at the end only
+  (``reward_model="terminal"``, ``RewardModel.TERMINAL``: the returns are zero until the game
+  ends), which OpenSpiel's MCTS needs; with ``reward_model="rewards"`` a round's points arrive
+  once, with the transition that arrives at the next decision (the next deal's last card) or at
+  the end, and the returns are the rewards so far. Either way a reward is that of the last
+  transition only, so the rewards of a game add up to its returns.
 - Chance deals the deck card by card, each card not dealt yet alike likely; card ``k`` goes to seat
   ``k % 4``, into its first eight for ``k < 32``, else into its last six
   (:mod:`tichu.learn.spiel_position`).
@@ -17,10 +22,11 @@
 - Information state and observation, strings and tensors, of a seat's knowledge only (R8,
   :mod:`tichu.learn.spiel_info`); ``resample_from_infostate`` draws a world the seat cannot tell
   apart (:mod:`tichu.learn.spiel_worlds`), which OpenSpiel's ISMCTS needs.
-- Parameters: ``target_score`` (default 1000, R7.4) and ``max_rounds`` (default 50, as the
+- Parameters: ``target_score`` (default 1000, R7.4), ``max_rounds`` (default 50, as the
   PettingZoo environment's: the game ends after that many rounds even without a winner, since
   random play never reaches the target, its calls costing both teams some 70 points a round,
-  while games of our agents to 1000 take 6 to 12 rounds; docs/agents.md).
+  while games of our agents to 1000 take 6 to 12 rounds; docs/agents.md) and ``reward_model``
+  (``"terminal"``, the default, or ``"rewards"``).
 """
 
 from __future__ import annotations
@@ -37,17 +43,15 @@ from tichu.agents.learning.observation import SIZE as OBSERVATION_SIZE
 from tichu.core.cards import LABELS, format_mask
 from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
+from tichu.learn.bounds import ROUND_SWING, game_swing
 from tichu.learn.spiel_info import TENSOR_SIZE, fill_tensor, information_state_string, observation_string
 from tichu.learn.spiel_position import CHANCE, DECK_SIZE, Position
 from tichu.learn.spiel_worlds import resample
 
 SHORT_NAME = "python_tichu"
-DEFAULTS: dict[str, int] = {"target_score": 1000, "max_rounds": 50}
-
-#: The most points a team can gain on the other in one round: a double victory (200 : 0, R7.1)
-#: with its first seat's Grand Tichu won (+200) and both opponents' Grand Tichu lost (-200 each,
-#: R6.2, R6.3). The utilities' bounds are this times ``max_rounds``.
-ROUND_SWING = 200 + 200 + 2 * 200
+#: The reward models of the ``reward_model`` parameter, by OpenSpiel's ``RewardModel``.
+REWARD_MODELS = {"terminal": pyspiel.GameType.RewardModel.TERMINAL, "rewards": pyspiel.GameType.RewardModel.REWARDS}
+DEFAULTS: dict[str, int | str] = {"target_score": 1000, "max_rounds": 50, "reward_model": "terminal"}
 
 # The decisions of a round, bounded from the rules and the core's flow (tichu.core.flow):
 _PLAYS = 55  # plays and bombs: each lays a card at least, and a seat keeps one at least (R7.1, R7.2)
@@ -60,22 +64,30 @@ _OFFERS = 4 + 4  # per moment each seat is offered a Tichu call once (R6.1) and 
 #: takes some 120.
 ROUND_DECISIONS = 4 + 4 * 3 + _MOMENTS * _OFFERS + _PLAYS + _PASSES + 2
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Tichu",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=4,
-    min_num_players=4,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    provides_factored_observation_string=False,
-    parameter_specification=DEFAULTS)
+
+
+def game_type(reward_model: str = "terminal") -> Any:
+    """OpenSpiel's type of the game with the given reward model (``"terminal"``: the one
+    registered; a game loaded with ``reward_model="rewards"`` reports ``RewardModel.REWARDS``)."""
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Python Tichu",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=REWARD_MODELS[reward_model],
+        max_num_players=4,
+        min_num_players=4,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=DEFAULTS)
+
+
+GAME_TYPE = game_type()
 
 
 def game_info(max_rounds: int) -> Any:
@@ -84,8 +96,8 @@ def game_info(max_rounds: int) -> Any:
         num_distinct_actions=SIZE,
         max_chance_outcomes=DECK_SIZE,
         num_players=4,
-        min_utility=-float(ROUND_SWING * max_rounds),
-        max_utility=float(ROUND_SWING * max_rounds),
+        min_utility=-float(game_swing(max_rounds)),
+        max_utility=float(game_swing(max_rounds)),
         utility_sum=0.0,
         max_game_length=ROUND_DECISIONS * max_rounds)
 
@@ -95,6 +107,7 @@ class TichuGame(pyspiel.Game):
 
     :ivar target_score: The score that ends the game (R7.4).
     :ivar max_rounds: The game ends after this many rounds even without a winner.
+    :ivar terminal_rewards: Rewards and returns only at the end (``reward_model="terminal"``).
     """
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
@@ -106,7 +119,11 @@ class TichuGame(pyspiel.Game):
         self.max_rounds = int(settings["max_rounds"])
         if self.target_score < 1 or self.max_rounds < 1:
             raise ValueError("target_score and max_rounds are at least 1")
-        super().__init__(GAME_TYPE, game_info(self.max_rounds), settings)
+        reward_model = str(settings["reward_model"])
+        if reward_model not in REWARD_MODELS:
+            raise ValueError(f"reward_model {reward_model!r}: use one of {sorted(REWARD_MODELS)}")
+        self.terminal_rewards = reward_model == "terminal"
+        super().__init__(game_type(reward_model), game_info(self.max_rounds), settings)
 
     def new_initial_state(self) -> TichuState:
         """A game before its first deal."""
@@ -140,6 +157,7 @@ class TichuState(pyspiel.State):
     def __init__(self, game: TichuGame) -> None:
         super().__init__(game)
         self.position = Position(GameState(RuleSet(target_score=game.target_score)), game.max_rounds)
+        self.terminal_rewards = game.terminal_rewards
 
     @property
     def core(self) -> GameState:
@@ -176,11 +194,20 @@ class TichuState(pyspiel.State):
         return self.position.is_terminal
 
     def returns(self) -> list[float]:
-        """Per seat its team's score minus the other team's (R7.3, R7.4)."""
-        return self.position.returns()
+        """Per seat its team's score minus the other team's (R7.3, R7.4): at the end only with
+        terminal rewards (zero before), else the rewards received so far (during a deal without
+        the round just ended, :meth:`~tichu.learn.spiel_position.Position.rewards`)."""
+        if self.terminal_rewards and not self.position.is_terminal:
+            return [0.0] * 4
+        return self.position.paid_returns()
 
     def rewards(self) -> list[float]:
-        """What each return changed by with the last decision (a round's points when it ended)."""
+        """What each seat received with the last transition alone (OpenSpiel's meaning): with
+        terminal rewards the returns at the end and zero before, else a round's points once, with
+        the transition that arrives at the next decision or the end
+        (:meth:`~tichu.learn.spiel_position.Position.rewards`), and zero with every other."""
+        if self.terminal_rewards:
+            return self.returns()
         return self.position.rewards()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> TichuState:
@@ -240,5 +267,6 @@ class TichuObserver:
 
 pyspiel.register_game(GAME_TYPE, TichuGame)
 
-__all__ = ["DEFAULTS", "GAME_TYPE", "ROUND_DECISIONS", "ROUND_SWING", "SHORT_NAME", "TichuGame", "TichuObserver",
-           "TichuState", "game_info"]
+__all__ = ["DEFAULTS", "GAME_TYPE", "REWARD_MODELS", "ROUND_DECISIONS", "ROUND_SWING", "SHORT_NAME", "TichuGame",
+           "TichuObserver",
+           "TichuState", "game_info", "game_type"]

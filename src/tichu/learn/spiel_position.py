@@ -59,11 +59,12 @@ class Position:
         lasts (R2.3); empty once the cards have changed hands.
     :ivar public_log: The round's public events as text, filled by :mod:`tichu.learn.spiel_info`
         as it needs them (a cache: the events are the round's, R8.1).
-    :ivar before: Every seat's return before the last decision of a seat: its reward is what
-        changed since (:meth:`rewards`).
+    :ivar paid: Every seat's return as the state's rewards have paid it so far: the score
+        difference where a seat last decided or the game ended (:meth:`rewards`).
+    :ivar reward: What :attr:`paid` changed by with the last transition.
     """
 
-    __slots__ = ("core", "max_rounds", "dealt", "grand", "pushes", "public_log", "before", "_choice")
+    __slots__ = ("core", "max_rounds", "dealt", "grand", "pushes", "public_log", "paid", "reward", "_choice")
 
     def __init__(self, core: GameState, max_rounds: int) -> None:
         if max_rounds < 1:
@@ -74,7 +75,8 @@ class Position:
         self.grand: list[bool | None] = [None, None, None, None]
         self.pushes: list[list[int]] = [[], [], [], []]
         self.public_log: list[str] = []
-        self.before: tuple[int, ...] = (0, 0, 0, 0)
+        self.paid: tuple[int, ...] = (0, 0, 0, 0)
+        self.reward: tuple[int, ...] = (0, 0, 0, 0)
         self._choice: Choice | None = None
 
     def clone(self) -> Position:
@@ -95,7 +97,8 @@ class Position:
         other.grand = list(self.grand)
         other.pushes = [list(cards) for cards in self.pushes]
         other.public_log = list(self.public_log)
-        other.before = self.before
+        other.paid = self.paid
+        other.reward = self.reward
         other._choice = self._choice if keep_choice else None
         return other
 
@@ -166,14 +169,30 @@ class Position:
             raise ValueError("the game is over")
         if self.is_chance:
             self._deal_card(action)
-            return
+        else:
+            self._decide(action)
+        self._pay()
+
+    def _pay(self) -> None:
+        """Pay the score's change since the last payment, on arriving where a seat decides or the
+        game ends; a card dealt into a deal still in progress pays nothing (:meth:`rewards`)."""
+        paid = self.paid
+        if not self.is_chance:
+            self.paid = self.core.returns()
+        self.reward = tuple(now - then for now, then in zip(self.paid, paid))
+
+    def _decide(self, action: int) -> None:
+        """Answer the current decision with a catalogue action (held back while seats decide at
+        once, R2.1, R2.3).
+
+        :raises ValueError: For an action that is not allowed now (nothing changes then).
+        """
         choice = self.choice()
         if action not in choice.answers:
             raise ValueError(f"action {action} is not allowed now (allowed: {sorted(choice.answers)})")
         core = self.core
         seat = core.decision_seat
         assert seat is not None
-        self.before = core.returns()
         answer = choice.answers[action]
         question = choice.question
         self._choice = None
@@ -215,10 +234,23 @@ class Position:
         partners alike."""
         return [float(value) for value in self.core.returns()]
 
+    def paid_returns(self) -> list[float]:
+        """Per seat the rewards received so far: :meth:`returns` where a seat decides or the
+        game ends; during a deal, without the round just ended, which the deal's last card pays."""
+        return [float(value) for value in self.paid]
+
     def rewards(self) -> list[float]:
-        """What each seat's return changed by since before the last decision of a seat (the deal's
-        chance nodes change nothing): a round's points arrive with the decision that ends it."""
-        return [float(now - then) for now, then in zip(self.core.returns(), self.before)]
+        """What each seat received with the last transition alone, as OpenSpiel defines a reward,
+        so that the rewards of every transition of a game add up to its returns.
+
+        A round's points are paid once, with the transition that arrives at the next state where a
+        seat decides: the deal's last card, or the decision that ends the round if the game ends
+        with it; every other transition pays zero. OpenSpiel's own tools read rewards only where a
+        seat decides or at the end (its ``rl_environment`` deals the chance nodes before it reads
+        them, its ``random_sim_test`` adds them up there), so a round's points paid with the
+        decision that ends it, before the next deal's 56 chance nodes, would reach none of them.
+        """
+        return [float(value) for value in self.reward]
 
     # -- other worlds -------------------------------------------------------------------------
 
