@@ -1,7 +1,7 @@
 """The exact solver of two-seat endgames (:mod:`tichu.agents.support.endgame`) against an
 independent plain minimax (issue 34, finding 1: the judge's endgames, "two blunders of 130 ± 0").
 
-The minimax here is written apart from the solver: it asks the flow for every legal action
+The minimax (:mod:`tests.support.endgames`) is written apart from the solver: it asks the flow for every legal action
 (:meth:`~tichu.core.flow.GameState.legal_actions`), applies each through the checked
 :meth:`~tichu.core.flow.GameState.apply` on a copy, and takes the best for the deciding
 seat's team, with no table, no ordering and no pruning. It is exponential, so it is asked
@@ -10,45 +10,21 @@ only about positions of at most :data:`SMALL` cards in the two hands.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.analysis.games import heuristic_record
+from tests.support.endgames import SMALL, arena_points, bsw_points, cards_left, minimax
 from tichu.agents.support.endgame import EndgameSolver, child, solve, two_seat
-from tichu.analysis.points import DecisionPoint, decision_points
+from tichu.analysis.points import DecisionPoint
 from tichu.core.cards import DOG, DRAGON, MAHJONG, PHOENIX, parse_mask
 from tichu.core.combos import Play, combinations_of
 from tichu.core.flow import GameState
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import team_of
-from tichu.records.bsw import decode, import_game
-
-#: Most cards in the two hands of a position the plain minimax is asked about.
-SMALL = 7
-#: Seeds of the Arena games whose endgames are checked.
-ARENA_SEEDS = (5, 11, 23)
-
-
-def minimax(state: GameState, seat: int) -> int:
-    """The round's exact value for ``seat``'s team: points of its team minus the other's."""
-    round_ = state.round
-    assert round_ is not None
-    if round_.is_over:
-        points = round_.result().points
-        return points[team_of(seat)] - points[1 - team_of(seat)]
-    deciding = state.decision_seat
-    assert deciding is not None
-    values = []
-    for action in state.legal_actions():
-        after = state.clone()
-        after.apply(action)
-        values.append(minimax(after, seat))
-    return max(values) if team_of(deciding) == team_of(seat) else min(values)
 
 
 def cards(text: str) -> int:
@@ -178,28 +154,6 @@ def test_random_small_endgames_agree_with_the_plain_minimax(state: GameState, se
 
 # -- the endgames of real and Arena games ----------------------------------------------------
 
-@cache
-def _bsw_points(folder: str) -> tuple[DecisionPoint, ...]:
-    found: list[DecisionPoint] = []
-    for path in sorted(Path(folder).glob("*.tch")):
-        record = import_game(decode(path.read_bytes()), path.stem)
-        found += [point for point in decision_points(dict(record), [0, 1, 2, 3]) if point.state is not None]
-    return tuple(found)
-
-
-@cache
-def _arena_points() -> tuple[DecisionPoint, ...]:
-    found: list[DecisionPoint] = []
-    for seed in ARENA_SEEDS:
-        found += [point for point in decision_points(heuristic_record(seed, 500)) if point.state is not None]
-    return tuple(found)
-
-
-def _cards_left(point: DecisionPoint) -> int:
-    assert point.state is not None and point.state.round is not None
-    return sum(hand.bit_count() for hand in point.state.round.hands)
-
-
 def _check_points(points: tuple[DecisionPoint, ...]) -> int:
     """Check the points of at most :data:`SMALL` cards against the plain minimax (the larger
     ones are beyond it); the count checked."""
@@ -208,7 +162,7 @@ def _check_points(points: tuple[DecisionPoint, ...]) -> int:
     for point in points:
         state = point.state
         assert state is not None and two_seat(state)
-        if _cards_left(point) <= SMALL:
+        if cards_left(point) <= SMALL:
             solution = solver.solve(state, point.seat)
             assert solution.exact and solution.value == minimax(state, point.seat), point
             checked += 1
@@ -219,14 +173,14 @@ def test_the_endgames_of_the_brettspielwelt_games_agree_with_the_plain_minimax(s
     """Issue 34, finding 1: every two-seat decision of the nine Brettspielwelt games is a
     two-seat endgame; where the plain minimax can solve it (at most :data:`SMALL` cards), the
     solver's value is the same."""
-    points = _bsw_points(str(shared_dir / "data" / "bsw"))
+    points = bsw_points(str(shared_dir / "data" / "bsw"))
     assert len(points) > 100
     assert _check_points(points) >= 60
 
 
 def test_the_endgames_of_seeded_arena_games_agree_with_the_plain_minimax() -> None:
     """Issue 34, finding 1: the same on the endgames of seeded Arena games."""
-    points = _arena_points()
+    points = arena_points()
     assert points
     assert _check_points(points) > 0
 

@@ -74,10 +74,10 @@ class Solution:
 
 
 def two_seat(state: GameState) -> bool:
-    """Whether a state is a two-seat endgame: its round is played and exactly two seats hold
-    cards (each then knows the other's hand, R8)."""
+    """Whether a state is a two-seat endgame: its round is played and two seats hold cards
+    (each then knows the other's hand, R8), or one: the last Dragon trick's gift is open (R7.2)."""
     round_ = state.round
-    return round_ is not None and round_.phase == Phase.PLAYING and sum(1 for hand in round_.hands if hand) == 2
+    return round_ is not None and round_.phase == Phase.PLAYING and sum(1 for hand in round_.hands if hand) <= 2
 
 
 def team_value(round_: Round, seat: int) -> int:
@@ -163,7 +163,7 @@ class EndgameSolver:
         """
         round_ = state.round
         if round_ is None or not (round_.is_over or two_seat(state)):
-            raise ValueError("an exact solve needs a round in which exactly two seats hold cards")
+            raise ValueError("an exact solve needs a round in which at most two seats hold cards")
         if round_.is_over:
             return Solution(True, seat, team_value(round_, seat), (), (), 0)
         if self._rules is not round_.rules:
