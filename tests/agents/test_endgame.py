@@ -88,13 +88,19 @@ HAND_MADE = {
 @pytest.mark.parametrize("name", sorted(HAND_MADE))
 def test_hand_made_endgames_are_solved_exactly(name: str) -> None:
     """Issue 34, finding 1: bombs out of turn, the wish, the Dog, the Dragon gift, Tichu
-    bonuses and offers: the solver's value equals the plain minimax's, for either team."""
+    bonuses and offers: the solver's value equals the plain minimax's, for either team, and
+    its best line keeps that value to the round's end."""
     state = HAND_MADE[name]
     assert two_seat(state)
     for seat in (0, 1):
         solution = solve(state, seat)
         assert solution.exact and solution.value == minimax(state, seat)
         assert solution.values == tuple(minimax(child(state, action), seat) for action in solution.actions)
+        current = state
+        for action in EndgameSolver().line(state, 100):
+            current = child(current, action)
+            assert minimax(current, seat) == solution.value
+        assert current.round is not None and current.round.is_over
 
 
 def test_the_hand_made_endgames_meet_what_they_are_made_for() -> None:
@@ -143,7 +149,7 @@ def test_random_small_endgames_agree_with_the_plain_minimax(state: GameState, se
     equals the plain minimax's; the value is the best of its actions' values for the team
     deciding."""
     solution = solve(state, seat)
-    assert solution.exact and solution.value == minimax(state, seat)
+    assert solution.exact and solution.value == minimax(state, seat) == EndgameSolver().value(state, seat)
     deciding = state.decision_seat
     assert deciding is not None
     pick = max if team_of(deciding) == team_of(seat) else min
@@ -193,6 +199,7 @@ def test_a_position_beyond_the_budget_is_not_exact() -> None:
     state = HAND_MADE["Tichu offer"]
     short = EndgameSolver(nodes=3).solve(state, 0)
     assert not short.exact and short.actions == () and short.nodes > 3
+    assert EndgameSolver(nodes=3).value(state, 0) is None and EndgameSolver(nodes=3).line(state, 5) == []
     assert EndgameSolver().solve(state, 0).exact
 
 

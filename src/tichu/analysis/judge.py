@@ -131,22 +131,16 @@ def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
 def judge_exact(point: DecisionPoint, state: GameState, solver: EndgameSolver,
                 thresholds: Mapping[str, float] = THRESHOLDS) -> Judgement | None:
     """The exact judgement of a decision at a two-seat endgame ``state``: each option applied
-    to a copy of it and the rest solved; ``None`` if a solve runs out of nodes.
-
-    The position itself is solved first: its solve visits what the options' solves need, so
-    these are mostly looked up, and a position beyond the budget costs one budget, not one
-    per option.
-    """
-    if not solver.solve(state, point.seat).exact:
-        return None
+    to a copy of it and the rest solved; ``None`` as soon as a solve runs out of nodes (a
+    position beyond the budget costs one budget, not one per option)."""
     values = []
     after = []
     for option in point.options:
         after.append(option_state(state, point.seat, point.kind, option))
-        solution = solver.solve(after[-1], point.seat)
-        if not solution.exact:
+        value = solver.value(after[-1], point.seat)
+        if value is None:
             return None
-        values.append(float(solution.value))
+        values.append(float(value))
     best = max(range(len(values)), key=lambda index: (values[index], -index))
     loss = values[best] - values[point.chosen]
     return Judgement(point, tuple(values), (0.0,) * len(values), best, loss, 0.0,

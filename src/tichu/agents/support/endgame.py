@@ -161,16 +161,9 @@ class EndgameSolver:
         :param seat: The seat whose team the values are for.
         :raises ValueError: For a state that is neither.
         """
-        round_ = state.round
-        if round_ is None or not (round_.is_over or two_seat(state)):
-            raise ValueError("an exact solve needs a round in which at most two seats hold cards")
+        round_ = self._start(state)
         if round_.is_over:
             return Solution(True, seat, team_value(round_, seat), (), (), 0)
-        if self._rules is not round_.rules:
-            self._table.clear()
-            self._rules = round_.rules
-        self._visited = 0
-        self._limit = self.nodes
         found = _moves(state)
         actions = tuple(action for action, _ in found)
         sign = 1 if team_of(seat) == 0 else -1
@@ -185,22 +178,52 @@ class EndgameSolver:
         value = max(values) if mine else min(values)
         return Solution(True, seat, value, actions, values, self._visited)
 
+    def value(self, state: GameState, seat: int) -> int | None:
+        """The exact value of a two-seat endgame for ``seat``'s team (cheaper than
+        :meth:`solve`: the actions' own values are not asked for); ``None`` if the budget
+        runs out.
+
+        :raises ValueError: For a state that is no two-seat endgame and not over.
+        """
+        round_ = self._start(state)
+        if round_.is_over:
+            return team_value(round_, seat)
+        try:
+            value = self._search(state, -_INFINITY, _INFINITY)
+        except OutOfNodes:
+            return None
+        return value if team_of(seat) == 0 else -value
+
     def line(self, state: GameState, length: int) -> list[Action]:
-        """The best line from a two-seat endgame: up to ``length`` actions, each a best action
-        of its decision (the first in the solver's order); shorter if the round ends or a
-        solve runs out of nodes."""
+        """The best line from a two-seat endgame: up to ``length`` actions, each the first in
+        the solver's order that keeps the position's value; shorter if the round ends or the
+        budget runs out."""
         found: list[Action] = []
         current = state
-        while len(found) < length and current.round is not None and not current.round.is_over:
-            seat = current.decision_seat
-            assert seat is not None
-            solution = self.solve(current, seat)
-            if not solution.exact:
-                break
-            action = solution.best[0]
-            found.append(action)
-            current = child(current, action)
+        target = self.value(current, 0)
+        while target is not None and len(found) < length and current.round is not None \
+                and not current.round.is_over:
+            for action, play in _moves(current):
+                after = _after(current, action, play)
+                if self.value(after, 0) == target:
+                    found.append(action)
+                    current = after
+                    break
+            else:
+                break  # a search ran out of nodes
         return found
+
+    def _start(self, state: GameState) -> Round:
+        """Check a state to solve and ready the table and the budget for it."""
+        round_ = state.round
+        if round_ is None or not (round_.is_over or two_seat(state)):
+            raise ValueError("an exact solve needs a round in which at most two seats hold cards")
+        if self._rules is not round_.rules:
+            self._table.clear()
+            self._rules = round_.rules
+        self._visited = 0
+        self._limit = self.nodes
+        return round_
 
     def _search(self, state: GameState, alpha: int, beta: int) -> int:
         """The value for team 0 of a state, fail-soft within ``(alpha, beta)``."""
