@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import cast
 
 from tests.support.endgames import SMALL, arena_points, bsw_points, cards_left, minimax
-from tichu.analysis import THRESHOLDS, DecisionPoint, Method, judge
+from tichu.analysis import THRESHOLDS, DecisionPoint, Method, decision_points, judge
 from tichu.analysis.document import judgement_json
 from tichu.cli.analyse import position_text, summary
 from tichu.core.combos import Play
@@ -126,3 +126,16 @@ def test_the_text_shows_the_position_of_each_listed_decision(shared_dir: Path) -
     before = steps[point.step - 1]
     assert text.startswith("hand " + " ".join(before["hands"][point.seat]))
     assert "out: " + ", ".join(f"seat {seat}" for seat in before["out_order"]) in text
+
+
+def test_the_dog_that_brings_the_lead_back_is_no_blunder(shared_dir: Path) -> None:
+    """Issue 34, finding 1, the issue's example: in ``game_100952.tch`` the Dog played while
+    the lead comes back to its player (step 62) was labelled a blunder of "130 ± 0" by the
+    heuristic's continuation, which then led a street. Solved exactly, the Dog loses nothing;
+    the street led next (step 63) is the blunder, exactly 130; the pair after it loses nothing."""
+    record = dict(import_game(decode((shared_dir / "data" / "bsw" / "game_100952.tch").read_bytes()), "g"))
+    points = {point.step: point for point in decision_points(record, [1]) if 62 <= point.step <= 66}
+    dog, street, pair = (judge(points[step], samples=SAMPLES) for step in (62, 63, 66))
+    assert dog.exact and dog.loss == 0 and dog.label is None
+    assert street.exact and street.loss == 130 and street.label == "blunder"
+    assert pair.exact and pair.loss == 0 and pair.label is None
