@@ -23,7 +23,6 @@ it is reported as not exact, and the caller falls back to sampling and says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tichu.core.combos import Play
@@ -35,8 +34,9 @@ from tichu.core.seats import team_of
 #: Nodes (states searched) one solve may visit by default: most endgames of up to about ten
 #: cards in the two hands fit (docs/benchmarks.md, "Exact endgames").
 DEFAULT_NODES = 200_000
-#: Entries kept in a solver's transposition table before it is emptied (about 100 MB at most).
-TABLE_LIMIT = 400_000
+#: Entries kept in a solver's transposition table before it is emptied: some 60 MB at most
+#: (about 600 bytes an entry, measured with ``tracemalloc`` on Brettspielwelt endgames).
+TABLE_LIMIT = 100_000
 
 _INFINITY = 10_000  # beyond any round's points (R7: at most 400 plus 2 × 200 of calls)
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -295,17 +295,5 @@ def solve(state: GameState, seat: int, nodes: int = DEFAULT_NODES) -> Solution:
     return EndgameSolver(nodes).solve(state, seat)
 
 
-def values_of(solver: EndgameSolver, states: Sequence[GameState], seat: int) -> list[int] | None:
-    """The exact values for ``seat``'s team of several states (a decision's options applied),
-    or ``None`` if any of them is not solved within the budget."""
-    found = []
-    for state in states:
-        solution = solver.solve(state, seat)
-        if not solution.exact:
-            return None
-        found.append(solution.value)
-    return found
-
-
 __all__ = ["DEFAULT_NODES", "TABLE_LIMIT", "EndgameSolver", "OutOfNodes", "Solution", "child", "moves", "solve",
-           "team_value", "two_seat", "values_of"]
+           "team_value", "two_seat"]
