@@ -31,8 +31,9 @@ from tichu.core.round import Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import team_of
 
-#: Nodes (states searched) one solve may visit by default: most endgames of up to about ten
-#: cards in the two hands fit (docs/benchmarks.md, "Exact endgames").
+#: Nodes (states searched) one solve may visit by default: every two-seat endgame of up to
+#: 12 cards in the Brettspielwelt games fits, and most up to 18 (docs/benchmarks.md, "Exact
+#: endgames").
 DEFAULT_NODES = 200_000
 #: Entries kept in a solver's transposition table before it is emptied: some 60 MB at most
 #: (about 600 bytes an entry, measured with ``tracemalloc`` on Brettspielwelt endgames).
