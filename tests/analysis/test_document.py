@@ -32,7 +32,12 @@ def _check_document(document: AnalysisDocument, record: dict[str, Any]) -> None:
     assert method["thresholds"] == dict(THRESHOLDS)
     judgements = document["judgements"]
     for judgement in judgements:
-        assert judgement["kind"] in KINDS and judgement["samples"] == SAMPLES
+        assert judgement["kind"] in KINDS and isinstance(judgement["exact"], bool)
+        assert judgement["samples"] == (0 if judgement["exact"] else SAMPLES)  # issue 34: exact endgames
+        assert isinstance(judgement["line"], list) and (judgement["exact"] or not judgement["line"])
+        if judgement["exact"]:
+            assert judgement["loss_half_width"] == 0 and all(option["half_width"] == 0
+                                                             for option in judgement["options"])
         assert steps[judgement["step"]]["round"] == judgement["round"]
         options = judgement["options"]
         assert len(options) >= 2 and judgement["best"] == 0 and 0 <= judgement["chosen"] < len(options)

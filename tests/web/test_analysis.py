@@ -36,7 +36,7 @@ ANALYSIS_WAIT = 90.0
 #: deals her Grand Tichu is a mistake and a play of hers a blunder, both well clear of the bounds.
 PLANTED_SEED = 6
 #: A value with its half interval as the judged panel shows it, e.g. "+35 ± 8" or "−120 ± 14".
-VALUE = re.compile(r"^[+\u2212]?\d+ ± \d+$")
+VALUE = re.compile(r"^[+\u2212]?\d+ (± \d+|exact)$")  # exact: a solved endgame (issue 34)
 
 
 class _GrandCaller(RandomAgent):
@@ -130,11 +130,13 @@ async def _judged_panel(tab: Tab, judgement: dict[str, Any]) -> None:
     assert all(VALUE.match(value) for value in values), values
     chosen = judgement["options"][judgement["chosen"]]
     best = judgement["options"][judgement["best"]]
-    assert values[0] == _value(chosen)
+    exact = judgement.get("exact") is True
+    assert values[0] == _value(chosen, exact)
     if judgement["chosen"] != judgement["best"]:
         assert await tab.count(f"{panel} .analysis-option.best") == 1
-        assert values[1] == _value(best)
-        assert f"{_round(judgement['loss'])} ± {_round(judgement['loss_half_width'])} points lost" in verdict
+        assert values[1] == _value(best, exact)
+        lost = "points lost, exact" if exact else f"± {_round(judgement['loss_half_width'])} points lost"
+        assert f"{_round(judgement['loss'])} {lost}" in verdict
         hand = await tab.page.eval_on_selector_all(
             '#replay-seats .replay-seat[data-seat="0"] .replay-hand .card', "els => els.map(e => e.dataset.card)")
         marked = await tab.page.eval_on_selector_all(
@@ -148,10 +150,10 @@ def _round(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-def _value(option: dict[str, Any]) -> str:
+def _value(option: dict[str, Any], exact: bool) -> str:
     mean = _round(option["mean"])
     sign = "+" if mean > 0 else ("\u2212" if mean < 0 else "")
-    return f"{sign}{abs(mean)} ± {_round(option['half_width'])}"
+    return f"{sign}{abs(mean)} " + ("exact" if exact else f"± {_round(option['half_width'])}")
 
 
 def _key(label: str) -> str:

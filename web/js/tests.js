@@ -973,6 +973,12 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
       'Cleo: 6 ± 10 points lost, within the noise');
     assert.equal(AnalysisView.valueText(35.2, 8.1), '+35 ± 8');
     assert.equal(AnalysisView.valueText(-4.6, 0.4), '\u22125 ± 0');
+    // issue 34, finding 1: a solved endgame's values and losses are exact, never "± 0"
+    assert.equal(AnalysisView.valueText(40, 0, true), '+40 exact');
+    const exactBlunder = Object.assign(judgement(60, 0, 130, 'blunder', -120), { exact: true, loss_half_width: 0 });
+    assert.equal(AnalysisView.verdict(exactBlunder, name), 'Ada: blunder, 130 points lost, exact');
+    const exactSmall = Object.assign(judgement(10, 2, 10, null, 0), { exact: true, loss_half_width: 0 });
+    assert.equal(AnalysisView.verdict(exactSmall, name), 'Cleo: 10 points lost, exact, below the thresholds');
     const option = function (text) { return { text: text, cards: [] }; };
     const tichu = { kind: 'tichu', seat: 0 };
     assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
@@ -981,6 +987,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(AnalysisView.optionText({ kind: 'push', seat: 0 }, option('R2 → right'), name), 'R2 → right');
     I18n.setLanguage('de');
     assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
+    assert.equal(AnalysisView.verdict(exactBlunder, name), 'Ada: grober Fehler, 130 Punkte verschenkt, exakt');
     assert.equal(AnalysisView.optionText(tichu, option('pass'), name), 'passen');
     I18n.setLanguage('en');
   });

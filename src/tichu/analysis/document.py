@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from tichu.analysis.judge import DEFAULT_SAMPLES, THRESHOLDS, Judgement, Z, judge
 from tichu.analysis.points import Option, decision_points
 from tichu.core.combos import Play
+from tichu.core.round import Action, ActionKind
 from tichu.core.seats import team_of
 from tichu.records.parts import AnalysisDocument, AnalysisJudgement, AnalysisMethod, AnalysisOption, AnalysisPlayer
 from tichu.records.steps import labels, record_steps
@@ -91,7 +92,30 @@ def judgement_json(judgement: Judgement) -> AnalysisJudgement:
     return {"step": point.step, "round": point.round, "seat": point.seat, "kind": point.kind,
             "options": options, "best": order.index(judgement.best), "chosen": order.index(point.chosen),
             "loss": round(judgement.loss, 1), "loss_half_width": round(judgement.loss_half_width, 1),
-            "label": judgement.label, "advantage": round(advantage, 1), "samples": judgement.samples}
+            "label": judgement.label, "advantage": round(advantage, 1), "samples": judgement.samples,
+            "exact": judgement.exact, "line": [action_text(action) for action in judgement.line]}
+
+
+def action_text(action: Action) -> str:
+    """What a person reads of one action of a best line: ``seat 1: R5 G5``, ``seat 3: pass``,
+    ``seat 0: bomb S9 G9 B9 R9``, ``seat 2: no bomb``, ``seat 1: Tichu``, ``seat 0: wish 7``,
+    ``seat 2: Dragon to seat 1``."""
+    kind, seat = action.kind, action.seat
+    if kind == ActionKind.PASS:
+        text = "pass"
+    elif kind == ActionKind.PLAY:
+        text = " ".join(labels(action.number()))
+    elif kind == ActionKind.BOMB:
+        text = "bomb " + " ".join(labels(action.number()))
+    elif kind == ActionKind.DECLINE:
+        text = "declines"
+    elif kind == ActionKind.TICHU:
+        text = "Tichu"
+    elif kind == ActionKind.WISH:
+        text = option_text("wish", action.number())
+    else:
+        text = option_text("dragon", action.number())
+    return f"seat {seat}: {text}"
 
 
 def analysis_document(record: Mapping[str, object], judgements: Sequence[Judgement],
@@ -145,4 +169,4 @@ def analyse_record(record: Mapping[str, object], *, seats: Sequence[int] | None 
     return analysis_document(record, judgements, Method(samples=samples, seed=seed))
 
 
-__all__ = ["FORMAT", "Method", "analyse_record", "analysis_document", "judgement_json", "option_text"]
+__all__ = ["FORMAT", "Method", "action_text", "analyse_record", "analysis_document", "judgement_json", "option_text"]

@@ -11,6 +11,13 @@ options is estimated from paired values, with far less noise than either mean.
 The loss of the choice made is the best option's mean minus the choice's, with the 95 %
 half width of the paired differences; a label is given only when the loss is clear of that
 noise: the highest of :data:`THRESHOLDS` that ``loss - loss_half_width`` reaches.
+
+At a two-seat endgame (:attr:`~tichu.analysis.points.DecisionPoint.state`) nothing is
+hidden from the seat (R8) and nothing is sampled: every option is applied to the position
+and the rest of the round solved exactly (:mod:`tichu.agents.support.endgame`, both seats
+playing their best). The values and the loss are then exact (half widths 0,
+:attr:`Judgement.exact`) and the label follows from the loss itself. A position that is not
+solved within :data:`ENDGAME_NODES` is judged by sampling as above, not exact.
 """
 
 from __future__ import annotations
@@ -38,8 +45,11 @@ from tichu.agents.mc_branches import (
     wish_turn,
 )
 from tichu.agents.mc_search import SEARCH
-from tichu.analysis.points import DecisionPoint
+from tichu.agents.support.endgame import DEFAULT_NODES, EndgameSolver
+from tichu.analysis.points import DecisionPoint, Option
 from tichu.core.combos import Play
+from tichu.core.flow import GameState
+from tichu.core.round import Action, Decision
 
 #: Deals per decision by default: the half width of a typical loss stays below the lowest
 #: threshold (docs/agents.md, "Game analysis").
@@ -50,6 +60,11 @@ Z = 1.96
 #: median half width of a loss at the default samples (about 29) for an inaccuracy, above its
 #: 90th percentile (about 58) for a mistake (docs/agents.md, "Game analysis").
 THRESHOLDS: Mapping[str, float] = {"inaccuracy": 35.0, "mistake": 60.0, "blunder": 120.0}
+#: Nodes an exact solve of a two-seat endgame may visit before the judge samples instead
+#: (docs/benchmarks.md, "Exact endgames").
+ENDGAME_NODES = DEFAULT_NODES
+#: Most actions of an exact judgement's best line.
+LINE = 8
 
 
 @dataclass(frozen=True)
@@ -63,7 +78,10 @@ class Judgement:
     :ivar loss: The best mean minus the chosen option's (paired; 0 when the best was chosen).
     :ivar loss_half_width: The 95 % half width of the loss, from the paired differences.
     :ivar label: ``inaccuracy``, ``mistake``, ``blunder`` or ``None`` (:func:`label_of`).
-    :ivar samples: The deals drawn.
+    :ivar samples: The deals drawn (0 for an exact judgement).
+    :ivar exact: Whether the values are exact (a two-seat endgame solved, nothing sampled).
+    :ivar line: Of an exact judgement, the best line after the best option (both seats
+        playing their best, :data:`LINE` actions at most); empty otherwise.
     """
 
     point: DecisionPoint
@@ -74,21 +92,28 @@ class Judgement:
     loss_half_width: float
     label: str | None
     samples: int
+    exact: bool = False
+    line: tuple[Action, ...] = ()
 
 
 def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-          thresholds: Mapping[str, float] = THRESHOLDS) -> Judgement:
-    """Judge one decision by the expert's search (see the module docstring); deterministic
-    for ``(point, samples, seed)``.
+          thresholds: Mapping[str, float] = THRESHOLDS, endgame_nodes: int = ENDGAME_NODES) -> Judgement:
+    """Judge one decision: exactly at a two-seat endgame solved within ``endgame_nodes``, else
+    by the expert's search (see the module docstring); deterministic for ``(point, samples, seed)``.
 
     :param point: The decision (:func:`~tichu.analysis.points.decision_points`).
     :param samples: The deals to draw (at least 2).
     :param seed: Seeds the deals and the rollouts.
     :param thresholds: The labels' least losses.
+    :param endgame_nodes: The node budget of an exact solve.
     :raises ValueError: For fewer than two samples, or a view that admits no deal.
     """
     if samples < 2:
         raise ValueError("a judgement needs at least two deals")
+    if point.state is not None:
+        exact = judge_exact(point, point.state, EndgameSolver(endgame_nodes), thresholds)
+        if exact is not None:
+            return exact
     rng = random.Random(f"{seed}:{point.step}:{point.seat}")
     policy = HeuristicPolicy(ROLLOUT_WEIGHTS, seed)
     draw, build = branches_of(point, policy)
@@ -101,6 +126,52 @@ def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
     loss_half_width = half_width(diffs)
     return Judgement(point, means, tuple(half_width(row) for row in values), best, loss, loss_half_width,
                      label_of(loss, loss_half_width, thresholds), len(values[0]))
+
+
+def judge_exact(point: DecisionPoint, state: GameState, solver: EndgameSolver,
+                thresholds: Mapping[str, float] = THRESHOLDS) -> Judgement | None:
+    """The exact judgement of a decision at a two-seat endgame ``state``: each option applied
+    to a copy of it and the rest solved; ``None`` as soon as a solve runs out of nodes (a
+    position beyond the budget costs one budget, not one per option)."""
+    values = []
+    after = []
+    for option in point.options:
+        after.append(option_state(state, point.seat, point.kind, option))
+        value = solver.value(after[-1], point.seat)
+        if value is None:
+            return None
+        values.append(float(value))
+    best = max(range(len(values)), key=lambda index: (values[index], -index))
+    loss = values[best] - values[point.chosen]
+    return Judgement(point, tuple(values), (0.0,) * len(values), best, loss, 0.0,
+                     label_of(loss, 0.0, thresholds), 0, True, tuple(solver.line(after[best], LINE)))
+
+
+def option_state(state: GameState, seat: int, kind: str, option: Option) -> GameState:
+    """A copy of ``state`` with ``seat``'s option taken: a play, a bomb, a call, a wish, a
+    recipient; declining an offered bomb or call (no bomb, no Tichu) where the seat is offered
+    one, else the state as it is (the flow goes on without it).
+
+    :raises RuleViolation: For an option the rules do not allow now.
+    """
+    after = state.clone()
+    offered = after.decision_seat == seat and after.decision in (Decision.BOMB, Decision.TICHU)
+    if kind == "play":
+        play = _play(option)
+        after.apply_play(next(legal for legal in after.legal_plays() if legal.cards == play.cards))
+    elif kind == "bomb" and option is not None:
+        after.bomb(seat, _play(option).cards)
+    elif kind == "tichu" and option:
+        after.call(seat)
+    elif kind in ("bomb", "tichu") and offered:
+        after.decline(seat)
+    elif kind == "wish":
+        after.wish(seat, _int(option))
+    elif kind == "dragon":
+        after.give_dragon(seat, _int(option))
+    elif kind not in ("bomb", "tichu"):
+        raise ValueError(f"no exact judgement of a {kind!r} decision")
+    return after
 
 
 def branches_of(point: DecisionPoint, policy: HeuristicPolicy) -> tuple[Drawer, Builder]:
@@ -182,5 +253,5 @@ def _push(option: object) -> tuple[int, int, int]:
     return int(right), int(mate), int(left)
 
 
-__all__ = ["DEFAULT_SAMPLES", "THRESHOLDS", "Z", "Judgement", "branches_of", "half_width", "judge", "label_of",
-           "mean", "paired_values"]
+__all__ = ["DEFAULT_SAMPLES", "ENDGAME_NODES", "LINE", "THRESHOLDS", "Z", "Judgement", "branches_of", "half_width",
+           "judge", "judge_exact", "label_of", "mean", "option_state", "paired_values"]

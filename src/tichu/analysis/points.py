@@ -18,11 +18,12 @@ Tichu call before the push, a trick owned by a seat that went out with it).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.mc_branches import searchable, wish_turn
-from tichu.core.cards import parse_mask
+from tichu.agents.support.endgame import two_seat
+from tichu.core.cards import DECK, parse_mask
 from tichu.core.combos import Play
 from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision, Round
@@ -71,6 +72,10 @@ class DecisionPoint:
     :ivar options: The options judged: the expert's candidates and the choice made.
     :ivar chosen: Index of the choice made in :attr:`options`.
     :ivar score_before: The game's score (team 20, team 31) before this round.
+    :ivar state: At a two-seat endgame (:func:`~tichu.agents.support.endgame.two_seat`) the
+        round's state right before the decision, else ``None``. It holds nothing the seat did
+        not know: its unseen cards are the hands of the others still holding cards (R8), so
+        the position is solved exactly instead of sampled (:func:`~tichu.analysis.judge.judge`).
     """
 
     step: int
@@ -81,6 +86,7 @@ class DecisionPoint:
     options: tuple[Option, ...]
     chosen: int
     score_before: tuple[int, int]
+    state: GameState | None = field(default=None, compare=False)
 
 
 def decision_points(record: Mapping[str, object], seats: Sequence[int] | None = None) -> list[DecisionPoint]:
@@ -203,12 +209,19 @@ class _RoundWalk:
         return view_of(self.info, self.state.round, seat)
 
     def _add(self, step: int, seat: int, kind: str, view: SeatView, options: Sequence[Option], chosen: Option) -> None:
+        state = self.state.clone() if two_seat(self.state) else None
+        if state is not None:
+            options = _every_option(state, seat, kind, options)
+            round_ = state.round
+            assert round_ is not None and view.public is not None
+            others = [hand for other, hand in enumerate(round_.hands) if other != seat]
+            assert DECK & ~view.public.played_cards & ~view.hand == others[0] | others[1] | others[2]  # R8
         found = list(options)
         if chosen not in found:
             found.append(chosen)
         if len(found) > 1:
             self.points.append(DecisionPoint(step, self.index, seat, kind, view, tuple(found), found.index(chosen),
-                                             self.info.total))
+                                             self.info.total, state))
 
     def walk(self) -> list[DecisionPoint]:
         """The judged decisions of the round, in the order of the flow."""
@@ -301,6 +314,23 @@ class _RoundWalk:
 #: The decision at which each kind of a round's events is made.
 _ASKED = {ActionKind.TICHU: Decision.TICHU, ActionKind.BOMB: Decision.BOMB, ActionKind.PLAY: Decision.PLAY,
           ActionKind.PASS: Decision.PLAY, ActionKind.WISH: Decision.WISH, ActionKind.DRAGON: Decision.DRAGON}
+
+
+def _every_option(state: GameState, seat: int, kind: str, candidates: Sequence[Option]) -> Sequence[Option]:
+    """Every option of a decision at a two-seat endgame (an exact solve weighs them all, not
+    only the expert's candidates): every legal play, every bomb or none, every wish, every
+    recipient; the candidates of the other kinds."""
+    round_ = state.round
+    assert round_ is not None
+    if kind == "play":
+        return state.legal_plays()
+    if kind == "bomb":
+        return [None, *state.bombs_now(seat)]
+    if kind == "wish":
+        return round_.wish_choices()
+    if kind == "dragon":
+        return round_.dragon_recipients()
+    return candidates
 
 
 def _expert() -> MonteCarloAgent:

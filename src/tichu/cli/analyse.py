@@ -5,7 +5,9 @@ Example: ``tichu-analyse data/records/arena.jsonl --index 0 --seats 0,2 --json a
 Reads any record file: the Arena's JSON Lines, a server export (one JSON record, a JSON array
 of them, or JSON Lines), or a Brettspielwelt log (``.tch``, imported by
 :mod:`tichu.records.bsw`). Prints per game and player the decisions judged, the mean loss per
-decision, the points given away, the count of each label and the five costliest decisions;
+decision, the points given away, the count of each label and the five costliest decisions,
+each with the position it was made in (and, where the endgame was solved exactly, "exact"
+and the best line);
 ``--json`` writes the analysis document (one game: a JSON object; several: JSON Lines, one
 document a line). Exit status 1 if a record does not replay.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +25,9 @@ from tichu.analysis import DEFAULT_SAMPLES, RecordFault, analyse_record
 from tichu.cli.arguments import BSW_SUFFIX, existing_file, integer
 from tichu.cli.errors import CommandError, CommandParser, content_problem, run_command
 from tichu.records.bsw import import_file
-from tichu.records.parts import AnalysisDocument
+from tichu.records.parts import AnalysisDocument, AnalysisJudgement, Step
 from tichu.records.record import read_records
+from tichu.records.steps import record_steps
 
 #: Costliest decisions printed per player.
 COSTLIEST = 5
@@ -81,10 +85,12 @@ def load_records(path: Path) -> list[dict[str, Any]]:
     raise ValueError(f"{path}: neither a record nor a list of records")
 
 
-def summary(document: AnalysisDocument) -> list[str]:
-    """The lines printed for one analysed game."""
+def summary(document: AnalysisDocument, steps: Sequence[Step] | None = None) -> list[str]:
+    """The lines printed for one analysed game: per player its totals and costliest decisions,
+    each with its loss (``exact`` where a two-seat endgame was solved, else ``± half width``),
+    the position before it (with the record's ``steps``) and an exact judgement's best line."""
     lines = [f"game {document['game_id']}: {len(document['judgements'])} decisions judged "
-             f"({document['method']['samples']} deals each)"]
+             f"({document['method']['samples']} deals each where sampled)"]
     for player in document["players"]:
         lines.append(f"  seat {player['seat']} {player['name']}: {player['decisions']} decisions, "
                      f"mean loss {player['mean_loss']:.1f}, given away {player['given_away']:.0f}; "
@@ -94,12 +100,33 @@ def summary(document: AnalysisDocument) -> list[str]:
         for judgement in sorted(mine, key=lambda item: -item["loss"])[:COSTLIEST]:
             if judgement["loss"] <= 0:
                 break
-            chosen, best = judgement["options"][judgement["chosen"]], judgement["options"][judgement["best"]]
-            lines.append(f"    step {judgement['step']} ({judgement['kind']}, round {judgement['round']}): "
-                         f"{chosen['text']} {chosen['mean']:+.0f} instead of {best['text']} {best['mean']:+.0f}: "
-                         f"loss {judgement['loss']:.0f} ± {judgement['loss_half_width']:.0f}"
-                         + (f" [{judgement['label']}]" if judgement["label"] else ""))
+            lines += _decision_lines(judgement, steps)
     return lines
+
+
+def _decision_lines(judgement: AnalysisJudgement, steps: Sequence[Step] | None) -> list[str]:
+    """One listed decision: what was chosen against the best, the loss, the position, the line."""
+    chosen, best = judgement["options"][judgement["chosen"]], judgement["options"][judgement["best"]]
+    noise = "exact" if judgement.get("exact") else f"± {judgement['loss_half_width']:.0f}"
+    lines = [f"    step {judgement['step']} ({judgement['kind']}, round {judgement['round']}): "
+             f"{chosen['text']} {chosen['mean']:+.0f} instead of {best['text']} {best['mean']:+.0f}: "
+             f"loss {judgement['loss']:.0f} {noise}" + (f" [{judgement['label']}]" if judgement["label"] else "")]
+    if steps is not None and 0 <= judgement["step"] < len(steps):
+        lines.append("      " + position_text(steps, judgement["step"], judgement["seat"], judgement["kind"]))
+    if judgement.get("line"):
+        lines.append("      best line: " + "; ".join(judgement.get("line", [])))
+    return lines
+
+
+def position_text(steps: Sequence[Step], step: int, seat: int, kind: str) -> str:
+    """The position in which a seat decided: its hand, the open trick and who is out, as
+    the record's steps show it before the decision's step (a Tichu not called: at its step)."""
+    shown = steps[step]
+    if step > 0 and (shown["seat"] == seat or kind in ("grand_tichu", "push")):
+        shown = steps[step - 1]
+    trick = ", ".join(f"seat {turn['seat']} {' '.join(turn['cards'])}" for turn in shown["trick_turns"]) or "none"
+    out = ", ".join(f"seat {other}" for other in shown["out_order"]) or "nobody"
+    return f"hand {' '.join(shown['hands'][seat]) or '(none)'}; trick: {trick}; out: {out}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,7 +154,7 @@ def analyse(args: argparse.Namespace) -> int:
             status = 1
             continue
         documents.append(document)
-        print("\n".join(summary(document)), flush=True)
+        print("\n".join(summary(document, record_steps(record)[0])), flush=True)
     if args.json is not None:
         if len(documents) == 1:
             args.json.write_text(json.dumps(documents[0], ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -817,6 +817,25 @@ class Round:
                 return candidate
         raise AssertionError("no seat has cards")
 
+    def play_key(self) -> tuple[object, ...]:
+        """What decides the rest of a round in play at a play decision, given every seat is
+        prompted (:class:`~tichu.core.flow.GameState`): the hands, the open trick (its top,
+        owner, points, whether it is closed and the passes since its last play), the seat at
+        turn, the open wish, who is out in which order, the calls, who has played (R6.1) and
+        each seat's card points taken so far (R7).
+
+        Two rounds with the same key at a play decision go on alike and end with the same
+        result (an exact search's transposition table keys on it); the order of the cards
+        taken, the record's events and the trick's history are left out: they decide nothing.
+        """
+        won = self.won
+        carried = self.carried_points
+        return (self.hands[0], self.hands[1], self.hands[2], self.hands[3], self.trick, self.trick_owner,
+                points_of(self.trick_cards), self.trick_closed, self._passes, self.turn,
+                self.wish_value if self.wish_open else 0, tuple(self.out_order), tuple(self.announcements),
+                tuple(self.has_played), points_of(won[0]) + carried[0], points_of(won[1]) + carried[1],
+                points_of(won[2]) + carried[2], points_of(won[3]) + carried[3])
+
     # -- the end (R7) -------------------------------------------------------------------
 
     def _finish(self) -> None:

@@ -257,6 +257,8 @@ class AnalysisJudgement(TypedDict):
     label: str | None
     advantage: float
     samples: int
+    exact: NotRequired[bool]  # absent in documents written before exact endgames: not exact
+    line: NotRequired[list[str]]
 
 
 class AnalysisPlayer(TypedDict):

@@ -113,13 +113,16 @@ function optionText(judgement, option, name) {
 }
 
 /**
- * Expected points with their half interval, e.g. "+35 ± 8".
+ * Expected points with their half interval, e.g. "+35 ± 8"; an exact value (a solved
+ * endgame) says so, e.g. "+40 exact", never "± 0".
  * @param {number} mean The mean.
  * @param {number} half The 95 % half interval.
+ * @param {boolean} [exact] Whether the value is exact.
  * @returns {string} The text.
  */
-function valueText(mean, half) {
-  return Lib.formatSigned(Math.round(Number(mean) || 0)) + ' ± ' + Math.round(Number(half) || 0);
+function valueText(mean, half, exact) {
+  const value = Lib.formatSigned(Math.round(Number(mean) || 0));
+  return exact ? value + ' ' + I18n.t('analysis.exact') : value + ' ± ' + Math.round(Number(half) || 0);
 }
 
 /**
@@ -140,7 +143,7 @@ function _optionRow(role, judgement, option, name) {
   title.textContent = I18n.t(role === 'best' ? 'analysis.best' : 'analysis.chosen');
   const value = document.createElement('span');
   value.className = 'analysis-value';
-  value.textContent = valueText(option.mean, option.half_width);
+  value.textContent = valueText(option.mean, option.half_width, judgement.exact === true);
   value.title = I18n.t('analysis.valueTitle');
   head.append(title, value);
   row.append(head, _what(judgement, option, name));
@@ -159,9 +162,11 @@ function verdict(judgement, name) {
     return I18n.t('analysis.verdictBest', { name: who });
   }
   const loss = { name: who, loss: Math.round(judgement.loss || 0), half: Math.round(judgement.loss_half_width || 0) };
+  const exact = judgement.exact === true;
   return judgement.label
-    ? I18n.t('analysis.verdictLabel', Object.assign({ label: I18n.t('analysis.' + judgement.label) }, loss))
-    : I18n.t('analysis.verdictNoise', loss);
+    ? I18n.t(exact ? 'analysis.verdictLabelExact' : 'analysis.verdictLabel',
+      Object.assign({ label: I18n.t('analysis.' + judgement.label) }, loss))
+    : I18n.t(exact ? 'analysis.verdictSmallExact' : 'analysis.verdictNoise', loss);
 }
 
 /**
