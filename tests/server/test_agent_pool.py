@@ -417,6 +417,22 @@ async def test_background_work_waits_for_live_decisions_in_a_niced_process() -> 
     assert not await until_gone(processes, WAIT)
 
 
+async def test_the_background_process_takes_the_niceness_it_is_given() -> None:
+    """``TICHU_ANALYSIS_NICE`` (the pool's ``background_nice``) sets the background process's
+    priority, so that an operator (and the tests, on a machine kept busy) can let the analysis
+    keep pace; the setting takes 0..19 only."""
+    pool = AgentPool(1, background_nice=5)
+    try:
+        assert await pool.background(niceness) == os.nice(0) + 5
+    finally:
+        await pool.shutdown()
+    assert Settings().analysis_nice == BACKGROUND_NICE
+    assert Settings.load({"TICHU_ANALYSIS_NICE": "0"}, env_file=None).analysis_nice == 0
+    for wrong in ("20", "-1"):
+        with pytest.raises(ValueError, match="TICHU_ANALYSIS_NICE"):
+            Settings.load({"TICHU_ANALYSIS_NICE": wrong}, env_file=None)
+
+
 async def test_a_stop_ends_background_work_under_way() -> None:
     """A background call that would run for a minute: the shutdown stops its process within
     the pool's bound."""

@@ -170,7 +170,7 @@ async def test_a_live_decision_goes_before_the_next_judged_point(tmp_path: Path,
     """While an analysis runs, a live decision (0.5 s) is asked for: no point's judgement begins
     between the moment it is asked for and its answer; the analysis then goes on to its end."""
     writer = await asyncio.to_thread(StoreWriter, tmp_path / STORE_FILE)
-    pool = AgentPool(1)
+    pool = AgentPool(1, background_nice=0)  # at 19 a busy machine starves it between hand-over and start
     runner = AnalysisRunner(writer, pool, support.TIMED, SAMPLES)
     game_id = records[0]["id"]
     try:

@@ -133,7 +133,7 @@ async def test_a_server_exits_while_it_analyses_a_game(start: Start, how: signal
     """A one-round game analysed as it ends (``TICHU_ANALYSIS=all``) with so many deals per point
     that a judgement takes long: the server stops within the bound while the pool's background
     process computes (a process of the pool that has used a second of CPU)."""
-    server = await start(analysis="all", analysis_samples=100_000, target_score=1)
+    server = await start(analysis="all", analysis_samples=100_000, target_score=1, analysis_nice=0)
     _, playing = await _game(server)
     try:
         await _eventually(lambda: any(cpu_seconds(pid) >= 1.0 for pid in pool_workers(server.pid)), 60,

@@ -39,9 +39,10 @@ WAIT = 30.0
 POLL = 0.02
 
 #: What every test server has: a free port, random agents (fast; the server's default is Monte
-#: Carlo), no bomb window, target score 200, seed 7.
+#: Carlo), no bomb window, target score 200, seed 7, and the analysis at nice 0 (at the default
+#: 19 it gets almost no CPU while other jobs keep the machine busy, and its tests wait for it).
 TEST_SETTINGS: Mapping[str, Any] = {"port": 0, "bomb_window": 0.0, "target_score": 200, "seed": 7,
-                                    "agent": "random"}
+                                    "agent": "random", "analysis_nice": 0}
 #: The server tests' defaults: also no agent delay, no hints (fast; the server's default is hints
 #: on, see test_options_and_hints.py), a grace period of 0.3 s, and no practical message rate
 #: limit (these tests send hundreds of refused messages back to back on purpose; the limits are

@@ -31,7 +31,7 @@ Record = dict[str, Any]
 #: from the noise, few enough for a few seconds' analysis.
 SAMPLES = 32
 #: Seconds the whole analysis may take (the wait for the chart).
-ANALYSIS_WAIT = 90.0
+ANALYSIS_WAIT = 240.0
 #: The seed of the planted game: Ada's first eight cards are BK BD SD RB S9 R8 G7 S3; with 32
 #: deals her Grand Tichu is a mistake and a play of hers a blunder, both well clear of the bounds.
 PLANTED_SEED = 6

@@ -87,7 +87,7 @@ async def _pool_context(app: web.Application) -> AsyncIterator[None]:
     """The agent pool lives as long as the app (its processes start with the first decision);
     it stops after the tables: decisions still running are stopped, every worker within a
     bound (:meth:`AgentPool.shutdown`)."""
-    app[POOL] = AgentPool(worker_count(app[SETTINGS].agent_workers))
+    app[POOL] = AgentPool(worker_count(app[SETTINGS].agent_workers), background_nice=app[SETTINGS].analysis_nice)
     yield
     await app[POOL].shutdown()
 

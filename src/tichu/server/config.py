@@ -86,6 +86,9 @@ class Settings:
         every finished game when it is stored); :mod:`tichu.server.workers.analysis_runner`.
     :ivar analysis_samples: Deals the analysis draws per judged decision (default
         :data:`tichu.analysis.DEFAULT_SAMPLES`); fewer are faster and noisier.
+    :ivar analysis_nice: The niceness (0..19) of the agent pool's background process, where the
+        analysis runs: 19, the lowest CPU priority, by default, so that everything else the
+        machine runs goes first; lower lets the analysis keep pace on a machine kept busy.
     :ivar trusted_proxies: Comma-separated addresses and CIDR networks of reverse proxies
         (``127.0.0.1`` behind a proxy on the same machine) whose ``X-Forwarded-For`` or
         ``Forwarded`` names the client (:mod:`tichu.server.guard.forwarded`); empty: none, the
@@ -127,6 +130,7 @@ class Settings:
     http_burst: int = 60
     analysis: str = "on-request"
     analysis_samples: int = DEFAULT_SAMPLES
+    analysis_nice: int = 19
 
     @classmethod
     def load(cls, environ: dict[str, str] | None = None, env_file: Path | None = Path(".env")) -> Settings:
@@ -157,6 +161,8 @@ class Settings:
         for name in AT_LEAST_ONE:
             if getattr(settings, name) < 1:
                 raise ValueError(f"TICHU_{name.upper()}={getattr(settings, name)} is not 1 or more")
+        if settings.analysis_nice > 19:
+            raise ValueError(f"TICHU_ANALYSIS_NICE={settings.analysis_nice} is not a niceness from 0 to 19")
         if settings.port > 65535:
             raise ValueError(f"TICHU_PORT={settings.port} is not a port from 0 (any free one) to 65535")
         return settings

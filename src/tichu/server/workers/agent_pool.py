@@ -82,7 +82,8 @@ class _StartFailed(Exception):
 #: Seconds an idle worker gets to exit by itself at shutdown; then a busy one gets as long
 #: after SIGTERM before SIGKILL, and as long again for the kill and the executor's thread.
 STOP_SECONDS = 1.0
-#: The niceness of the background process (the lowest CPU priority: a live worker takes the core).
+#: The niceness of the background process by default (the lowest CPU priority: a live worker,
+#: and anything else the machine runs, takes the core first).
 BACKGROUND_NICE = 19
 #: Modules the fork server imports once, so that a new worker starts with the agents (or the
 #: replays' rules and records) loaded.
@@ -108,10 +109,11 @@ def _worker_start() -> None:
     end_with_parents()
 
 
-def _background_start() -> None:
-    """First thing in the background process: as a worker, and then the lowest CPU priority."""
+def _background_start(niceness: int) -> None:
+    """First thing in the background process: as a worker, and then a low CPU priority (by
+    default the lowest, :data:`BACKGROUND_NICE`)."""
     _worker_start()
-    os.nice(BACKGROUND_NICE)
+    os.nice(niceness)
 
 
 def _decide(method: Callable[..., T], args: tuple[Any, ...], asked_at: float) -> tuple[T, object]:
@@ -210,13 +212,15 @@ class AgentPool:
     :ivar live: Live decisions asked for and not yet answered (waiting for a slot included).
     """
 
-    def __init__(self, workers: int, queued: int = QUEUED_DECISIONS) -> None:
+    def __init__(self, workers: int, queued: int = QUEUED_DECISIONS, *, background_nice: int = BACKGROUND_NICE) -> None:
         """Make the pool; no process starts before the first decision.
 
         :param workers: Worker processes (at least one).
         :param queued: Decisions handed to the processes beyond one per worker.
+        :param background_nice: The niceness of the background process (``TICHU_ANALYSIS_NICE``).
         """
         self.workers = max(1, workers)
+        self._background_nice = background_nice
         self._slots = asyncio.Semaphore(self.workers + queued)
         self.submitted = 0
         self._executor: ProcessPoolExecutor | None = None
@@ -372,7 +376,8 @@ class AgentPool:
         if self._closed:
             raise RuntimeError("the agent pool is shut down")
         if self._background is None:
-            self._background = ProcessPoolExecutor(1, mp_context=process_context(), initializer=_background_start)
+            self._background = ProcessPoolExecutor(1, mp_context=process_context(), initializer=_background_start,
+                                                   initargs=(self._background_nice,))
         return self._background
 
     def _let_go_background(self, *, cancel: bool) -> None:
