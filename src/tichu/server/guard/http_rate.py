@@ -26,6 +26,8 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
 
+from tichu.server.guard.limits import LogThrottle
+
 #: Client addresses whose buckets are kept at most (each some 200 bytes).
 MAX_ADDRESSES = 10_000
 #: The paths whose requests take a token (the page's files and ``/healthz`` take none).
@@ -118,10 +120,12 @@ class BadRequestFilter(logging.Filter):
         :param clock: Gives the time in seconds.
         """
         super().__init__()
-        self.interval = interval
-        self._clock = clock
-        self._last: float | None = None
-        self.suppressed = 0
+        self.throttle = LogThrottle(interval, clock)
+
+    @property
+    def suppressed(self) -> int:
+        """Unparsable requests not logged since the last warning."""
+        return self.throttle.suppressed
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Whether to log ``record``, made a WARNING without a traceback if it is an unparsable request.
@@ -132,16 +136,13 @@ class BadRequestFilter(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if not isinstance(error, HttpProcessingError):
             return True
-        now = self._clock()
-        if self._last is not None and now - self._last < self.interval:
-            self.suppressed += 1
+        dropped = self.throttle.admit()
+        if dropped is None:
             return False
-        self._last = now
         record.levelno, record.levelname = logging.WARNING, "WARNING"
         record.msg = f"{record.getMessage()}: {error.code} {error.message[:200]}"
-        record.msg += f" ({self.suppressed} more since the last warning)" if self.suppressed else ""
+        record.msg += f" ({dropped} more since the last warning)" if dropped else ""
         record.args, record.exc_info, record.exc_text = None, None, None
-        self.suppressed = 0
         return True
 
 

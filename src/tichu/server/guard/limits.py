@@ -187,6 +187,38 @@ class TokenBucket:
         return 0.0 if self.flooding_since is None else self._clock() - self.flooding_since
 
 
+class LogThrottle:
+    """Lets one log record of a kind through per interval and counts the ones it drops: a kind
+    that a client or the system can cause many times a second must not fill (and rotate away)
+    the log.
+
+    :ivar interval: Seconds between two records let through.
+    :ivar suppressed: Records dropped since the last one let through.
+    """
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        """Let the next record through.
+
+        :param interval: Seconds between two records let through.
+        :param clock: Gives the time in seconds.
+        """
+        self.interval = interval
+        self._clock = clock
+        self._last: float | None = None
+        self.suppressed = 0
+
+    def admit(self) -> int | None:
+        """Whether a record may go now: ``None`` if not (it is counted), else how many were
+        dropped before it (the count starts again).
+        """
+        now = self._clock()
+        if self._last is not None and now - self._last < self.interval:
+            self.suppressed += 1
+            return None
+        self._last, dropped, self.suppressed = now, self.suppressed, 0
+        return dropped
+
+
 class AcceptErrorFilter(logging.Filter):
     """Lets through one accept error (``EMFILE``...) per interval and counts the ones it drops.
 
@@ -201,10 +233,12 @@ class AcceptErrorFilter(logging.Filter):
         :param clock: Gives the time in seconds.
         """
         super().__init__()
-        self.interval = interval
-        self._clock = clock
-        self._last: float | None = None
-        self.suppressed = 0
+        self.throttle = LogThrottle(interval, clock)
+
+    @property
+    def suppressed(self) -> int:
+        """Accept errors dropped since the last one logged."""
+        return self.throttle.suppressed
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Whether to log ``record``: anything but an accept error, or the first one per interval.
@@ -214,12 +248,9 @@ class AcceptErrorFilter(logging.Filter):
         """
         if not str(record.msg).startswith(ACCEPT_ERROR):
             return True
-        now = self._clock()
-        if self._last is not None and now - self._last < self.interval:
-            self.suppressed += 1
+        dropped = self.throttle.admit()
+        if dropped is None:
             return False
-        self._last = now
-        if self.suppressed:
-            record.msg = f"{record.msg}\n({self.suppressed} more accept errors were not logged)"
-            self.suppressed = 0
+        if dropped:
+            record.msg = f"{record.msg}\n({dropped} more accept errors were not logged)"
         return True
