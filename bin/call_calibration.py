@@ -24,7 +24,7 @@ from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 
 class Probe(Agent):

@@ -31,7 +31,7 @@ from tichu.agents.support.rollout import at_decision, rollout
 from tichu.agents.support.situation import situation_in
 from tichu.core.combos import Play
 from tichu.core.round import Decision, Round
-from tichu.engine.views import SeatView, TableInfo, TablePhase
+from tichu.core.views import SeatView, TableInfo, TablePhase
 
 
 class _Table:

@@ -29,7 +29,7 @@ from tichu.agents.support.knowledge import Knowledge, SeatFacts
 from tichu.core.combos import PASS_PLAY
 from tichu.core.round import RoundResult
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import PrivateState, TableInfo, build_public_state
+from tichu.core.views import PrivateState, TableInfo, build_public_state
 
 
 def test_the_run_is_compiled_exactly_when_it_says_so() -> None:

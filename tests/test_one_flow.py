@@ -19,7 +19,7 @@ RULE_NAMES = re.compile(r"\b(can_announce|bombs_for|holds_bomb|has_played|bomb_w
                         r"findBombs|bombsAgainst|_bombStrength)\b")
 #: Where the name stands for the core's answer, with why.
 ALLOWED = {
-    "src/tichu/engine/views.py": "a seat's private state carries the core's answers (may call, its bombs)",
+    "src/tichu/core/views.py": "a seat's private state carries the core's answers (may call, its bombs)",
     "src/tichu/agents/mc_branches.py": "fills the resumed round's cache of bombs once for its clones",
 }
 OUTSIDE_THE_CORE = ["src/tichu/engine", "src/tichu/agents", "src/tichu/learn", "src/tichu/client",

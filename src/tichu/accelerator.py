@@ -34,7 +34,7 @@ MODULES = (
     "tichu.core.round",
     "tichu.core.ruleset",
     "tichu.core.seats",
-    "tichu.engine.views",
+    "tichu.core.views",
     "tichu.agents.support.hand",
     "tichu.agents.support.inference",
     "tichu.agents.support.knowledge",

@@ -38,7 +38,7 @@ from tichu.core.combos import Play
 from tichu.core.round import ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.views import PrivateState, PublicState, SeatView, TableInfo, TablePhase
+from tichu.core.views import PrivateState, PublicState, SeatView, TableInfo, TablePhase
 
 #: The table's phase (:class:`TableInfo`) for each of the round's phases.
 PHASE_NAMES = {Phase.GRAND_TICHU: TablePhase.GRAND_TICHU, Phase.SCHUPF: TablePhase.SCHUPF,
@@ -651,7 +651,7 @@ def test_seats_asked_one_after_another_see_nothing_of_the_answers_before_them_R8
     nobody answered yet, as at the engine, which asks all four together (R2.1, R2.3, R8)."""
     from tichu.agents.driver import AgentDriver
     from tichu.core.flow import GameState
-    from tichu.engine.views import follow
+    from tichu.core.views import follow
 
     views: list[tuple[str, SeatView]] = []
     state = GameState(RuleSet(seed=5, target_score=100))

@@ -37,7 +37,7 @@ from tichu.core.cards import CARD_VALUE, DECK, DOG, DRAGON, MAHJONG, PHOENIX, VA
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, Play, classify_mask, combinations_of, legal_plays_from
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
+from tichu.core.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
 
 # -- helpers ------------------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from tichu.agents.support.knowledge import Knowledge, SeatFacts
 from tichu.agents.support.prob import DealSampler
 from tichu.core.cards import DRAGON, PHOENIX, VALUE_MASK, indices_of
 from tichu.core.combos import SINGLE, Play
-from tichu.engine.views import PublicState, TableInfo, TablePhase, build_public_state
+from tichu.core.views import PublicState, TableInfo, TablePhase, build_public_state
 
 
 def knowledge(own: int, unseen: int, counts: tuple[int, int, int], cannot: tuple[int, int, int] = (0, 0, 0)

@@ -22,7 +22,7 @@ from tichu.agents.support.prob import DealSampler
 from tichu.core.cards import DECK, DOG, MAHJONG, VALUE_MASK, format_mask, indices_of
 from tichu.core.combos import BOMB, bombs_of
 from tichu.core.round import Decision, Phase, Round
-from tichu.engine.views import PublicState, TableInfo, TablePhase, build_private_state, build_public_state
+from tichu.core.views import PublicState, TableInfo, TablePhase, build_private_state, build_public_state
 
 ROUNDS = settings(max_examples=60, deadline=None, database=None)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

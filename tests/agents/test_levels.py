@@ -18,7 +18,7 @@ from tichu.core.combos import BOMB, SINGLE, Play
 from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.views import SeatView, TableInfo, TablePhase
+from tichu.core.views import SeatView, TableInfo, TablePhase
 
 
 class Table:

@@ -17,7 +17,7 @@ from tichu.agents.random_agent import RandomAgent
 from tichu.agents.registry import AGENTS, DEFAULT_AGENT, make_agent
 from tichu.agents.rule_agent import RuleAgent
 from tichu.core.round import Round
-from tichu.engine.views import SeatView, TableInfo, TablePhase
+from tichu.core.views import SeatView, TableInfo, TablePhase
 
 KIND_CLASSES = {"random": RandomAgent, "beginner": BeginnerAgent, "rule": RuleAgent, "heuristic": HeuristicAgent,
                 "montecarlo": MonteCarloAgent}

@@ -26,7 +26,7 @@ from tichu.core.cards import DECK, DOG, DRAGON, indices_of, parse_mask, points_o
 from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, Play, combinations_of, legal_plays_from
 from tichu.core.round import Decision, Phase, Round, find_legal_play
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import PublicState, SeatView, TableInfo, TablePhase, build_private_state, build_public_state
+from tichu.core.views import PublicState, SeatView, TableInfo, TablePhase, build_private_state, build_public_state
 
 #: Chances per offer of the random driver's Tichu calls and out-of-turn bombs.
 TICHU_RATE = 0.03

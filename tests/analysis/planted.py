@@ -13,7 +13,7 @@ from tichu.core.cards import DECK, DRAGON, MAHJONG, PHOENIX, VALUE_MASK, indices
 from tichu.core.combos import BOMB, SINGLE, Play, bombs_of
 from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import SeatView, TablePhase
+from tichu.core.views import SeatView, TablePhase
 from tichu.records.record import game_record
 
 #: The expert's deals per decision in the planted games (few: the games must be quick to play).

@@ -21,7 +21,7 @@ from typing import Any
 from tests.agents.test_agent_r8 import KINDS, PHASE_NAMES, V1_TABLES, Point, Table, _record_games, decide
 from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 #: Decision points per kind in the golden file.
 CAPS = {"grand": 6, "schupf": 6, "play": 30, "wish": 6, "dragon": 6, "tichu": 10, "bomb": 10}

@@ -34,7 +34,7 @@ from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Later, Player
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 from tichu.records.record import game_record, replay
 from tichu.server.ws.protocol import COMBINATION_NAMES
 

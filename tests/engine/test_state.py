@@ -19,7 +19,7 @@ from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, STREET, Play
 from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
-from tichu.engine.views import (
+from tichu.core.views import (
     PrivateState,
     PublicState,
     SeatView,

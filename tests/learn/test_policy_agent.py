@@ -20,7 +20,7 @@ from tichu.agents.learning.observation import SIZE, Question, observe  # noqa: E
 from tichu.agents.learning.policy_agent import PolicyAgent, PolicyError, load_policy, random_policy  # noqa: E402
 from tichu.agents.registry import make_agent  # noqa: E402
 from tichu.arena.arena import Arena  # noqa: E402
-from tichu.engine.views import SeatView  # noqa: E402
+from tichu.core.views import SeatView  # noqa: E402
 
 HASH = "policy:tests.learn.policies:observation_hash_policy"
 RANDOM = "policy:tichu.agents.learning.policy_agent:random_policy"

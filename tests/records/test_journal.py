@@ -22,7 +22,7 @@ from tichu.core.ruleset import RuleSet
 from tichu.engine.engine import GameEngine
 from tichu.engine.events import Event
 from tichu.engine.player import Player
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 from tichu.records.journal import Entry, JournalCursor, JournalFault, rebuild
 from tichu.records.parts import RoundRecord
 from tichu.records.record import game_record, replay, round_json

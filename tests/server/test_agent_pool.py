@@ -26,7 +26,7 @@ from tests.support.processes import parent_of, until_gone
 from tests.support.raw_client import Server, is_request
 from tichu.agents.agent import Agent
 from tichu.agents.registry import AGENTS, make_agent
-from tichu.engine.views import SeatView, TableInfo
+from tichu.core.views import SeatView, TableInfo
 from tichu.server.config import Settings
 from tichu.server.keys import POOL
 from tichu.server.tables import factory as factory_module

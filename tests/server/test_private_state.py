@@ -16,7 +16,7 @@ from tests.support.raw_client import GAME_WAIT, Client, Skip, StartServer, is_ev
 from tichu.client.state import TableState
 from tichu.core.cards import DOG, mask_of
 from tichu.core.combos import bombs_of
-from tichu.engine.views import build_private_state
+from tichu.core.views import build_private_state
 from tichu.server.ws.protocol import cards_json, private_state_json
 
 #: The fields the extension adds to ``private_state``.

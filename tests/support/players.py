@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from tichu.core.combos import Play
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 from tichu.server.ws.protocol import event_json
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.random_agent import RandomAgent
 from tichu.core.combos import Play
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 
 class PidAgent(RandomAgent):

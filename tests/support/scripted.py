@@ -11,7 +11,7 @@ from tichu.core.cards import indices_of, parse_mask
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.engine.events import Event
 from tichu.engine.player import Player
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 #: A scripted answer: a value, or a function of the view and the options.
 Answer = Any | Callable[..., Any]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from tichu.core.combos import Play
 from tichu.engine.player import Player
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 
 class Agent(ABC):

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from tichu.agents.rule_agent import RuleAgent
 from tichu.core.cards import DRAGON, PHOENIX, SPECIALS, VALUE_MASK, indices_of
 from tichu.core.combos import SINGLE, Play
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 
 def _order(index: int) -> int:

@@ -4,7 +4,7 @@ Agents answer at once, so a game of agents only needs no engine: :class:`AgentDr
 whichever seat the :class:`~tichu.core.flow.GameState` names, checks the answer against what
 the state allows (an agent is trusted no more than a client: an invalid answer is logged and
 replaced by the state's :meth:`~tichu.core.flow.GameState.fallback`), and applies it. Each
-question comes with the seat's frozen :class:`~tichu.engine.views.SeatView` (R8), made
+question comes with the seat's frozen :class:`~tichu.core.views.SeatView` (R8), made
 exactly as the engine makes it, so an agent decides here as it would at the engine. The
 Arena plays its games so (:func:`play_game`); the learning environment lets it play the
 seats of its opponents and stops where a learner decides.
@@ -20,7 +20,7 @@ from tichu.core.errors import RuleViolation
 from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import SeatView, TableInfo, follow, view_of
+from tichu.core.views import SeatView, TableInfo, follow, view_of
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_
 from tichu.agents.support.situation import Situation, situation_of
 from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK
 from tichu.core.combos import Play
-from tichu.engine.views import PrivateState, PublicState, SeatView
+from tichu.core.views import PrivateState, PublicState, SeatView
 
 
 class HeuristicAgent(Agent):

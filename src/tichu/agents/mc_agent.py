@@ -49,7 +49,7 @@ from tichu.agents.support.situation import situation_of
 from tichu.core.cards import VALUE_MASK
 from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 #: The rollouts' policy: the heuristic's rules without its sampling (every opponent trick
 #: is contested with the lowest play that beats it), fast enough for hundreds of rollouts.

@@ -7,7 +7,7 @@ or none, a push, a bomb or none, a wish, a Dragon recipient), finish every round
 rollout policy and compare the round values paired over the same deals. This module holds
 that way once: the deal drawers and, per kind of decision, the builder of the branches.
 
-A builder takes the seat's frozen :class:`~tichu.engine.views.SeatView` and the options and
+A builder takes the seat's frozen :class:`~tichu.core.views.SeatView` and the options and
 returns a function of one drawn deal that makes the list of branch states (one per option,
 in the options' order). Nothing here reads a hidden card: deals come from
 :func:`play_sampler` (the seat's knowledge, weighted by the evidence of passes and calls) or,
@@ -29,7 +29,7 @@ from tichu.agents.support.rollout import RolloutPolicy, at_decision, resume_at, 
 from tichu.core.combos import Play
 from tichu.core.flow import GameState
 from tichu.core.round import Round
-from tichu.engine.views import SeatView, TablePhase
+from tichu.core.views import SeatView, TablePhase
 
 #: Makes the branch states of one drawn deal, one per option in order.
 Builder = Callable[[Any], list[GameState]]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from tichu.agents.agent import Agent
 from tichu.core.cards import indices_of
 from tichu.core.combos import Play
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 
 class RandomAgent(Agent):

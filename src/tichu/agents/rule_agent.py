@@ -8,7 +8,7 @@ from tichu.agents.agent import Agent
 from tichu.agents.support.policy import RulePolicy
 from tichu.agents.support.situation import Situation, situation_of
 from tichu.core.combos import Play
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 
 class RuleAgent(Agent):

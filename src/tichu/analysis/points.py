@@ -3,7 +3,7 @@
 :func:`decision_points` replays a record through the game's flow
 (:class:`~tichu.core.flow.GameState`, every seat offered its calls and bombs as an agent is,
 as :mod:`tichu.learn.export` walks it) and takes, at each judged decision, the deciding
-seat's frozen :class:`~tichu.engine.views.SeatView`, the options the expert would weigh
+seat's frozen :class:`~tichu.core.views.SeatView`, the options the expert would weigh
 there (its candidates, :class:`~tichu.agents.mc_agent.MonteCarloAgent`) and what was done.
 
 Judged: Grand Tichu for every seat (R2.1), the push (R2.3), every play or pass with more
@@ -28,7 +28,7 @@ from tichu.core.combos import Play
 from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.views import SeatView, TableInfo, TablePhase, view_of
+from tichu.core.views import SeatView, TableInfo, TablePhase, view_of
 from tichu.records.parts import Step
 from tichu.records.record import ReplayFault, event_action, json_list, json_object, json_text
 from tichu.records.steps import record_steps

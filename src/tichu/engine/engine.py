@@ -51,7 +51,7 @@ from tichu.engine.events import (
     WishMade,
 )
 from tichu.engine.player import Later, Player, Reply
-from tichu.engine.views import SeatView, TableInfo, TablePhase, follow, view_of
+from tichu.core.views import SeatView, TableInfo, TablePhase, follow, view_of
 
 log = logging.getLogger(__name__)
 

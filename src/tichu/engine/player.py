@@ -3,7 +3,7 @@
 The engine asks every player the same way, for each decision of rules.md: Grand Tichu
 (R2.1), the push (R2.3), a play with the pass (R4.1), the wish (R5.1) and the Dragon's
 recipient (R4.5); and, where the rules allow one, it offers a Tichu call (R6.1) and a bomb
-out of turn (R4.3). Each question comes with a frozen :class:`~tichu.engine.views.SeatView`
+out of turn (R4.3). Each question comes with a frozen :class:`~tichu.core.views.SeatView`
 of the asking moment.
 
 A player answers at once with the value, or with :class:`Later` holding an awaitable of it
@@ -23,7 +23,7 @@ from typing import Generic, TypeAlias, TypeVar
 
 from tichu.core.combos import Play
 from tichu.engine.events import Event
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ seat after another in seat order; the state shows no seat another's answer befor
 The other seats are our agents (``opponents``, a registry name).
 
 - Observation: as PettingZoo's classic games give it, a dict of ``"observation"``,
-  ``float32[620]`` from the seat's frozen :class:`~tichu.engine.views.SeatView` only (R8,
+  ``float32[620]`` from the seat's frozen :class:`~tichu.core.views.SeatView` only (R8,
   :mod:`tichu.agents.learning.observation`), and ``"action_mask"``.
 - Legal-action mask: ``int8[737]``, allowing the actions of the selected agent's decision
   (:mod:`tichu.agents.learning.actions`), all 0 for the others; in the observation and, the

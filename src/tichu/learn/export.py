@@ -4,7 +4,7 @@ Records of the Arena, of the server and of Brettspielwelt (imported by
 :mod:`tichu.records.bsw`) are checked by replaying them through the rules
 (:func:`tichu.records.record.replay`), then walked through the game's flow
 (:class:`~tichu.core.flow.GameState`, every seat offered its calls and bombs as an agent is):
-at each decision the deciding seat's :class:`~tichu.engine.views.SeatView` is taken (R8: the
+at each decision the deciding seat's :class:`~tichu.core.views.SeatView` is taken (R8: the
 observation holds only what that seat knew) and encoded like the environment's
 (:mod:`tichu.agents.learning.observation`), with the mask of what the rules allowed and the
 catalogue index of what was done (:mod:`tichu.agents.learning.actions`). docs/learning.md
@@ -36,7 +36,7 @@ from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import team_of
-from tichu.engine.views import SeatView, TableInfo, TablePhase, view_of
+from tichu.core.views import SeatView, TableInfo, TablePhase, view_of
 from tichu.records.record import event_action, replay
 
 #: The decision at which each kind of a round's events is made (records.md).

@@ -31,7 +31,7 @@ from tichu.agents.learning.observation import Question, observe
 from tichu.core.cards import format_mask
 from tichu.core.round import ANNOUNCE_GRAND, ANNOUNCE_TICHU, Action, ActionKind, Decision, Phase
 from tichu.core.seats import team_of
-from tichu.engine.views import SeatView, TableInfo, follow, view_of
+from tichu.core.views import SeatView, TableInfo, follow, view_of
 from tichu.learn.spiel_position import FIRST_PART, Position
 
 #: The numbers after the observation in a tensor.

@@ -6,8 +6,8 @@ The bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with
 name) the other. The bot sees its OpenSpiel state, as OpenSpiel's bots do: what it learns of
 the hidden cards comes through the information state and ``resample_from_infostate``, both R8-clean
 (:mod:`tichu.learn.spiel_info`, :mod:`tichu.learn.spiel_worlds`). Our agents see the game only
-through their seat's frozen :class:`~tichu.engine.views.SeatView` (R8), made with
-:func:`~tichu.engine.views.view_of` as :class:`~tichu.agents.driver.AgentDriver` makes it; their
+through their seat's frozen :class:`~tichu.core.views.SeatView` (R8), made with
+:func:`~tichu.core.views.view_of` as :class:`~tichu.agents.driver.AgentDriver` makes it; their
 answers become catalogue actions, as in the PettingZoo environment (a play's cards are those the
 catalogue lays for its shape, :func:`~tichu.agents.learning.actions.choose_cards`; an answer the
 rules refuse is logged and replaced by no call, no bomb, the pass, or else the first allowed action).
@@ -34,7 +34,7 @@ from tichu.agents.registry import make_agent
 from tichu.core.cards import indices_of
 from tichu.core.round import Decision, RoundResult
 from tichu.core.seats import TEAM_NAMES
-from tichu.engine.views import TableInfo, follow, view_of
+from tichu.core.views import TableInfo, follow, view_of
 from tichu.learn.spiel import SHORT_NAME, TichuState
 from tichu.learn.spiel_evaluator import RoundRolloutEvaluator
 from tichu.learn.spiel_position import DECK_SIZE, Position

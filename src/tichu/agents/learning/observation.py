@@ -1,6 +1,6 @@
 """The observation vector of learning agents: what one seat knows (R8), as fixed-size numbers.
 
-It is built from a :class:`~tichu.engine.views.SeatView` only, the seat's frozen snapshot with
+It is built from a :class:`~tichu.core.views.SeatView` only, the seat's frozen snapshot with
 its public and private state, so it can hold nothing the seat may not see. Seats are
 relative: 0 is the seat itself, 1 the next seat, 2 the partner, 3 the seat before. Layout
 (:data:`SIZE` numbers, each in ``[-2, 2]``; docs/learning.md):
@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from tichu.core.round import ANNOUNCE_GRAND, ANNOUNCE_TICHU
 from tichu.core.seats import team_of
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 SIZE = 620
 

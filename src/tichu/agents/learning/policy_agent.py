@@ -30,7 +30,7 @@ from tichu.agents.learning.actions import (
 )
 from tichu.agents.learning.observation import observe
 from tichu.core.combos import Play
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 
 #: A policy: ``(observation float32[620], action_mask int8[737])`` -> an allowed action.
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]

@@ -28,7 +28,7 @@ from tichu.agents.support.prob import DealSampler
 from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK
 from tichu.core.combos import SINGLE
 from tichu.core.seats import is_opponent
-from tichu.engine.views import PublicState
+from tichu.core.views import PublicState
 
 #: Factor per higher card a passing seat holds.
 PASS_FACTOR = 0.7

@@ -1,7 +1,7 @@
 """What a seat knows about the hidden hands, from its public and private state only (R8).
 
-:func:`knowledge_of` turns a seat's :class:`~tichu.engine.views.PublicState` and
-:class:`~tichu.engine.views.PrivateState` into :class:`Knowledge`: the unseen cards and, for
+:func:`knowledge_of` turns a seat's :class:`~tichu.core.views.PublicState` and
+:class:`~tichu.core.views.PrivateState` into :class:`Knowledge`: the unseen cards and, for
 every other seat, how many cards it holds, which cards it must hold (the cards this seat
 pushed to it, unless played; the Mah Jong for the first leader while unplayed) and
 which it cannot hold (the wished value after it passed up a chance to fulfil the wish,
@@ -17,7 +17,7 @@ from tichu.core.cards import DOG, MAHJONG, VALUE_MASK
 from tichu.core.combos import BOMB, SINGLE, Play
 from tichu.core.frozen import by_fields
 from tichu.core.seats import opponents, partner
-from tichu.engine.views import PrivateState, PublicState
+from tichu.core.views import PrivateState, PublicState
 
 
 @dataclass(frozen=True, slots=True)

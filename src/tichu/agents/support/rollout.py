@@ -19,7 +19,7 @@ from tichu.core.flow import GameState
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import team_of
-from tichu.engine.views import PublicState
+from tichu.core.views import PublicState
 
 
 class RolloutPolicy(Protocol):

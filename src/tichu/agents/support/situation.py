@@ -1,6 +1,6 @@
 """The compact facts a policy decides from, read from a seat's view or from a simulated round.
 
-A real agent builds its :class:`Situation` from its :class:`~tichu.engine.views.SeatView`
+A real agent builds its :class:`Situation` from its :class:`~tichu.core.views.SeatView`
 (public and private state only, R8); a search agent's rollouts build one from the
 :class:`~tichu.core.round.Round` of a sampled deal, where every hand is the sampler's
 guess. Either way a policy sees the same few fields.
@@ -14,7 +14,7 @@ from tichu.core.cards import DECK, DOG, points_of
 from tichu.core.combos import Play
 from tichu.core.round import Round
 from tichu.core.seats import is_opponent, partner
-from tichu.engine.views import PrivateState, PublicState
+from tichu.core.views import PrivateState, PublicState
 
 
 class Situation(NamedTuple):

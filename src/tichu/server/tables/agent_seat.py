@@ -18,7 +18,7 @@ from tichu.agents.agent import Agent
 from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
 from tichu.engine.player import Later, Player
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 from tichu.server.workers.agent_pool import AgentPool
 
 #: Makes the agent of an empty seat from an agent kind and a display name.

@@ -17,7 +17,7 @@ from tichu.agents.levels import agent_spec
 from tichu.core.combos import Play
 from tichu.core.round import Round
 from tichu.engine.engine import GameEngine
-from tichu.engine.views import SeatView, TableInfo, TablePhase
+from tichu.core.views import SeatView, TableInfo, TablePhase
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.tables.agent_seat import AgentFactory, ServerAgent, registry_agent

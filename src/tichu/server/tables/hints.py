@@ -15,7 +15,7 @@ from typing import Protocol
 
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.core.combos import Play
-from tichu.engine.views import SeatView
+from tichu.core.views import SeatView
 from tichu.server.config import Settings
 from tichu.server.workers.agent_pool import AgentPool
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tichu.engine.views import build_public_state
+from tichu.core.views import build_public_state
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.talk import Talk
 from tichu.server.ws.connection import Connection

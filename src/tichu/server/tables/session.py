@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
-from tichu.engine.views import TableSource
+from tichu.core.views import TableSource
 from tichu.records.journal import JournalCursor
 from tichu.records.parts import EndedBy, GameRecord, SeatChange
 from tichu.records.record import ended_early, game_record

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tichu.engine.views import build_public_state
+from tichu.core.views import build_public_state
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.seating import Seating
 from tichu.server.tables.spectators import Spectator

@@ -4,7 +4,7 @@ An agent's decision is plain computation (a Monte Carlo search takes up to a sec
 on the event loop, or in a thread that holds the GIL, it stalls every table, ping and page
 of the server. The pool sends the decision to a bounded set of worker processes instead:
 the worker gets a pickled copy of the agent and the frozen
-:class:`~tichu.engine.views.SeatView`, runs the decision, and sends back the answer with the
+:class:`~tichu.core.views.SeatView`, runs the decision, and sends back the answer with the
 agent as it is afterwards. The caller adopts that state (its random generator, its caches),
 so a seeded agent decides exactly as if it had decided in this process; a decision whose
 caller gave up (a stale answer) is not adopted.

@@ -6,7 +6,7 @@ stops or crashes can rebuild the game."""
 from __future__ import annotations
 
 from tichu.engine.events import Event
-from tichu.engine.views import TableSource
+from tichu.core.views import TableSource
 from tichu.records.journal import JournalCursor
 from tichu.server.workers.store_writer import StoreWriter
 

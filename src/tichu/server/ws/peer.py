@@ -37,7 +37,7 @@ from tichu.core.errors import RuleViolation
 from tichu.core.round import find_legal_play
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
-from tichu.engine.views import PrivateState, SeatView, TableSource, build_private_state
+from tichu.core.views import PrivateState, SeatView, TableSource, build_private_state
 from tichu.server.codes import ErrorCode
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import session_hash

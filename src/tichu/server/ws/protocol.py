@@ -37,7 +37,7 @@ from tichu.engine.events import (
     WishFulfilled,
     WishMade,
 )
-from tichu.engine.views import PrivateState, PublicState
+from tichu.core.views import PrivateState, PublicState
 from tichu.server.codes import ErrorCode
 from tichu.server.ws import outgoing as out
 from tichu.server.ws.connection import encode

@@ -1,6 +1,8 @@
 """What a seat may know (R8): :class:`PublicState`, :class:`PrivateState` and :class:`SeatView`.
 
-This module is the one place where a seat's view of a table is produced. A
+This module is the one place where a seat's view of a table is produced, in the rules core
+(where OpenSpiel puts a game's observer): the engine asks with it, and the agents, the
+analysis and the environments read it without reaching above the core. A
 :class:`SeatView` is a frozen, picklable snapshot made for one decision: it holds immutable
 values only, so an agent can decide from it in another thread or process while the round
 goes on, and nothing in it reaches a card the seat may not see. Turning these states into
