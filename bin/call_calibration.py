@@ -23,8 +23,8 @@ from tichu.agents.heuristic_policy import hand_strength
 from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
 from tichu.core.ruleset import RuleSet
-from tichu.engine.engine import GameEngine
 from tichu.core.views import SeatView
+from tichu.engine.engine import GameEngine
 
 
 class Probe(Agent):

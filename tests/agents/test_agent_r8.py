@@ -37,8 +37,8 @@ from tichu.core.cards import DECK, DRAGON, MAHJONG, VALUE_MASK, indices_of, pars
 from tichu.core.combos import Play
 from tichu.core.round import ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.engine import GameEngine
 from tichu.core.views import PrivateState, PublicState, SeatView, TableInfo, TablePhase
+from tichu.engine.engine import GameEngine
 
 #: The table's phase (:class:`TableInfo`) for each of the round's phases.
 PHASE_NAMES = {Phase.GRAND_TICHU: TablePhase.GRAND_TICHU, Phase.SCHUPF: TablePhase.SCHUPF,

@@ -17,8 +17,8 @@ from tichu.agents.rule_agent import RuleAgent
 from tichu.core.combos import BOMB, SINGLE, Play
 from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.engine import GameEngine
 from tichu.core.views import SeatView, TableInfo, TablePhase
+from tichu.engine.engine import GameEngine
 
 
 class Table:

@@ -23,8 +23,8 @@ from tichu.agents.agent import Agent, AgentPlayer
 from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
 from tichu.core.ruleset import RuleSet
-from tichu.engine.engine import GameEngine
 from tichu.core.views import SeatView
+from tichu.engine.engine import GameEngine
 
 #: Games (seeds) and their target score: some 200 decisions with a choice, and more offers.
 SEEDS = (101, 202, 303, 404)

@@ -32,9 +32,9 @@ from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, Play, bombs_of
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.views import SeatView
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Later, Player
-from tichu.core.views import SeatView
 from tichu.records.record import game_record, replay
 from tichu.server.ws.protocol import COMBINATION_NAMES
 

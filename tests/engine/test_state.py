@@ -18,7 +18,6 @@ from tichu.core.cards import parse_mask, points_of
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, STREET, Play
 from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
-from tichu.engine.engine import GameEngine
 from tichu.core.views import (
     PrivateState,
     PublicState,
@@ -28,6 +27,7 @@ from tichu.core.views import (
     build_private_state,
     build_public_state,
 )
+from tichu.engine.engine import GameEngine
 from tichu.server.ws.protocol import cards_json, combination_json, private_state_json, public_state_json
 
 #: protocol.md, "Notifications": the fields ``public_state`` and ``private_state`` have at least.

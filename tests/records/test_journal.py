@@ -19,10 +19,10 @@ from tichu.agents.agent import AgentPlayer
 from tichu.agents.random_agent import RandomAgent
 from tichu.core.round import Phase, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.views import SeatView
 from tichu.engine.engine import GameEngine
 from tichu.engine.events import Event
 from tichu.engine.player import Player
-from tichu.core.views import SeatView
 from tichu.records.journal import Entry, JournalCursor, JournalFault, rebuild
 from tichu.records.parts import RoundRecord
 from tichu.records.record import game_record, replay, round_json

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from tichu.core.combos import Play
+from tichu.core.views import SeatView
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
-from tichu.core.views import SeatView
 from tichu.server.ws.protocol import event_json
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from tests.support.players import Notice, notice_of
 from tichu.core.cards import indices_of, parse_mask
 from tichu.core.combos import PASS_PLAY, Play
+from tichu.core.views import SeatView
 from tichu.engine.events import Event
 from tichu.engine.player import Player
-from tichu.core.views import SeatView
 
 #: A scripted answer: a value, or a function of the view and the options.
 Answer = Any | Callable[..., Any]

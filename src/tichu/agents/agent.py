@@ -12,8 +12,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from tichu.core.combos import Play
-from tichu.engine.player import Player
 from tichu.core.views import SeatView
+from tichu.engine.player import Player
 
 
 class Agent(ABC):

@@ -31,6 +31,7 @@ from tichu.core.flow import GameState
 from tichu.core.game import Game
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.views import SeatView, TableInfo, TablePhase, follow, view_of
 from tichu.engine.events import (
     Event,
     GameOver,
@@ -51,7 +52,6 @@ from tichu.engine.events import (
     WishMade,
 )
 from tichu.engine.player import Later, Player, Reply
-from tichu.core.views import SeatView, TableInfo, TablePhase, follow, view_of
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Sequence
 from typing import Generic, TypeAlias, TypeVar
 
 from tichu.core.combos import Play
-from tichu.engine.events import Event
 from tichu.core.views import SeatView
+from tichu.engine.events import Event
 
 T = TypeVar("T")
 

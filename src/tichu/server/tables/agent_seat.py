@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from tichu.agents.agent import Agent
 from tichu.agents.registry import make_agent
 from tichu.core.combos import Play
-from tichu.engine.player import Later, Player
 from tichu.core.views import SeatView
+from tichu.engine.player import Later, Player
 from tichu.server.workers.agent_pool import AgentPool
 
 #: Makes the agent of an empty seat from an agent kind and a display name.

@@ -16,8 +16,8 @@ from tichu.agents.agent import Agent
 from tichu.agents.levels import agent_spec
 from tichu.core.combos import Play
 from tichu.core.round import Round
-from tichu.engine.engine import GameEngine
 from tichu.core.views import SeatView, TableInfo, TablePhase
+from tichu.engine.engine import GameEngine
 from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.tables.agent_seat import AgentFactory, ServerAgent, registry_agent

@@ -16,9 +16,9 @@ import logging
 import weakref
 from collections.abc import Callable, Mapping
 
+from tichu.core.views import TableSource
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
-from tichu.core.views import TableSource
 from tichu.records.journal import JournalCursor
 from tichu.records.parts import EndedBy, GameRecord, SeatChange
 from tichu.records.record import ended_early, game_record

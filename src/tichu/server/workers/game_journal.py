@@ -5,8 +5,8 @@ stops or crashes can rebuild the game."""
 
 from __future__ import annotations
 
-from tichu.engine.events import Event
 from tichu.core.views import TableSource
+from tichu.engine.events import Event
 from tichu.records.journal import JournalCursor
 from tichu.server.workers.store_writer import StoreWriter
 

@@ -35,9 +35,9 @@ from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import RuleViolation
 from tichu.core.round import find_legal_play
+from tichu.core.views import PrivateState, SeatView, TableSource, build_private_state
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
-from tichu.core.views import PrivateState, SeatView, TableSource, build_private_state
 from tichu.server.codes import ErrorCode
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import session_hash

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from tichu.core.cards import PHOENIX, card_index, cards_of
 from tichu.core.combos import BOMB, SINGLE, CombinationType, Play
 from tichu.core.errors import RuleViolation, Violation
+from tichu.core.views import PrivateState, PublicState
 from tichu.engine.events import (
     Event,
     GameOver,
@@ -37,7 +38,6 @@ from tichu.engine.events import (
     WishFulfilled,
     WishMade,
 )
-from tichu.core.views import PrivateState, PublicState
 from tichu.server.codes import ErrorCode
 from tichu.server.ws import outgoing as out
 from tichu.server.ws.connection import encode
