@@ -8,16 +8,18 @@ import random
 
 import pytest
 
-from tests.agents.test_agents import view_of
+from tests.agents.test_agents import endgame, view_of
 from tichu.agents.heuristic_policy import HeuristicPolicy
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, MonteCarloAgent, leads_clearly, share_lower_bound
 from tichu.agents.mc_search import SEARCH, V1
 from tichu.agents.support.rollout import rollout
 from tichu.agents.support.worlds import WorldSampler
-from tichu.core.cards import DECK, indices_of, parse_mask
+from tichu.core.cards import DECK, DRAGON, indices_of, parse_mask
 from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.views import TableInfo, TablePhase
+from tichu.core.views import view_of as core_view_of
 
 
 def _started(seed: int, policy: HeuristicPolicy) -> GameState:
@@ -143,3 +145,22 @@ def test_a_searched_branch_replaces_the_heuristics_choice_only_on_a_clear_lead()
     assert leads_clearly([100, 120, 90], [0, 10, 0], 1.0)
     assert not leads_clearly([300, -250, 20], [0, 0, 0], 1.0)  # ahead on average, but noise
     assert not leads_clearly([0, 10, 0], [100, 120, 90], 0.0)
+
+
+def test_the_dragon_gift_of_a_seat_that_went_out_with_it_is_searched_issue_34_part_1() -> None:
+    """issue 34, part 1: seat 0 goes out with the Dragon and everyone passes: it gives the trick
+    away (R4.5) while the next seat holding cards is to lead (R4.2). The expert searches its
+    worlds there too; before, it could not rebuild the round on a trick whose owner went out
+    and the heuristic decided."""
+    round_ = endgame(["Dr", "S2 S3 S4 RK", "G5 G6 GK", "B7 B8 B9 SZ BD"], turn=0)
+    state = GameState.within(round_)
+    state.apply(Action(ActionKind.PLAY, 0, DRAGON))
+    while state.decision != Decision.DRAGON:
+        seat = state.decision_seat
+        assert seat is not None
+        state.apply(state.fallback(seat))
+    assert state.decision_seat == 0 and not round_.hands[0]
+    view = core_view_of(TableInfo(phase=TablePhase.PLAYING, is_running=True), round_, 0)
+    agent = MonteCarloAgent("M", 1, budget=None, max_samples=6, min_samples=6, z=100.0)
+    assert agent.decide_dragon(view, round_.dragon_recipients()) in (1, 3)
+    assert agent.last_samples == 6
