@@ -68,7 +68,9 @@ def world_of(view: SeatView, decision: Decision, hidden: Hidden) -> GameState:
     hands = list(hidden.hands)
     if len(hands) != 4 or hands[seat] != view.hand:
         raise ValueError("four hands, the seat's own as it sees it")
-    if any(hands[other].bit_count() != public.count_hand_cards[other] for other in range(4)):
+    counts = public.count_hand_cards
+    if hands[0].bit_count() != counts[0] or hands[1].bit_count() != counts[1] \
+            or hands[2].bit_count() != counts[2] or hands[3].bit_count() != counts[3]:
         raise ValueError("each hand has the size the seat sees")
     if decision == Decision.GRAND_TICHU:
         round_ = _dealt(view, hands, hidden.rest)
@@ -122,7 +124,8 @@ def _in_play(view: SeatView, decision: Decision, hands: list[int],
     """The round in play: its public facts, the hands, and what the decision says of the moment
     (a Mah Jong waiting for its wish, R5.1; a Dragon's trick waiting for its gift, R4.5)."""
     public, private = view.public_state(), view.private_state()
-    if _disjoint(hands) | public.played_cards != DECK or any(hand & public.played_cards for hand in hands):
+    held, played = _disjoint(hands), public.played_cards
+    if held | played != DECK or held & played:
         raise ValueError("the hands hold the cards not played")
     turns = public.trick_turns
     owner = public.trick_owner_index
