@@ -27,9 +27,10 @@ from tichu.agents.heuristic_policy import HeuristicPolicy
 from tichu.agents.levels import LEVELS, make_level_agent
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
 from tichu.agents.support.hand import partition
-from tichu.agents.support.rollout import at_decision, rollout
+from tichu.agents.support.rollout import rollout
 from tichu.agents.support.situation import situation_in
 from tichu.core.combos import Play
+from tichu.core.flow import GameState
 from tichu.core.round import Decision, Round
 from tichu.core.views import SeatView, TableInfo, TablePhase
 
@@ -92,7 +93,7 @@ def bench_rollouts(positions: Sequence[Round]) -> float:
     policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
     started = time.perf_counter()
     for position in positions:
-        rollout(at_decision(position.clone()), policy)
+        rollout(GameState.within(position.clone()), policy)
     return len(positions) / (time.perf_counter() - started)
 
 

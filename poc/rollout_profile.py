@@ -58,9 +58,11 @@ def positions(count: int, policy: HeuristicPolicy) -> list[Round]:
 def finisher(mode: str, policy: HeuristicPolicy) -> Callable[[Round], None]:
     """How this tree finishes a copy of a position in ``mode``."""
     full = mode == "full"
-    if hasattr(rollouts, "at_decision"):  # the flow in the rules core (issue 22)
+    if hasattr(rollouts, "GameState"):  # the flow in the rules core (issue 22)
+        from tichu.core.flow import GameState
+
         def finish(round_: Round) -> None:
-            rollouts.rollout(rollouts.at_decision(round_), policy, bombs=full, calls=full)
+            rollouts.rollout(GameState.within(round_), policy, bombs=full, calls=full)
     else:  # before: a rollout of its own, and one more with bombs and calls
         from tichu.agents.mc_search import rollout_full  # type: ignore[attr-defined]
 

@@ -29,12 +29,13 @@ from tichu.agents.support.hand import partition
 from tichu.agents.support.knowledge import Knowledge, SeatFacts, knowledge_of
 from tichu.agents.support.policy import RulePolicy, is_top
 from tichu.agents.support.prob import DealSampler, p_beats_exact, p_holds_value
-from tichu.agents.support.rollout import at_decision, rollout, round_value
+from tichu.agents.support.rollout import rollout, round_value
 from tichu.agents.support.situation import Situation, situation_in, situation_of
 from tichu.arena.stats import TimeHistogram, clearly_nonzero
 from tichu.arena.timed import TimedAgent
 from tichu.core.cards import CARD_VALUE, DECK, DOG, DRAGON, MAHJONG, PHOENIX, VALUE_MASK, indices_of, parse_mask
 from tichu.core.combos import BOMB, PAIR, PASS_PLAY, SINGLE, Play, classify_mask, combinations_of, legal_plays_from
+from tichu.core.flow import GameState
 from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.views import SeatView, TableInfo, TablePhase, build_private_state, build_public_state
@@ -393,7 +394,7 @@ def test_rollout_ends_rounds_and_round_value_is_per_team_R7() -> None:
     minus the others', the same for partners and opposite for opponents."""
     policy = HeuristicPolicy(ROLLOUT_WEIGHTS)
     for round_ in seeded_positions(7, rounds=2)[::10]:
-        state = at_decision(round_)
+        state = GameState.within(round_)
         rollout(state, policy)
         assert state.is_over and round_.is_over
         points = round_.result().points

@@ -18,11 +18,12 @@ from tichu.agents.heuristic_policy import (
     tichu_score,
 )
 from tichu.agents.support.knowledge import Knowledge, SeatFacts
-from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_value
+from tichu.agents.support.rollout import rollout, round_value
 from tichu.core.cards import DECK, DRAGON, VALUE_MASK, parse_mask
 from tichu.core.combos import BOMB, PASS_PLAY
-from tichu.core.round import Round
+from tichu.core.round import Decision, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.worlds import Hidden, world_of
 
 STRONG = "Dr Ph SA BA RK GK SD RD GB BB S9 B8 R7 G6"  # Dragon, Phoenix, two Aces, pairs, a street
 WEAK = "S2 B2 G4 R6 S8 B8 GZ RD SK B3 G3 R7 S9 Hu"
@@ -215,7 +216,7 @@ def test_endgame_rollouts_choose_the_best_mean_of_the_scored_candidates_R8() -> 
         for play in ranked:
             total = 0
             for hands in deals:
-                trial = at_decision(resume_at(view.rules, hands, view.public_state(), seat))
+                trial = world_of(view, Decision.PLAY, Hidden(hands))
                 trial.apply_play(play)
                 rollout(trial, HeuristicPolicy(rollout_weights(weights)), bombs=False, calls=False)
                 total += round_value(trial, seat)

@@ -61,7 +61,11 @@ def test_a_tichu_on_a_hopeless_hand_is_labelled_R6_1() -> None:
     record, person = planted_game(HOPELESS, ["tichu"], 8)
     assert [kind for kind, _, _ in person.planted] == ["tichu"]
     planted, expert = _judged(record, person)
-    assert len(planted) == 1 and planted[0].label in ("mistake", "blunder"), planted
+    assert len(planted) == 1 and planted[0].label is not None, planted
+    # the loss (about 85 points over seeds since issue 34's worlds) is a mistake once the noise
+    # of 64 deals (a half width of about 21) does not hide it
+    judgement = judge(planted[0].point, samples=256)
+    assert judgement.label in ("mistake", "blunder"), judgement
     _check_expert(expert)
 
 

@@ -21,11 +21,13 @@ from tichu.agents.heuristic_policy import (
 )
 from tichu.agents.support.hand import partition
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
-from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_value
+from tichu.agents.support.rollout import rollout, round_value
 from tichu.agents.support.situation import Situation, situation_of
 from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK
 from tichu.core.combos import Play
+from tichu.core.round import Decision
 from tichu.core.views import PrivateState, PublicState, SeatView
+from tichu.core.worlds import Hidden, world_of
 
 
 class HeuristicAgent(Agent):
@@ -90,20 +92,23 @@ class HeuristicAgent(Agent):
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         if len(legal) == 1:
             return legal[0]
-        s, knowledge, public, _ = self._facts(view)
+        s, knowledge, _, _ = self._facts(view)
         ranked = [play for play, _ in self.policy.evaluate(s, knowledge, legal)]
         if len(ranked) > 1 and s.counts[s.seat] <= self.policy.weights.endgame_cards:
-            return self._endgame_play(view, public, ranked[:ENDGAME_CANDIDATES])
+            return self._endgame_play(view, ranked[:ENDGAME_CANDIDATES])
         return ranked[0]
 
-    def _endgame_play(self, view: SeatView, public: PublicState, candidates: Sequence[Play]) -> Play:
+    def _endgame_play(self, view: SeatView, candidates: Sequence[Play]) -> Play:
         """The candidate with the best mean round value over the decision's sampled deals,
         each round finished by the rollout policy on the game's flow, letting the offered bombs
         and calls pass as the rollouts it was tuned with did (issue 13); the best-scored one on
         ties (R8: the deals come from the seat's knowledge)."""
         totals = [0] * len(candidates)
         for hands in self.policy.sampled_deals():
-            start = at_decision(resume_at(view.rules, hands, public, view.seat))
+            try:
+                start = world_of(view, Decision.PLAY, Hidden(hands))
+            except ValueError:
+                return candidates[0]  # a view of no flow's play decision: no world to play on
             for index, play in enumerate(candidates):
                 state = start.clone()
                 state.apply_play(play)

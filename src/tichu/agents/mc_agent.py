@@ -1,13 +1,13 @@
 """The Monte Carlo agent: determinized search with rule-policy rollouts (design notes, section 1).
 
-For a play with several candidates it repeatedly samples a deal of the unseen cards that
-agrees with everything its seat knows (:class:`~tichu.agents.support.prob.DealSampler`, R8), plays
-each candidate on a :class:`~tichu.core.round.Round` resumed from that deal, finishes the
-round with a fast rule policy for all seats (:data:`ROLLOUT_WEIGHTS`), and keeps every candidate's mean round result
-(its team's points minus the opponents'). All candidates see the same deals, so their
-differences are compared pairwise; the search stops at the time budget, at the sample
-limit, or once the best candidate's lead over the runner-up exceeds :attr:`MonteCarloAgent.z`
-standard errors.
+For a play with several candidates it repeatedly draws a world that agrees with everything its
+seat knows (:class:`~tichu.agents.support.worlds.WorldSampler`, R8: a full game state at the
+seat's decision, built by the rules core), and per candidate clones the world, applies the
+candidate through the core and finishes the round with a fast rule policy for all seats
+(:data:`ROLLOUT_WEIGHTS`), keeping every candidate's mean round result (its team's points
+minus the opponents'). All candidates see the same worlds, so their differences are compared
+pairwise; the search stops at the time budget, at the sample limit, or once the best
+candidate's lead over the runner-up exceeds :attr:`MonteCarloAgent.z` standard errors.
 
 With :data:`~tichu.agents.mc_search.SEARCH` (issue 13 part 2, the default) the other
 decisions are searched the same way: Tichu and Grand Tichu by rollouts with and without the
@@ -27,29 +27,21 @@ from collections.abc import Sequence
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy, rollout_weights
-from tichu.agents.mc_branches import (
-    Builder,
-    Drawer,
-    bomb_branches,
-    dragon_branches,
-    grand_branches,
-    play_branches,
-    play_out,
-    play_sampler,
-    push_branches,
-    searchable,
-    start_drawer,
-    tichu_branches,
-    wish_branches,
-    wish_turn,
-)
 from tichu.agents.mc_search import SEARCH, SearchOptions
 from tichu.agents.support.knowledge import knowledge_of
+from tichu.agents.support.rollout import RolloutPolicy, rollout, round_value
 from tichu.agents.support.situation import situation_of
+from tichu.agents.support.worlds import WorldSampler
 from tichu.core.cards import VALUE_MASK
 from tichu.core.combos import Play
 from tichu.core.errors import RuleViolation
-from tichu.core.views import SeatView
+from tichu.core.flow import GameState
+from tichu.core.round import Action, ActionKind, Decision
+from tichu.core.views import SeatView, TablePhase
+
+#: One option of a searched decision: a play or pass at the seat's turn (applied by the flow's
+#: fast path for a legal play), or any other action of the seat.
+Branch = Play | Action
 
 #: The rollouts' policy: the heuristic's rules without its sampling (every opponent trick
 #: is contested with the lowest play that beats it), fast enough for hundreds of rollouts.
@@ -99,11 +91,8 @@ class MonteCarloAgent(HeuristicAgent):
         candidates = self.play_candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
-        try:
-            sampler = play_sampler(view, self.options.inference)
-        except ValueError:
-            return candidates[0]
-        means = self._search(view.seat, sampler.sample, play_branches(view, candidates), len(candidates))
+        worlds = self._worlds(view, Decision.PLAY)
+        means = None if worlds is None else self._search(view.seat, worlds, candidates)
         if means is None:
             return candidates[0]
         return candidates[max(range(len(candidates)), key=lambda index: (means[index], -index))]
@@ -168,31 +157,35 @@ class MonteCarloAgent(HeuristicAgent):
             return True
         return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
-    def _search(self, seat: int, draw: Drawer, build: Builder, branches: int) -> list[float] | None:
-        """Mean round value of each branch over the same drawn deals (``None`` without any):
-        ``build(deal)`` makes the branches' rounds (:mod:`tichu.agents.mc_branches`), which are
-        played out. Bounded by the time budget, the sample limit and the stopping rule; nothing
-        to search with one branch."""
-        if branches < 2:
+    def _search(self, seat: int, worlds: WorldSampler, branches: Sequence[Branch]) -> list[float] | None:
+        """Mean round value of each branch over the same drawn worlds (``None`` without any):
+        per world, each branch is the world cloned, the branch's action applied through the
+        core and the round played out (:func:`play_out`). Bounded by the time budget, the
+        sample limit and the stopping rule; nothing to search with one branch."""
+        count = len(branches)
+        if count < 2:
             return None
         deadline = self._deadline()
-        totals = [0.0] * branches
-        firsts = [0] * branches
-        values: list[list[int]] = [[] for _ in range(branches)]
+        totals = [0.0] * count
+        firsts = [0] * count
+        values: list[list[int]] = [[] for _ in range(count)]
         samples = 0
         rng = self.policy.rng
         while samples < self.max_samples:
             try:
-                states = build(draw(rng))
+                world = worlds.draw(rng)
             except (ValueError, RuleViolation):
                 break
-            for branch, state in enumerate(states):
+            share_caches(world)
+            for index, branch in enumerate(branches):
+                state = world.clone()
+                take(state, branch)
                 value = play_out(state, seat, self.rollout_policy, self.options)
-                values[branch].append(value)
-                totals[branch] += value
+                values[index].append(value)
+                totals[index] += value
                 round_ = state.round
                 assert round_ is not None
-                firsts[branch] += round_.out_order[0] == seat
+                firsts[index] += round_.out_order[0] == seat
             samples += 1
             if self._enough(samples, deadline, values, totals):
                 break
@@ -204,15 +197,16 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_values = values
         return self.last_means
 
-    def _best(self, seat: int, draw: Drawer, build: Builder, branches: int) -> int:
+    def _best(self, seat: int, worlds: WorldSampler, branches: Sequence[Branch]) -> int:
         """The branch with the best mean, if it leads branch 0 (the heuristic's choice) clearly:
         by :attr:`~tichu.agents.mc_search.SearchOptions.deviate_z` standard errors of their
-        paired differences; else branch 0 (also without deals). Few deals, as a small budget
+        paired differences; else branch 0 (also without worlds). Few worlds, as a small budget
         on a slow machine gives, thus keep the heuristic's choice instead of noise."""
-        means = self._search(seat, draw, build, branches)
+        means = self._search(seat, worlds, branches)
         if means is None:
             return 0
-        best = max(range(branches), key=lambda index: (means[index], -index))
+        count = len(branches)
+        best = max(range(count), key=lambda index: (means[index], -index))
         if best and not leads_clearly(self.last_values[best], self.last_values[0], self.options.deviate_z):
             return 0
         return best
@@ -231,13 +225,11 @@ class MonteCarloAgent(HeuristicAgent):
         samples = self.last_samples
         return share_lower_bound(samples, samples, self.options.first_z) < first
 
-    def _in_play(self, view: SeatView) -> Drawer | None:
-        """A deal drawer for a search in play, or ``None`` where a round cannot be resumed
-        (then the heuristic decides)."""
-        if not searchable(view):
-            return None
+    def _worlds(self, view: SeatView, decision: Decision) -> WorldSampler | None:
+        """The sampler of the worlds of the seat's decision, or ``None`` where its knowledge
+        admits no deal (then the heuristic decides)."""
         try:
-            return play_sampler(view, self.options.inference).sample
+            return WorldSampler(view, decision, self.rollout_policy, inference=self.options.inference)
         except ValueError:
             return None
 
@@ -246,7 +238,9 @@ class MonteCarloAgent(HeuristicAgent):
             return super().decide_grand_tichu(view)
         if view.public_state().announcements[(view.seat + 2) % 4]:
             return False
-        means = self._search(view.seat, start_drawer(view, True), grand_branches(view, self.rollout_policy), 2)
+        worlds = self._worlds(view, Decision.GRAND_TICHU)
+        branches = [Action(ActionKind.GRAND_TICHU, view.seat, call) for call in (False, True)]
+        means = None if worlds is None else self._search(view.seat, worlds, branches)
         if means is None or self._too_few_to_call(self.options.grand_first):
             return super().decide_grand_tichu(view)
         return self._call_is_sure(means, self.options.grand_first)
@@ -255,18 +249,22 @@ class MonteCarloAgent(HeuristicAgent):
         if not self.options.push:
             return super().decide_schupf(view)
         candidates = self.push_candidates(view)
-        build = push_branches(view, candidates, self.rollout_policy)
-        return candidates[self._best(view.seat, start_drawer(view, False), build, len(candidates))]
+        worlds = self._worlds(view, Decision.SCHUPF)
+        if worlds is None:
+            return candidates[0]
+        branches = [Action(ActionKind.SCHUPF, view.seat, push) for push in candidates]
+        return candidates[self._best(view.seat, worlds, branches)]
 
     def decide_tichu(self, view: SeatView) -> bool:
         if not self.options.tichu:
             return super().decide_tichu(view)
         if self._tichu_call is not None and self._tichu_call[0] == view.hand:
             return self._tichu_call[1]
-        draw = self._in_play(view)
-        if draw is None or view.public_state().announcements[(view.seat + 2) % 4]:
+        worlds = self._worlds(view, Decision.TICHU) if view.public_state().phase == TablePhase.PLAYING else None
+        if worlds is None or view.public_state().announcements[(view.seat + 2) % 4]:
             return super().decide_tichu(view)
-        means = self._search(view.seat, draw, tichu_branches(view), 2)
+        branches = [Action(ActionKind.DECLINE, view.seat), Action(ActionKind.TICHU, view.seat)]
+        means = self._search(view.seat, worlds, branches)
         if means is None or self._too_few_to_call(self.options.tichu_first):
             call = super().decide_tichu(view)
         else:
@@ -276,29 +274,33 @@ class MonteCarloAgent(HeuristicAgent):
 
     def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
         options = self.bomb_candidates(view, bombs)
-        draw = self._in_play(view) if self.options.bomb and bombs else None
-        if draw is None:
+        worlds = self._worlds(view, Decision.BOMB) if self.options.bomb and bombs else None
+        if worlds is None:
             return options[0]
-        return options[self._best(view.seat, draw, bomb_branches(view, options), len(options))]
+        branches = [Action(ActionKind.DECLINE, view.seat) if bomb is None else Action(ActionKind.BOMB, view.seat,
+                                                                                        bomb.cards)
+                    for bomb in options]
+        return options[self._best(view.seat, worlds, branches)]
 
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         if not self.options.wish:
             return super().decide_wish(view, choices)
-        draw = self._in_play(view)
-        turn = wish_turn(view)
-        if draw is None or turn is None:
+        worlds = self._worlds(view, Decision.WISH)
+        if worlds is None:
             return super().decide_wish(view, choices)
         wishes = self.wish_candidates(view, choices)
-        return wishes[self._best(view.seat, draw, wish_branches(view, wishes, turn), len(wishes))]
+        branches = [Action(ActionKind.WISH, view.seat, wish) for wish in wishes]
+        return wishes[self._best(view.seat, worlds, branches)]
 
     def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         if not self.options.dragon or len(recipients) <= 1:
             return super().decide_dragon(view, recipients)
-        draw = self._in_play(view)
-        if draw is None or len(view.public_state().out_order) >= 3:
+        worlds = self._worlds(view, Decision.DRAGON)
+        if worlds is None or len(view.public_state().out_order) >= 3:
             return super().decide_dragon(view, recipients)
         order = self.dragon_candidates(view, recipients)
-        return order[self._best(view.seat, draw, dragon_branches(view, order), len(order))]
+        branches = [Action(ActionKind.DRAGON, view.seat, to) for to in order]
+        return order[self._best(view.seat, worlds, branches)]
 
     def _lead_is_clear(self, values: list[list[int]], totals: list[float]) -> bool:
         """Whether the best candidate leads the runner-up by ``z`` standard errors of their
@@ -336,3 +338,30 @@ def leads_clearly(values: Sequence[int], baseline: Sequence[int], z: float) -> b
     mean = sum(diffs) / n
     variance = sum((diff - mean) ** 2 for diff in diffs) / (n - 1)
     return mean > z * math.sqrt(variance / n)
+
+
+def take(state: GameState, branch: Branch) -> None:
+    """Apply a branch's action to a world through the core: a play of the seat's legal plays
+    by the flow's fast path (its legal plays are the same in every world), anything else as
+    the :class:`~tichu.core.round.Action` it is.
+
+    :raises RuleViolation: For an action the world does not allow.
+    """
+    if isinstance(branch, Play):
+        state.apply_play(branch)
+    else:
+        state.apply(branch)
+
+
+def share_caches(world: GameState) -> None:
+    """Fill the world's caches of combinations once, so that its clones share them."""
+    round_ = world.round
+    if round_ is not None and round_.turn is not None:
+        round_.share_caches()
+
+
+def play_out(state: GameState, seat: int, policy: RolloutPolicy, options: SearchOptions) -> int:
+    """Finish a branch's round with ``policy`` (``seat`` never calls: the search decides its
+    call) and return its value for ``seat``: its team's points minus the other team's (R7)."""
+    rollout(state, policy, bombs=options.rollout_bombs, calls=options.rollout_calls, quiet_seat=seat)
+    return round_value(state, seat)

@@ -1,5 +1,4 @@
-"""Search over every decision for the Monte Carlo agent (issue 13, part 2): the options, and
-the rounds of the decisions before play.
+"""Search over every decision for the Monte Carlo agent (issue 13, part 2): its options.
 
 :class:`SearchOptions` holds every switch in one place. :data:`SEARCH` (all on) is
 ``montecarlo``; :data:`V1` (all off) is ``montecarlo:v1``, the agent as it was before:
@@ -9,23 +8,16 @@ every other decision the heuristic's.
 Rollouts step the game's own flow (:func:`~tichu.agents.support.rollout.rollout`): the
 options say only whether the rollout policy takes the bombs (the heuristic's
 :meth:`~tichu.agents.heuristic_policy.HeuristicPolicy.choose_bomb`, R4.3) and the calls (the
-rule policy's cheap test, R6.1) it is offered. :func:`deal_start` makes the state for the
-decisions before play (Grand Tichu, the push) from a sampled deal.
+rule policy's cheap test, R6.1) it is offered. The worlds of every decision, from Grand Tichu
+on, are drawn by :class:`~tichu.agents.support.worlds.WorldSampler`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from tichu.agents.heuristic_policy import HeuristicPolicy
-from tichu.agents.support.situation import Situation
-from tichu.core.cards import DECK, indices_of
-from tichu.core.flow import GameState
 from tichu.core.frozen import by_fields
-from tichu.core.round import Round
-from tichu.core.ruleset import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,66 +90,4 @@ V1 = replace(SEARCH, rollout_bombs=False, rollout_calls=False, inference=False, 
 PLAYS = replace(V1, first_heuristic=False)
 
 
-def deal_from(known: Sequence[int], seat: int, first_eight: bool, rng_cards: list[int]) -> list[tuple[int, int]]:
-    """A full deal (per seat first eight, last six) in which ``seat`` has its known cards:
-    its first eight (``first_eight``) or its fourteen; ``rng_cards`` are the other cards, shuffled."""
-    own = known[seat]
-    cards = list(rng_cards)
-    deal: list[tuple[int, int]] = []
-    for other in range(4):
-        if other == seat:
-            if first_eight:
-                second, cards = _mask(cards[:6]), cards[6:]
-                deal.append((own, second))
-            else:
-                own_cards = indices_of(own)
-                deal.append((_mask(own_cards[:8]), _mask(own_cards[8:])))
-        else:
-            first, second, cards = _mask(cards[:8]), _mask(cards[8:14]), cards[14:]
-            deal.append((first, second))
-    return deal
-
-
-def unknown_cards(own: int) -> list[int]:
-    """The card indices outside ``own``."""
-    return indices_of(DECK & ~own)
-
-
-def deal_start(rules: RuleSet, deal: list[tuple[int, int]], policy: HeuristicPolicy, seat: int,
-               calls: Sequence[int], *, grand: bool | None, push: tuple[int, int, int] | None) -> GameState:
-    """A one-round state from ``deal`` taken through Grand Tichu (``seat``'s decision is
-    ``grand`` unless ``None``: then its known ``calls``) and the pushes (``seat``'s is ``push``
-    if given) to the first play, whose offers (the Tichu calls, R6.1) the rollout makes."""
-    state = GameState.within(Round(rules, deal=deal), offered=False)
-    round_ = state.round
-    assert round_ is not None
-    for other in range(4):
-        if other == seat and grand is not None:
-            call = grand
-        elif calls[other] == 2:
-            call = True
-        else:
-            call = other != seat and policy.grand_tichu(round_.hands[other], round_.announcements, other)
-        state.decide_grand_tichu(other, call)
-    for other in range(4):
-        if other == seat and push is not None:
-            state.push(other, push)
-        else:
-            state.push(other, policy.schupf(round_.hands[other], policy.tichu(_deal_situation(round_, other))))
-    return state
-
-
-def _deal_situation(round_: Round, seat: int) -> Situation:
-    hands = round_.hands
-    return Situation(seat, hands[seat], None, None, 0, 0, tuple(hand.bit_count() for hand in hands),
-                     tuple(round_.announcements), 0)
-
-
-def _mask(indices: Sequence[int]) -> int:
-    mask = 0
-    for index in indices:
-        mask |= 1 << index
-    return mask
-
-
-__all__ = ["PLAYS", "SEARCH", "V1", "SearchOptions", "deal_from", "deal_start", "unknown_cards"]
+__all__ = ["PLAYS", "SEARCH", "V1", "SearchOptions"]

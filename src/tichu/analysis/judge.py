@@ -2,9 +2,11 @@
 
 :func:`judge` draws ``samples`` deals from what the deciding seat knew (R8: the seat's
 knowledge, weighted by the passes and calls seen, as the expert draws them; before the play
-the cards it had not seen, shuffled), builds each option's round on every deal with the
-expert's own branch builders (:mod:`tichu.agents.mc_branches`), finishes them with the
-expert's rollout policy and takes the round value: the deciding seat's team's points minus
+the cards it had not seen, shuffled): the expert's own worlds
+(:class:`~tichu.agents.support.worlds.WorldSampler`), states at the seat's decision built by
+the rules core. Per world each option is the world cloned with the option's action applied
+through the core (:func:`~tichu.agents.mc_agent.take`), finished with the expert's rollout
+policy; the value is the round value: the deciding seat's team's points minus
 the other team's (R7). Every option sees the same deals, so the difference between two
 options is estimated from paired values, with far less noise than either mean.
 
@@ -28,28 +30,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tichu.agents.heuristic_policy import HeuristicPolicy
-from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
-from tichu.agents.mc_branches import (
-    Builder,
-    Drawer,
-    bomb_branches,
-    dragon_branches,
-    grand_branches,
-    play_branches,
-    play_out,
-    play_sampler,
-    push_branches,
-    start_drawer,
-    tichu_branches,
-    wish_branches,
-    wish_turn,
-)
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS, Branch, play_out, share_caches, take
 from tichu.agents.mc_search import SEARCH
 from tichu.agents.support.endgame import DEFAULT_NODES, EndgameSolver
+from tichu.agents.support.worlds import WorldSampler
 from tichu.analysis.points import DecisionPoint, Option
 from tichu.core.combos import Play
 from tichu.core.flow import GameState
-from tichu.core.round import Action, Decision
+from tichu.core.round import Action, ActionKind, Decision
 
 #: Deals per decision by default: the half width of a typical loss stays below the lowest
 #: threshold (docs/agents.md, "Game analysis").
@@ -116,8 +104,8 @@ def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
             return exact
     rng = random.Random(f"{seed}:{point.step}:{point.seat}")
     policy = HeuristicPolicy(ROLLOUT_WEIGHTS, seed)
-    draw, build = branches_of(point, policy)
-    values = paired_values(point.seat, draw, build, len(point.options), samples, rng, policy)
+    worlds, branches = branches_of(point, policy)
+    values = paired_values(point.seat, worlds, branches, samples, rng, policy)
     means = tuple(mean(row) for row in values)
     best = max(range(len(means)), key=lambda index: (means[index], -index))
     chosen = point.chosen
@@ -174,44 +162,55 @@ def option_state(state: GameState, seat: int, kind: str, option: Option) -> Game
     return after
 
 
-def branches_of(point: DecisionPoint, policy: HeuristicPolicy) -> tuple[Drawer, Builder]:
-    """The deal drawer and the branch builder of a decision (the expert's, R8).
+#: The decision each kind of judged decision is made at.
+DECISIONS = {"grand_tichu": Decision.GRAND_TICHU, "push": Decision.SCHUPF, "tichu": Decision.TICHU,
+             "play": Decision.PLAY, "bomb": Decision.BOMB, "wish": Decision.WISH, "dragon": Decision.DRAGON}
+
+
+def branches_of(point: DecisionPoint, policy: HeuristicPolicy) -> tuple[WorldSampler, list[Branch]]:
+    """The world sampler of a decision and its options as branches to apply (the expert's, R8).
 
     :raises ValueError: For a view that admits no deal, or an unknown kind.
     """
-    view, options, kind = point.view, point.options, point.kind
-    if kind == "grand_tichu":
-        return start_drawer(view, True), grand_branches(view, policy)
-    if kind == "push":
-        return start_drawer(view, False), push_branches(view, [_push(option) for option in options], policy)
-    draw = play_sampler(view, SEARCH.inference).sample
-    if kind == "tichu":
-        return draw, tichu_branches(view)
+    view, seat, kind = point.view, point.seat, point.kind
+    if kind not in DECISIONS:
+        raise ValueError(f"unknown decision kind {kind!r}")
+    worlds = WorldSampler(view, DECISIONS[kind], policy, inference=SEARCH.inference)
+    return worlds, [branch_of(seat, kind, option) for option in point.options]
+
+
+def branch_of(seat: int, kind: str, option: Option) -> Branch:
+    """An option of a decision as the action a world applies."""
     if kind == "play":
-        return draw, play_branches(view, [_play(option) for option in options])
+        return _play(option)
+    if kind == "grand_tichu":
+        return Action(ActionKind.GRAND_TICHU, seat, bool(option))
+    if kind == "push":
+        return Action(ActionKind.SCHUPF, seat, _push(option))
+    if kind == "tichu":
+        return Action(ActionKind.TICHU if option else ActionKind.DECLINE, seat)
     if kind == "bomb":
-        return draw, bomb_branches(view, [None if option is None else _play(option) for option in options])
+        return Action(ActionKind.DECLINE, seat) if option is None else Action(ActionKind.BOMB, seat,
+                                                                              _play(option).cards)
     if kind == "wish":
-        turn = wish_turn(view)
-        if turn is None:
-            raise ValueError("nobody plays after this wish")
-        return draw, wish_branches(view, [_int(option) for option in options], turn)
-    if kind == "dragon":
-        return draw, dragon_branches(view, [_int(option) for option in options])
-    raise ValueError(f"unknown decision kind {kind!r}")
+        return Action(ActionKind.WISH, seat, _int(option))
+    return Action(ActionKind.DRAGON, seat, _int(option))
 
 
-def paired_values(seat: int, draw: Drawer, build: Builder, branches: int, samples: int, rng: random.Random,
+def paired_values(seat: int, worlds: WorldSampler, branches: Sequence[Branch], samples: int, rng: random.Random,
                   policy: HeuristicPolicy) -> list[list[int]]:
-    """Per branch its round values for ``seat`` over the same ``samples`` deals.
+    """Per branch its round values for ``seat`` over the same ``samples`` worlds.
 
-    :raises ValueError: If no deal can be drawn.
+    :raises ValueError: If no world can be drawn.
     """
-    values: list[list[int]] = [[] for _ in range(branches)]
+    values: list[list[int]] = [[] for _ in branches]
     for _ in range(samples):
-        states = build(draw(rng))
-        for branch, state in enumerate(states):
-            values[branch].append(play_out(state, seat, policy, SEARCH))
+        world = worlds.draw(rng)
+        share_caches(world)
+        for index, branch in enumerate(branches):
+            state = world.clone()
+            take(state, branch)
+            values[index].append(play_out(state, seat, policy, SEARCH))
     return values
 
 
@@ -253,5 +252,5 @@ def _push(option: object) -> tuple[int, int, int]:
     return int(right), int(mate), int(left)
 
 
-__all__ = ["DEFAULT_SAMPLES", "ENDGAME_NODES", "LINE", "THRESHOLDS", "Z", "Judgement", "branches_of", "half_width",
-           "judge", "judge_exact", "label_of", "mean", "option_state", "paired_values"]
+__all__ = ["DECISIONS", "DEFAULT_SAMPLES", "ENDGAME_NODES", "LINE", "THRESHOLDS", "Z", "Judgement", "branch_of",
+           "branches_of", "half_width", "judge", "judge_exact", "label_of", "mean", "option_state", "paired_values"]

@@ -11,8 +11,9 @@ than one legal option (R4.1), every bomb thrown out of turn (R4.3), the wish (R5
 Dragon gift (R4.5), and the Tichu call (R6.1): each call made, and the seat's first offer of
 a round where it did not call (not every later declined offer: a seat is offered the call
 before each play until it plays its first card, and those offers are one question asked
-again). A decision with one option is left out, and so is one the search cannot resume (a
-Tichu call before the push, a trick owned by a seat that went out with it).
+again). A decision with one option is left out, and so is one that is not a decision of the
+flow at that moment (a call or bomb made unprompted, which no search world stands at; a Tichu
+call before the push).
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tichu.agents.mc_agent import MonteCarloAgent
-from tichu.agents.mc_branches import searchable, wish_turn
 from tichu.agents.support.endgame import two_seat
 from tichu.core.cards import DECK, parse_mask
 from tichu.core.combos import Play
 from tichu.core.flow import GameState
-from tichu.core.round import Action, ActionKind, Decision, Round
+from tichu.core.round import Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.views import SeatView, TableInfo, TablePhase, view_of
 from tichu.records.parts import Step
@@ -274,9 +274,16 @@ class _RoundWalk:
         self.offered[seat] = True
         if not self.holders.judged(seat, self.index, number):
             return
-        view = self._view(seat)
-        if searchable(view):
-            self._add(step, seat, "tichu", view, (False, True), call)
+        if self._asked(seat, Decision.TICHU):
+            self._add(step, seat, "tichu", self._view(seat), (False, True), call)
+
+    def _asked(self, seat: int, decision: Decision) -> bool:
+        """Whether the flow asks ``seat`` for ``decision`` now, in play (where a search's world
+        stands, :func:`~tichu.core.worlds.world_of`)."""
+        state = self.state
+        round_ = state.round
+        return round_ is not None and round_.phase == Phase.PLAYING and state.decision == decision \
+            and state.decision_seat == seat
 
     def _judged_event(self, number: int, step: int, action: Action) -> None:
         """Take the judged seat's event as a decision point (where the search can resume)."""
@@ -287,9 +294,9 @@ class _RoundWalk:
         if kind == ActionKind.TICHU:
             self._tichu(seat, number, step, True)
             return
-        view = self._view(seat)
-        if not searchable(view):
+        if not self._asked(seat, _ASKED[kind]):
             return
+        view = self._view(seat)
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             legal = state.legal_plays()
             chosen = _play_of(action.number(), legal) if kind == ActionKind.PLAY else legal[-1]
@@ -301,9 +308,8 @@ class _RoundWalk:
             if bomb is not None:
                 self._add(step, seat, "bomb", view, _expert().bomb_candidates(view, bombs), bomb)
         elif kind == ActionKind.WISH:
-            if wish_turn(view) is not None:
-                self._add(step, seat, "wish", view, _expert().wish_candidates(view, round_.wish_choices()),
-                          action.number())
+            self._add(step, seat, "wish", view, _expert().wish_candidates(view, round_.wish_choices()),
+                      action.number())
         elif kind == ActionKind.DRAGON:
             recipients = round_.dragon_recipients()
             if len(view.public_state().out_order) < 3:

@@ -39,6 +39,10 @@ The contract (after OpenSpiel's states):
   themselves and could still bomb it by public facts (they hold cards, the round goes on;
   the owner only on the Dragon's trick) form the bomb window: each has an open ``BOMB``
   decision, which its driver declines for it once it has waited long enough.
+- A search's world (R8): :meth:`GameState.at_offer` puts a round at one seat's decision with
+  the offers of the moment where this order puts them, and :func:`tichu.core.worlds.world_of`
+  builds that round from the seat's view and a guess of what it cannot see, so a search
+  clones a world, applies an action and plays on through this same flow.
 - A trick is taken (R4.2) when every offer on it was declined, within the ``apply`` of the
   last pass or decline; a round's result is booked (R7.3) within the ``apply`` that ends it.
 """
@@ -110,7 +114,8 @@ class GameState:
     # -- other starting points -------------------------------------------------------------
 
     @classmethod
-    def within(cls, round_: Round, *, prompted: Sequence[bool] = ALL_PROMPTED, offered: bool = True) -> GameState:
+    def within(cls, round_: Round, *, prompted: Sequence[bool] = ALL_PROMPTED, offered: bool = True,
+               settle: bool = True) -> GameState:
         """A state of one round only, from a round as it stands (a search's resumed round).
 
         The state is over when the round is.
@@ -118,6 +123,7 @@ class GameState:
         :param round_: The round (not copied).
         :param offered: The offers of this moment were made already: the round's own
             decision is next (a search resumed at the decision it searches).
+        :param settle: Find the decision now (else the caller places the offers, then settles).
         """
         state = GameState.__new__(GameState)
         state.rules = round_.rules
@@ -134,9 +140,48 @@ class GameState:
         state._start_round_offers()
         state._stage = _MAIN if offered else _CALLS
         state._next = 0
+        if not settle:
+            return state
         if offered and round_.decision == Decision.PLAY and round_.trick_closed:
             round_.collect_trick()  # the lead's decision is next: its trick was taken (R4.2)
         state._settle()
+        return state
+
+    @classmethod
+    def at_offer(cls, round_: Round, decision: Decision, seat: int,
+                 pending: Sequence[object] | None = None) -> GameState:
+        """A state of one round only at ``seat``'s ``decision``, the offers of the moment standing
+        where the game's order puts them (a world a search draws, :mod:`tichu.core.worlds`): a
+        ``TICHU`` offer follows the calls declined by the seats before it; a ``BOMB`` offer the
+        bombs declined by the seats nearer after the trick's owner; a ``PLAY``, ``WISH`` or
+        ``DRAGON`` decision every offer of the moment. Every seat is prompted.
+
+        :param round_: The round (not copied), in the phase of the decision.
+        :param pending: At Grand Tichu and the push (R2.1, R2.3): per seat its answer already
+            given (a Grand Tichu ``bool``, a push of three single-card masks, ``None``).
+        :raises ValueError: If the round is not at that decision of that seat (then the round
+            may have taken a closed trick; it is no longer of use).
+        """
+        state = cls.within(round_, offered=False, settle=False)
+        if decision == Decision.GRAND_TICHU or decision == Decision.SCHUPF:
+            if pending is not None:
+                if len(pending) != 4:
+                    raise ValueError("four pending answers")
+                for other, answer in enumerate(pending):
+                    if isinstance(answer, tuple) and (answer[0] | answer[1] | answer[2]) & ~round_.hands[other]:
+                        raise ValueError("a pending push gives cards of its seat's hand")
+                state._pending = list(pending)
+            state._stage = _MAIN
+        elif decision == Decision.TICHU:
+            state._next = seat
+        elif decision == Decision.BOMB and round_.trick_owner is not None:
+            state._stage = _BOMBS
+            state._next = (seat - round_.trick_owner) % 4 or 4
+        else:
+            state._stage = _MAIN
+        state._settle()
+        if state.decision != decision or state.decision_seat != seat:
+            raise ValueError(f"the round is not at seat {seat}'s {decision.name} decision")
         return state
 
     @classmethod

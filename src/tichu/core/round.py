@@ -526,6 +526,13 @@ class Round:
             bombs = self._bombs[seat] = bombs_of(self.hands[seat])
         return bool(bombs)
 
+    def share_caches(self) -> None:
+        """Compute every seat's combinations and bombs now, so that the clones of this round
+        share them (a search clones one world per option)."""
+        for seat in range(4):
+            self.combinations(seat)
+            self.holds_bomb(seat)
+
     @property
     def is_lead(self) -> bool:
         """Whether the seat at turn leads (a new trick, also after the Dog or a closed trick)."""

@@ -127,7 +127,8 @@ def build_public_state(info: TableInfo, round_: Round | None) -> PublicState:
         round_.wish_value, round_.wish_open,
         tuple(round_.trick_turns), round_.trick_owner
         if round_.trick_turns else None, points_of(round_.trick_cards),
-        tuple(points_of(won) for won in round_.won), tuple(round_.tricks_won), tuple(round_.out_order),
+        tuple(points_of(won) + carried for won, carried in zip(round_.won, round_.carried_points)),
+        tuple(round_.tricks_won), tuple(round_.out_order),
         round_.played, tuple(3 if given else 0 for given in round_.given), tuple(info.round_scores),
         info.total)
 

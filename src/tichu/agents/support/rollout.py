@@ -1,11 +1,14 @@
-"""Rollouts: a round's flow on a sampled deal, finished by a fast policy for every seat.
+"""Rollouts: a round's flow on a sampled world, finished by a fast policy for every seat.
 
 The Monte Carlo agent searches with them (:mod:`tichu.agents.mc_agent`), and the heuristic
 agent with a few of them in the endgame (:attr:`~tichu.agents.heuristic_policy.Weights.endgame_cards`).
-A rollout steps the same flow as a real game (:class:`~tichu.core.flow.GameState`): every
-offer of a Tichu call (R6.1) and of a bomb out of turn (R4.3) comes in the game's one order,
-and the policy answers it as it would at a table. The deal comes from the searching seat's
-knowledge only (R8); nothing here reads a hidden hand.
+A rollout steps the same flow as a real game (:class:`~tichu.core.flow.GameState`), from the
+deal on or from any decision in play: every Grand Tichu decision (R2.1) and push (R2.3),
+every offer of a Tichu call (R6.1) and of a bomb out of turn (R4.3) comes in the game's one
+order, and the policy answers it as it would at a table. The loop asks the core, nothing
+else; the world comes from the searching seat's knowledge only
+(:mod:`tichu.agents.support.worlds`, R8): nothing here reads a hidden hand.
+
 """
 
 from __future__ import annotations
@@ -16,10 +19,8 @@ from typing import Protocol
 from tichu.agents.support.situation import Situation, situation_in
 from tichu.core.combos import Play
 from tichu.core.flow import GameState
-from tichu.core.round import Decision, Round
-from tichu.core.ruleset import RuleSet
+from tichu.core.round import Decision
 from tichu.core.seats import team_of
-from tichu.core.views import PublicState
 
 
 class RolloutPolicy(Protocol):
@@ -40,15 +41,23 @@ class RolloutPolicy(Protocol):
     def dragon(self, s: Situation, recipients: Sequence[int]) -> int:
         """The Dragon trick's recipient (R4.5)."""
 
+    def grand_tichu(self, hand: int, calls: Sequence[int], seat: int) -> bool:
+        """Whether to call Grand Tichu on these first eight cards (R2.1)."""
+
+    def schupf(self, hand: int, strong: bool) -> tuple[int, int, int]:
+        """The push of a hand (to right, partner, left; R2.3), ``strong`` if it may go out first."""
+
 
 def rollout(state: GameState, policy: RolloutPolicy, *, bombs: bool = True, calls: bool = True,
             quiet_seat: int = -1) -> None:
-    """Finish the round of a one-round state (:meth:`~tichu.core.flow.GameState.within`) with
-    ``policy`` deciding for every seat, the offers of calls and bombs included.
+    """Finish the round of a one-round state (:meth:`~tichu.core.flow.GameState.within`, a
+    world of :func:`~tichu.core.worlds.world_of`) with ``policy`` deciding for every seat, from
+    Grand Tichu and the push on, the offers of calls and bombs included.
 
     :param bombs: Whether the policy throws bombs out of turn when offered (else it declines).
     :param calls: Whether the policy calls Tichu when offered (else it declines).
-    :param quiet_seat: A seat that never calls: the searching seat, whose call the search decides.
+    :param quiet_seat: A seat that never calls (Tichu or Grand Tichu): the searching seat, whose
+        call the search decides.
     """
     while not state.is_over:
         decision = state.decision
@@ -72,8 +81,25 @@ def rollout(state: GameState, policy: RolloutPolicy, *, bombs: bool = True, call
             state.wish(seat, policy.wish(situation_in(round_, seat), round_.wish_choices(), 0))
         elif decision == Decision.DRAGON:
             state.give_dragon(seat, policy.dragon(situation_in(round_, seat), round_.dragon_recipients()))
+        elif decision == Decision.GRAND_TICHU:
+            state.decide_grand_tichu(seat, seat != quiet_seat and grand_call(policy, round_.hands, seat))
+        elif decision == Decision.SCHUPF:
+            state.push(seat, push_of(policy, round_.hands, round_.announcements, seat))
         else:
-            raise ValueError(f"a rollout starts in play, not at {decision.name}")
+            raise ValueError(f"a rollout plays a dealt round, not at {decision.name}")
+
+
+def grand_call(policy: RolloutPolicy, hands: Sequence[int], seat: int) -> bool:
+    """The policy's Grand Tichu decision of ``seat`` on its first eight cards (R2.1): the others'
+    answers are not known yet (they take effect together)."""
+    return policy.grand_tichu(hands[seat], (0, 0, 0, 0), seat)
+
+
+def push_of(policy: RolloutPolicy, hands: Sequence[int], calls: Sequence[int], seat: int) -> tuple[int, int, int]:
+    """The policy's push of ``seat``'s fourteen cards (R2.3), strong if it would call Tichu."""
+    counts = (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count())
+    situation = Situation(seat, hands[seat], None, None, 0, 0, counts, tuple(calls), 0)
+    return policy.schupf(hands[seat], policy.tichu(situation))
 
 
 def round_value(state: GameState, seat: int) -> int:
@@ -85,18 +111,4 @@ def round_value(state: GameState, seat: int) -> int:
     return points[team] - points[1 - team]
 
 
-def resume_at(rules: RuleSet, hands: list[int], public: PublicState, seat: int) -> Round:
-    """The round at ``seat``'s turn with the sampled hands (``seat`` is the seat at turn)."""
-    return Round.resume(rules, hands, turn=seat, announcements=public.announcements,
-                        trick_turns=public.trick_turns, trick_owner=public.trick_owner_index,
-                        wish_value=public.wish_value, wish_open=public.wish_open, won_points=public.points,
-                        out_order=public.out_order, played=public.played_cards)
-
-
-def at_decision(round_: Round) -> GameState:
-    """A one-round state of a resumed round at its own decision: the offers of that moment
-    were made in the game the search stands in (a search resumes where a seat decides)."""
-    return GameState.within(round_, offered=True)
-
-
-__all__ = ["RolloutPolicy", "at_decision", "resume_at", "rollout", "round_value"]
+__all__ = ["RolloutPolicy", "grand_call", "push_of", "rollout", "round_value"]
