@@ -19,6 +19,8 @@ from tichu.agents.heuristic_policy import (
     rollout_weights,
     signature,
 )
+from tichu.agents.support.endgame import EndgameSolver
+from tichu.agents.support.exact import AGENT_TABLE_LIMIT, exact_play
 from tichu.agents.support.hand import partition
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.rollout import at_decision, resume_at, rollout, round_value
@@ -41,6 +43,7 @@ class HeuristicAgent(Agent):
         self.policy = HeuristicPolicy(weights, seed)
         self._rollout_policy = HeuristicPolicy(rollout_weights(weights))
         self._tichu_hand: tuple[int, bool] | None = None
+        self._solver = EndgameSolver(max(1, weights.exact_nodes), AGENT_TABLE_LIMIT)
 
     @staticmethod
     def _facts(view: SeatView) -> tuple[Situation, Knowledge, PublicState, PrivateState]:
@@ -92,9 +95,19 @@ class HeuristicAgent(Agent):
             return legal[0]
         s, knowledge, public, _ = self._facts(view)
         ranked = [play for play, _ in self.policy.evaluate(s, knowledge, legal)]
+        exact = self.exact_play(view, ranked)
+        if exact is not None:
+            return exact
         if len(ranked) > 1 and s.counts[s.seat] <= self.policy.weights.endgame_cards:
             return self._endgame_play(view, public, ranked[:ENDGAME_CANDIDATES])
         return ranked[0]
+
+    def exact_play(self, view: SeatView, ranked: Sequence[Play], deadline: float | None = None) -> Play | None:
+        """The exactly best play of a two-seat endgame within :attr:`Weights.exact_nodes`
+        (:mod:`tichu.agents.support.exact`), ``ranked`` first among equals; ``None`` without one."""
+        if not self.policy.weights.exact_nodes:
+            return None
+        return exact_play(view, ranked, self._solver, deadline)
 
     def _endgame_play(self, view: SeatView, public: PublicState, candidates: Sequence[Play]) -> Play:
         """The candidate with the best mean round value over the decision's sampled deals,

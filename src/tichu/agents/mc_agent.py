@@ -44,6 +44,8 @@ from tichu.agents.mc_branches import (
     wish_turn,
 )
 from tichu.agents.mc_search import SEARCH, SearchOptions
+from tichu.agents.support.endgame import EndgameSolver
+from tichu.agents.support.exact import AGENT_TABLE_LIMIT
 from tichu.agents.support.knowledge import knowledge_of
 from tichu.agents.support.situation import situation_of
 from tichu.core.cards import VALUE_MASK
@@ -58,6 +60,10 @@ ROLLOUT_WEIGHTS = rollout_weights(WEIGHTS)
 #: Default seconds per decision: the 99th percentile stays below one second on a
 #: Raspberry Pi class machine (see docs/agents.md).
 DEFAULT_BUDGET = 0.5
+#: Nodes of the expert's exact solve of a two-seat endgame (the strong level's
+#: :attr:`~tichu.agents.heuristic_policy.Weights.exact_nodes` is smaller); with a time budget
+#: the solve also gives up after half of it (:meth:`MonteCarloAgent._exact_deadline`).
+EXACT_NODES = 50_000
 
 
 class MonteCarloAgent(HeuristicAgent):
@@ -92,18 +98,23 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_first: list[float] = []
         self.last_values: list[list[int]] = []
         self._tichu_call: tuple[int, bool] | None = None
+        self._solver = EndgameSolver(EXACT_NODES, AGENT_TABLE_LIMIT)
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         if len(legal) == 1:
             return legal[0]
         candidates = self.play_candidates(view, legal)
+        deadline = self._deadline()
+        exact = self.exact_play(view, candidates, self._exact_deadline(deadline))
+        if exact is not None:
+            return exact
         if len(candidates) == 1:
             return candidates[0]
         try:
             sampler = play_sampler(view, self.options.inference)
         except ValueError:
             return candidates[0]
-        means = self._search(view.seat, sampler.sample, play_branches(view, candidates), len(candidates))
+        means = self._search(view.seat, sampler.sample, play_branches(view, candidates), len(candidates), deadline)
         if means is None:
             return candidates[0]
         return candidates[max(range(len(candidates)), key=lambda index: (means[index], -index))]
@@ -161,6 +172,13 @@ class MonteCarloAgent(HeuristicAgent):
             return None
         return (time.monotonic() if self.asked_at is None else self.asked_at) + self.budget
 
+    def _exact_deadline(self, deadline: float | None) -> float | None:
+        """When an exact solve of a two-seat endgame gives up: after half the time budget, so
+        that the search it falls back on keeps the other half (``None``: no time limit)."""
+        if deadline is None or self.budget is None:
+            return None
+        return deadline - self.budget / 2
+
     def _enough(self, samples: int, deadline: float | None, values: list[list[int]], totals: list[float]) -> bool:
         """The searches' stopping rule: the time budget is spent, or after the minimum of
         samples the best candidate leads clearly."""
@@ -168,14 +186,17 @@ class MonteCarloAgent(HeuristicAgent):
             return True
         return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
-    def _search(self, seat: int, draw: Drawer, build: Builder, branches: int) -> list[float] | None:
+    def _search(self, seat: int, draw: Drawer, build: Builder, branches: int,
+                deadline: float | None = None) -> list[float] | None:
         """Mean round value of each branch over the same drawn deals (``None`` without any):
         ``build(deal)`` makes the branches' rounds (:mod:`tichu.agents.mc_branches`), which are
-        played out. Bounded by the time budget, the sample limit and the stopping rule; nothing
-        to search with one branch."""
+        played out. Bounded by the time budget (until ``deadline`` if given, else
+        :meth:`_deadline`), the sample limit and the stopping rule; nothing to search with one
+        branch."""
         if branches < 2:
             return None
-        deadline = self._deadline()
+        if deadline is None:
+            deadline = self._deadline()
         totals = [0.0] * branches
         firsts = [0] * branches
         values: list[list[int]] = [[] for _ in range(branches)]
