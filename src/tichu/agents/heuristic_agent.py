@@ -19,13 +19,15 @@ from tichu.agents.heuristic_policy import (
     rollout_weights,
     signature,
 )
+from tichu.agents.support.endgame import EndgameSolver
+from tichu.agents.support.exact import AGENT_TABLE_LIMIT, bomb_action, exact_action, play_action
 from tichu.agents.support.hand import partition
 from tichu.agents.support.knowledge import Knowledge, knowledge_of
 from tichu.agents.support.rollout import rollout, round_value
 from tichu.agents.support.situation import Situation, situation_of
 from tichu.core.cards import DOG, DRAGON, PHOENIX, VALUE_MASK
 from tichu.core.combos import Play
-from tichu.core.round import Decision
+from tichu.core.round import Action, ActionKind, Decision
 from tichu.core.views import PrivateState, PublicState, SeatView
 from tichu.core.worlds import Hidden, world_of
 
@@ -43,6 +45,7 @@ class HeuristicAgent(Agent):
         self.policy = HeuristicPolicy(weights, seed)
         self._rollout_policy = HeuristicPolicy(rollout_weights(weights))
         self._tichu_hand: tuple[int, bool] | None = None
+        self._solver = EndgameSolver(max(1, weights.exact_nodes), AGENT_TABLE_LIMIT)
 
     @staticmethod
     def _facts(view: SeatView) -> tuple[Situation, Knowledge, PublicState, PrivateState]:
@@ -94,9 +97,50 @@ class HeuristicAgent(Agent):
             return legal[0]
         s, knowledge, _, _ = self._facts(view)
         ranked = [play for play, _ in self.policy.evaluate(s, knowledge, legal)]
+        exact = self.exact_play(view, legal, ranked)
+        if exact is not None:
+            return exact
         if len(ranked) > 1 and s.counts[s.seat] <= self.policy.weights.endgame_cards:
             return self._endgame_play(view, ranked[:ENDGAME_CANDIDATES])
         return ranked[0]
+
+    def exact_choice(self, view: SeatView, decision: Decision, preferred: Sequence[Action]) -> Action | None:
+        """The exactly best action of a two-seat endgame within :attr:`Weights.exact_nodes`
+        and :meth:`solve_deadline` (:mod:`tichu.agents.support.exact`), ``preferred`` first
+        among equals; ``None`` without one (then the agent decides as without)."""
+        if not self.policy.weights.exact_nodes:
+            return None
+        return exact_action(view, decision, preferred, self._solver, self.solve_deadline())
+
+    def solve_deadline(self) -> float | None:
+        """When an exact solve gives up (``time.monotonic()``), beside its nodes: never here."""
+        return None
+
+    def exact_play(self, view: SeatView, legal: Sequence[Play], ranked: Sequence[Play]) -> Play | None:
+        """The exactly best play of ``legal`` (:meth:`exact_choice`), ``ranked`` first among equals."""
+        action = self.exact_choice(view, Decision.PLAY, [play_action(view.seat, play) for play in ranked])
+        if action is None:
+            return None
+        cards = action.number() if action.kind == ActionKind.PLAY else 0
+        return next((play for play in legal if play.cards == cards), None)
+
+    def exact_bomb(self, view: SeatView, bombs: Sequence[Play],
+                   preferred: Sequence[Play | None]) -> tuple[bool, Play | None]:
+        """Whether a two-seat endgame's bomb offer was solved (:meth:`exact_choice`), and the
+        exactly best answer: a bomb of ``bombs`` or none; ``preferred`` first among equals."""
+        action = self.exact_choice(view, Decision.BOMB, [bomb_action(view.seat, bomb) for bomb in preferred])
+        if action is None:
+            return False, None
+        if action.kind != ActionKind.BOMB:
+            return True, None
+        cards = action.number()
+        return True, next((bomb for bomb in bombs if bomb.cards == cards), None)
+
+    def exact_number(self, view: SeatView, decision: Decision, kind: ActionKind,
+                     preferred: Sequence[int]) -> int | None:
+        """The exactly best wish or Dragon recipient of a two-seat endgame (:meth:`exact_choice`)."""
+        action = self.exact_choice(view, decision, [Action(kind, view.seat, value) for value in preferred])
+        return None if action is None else action.number()
 
     def _endgame_play(self, view: SeatView, candidates: Sequence[Play]) -> Play:
         """The candidate with the best mean round value over the decision's sampled deals,
@@ -118,15 +162,21 @@ class HeuristicAgent(Agent):
 
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         s, knowledge, _, _ = self._facts(view)
-        return self.policy.choose_wish(s, knowledge, choices)
+        wish = self.policy.choose_wish(s, knowledge, choices)
+        exact = self.exact_number(view, Decision.WISH, ActionKind.WISH, [wish])
+        return wish if exact is None else exact
 
     def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         s, _, _, _ = self._facts(view)
-        return self.policy.dragon(s, recipients)
+        recipient = self.policy.dragon(s, recipients)
+        exact = self.exact_number(view, Decision.DRAGON, ActionKind.DRAGON, [recipient])
+        return recipient if exact is None else exact
 
     def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
         s, _, _, _ = self._facts(view)
-        return self.policy.choose_bomb(s, bombs)
+        bomb = self.policy.choose_bomb(s, bombs)
+        solved, exact = self.exact_bomb(view, bombs, [bomb])
+        return exact if solved else bomb
 
 
 def _best_gift(cards: int) -> int:

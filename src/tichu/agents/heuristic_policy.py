@@ -81,6 +81,9 @@ class Weights:
         :data:`ENDGAME_CANDIDATES` best-scored ones by rollouts on the decision's sampled deals
         (:func:`rollout_weights`' policy for every seat; 0: never): the endgame decides who
         goes out first (R6) and whether a double victory comes (R7.1), and its rollouts are short.
+    :ivar exact_nodes: When only this seat and one other hold cards, the play is solved exactly
+        (:mod:`tichu.agents.support.exact`, each knows the other's hand, R8) within this many
+        nodes, the ranking breaking ties; beyond them the play is chosen as without (0: never).
     """
 
     rule: float = 10.0
@@ -105,6 +108,7 @@ class Weights:
     sure_out: bool = False
     guard_partner_trick: bool = False
     endgame_cards: int = 0
+    exact_nodes: int = 0
 
 
 #: Today's first heuristic (issue 13's baseline, ``heuristic:v1``): every later feature off.
@@ -115,7 +119,8 @@ class Weights:
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
 DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,
-                  overtake_to_out=True, sure_out=True, guard_partner_trick=True, endgame_cards=5)
+                  overtake_to_out=True, sure_out=True, guard_partner_trick=True, endgame_cards=5,
+                  exact_nodes=2_000)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
 #: Most plays compared by rollouts in the endgame (:attr:`Weights.endgame_cards`).
@@ -126,10 +131,10 @@ def rollout_weights(weights: Weights) -> Weights:
     """The rollouts' fast policy from an agent's heuristic weights: the same, minus holding
     back to fight for a trick, the endgame counting of ``sure_out`` and
     ``guard_partner_trick``, which made a rollout some 19% slower (docs/benchmarks.md) for a
-    gain measured only in the heuristic's own play, and the endgame rollouts themselves
-    (:data:`~tichu.agents.mc_agent.ROLLOUT_WEIGHTS` for the default weights)."""
+    gain measured only in the heuristic's own play, and the endgame rollouts and exact solves
+    themselves (:data:`~tichu.agents.mc_agent.ROLLOUT_WEIGHTS` for the default weights)."""
     return replace(weights, fight_hold=0.0, fight_hold_control=0.0, sure_out=False, guard_partner_trick=False,
-                   endgame_cards=0)
+                   endgame_cards=0, exact_nodes=0)
 
 
 class HeuristicPolicy(RulePolicy):

@@ -28,6 +28,8 @@ from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy, rollout_weights
 from tichu.agents.mc_search import SEARCH, SearchOptions
+from tichu.agents.support.endgame import EndgameSolver
+from tichu.agents.support.exact import AGENT_TABLE_LIMIT, bomb_action
 from tichu.agents.support.knowledge import knowledge_of
 from tichu.agents.support.rollout import RolloutPolicy, rollout, round_value
 from tichu.agents.support.situation import situation_of
@@ -50,6 +52,10 @@ ROLLOUT_WEIGHTS = rollout_weights(WEIGHTS)
 #: Default seconds per decision: the 99th percentile stays below one second on a
 #: Raspberry Pi class machine (see docs/agents.md).
 DEFAULT_BUDGET = 0.5
+#: Nodes of the expert's exact solve of a two-seat endgame (the strong level's
+#: :attr:`~tichu.agents.heuristic_policy.Weights.exact_nodes` is smaller); with a time budget
+#: the solve also gives up after half of it (:meth:`MonteCarloAgent.solve_deadline`).
+EXACT_NODES = 50_000
 
 
 class MonteCarloAgent(HeuristicAgent):
@@ -84,15 +90,20 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_first: list[float] = []
         self.last_values: list[list[int]] = []
         self._tichu_call: tuple[int, bool] | None = None
+        self._solver = EndgameSolver(EXACT_NODES, AGENT_TABLE_LIMIT)
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         if len(legal) == 1:
             return legal[0]
         candidates = self.play_candidates(view, legal)
+        deadline = self._deadline()
+        exact = self.exact_play(view, legal, candidates)
+        if exact is not None:
+            return exact
         if len(candidates) == 1:
             return candidates[0]
         worlds = self._worlds(view, Decision.PLAY)
-        means = None if worlds is None else self._search(view.seat, worlds, candidates)
+        means = None if worlds is None else self._search(view.seat, worlds, candidates, deadline)
         if means is None:
             return candidates[0]
         return candidates[max(range(len(candidates)), key=lambda index: (means[index], -index))]
@@ -150,6 +161,14 @@ class MonteCarloAgent(HeuristicAgent):
             return None
         return (time.monotonic() if self.asked_at is None else self.asked_at) + self.budget
 
+    def solve_deadline(self) -> float | None:
+        """When an exact solve of a two-seat endgame gives up: after half the time budget, so
+        that the search it falls back on keeps the other half (``None``: no time limit)."""
+        deadline = self._deadline()
+        if deadline is None or self.budget is None:
+            return None
+        return deadline - self.budget / 2
+
     def _enough(self, samples: int, deadline: float | None, values: list[list[int]], totals: list[float]) -> bool:
         """The searches' stopping rule: the time budget is spent, or after the minimum of
         samples the best candidate leads clearly."""
@@ -157,15 +176,18 @@ class MonteCarloAgent(HeuristicAgent):
             return True
         return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
-    def _search(self, seat: int, worlds: WorldSampler, branches: Sequence[Branch]) -> list[float] | None:
+    def _search(self, seat: int, worlds: WorldSampler, branches: Sequence[Branch],
+                deadline: float | None = None) -> list[float] | None:
         """Mean round value of each branch over the same drawn worlds (``None`` without any):
         per world, each branch is the world cloned, the branch's action applied through the
-        core and the round played out (:func:`play_out`). Bounded by the time budget, the
-        sample limit and the stopping rule; nothing to search with one branch."""
+        core and the round played out (:func:`play_out`). Bounded by the time budget (until
+        ``deadline`` if given, else :meth:`_deadline`), the sample limit and the stopping rule;
+        nothing to search with one branch."""
         count = len(branches)
         if count < 2:
             return None
-        deadline = self._deadline()
+        if deadline is None:
+            deadline = self._deadline()
         totals = [0.0] * count
         firsts = [0] * count
         values: list[list[int]] = [[] for _ in range(count)]
@@ -197,12 +219,13 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_values = values
         return self.last_means
 
-    def _best(self, seat: int, worlds: WorldSampler, branches: Sequence[Branch]) -> int:
+    def _best(self, seat: int, worlds: WorldSampler, branches: Sequence[Branch], deadline: float | None = None) -> int:
         """The branch with the best mean, if it leads branch 0 (the heuristic's choice) clearly:
         by :attr:`~tichu.agents.mc_search.SearchOptions.deviate_z` standard errors of their
         paired differences; else branch 0 (also without worlds). Few worlds, as a small budget
-        on a slow machine gives, thus keep the heuristic's choice instead of noise."""
-        means = self._search(seat, worlds, branches)
+        on a slow machine gives, thus keep the heuristic's choice instead of noise. The search
+        ends at ``deadline`` if given (see :meth:`_search`)."""
+        means = self._search(seat, worlds, branches, deadline)
         if means is None:
             return 0
         count = len(branches)
@@ -274,33 +297,43 @@ class MonteCarloAgent(HeuristicAgent):
 
     def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
         options = self.bomb_candidates(view, bombs)
+        deadline = self._deadline()
+        solved, exact = self.exact_bomb(view, bombs, options)
+        if solved:
+            return exact
         worlds = self._worlds(view, Decision.BOMB) if self.options.bomb and bombs else None
         if worlds is None:
             return options[0]
-        branches = [Action(ActionKind.DECLINE, view.seat) if bomb is None else Action(ActionKind.BOMB, view.seat,
-                                                                                        bomb.cards)
-                    for bomb in options]
-        return options[self._best(view.seat, worlds, branches)]
+        branches = [bomb_action(view.seat, bomb) for bomb in options]
+        return options[self._best(view.seat, worlds, branches, deadline)]
 
     def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
         if not self.options.wish:
             return super().decide_wish(view, choices)
+        wishes = self.wish_candidates(view, choices)
+        deadline = self._deadline()
+        exact = self.exact_number(view, Decision.WISH, ActionKind.WISH, wishes)
+        if exact is not None:
+            return exact
         worlds = self._worlds(view, Decision.WISH)
         if worlds is None:
             return super().decide_wish(view, choices)
-        wishes = self.wish_candidates(view, choices)
         branches = [Action(ActionKind.WISH, view.seat, wish) for wish in wishes]
-        return wishes[self._best(view.seat, worlds, branches)]
+        return wishes[self._best(view.seat, worlds, branches, deadline)]
 
     def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
         if not self.options.dragon or len(recipients) <= 1:
             return super().decide_dragon(view, recipients)
+        order = self.dragon_candidates(view, recipients)
+        deadline = self._deadline()
+        exact = self.exact_number(view, Decision.DRAGON, ActionKind.DRAGON, order)
+        if exact is not None:
+            return exact
         worlds = self._worlds(view, Decision.DRAGON)
         if worlds is None or len(view.public_state().out_order) >= 3:
             return super().decide_dragon(view, recipients)
-        order = self.dragon_candidates(view, recipients)
         branches = [Action(ActionKind.DRAGON, view.seat, to) for to in order]
-        return order[self._best(view.seat, worlds, branches)]
+        return order[self._best(view.seat, worlds, branches, deadline)]
 
     def _lead_is_clear(self, values: list[list[int]], totals: list[float]) -> bool:
         """Whether the best candidate leads the runner-up by ``z`` standard errors of their

@@ -23,6 +23,7 @@ it is reported as not exact, and the caller falls back to sampling and says so.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from tichu.core.combos import Play
@@ -40,11 +41,12 @@ DEFAULT_NODES = 200_000
 TABLE_LIMIT = 100_000
 
 _INFINITY = 10_000  # beyond any round's points (R7: at most 400 plus 2 × 200 of calls)
+_CLOCK_EVERY = 0x3FF  # nodes between two looks at the clock of a solve with a deadline, less one
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
 class OutOfNodes(Exception):
-    """The node budget ran out before the position was solved."""
+    """The node budget (or the deadline) ran out before the position was solved."""
 
 
 @dataclass(frozen=True)
@@ -148,21 +150,29 @@ class EndgameSolver:
         self._rules: RuleSet | None = None
         self._visited = 0
         self._limit = 0
+        self._deadline: float | None = None
+
+    def __reduce__(self) -> tuple[type[EndgameSolver], tuple[int, int]]:
+        """Pickle as a fresh solver of the same budget and limit: the table is a cache, and an
+        agent's solver travels with it to a server's worker and back at every decision."""
+        return EndgameSolver, (self.nodes, self.table_limit)
 
     @property
     def table_size(self) -> int:
         """The entries of the transposition table now."""
         return len(self._table)
 
-    def solve(self, state: GameState, seat: int) -> Solution:
+    def solve(self, state: GameState, seat: int, deadline: float | None = None) -> Solution:
         """The exact value of a two-seat endgame and of each action of its decision, for
         ``seat``'s team; the state is not changed.
 
         :param state: A two-seat endgame (:func:`two_seat`), or a state whose round is over.
         :param seat: The seat whose team the values are for.
+        :param deadline: (Optional) A ``time.monotonic()`` after which the solve gives up as
+            when its nodes run out (an agent's time budget; looked at every 1,024 nodes).
         :raises ValueError: For a state that is neither.
         """
-        round_ = self._start(state)
+        round_ = self._start(state, deadline)
         if round_.is_over:
             return Solution(True, seat, team_value(round_, seat), (), (), 0)
         found = _moves(state)
@@ -214,7 +224,7 @@ class EndgameSolver:
                 break  # a search ran out of nodes
         return found
 
-    def _start(self, state: GameState) -> Round:
+    def _start(self, state: GameState, deadline: float | None = None) -> Round:
         """Check a state to solve and ready the table and the budget for it."""
         round_ = state.round
         if round_ is None or not (round_.is_over or two_seat(state)):
@@ -224,6 +234,7 @@ class EndgameSolver:
             self._rules = round_.rules
         self._visited = 0
         self._limit = self.nodes
+        self._deadline = deadline
         return round_
 
     def _search(self, state: GameState, alpha: int, beta: int) -> int:
@@ -234,6 +245,8 @@ class EndgameSolver:
             return team_value(round_, 0)
         self._visited += 1
         if self._visited > self._limit:
+            raise OutOfNodes
+        if self._deadline is not None and not self._visited & _CLOCK_EVERY and time.monotonic() > self._deadline:
             raise OutOfNodes
         key = round_.play_key() if state.decision == Decision.PLAY else None
         first: Action | None = None
