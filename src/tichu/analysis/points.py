@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from tichu.agents.mc_agent import MonteCarloAgent
 from tichu.agents.support.endgame import two_seat
-from tichu.core.cards import DECK, parse_mask
+from tichu.agents.support.exact import known_hands
+from tichu.core.cards import parse_mask
 from tichu.core.combos import Play
 from tichu.core.flow import GameState
 from tichu.core.round import Action, ActionKind, Decision, Phase, Round
@@ -72,10 +73,13 @@ class DecisionPoint:
     :ivar options: The options judged: the expert's candidates and the choice made.
     :ivar chosen: Index of the choice made in :attr:`options`.
     :ivar score_before: The game's score (team 20, team 31) before this round.
-    :ivar state: At a two-seat endgame (:func:`~tichu.agents.support.endgame.two_seat`) the
-        round's state right before the decision, else ``None``. It holds nothing the seat did
-        not know: its unseen cards are the hands of the others still holding cards (R8), so
-        the position is solved exactly instead of sampled (:func:`~tichu.analysis.judge.judge`).
+    :ivar state: At a two-seat endgame (:func:`~tichu.agents.support.endgame.two_seat`) whose
+        hands the seat knows (:func:`~tichu.agents.support.exact.known_hands`: it is one of the
+        two, or out while only one other holds cards) the round's state right before the
+        decision, else ``None``. It holds nothing the seat did not know (R8), so the position
+        is solved exactly instead of sampled (:func:`~tichu.analysis.judge.judge`). A seat that
+        went out with the Dragon while two others hold cards does not know how the unseen
+        cards lie between them: its gift is sampled.
     """
 
     step: int
@@ -209,13 +213,13 @@ class _RoundWalk:
         return view_of(self.info, self.state.round, seat)
 
     def _add(self, step: int, seat: int, kind: str, view: SeatView, options: Sequence[Option], chosen: Option) -> None:
-        state = self.state.clone() if two_seat(self.state) else None
+        known = two_seat(self.state) and known_hands(view) is not None
+        state = self.state.clone() if known else None
         if state is not None:
             options = _every_option(state, seat, kind, options)
             round_ = state.round
-            assert round_ is not None and view.public is not None
-            others = [hand for other, hand in enumerate(round_.hands) if other != seat]
-            assert DECK & ~view.public.played_cards & ~view.hand == others[0] | others[1] | others[2]  # R8
+            assert round_ is not None
+            assert known_hands(view) == round_.hands  # R8: nothing in it is hidden from the seat
         found = list(options)
         if chosen not in found:
             found.append(chosen)
