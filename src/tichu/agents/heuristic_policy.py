@@ -121,6 +121,9 @@ V1 = Weights()
 DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,
                   overtake_to_out=True, sure_out=True, guard_partner_trick=True, endgame_cards=5,
                   exact_nodes=2_000)
+#: The tuned weights as they were before the exact two-seat endgames (issue 34, ``heuristic:v2``):
+#: the strong level of before, kept to measure against and for the records it wrote.
+V2 = replace(DEFAULT, exact_nodes=0)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
 #: Most plays compared by rollouts in the endgame (:attr:`Weights.endgame_cards`).

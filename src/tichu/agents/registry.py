@@ -20,6 +20,7 @@ from tichu.agents.agent import Agent
 from tichu.agents.beginner_agent import BeginnerAgent
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
+from tichu.agents.heuristic_policy import V2 as HEURISTIC_V2
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.mc_search import PLAYS, SEARCH
 from tichu.agents.mc_search import V1 as SEARCH_V1
@@ -36,7 +37,7 @@ AGENTS: dict[str, Callable[[str, int | None], Agent]] = {
 }
 
 #: Weight sets of the heuristic by setting (``heuristic:v1``).
-HEURISTIC_VERSIONS = {"v1": HEURISTIC_V1}
+HEURISTIC_VERSIONS = {"v1": HEURISTIC_V1, "v2": HEURISTIC_V2}
 
 #: The agent that fills empty seats at the server unless configured (the level ``expert``):
 #: the strongest measured whose decisions stay under a second at the 99th percentile
