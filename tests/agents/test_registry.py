@@ -124,18 +124,22 @@ def test_montecarlo_v1_and_the_search_options() -> None:
     plays = make_agent("montecarlo:plays:n16", seed=1)
     assert isinstance(plays, MonteCarloAgent) and plays.options == PLAYS and plays.max_samples == 16
     assert plays.policy.weights == DEFAULT and v1.policy.weights == HEURISTIC_V1
-    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v2",
+    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v3",
                 "montecarlo:plays:v1"):
         with pytest.raises(ValueError):
             make_agent(bad)
 
 
 def test_heuristic_versions() -> None:
-    """``heuristic`` is the tuned heuristic, ``heuristic:v1`` the first one (issue 13); other
-    settings of the heuristic are refused with the known ones named."""
+    """``heuristic`` is the tuned heuristic, ``heuristic:v1`` the first one (issue 13),
+    ``heuristic:v2`` the tuned one without the exact endgames (issue 34); other settings of the
+    heuristic are refused with the known ones named."""
     tuned, first = make_agent("heuristic", seed=1), make_agent("heuristic:v1", name="H1", seed=1)
     assert isinstance(tuned, HeuristicAgent) and isinstance(first, HeuristicAgent)
     assert tuned.policy.weights == DEFAULT and first.policy.weights == HEURISTIC_V1 and first.name == "H1"
     assert make_agent("heuristic:v1").name == "heuristic:v1"
-    with pytest.raises(ValueError, match="use one of v1"):
-        make_agent("heuristic:v2")
+    before = make_agent("heuristic:v2", seed=1)
+    assert isinstance(before, HeuristicAgent) and before.policy.weights.exact_nodes == 0
+    assert tuned.policy.weights.exact_nodes > 0
+    with pytest.raises(ValueError, match="use one of v1, v2"):
+        make_agent("heuristic:v3")
