@@ -366,7 +366,8 @@ class FrohlfingAgent(Agent):
             play = our_play(cards, combination, legal)
             if play is not None:
                 return play
-            self.tally.refuse("play", f"{cards!r} {combination!r} not among {len(legal)} legal plays")
+            self.tally.refuse("play", f"{cards!r} {combination!r} not among {len(legal)} legal plays "
+                                      f"(trick {view.trick}, open wish {view.wish or 'none'})")
         except Exception as error:
             self.tally.refuse("play", repr(error))
         return legal[0]
