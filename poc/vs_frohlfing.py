@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""One of our agents against frohlfing/tichu's ``HeuristicAgent`` in our Arena, on duplicate deals
+(issue 34: "against frohlfing's heuristic", docs/agents.md's method).
+
+Run: ``PYTHONPATH=src ../ext/fvenv/bin/python -m poc.vs_frohlfing --frohlfing ../ext/frohlfing
+--games 200 --seed 7 heuristic`` (``--until-clear`` stops at the first interim look where the
+difference is clear of zero, as ``tichu-arena --until-clear`` does; ``--minutes`` stops after
+the deal that ends past a time limit).
+
+frohlfing/tichu (GPL-3.0, https://github.com/frohlfing/tichu) is no part of this project:
+nothing of it is copied here; :class:`poc.frohlfing_agent.TheirCode` loads its modules from the
+checkout ``--frohlfing`` names, in this process, whose Python needs their dependency
+``python-dotenv``. Our agent (team A) and theirs (team B, :class:`poc.frohlfing_agent.FrohlfingAgent`)
+play every deal twice with the teams' seats swapped, games to ``--target`` points, seeded as
+the Arena seeds them (:func:`tichu.arena.arena.plan_games`), in one process (one core). The
+report is the Arena's (:class:`tichu.arena.arena.ArenaReport`: difference per round with its 95%
+interval, wins, calls, Tichu bonus, decision times), then a row for docs/agents.md's strength
+table, then the adapter's self-check: their decisions and the illegal ones, by kind. The
+exit status is 1 when any decision was illegal (our core refused it: the adapter then chose a
+legal one, and the run does not measure their agent as it is).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from poc.frohlfing_agent import FrohlfingAgent, Tally, TheirCode
+from tichu.agents.agent import Agent
+from tichu.agents.driver import play_game
+from tichu.agents.registry import make_agent
+from tichu.arena.arena import SIDES, ArenaReport, GameSpec, plan_games, summarize_game
+from tichu.arena.stats import TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
+from tichu.arena.timed import TimedAgent
+from tichu.core.ruleset import RuleSet
+from tichu.core.seats import TEAM_NAMES
+
+#: Team B's name in the report.
+THEIRS = "frohlfing:heuristic"
+
+
+def interim_looks(games: int) -> set[int]:
+    """The game counts after which ``--until-clear`` looks: each tenth of the planned games,
+    rounded to whole deals, as the Arena's (:class:`tichu.arena.arena.Arena`)."""
+    return {2 * round(games * step / 20) for step in range(1, 10)}
+
+
+def seat_agents(ours: str, code: TheirCode, spec: GameSpec, tally: Tally,
+                times: tuple[TimeHistogram, TimeHistogram]) -> list[Agent]:
+    """The four timed agents of a game: ours on team A's seats (0 and 2, or 1 and 3 in the
+    swapped game of a deal), theirs on team B's, each seeded by its place in the line-up as
+    the Arena seeds them."""
+    order = [1, 0, 3, 2] if spec.swapped else [0, 1, 2, 3]
+    agents: list[Agent] = []
+    for source in order:
+        seed = random.Random(f"{spec.seed}:{source}").getrandbits(63)
+        side = source & 1
+        label = f"{ours if side == 0 else THEIRS}-{SIDES[side]}{source}"
+        agent = make_agent(ours, name=label, seed=seed) if side == 0 else FrohlfingAgent(code, label, seed, tally)
+        agents.append(TimedAgent(agent, times[side]))
+    return agents
+
+
+def play(ours: str, code: TheirCode, games: int, seed: int, target: int, until_clear: bool,
+         tally: Tally, minutes: float | None = None) -> ArenaReport:
+    """Play the duplicate games (or until the difference is clear of zero, or until ``minutes``
+    have passed at the end of a deal) and return the report."""
+    report = ArenaReport((ours, THEIRS, ours, THEIRS))
+    looks = interim_looks(games)
+    started = time.perf_counter()
+    for spec in plan_games(games, seed, duplicate=True):
+        times = (TimeHistogram(), TimeHistogram())
+        state = play_game(seat_agents(ours, code, spec, tally, times), RuleSet(target_score=target, seed=spec.seed))
+        assert state.game is not None
+        report.add(summarize_game(spec.index, state.game.results, spec.swapped,
+                                  TEAM_NAMES.index(state.game.winner), times))
+        if until_clear and report.games in looks and clearly_nonzero([float(d) for d in report.round_diffs]):
+            report.stopped_early = "clear"
+            break
+        if minutes is not None and spec.swapped and time.perf_counter() - started > 60 * minutes:
+            break
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+def table_row(report: ArenaReport, command: str) -> str:
+    """The run as a row of docs/agents.md's strength table: games (rounds), A's game wins,
+    difference per round, calls of A; B, bonus difference, A's time per decision, command."""
+    low, high = wilson_interval(report.wins[0], report.games)
+    mean, mean_low, mean_high = mean_interval([float(diff) for diff in report.round_diffs])
+    bonus, bonus_low, bonus_high = mean_interval([float(diff) for diff in report.bonus_diffs])
+
+    def calls(side: int) -> str:
+        parts = []
+        for grand in (0, 1):
+            called = report.calls[side][grand]
+            won = report.successes[side][grand]
+            parts.append(f"{called}, {won / called:.0%}" if called else "0")
+        return " / ".join(parts)
+
+    times = report.times[0]
+    time_cell = (f"{times.quantile(0.5) * 1e3:.2f} / {times.quantile(0.99) * 1e3:.1f} ms" if times.total else "–")
+    return (f"| `{report.agents[0]}` vs frohlfing's `HeuristicAgent` | {report.games} ({report.rounds}) "
+            f"| {report.wins[0] / max(report.games, 1):.1%} ({low:.1%} .. {high:.1%}) "
+            f"| {mean:+.1f} ({mean_low:+.1f} .. {mean_high:+.1f}) | {calls(0)}; {calls(1)} "
+            f"| {bonus:+.1f} ({bonus_low:+.1f} .. {bonus_high:+.1f}) | {time_cell} | `{command}` |")
+
+
+def tally_lines(tally: Tally) -> list[str]:
+    """The adapter's self-check: their decisions and the illegal ones, by kind."""
+    asked = ", ".join(f"{kind} {count}" for kind, count in sorted(tally.decisions.items()))
+    illegal = sum(tally.illegal.values())
+    lines = [f"their decisions: {sum(tally.decisions.values())} ({asked})",
+             f"illegal decisions: {illegal}" + (f" ({dict(tally.illegal)})" if illegal else "")]
+    lines += [f"  {example}" for example in tally.examples]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the games, print the report, the table row and the self-check; 1 if any decision was illegal."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("agent", help="our agent (team A) as tichu-arena names it: heuristic, montecarlo:plays:n24")
+    parser.add_argument("--frohlfing", type=Path, required=True, help="a checkout of frohlfing/tichu")
+    parser.add_argument("--games", type=int, default=200, help="games, an even number: two per deal (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    parser.add_argument("--target", type=int, default=1000, help="target score of a game (default 1000)")
+    parser.add_argument("--until-clear", action="store_true",
+                        help="stop at an interim look (each tenth of --games) once the mean difference per round "
+                             "is clear of zero")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop after the deal that ends past this many minutes of play (default: no limit)")
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        parser.error(f"--games must be an even number of at least 2 (two games per deal), not {args.games}")
+    if args.minutes is not None and not args.minutes > 0:
+        parser.error(f"--minutes must be positive, not {args.minutes}")
+    if args.target < 1:
+        parser.error(f"--target must be positive, not {args.target}")
+    try:
+        make_agent(args.agent)
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        code = TheirCode(args.frohlfing)
+    except ImportError as error:
+        parser.error(f"cannot load frohlfing/tichu: {error}")
+    tally = Tally()
+    report = play(args.agent, code, args.games, args.seed, args.target, args.until_clear, tally, args.minutes)
+    command = "python -m poc.vs_frohlfing " + shlex.join(sys.argv[1:] if argv is None else argv)
+    print("\n".join(report.lines()))
+    print(table_row(report, command))
+    print("\n".join(tally_lines(tally)))
+    return 1 if tally.illegal else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
