@@ -10,7 +10,13 @@ options is estimated from paired values, with far less noise than either mean.
 
 The loss of the choice made is the best option's mean minus the choice's, with the 95 %
 half width of the paired differences; a label is given only when the loss is clear of that
-noise: the highest of :data:`THRESHOLDS` that ``loss - loss_half_width`` reaches.
+noise: the highest of :data:`THRESHOLDS` that ``loss - loss_half_width`` reaches
+(:func:`sampled_label`). Where the differences do not vary at all, their half width of 0
+measures nothing of the method's noise (every deal alike, one deterministic continuation),
+and a sampled two-seat endgame has nothing hidden to sample: the continuation's own errors
+are then all the noise there is, and the judge cannot tell them from the choice's, so such a
+judgement carries no label (it says nothing rather than blame a good move for a later move
+of the continuation).
 
 At a two-seat endgame (:attr:`~tichu.analysis.points.DecisionPoint.state`) nothing is
 hidden from the seat (R8) and nothing is sampled: every option is applied to the position
@@ -125,7 +131,7 @@ def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
     loss = mean(diffs)
     loss_half_width = half_width(diffs)
     return Judgement(point, means, tuple(half_width(row) for row in values), best, loss, loss_half_width,
-                     label_of(loss, loss_half_width, thresholds), len(values[0]))
+                     sampled_label(point, diffs, thresholds), len(values[0]))
 
 
 def judge_exact(point: DecisionPoint, state: GameState, solver: EndgameSolver,
@@ -230,6 +236,18 @@ def half_width(values: Sequence[float], z: float = Z) -> float:
     return z * math.sqrt(variance / n)
 
 
+def sampled_label(point: DecisionPoint, diffs: Sequence[float],
+                  thresholds: Mapping[str, float] = THRESHOLDS) -> str | None:
+    """The label of a sampled judgement's loss, from its paired differences (best option's
+    value minus the chosen one's, deal by deal): :func:`label_of` their mean and half width,
+    but none where the method's noise is not measured (see the module docstring): at a
+    two-seat endgame (nothing hidden, every deal the same position) and where the differences
+    do not vary."""
+    if point.state is not None or len(set(diffs)) < 2:
+        return None
+    return label_of(mean(diffs), half_width(diffs), thresholds)
+
+
 def label_of(loss: float, loss_half_width: float, thresholds: Mapping[str, float] = THRESHOLDS) -> str | None:
     """The label of a loss: the highest threshold that ``loss - loss_half_width`` reaches, else ``None``."""
     clear = loss - loss_half_width
@@ -254,4 +272,4 @@ def _push(option: object) -> tuple[int, int, int]:
 
 
 __all__ = ["DEFAULT_SAMPLES", "ENDGAME_NODES", "LINE", "THRESHOLDS", "Z", "Judgement", "branches_of", "half_width",
-           "judge", "judge_exact", "label_of", "mean", "option_state", "paired_values"]
+           "judge", "judge_exact", "label_of", "mean", "option_state", "paired_values", "sampled_label"]
