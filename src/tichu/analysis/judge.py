@@ -23,7 +23,10 @@ hidden from the seat (R8) and nothing is sampled: every option is applied to the
 and the rest of the round solved exactly (:mod:`tichu.agents.support.endgame`, both seats
 playing their best). The values and the loss are then exact (half widths 0,
 :attr:`Judgement.exact`) and the label follows from the loss itself. A position that is not
-solved within :data:`ENDGAME_NODES` is judged by sampling as above, not exact.
+solved within :data:`ENDGAME_NODES` is judged by sampling as above, not exact. The
+judgements of one game may share one solver (``endgame``): its table, bounded by
+:data:`~tichu.agents.support.endgame.TABLE_LIMIT`, then carries what the first position of
+an endgame proved to the later ones, each a later moment of the same round.
 """
 
 from __future__ import annotations
@@ -66,9 +69,11 @@ Z = 1.96
 #: median half width of a loss at the default samples (about 29) for an inaccuracy, above its
 #: 90th percentile (about 58) for a mistake (docs/agents.md, "Game analysis").
 THRESHOLDS: Mapping[str, float] = {"inaccuracy": 35.0, "mistake": 60.0, "blunder": 120.0}
-#: Nodes an exact solve of a two-seat endgame may visit before the judge samples instead
-#: (docs/benchmarks.md, "Exact endgames").
-ENDGAME_NODES = DEFAULT_NODES
+#: Nodes an exact solve of a two-seat endgame may visit before the judge samples instead:
+#: five times the agents' budget (:data:`~tichu.agents.support.endgame.DEFAULT_NODES`), as the
+#: analysis runs in the background, not against a player's clock (docs/benchmarks.md, "Exact
+#: endgames": how far it reaches, in what time and memory).
+ENDGAME_NODES = 5 * DEFAULT_NODES
 #: Most actions of an exact judgement's best line.
 LINE = 8
 
@@ -103,21 +108,25 @@ class Judgement:
 
 
 def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-          thresholds: Mapping[str, float] = THRESHOLDS, endgame_nodes: int = ENDGAME_NODES) -> Judgement:
+          thresholds: Mapping[str, float] = THRESHOLDS, endgame_nodes: int = ENDGAME_NODES,
+          endgame: EndgameSolver | None = None) -> Judgement:
     """Judge one decision: exactly at a two-seat endgame solved within ``endgame_nodes``, else
-    by the expert's search (see the module docstring); deterministic for ``(point, samples, seed)``.
+    by the expert's search (see the module docstring); deterministic for ``(point, samples, seed)``
+    and the judgements made before with the same ``endgame`` solver.
 
     :param point: The decision (:func:`~tichu.analysis.points.decision_points`).
     :param samples: The deals to draw (at least 2).
     :param seed: Seeds the deals and the rollouts.
     :param thresholds: The labels' least losses.
-    :param endgame_nodes: The node budget of an exact solve.
+    :param endgame_nodes: The node budget of an exact solve (of a fresh solver).
+    :param endgame: (Optional) The solver of the exact solves, shared by the judgements of
+        one game (its own budget then applies); a fresh one of ``endgame_nodes`` by default.
     :raises ValueError: For fewer than two samples, or a view that admits no deal.
     """
     if samples < 2:
         raise ValueError("a judgement needs at least two deals")
     if point.state is not None:
-        exact = judge_exact(point, point.state, EndgameSolver(endgame_nodes), thresholds)
+        exact = judge_exact(point, point.state, endgame or EndgameSolver(endgame_nodes), thresholds)
         if exact is not None:
             return exact
     rng = random.Random(f"{seed}:{point.step}:{point.seat}")
