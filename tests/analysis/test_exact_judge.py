@@ -13,13 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import cast
 
-from tests.support.endgames import SMALL, arena_points, bsw_points, cards_left, minimax
+from tests.support.endgames import SMALL, apply_option, arena_points, bsw_points, cards_left, minimax
 from tichu.analysis import THRESHOLDS, DecisionPoint, Method, decision_points, judge
 from tichu.analysis.document import judgement_json
 from tichu.cli.analyse import position_text, summary
-from tichu.core.combos import Play
-from tichu.core.flow import GameState
-from tichu.core.round import Decision
 from tichu.records.bsw import decode, import_game
 from tichu.records.parts import AnalysisDocument
 from tichu.records.steps import record_steps
@@ -29,27 +26,9 @@ SAMPLES = 4
 
 
 def option_value(point: DecisionPoint, index: int) -> int:
-    """The plain minimax's value of one option of a two-seat decision (applied here, apart
-    from the judge's own way of applying it)."""
-    assert point.state is not None
-    state: GameState = point.state.clone()
-    option, seat, kind = point.options[index], point.seat, point.kind
-    if isinstance(option, Play) and kind == "play":
-        state.play(seat, option.cards)
-    elif isinstance(option, Play):
-        state.bomb(seat, option.cards)
-    elif kind == "tichu" and option is True:
-        state.call(seat)
-    elif kind in ("tichu", "bomb"):
-        if state.decision in (Decision.TICHU, Decision.BOMB) and state.decision_seat == seat:
-            state.decline(seat)
-    elif kind == "wish":
-        assert isinstance(option, int)
-        state.wish(seat, option)
-    else:
-        assert kind == "dragon" and isinstance(option, int)
-        state.give_dragon(seat, option)
-    return minimax(state, seat)
+    """The plain minimax's value of one option of a two-seat decision (applied apart from the
+    judge's own way of applying it, :func:`~tests.support.endgames.apply_option`)."""
+    return minimax(apply_option(point, index), point.seat)
 
 
 def expected_label(loss: float) -> str | None:

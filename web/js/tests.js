@@ -979,6 +979,11 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(AnalysisView.verdict(exactBlunder, name), 'Ada: blunder, 130 points lost, exact');
     const exactSmall = Object.assign(judgement(10, 2, 10, null, 0), { exact: true, loss_half_width: 0 });
     assert.equal(AnalysisView.verdict(exactSmall, name), 'Cleo: 10 points lost, exact, below the thresholds');
+    // issue 34, part 4: a sampled loss without spread over its deals is not shown as certain
+    assert.equal(AnalysisView.valueText(40, 0), '+40 ± ?');
+    const unmeasured = Object.assign(judgement(10, 2, 50, null, 0), { loss_half_width: 0 });
+    assert.equal(AnalysisView.verdict(unmeasured, name),
+      'Cleo: 50 points lost, not established (no spread over the deals)');
     const option = function (text) { return { text: text, cards: [] }; };
     const tichu = { kind: 'tichu', seat: 0 };
     assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
@@ -988,6 +993,8 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     I18n.setLanguage('de');
     assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
     assert.equal(AnalysisView.verdict(exactBlunder, name), 'Ada: grober Fehler, 130 Punkte verschenkt, exakt');
+    assert.equal(AnalysisView.verdict(unmeasured, name),
+      'Cleo: 50 Punkte verschenkt, nicht gesichert (keine Streuung über die Deals)');
     assert.equal(AnalysisView.optionText(tichu, option('pass'), name), 'passen');
     I18n.setLanguage('en');
   });

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tichu.analysis.judge import DEFAULT_SAMPLES, THRESHOLDS, Judgement, Z, judge
+from tichu.agents.support.endgame import EndgameSolver
+from tichu.analysis.judge import DEFAULT_SAMPLES, ENDGAME_NODES, THRESHOLDS, Judgement, Z, judge
 from tichu.analysis.points import Option, decision_points
 from tichu.core.combos import Play
 from tichu.core.round import Action, ActionKind
@@ -162,8 +163,9 @@ def analyse_record(record: Mapping[str, object], *, seats: Sequence[int] | None 
     """
     points = decision_points(record, seats)
     judgements = []
+    endgame = EndgameSolver(ENDGAME_NODES)  # one table for the game's endgames (bounded)
     for done, point in enumerate(points, start=1):
-        judgements.append(judge(point, samples=samples, seed=seed))
+        judgements.append(judge(point, samples=samples, seed=seed, endgame=endgame))
         if progress is not None:
             progress(done, len(points))
     return analysis_document(record, judgements, Method(samples=samples, seed=seed))

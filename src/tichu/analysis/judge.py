@@ -12,14 +12,23 @@ options is estimated from paired values, with far less noise than either mean.
 
 The loss of the choice made is the best option's mean minus the choice's, with the 95 %
 half width of the paired differences; a label is given only when the loss is clear of that
-noise: the highest of :data:`THRESHOLDS` that ``loss - loss_half_width`` reaches.
+noise: the highest of :data:`THRESHOLDS` that ``loss - loss_half_width`` reaches
+(:func:`sampled_label`). Where the differences do not vary at all, their half width of 0
+measures nothing of the method's noise (every deal alike, one deterministic continuation),
+and a sampled two-seat endgame has nothing hidden to sample: the continuation's own errors
+are then all the noise there is, and the judge cannot tell them from the choice's, so such a
+judgement carries no label (it says nothing rather than blame a good move for a later move
+of the continuation).
 
 At a two-seat endgame (:attr:`~tichu.analysis.points.DecisionPoint.state`) nothing is
 hidden from the seat (R8) and nothing is sampled: every option is applied to the position
 and the rest of the round solved exactly (:mod:`tichu.agents.support.endgame`, both seats
 playing their best). The values and the loss are then exact (half widths 0,
 :attr:`Judgement.exact`) and the label follows from the loss itself. A position that is not
-solved within :data:`ENDGAME_NODES` is judged by sampling as above, not exact.
+solved within :data:`ENDGAME_NODES` is judged by sampling as above, not exact. The
+judgements of one game may share one solver (``endgame``): its table, bounded by
+:data:`~tichu.agents.support.endgame.TABLE_LIMIT`, then carries what the first position of
+an endgame proved to the later ones, each a later moment of the same round.
 """
 
 from __future__ import annotations
@@ -48,9 +57,11 @@ Z = 1.96
 #: median half width of a loss at the default samples (about 29) for an inaccuracy, above its
 #: 90th percentile (about 58) for a mistake (docs/agents.md, "Game analysis").
 THRESHOLDS: Mapping[str, float] = {"inaccuracy": 35.0, "mistake": 60.0, "blunder": 120.0}
-#: Nodes an exact solve of a two-seat endgame may visit before the judge samples instead
-#: (docs/benchmarks.md, "Exact endgames").
-ENDGAME_NODES = DEFAULT_NODES
+#: Nodes an exact solve of a two-seat endgame may visit before the judge samples instead:
+#: five times the agents' budget (:data:`~tichu.agents.support.endgame.DEFAULT_NODES`), as the
+#: analysis runs in the background, not against a player's clock (docs/benchmarks.md, "Exact
+#: endgames": how far it reaches, in what time and memory).
+ENDGAME_NODES = 5 * DEFAULT_NODES
 #: Most actions of an exact judgement's best line.
 LINE = 8
 
@@ -85,21 +96,25 @@ class Judgement:
 
 
 def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-          thresholds: Mapping[str, float] = THRESHOLDS, endgame_nodes: int = ENDGAME_NODES) -> Judgement:
+          thresholds: Mapping[str, float] = THRESHOLDS, endgame_nodes: int = ENDGAME_NODES,
+          endgame: EndgameSolver | None = None) -> Judgement:
     """Judge one decision: exactly at a two-seat endgame solved within ``endgame_nodes``, else
-    by the expert's search (see the module docstring); deterministic for ``(point, samples, seed)``.
+    by the expert's search (see the module docstring); deterministic for ``(point, samples, seed)``
+    and the judgements made before with the same ``endgame`` solver.
 
     :param point: The decision (:func:`~tichu.analysis.points.decision_points`).
     :param samples: The deals to draw (at least 2).
     :param seed: Seeds the deals and the rollouts.
     :param thresholds: The labels' least losses.
-    :param endgame_nodes: The node budget of an exact solve.
+    :param endgame_nodes: The node budget of an exact solve (of a fresh solver).
+    :param endgame: (Optional) The solver of the exact solves, shared by the judgements of
+        one game (its own budget then applies); a fresh one of ``endgame_nodes`` by default.
     :raises ValueError: For fewer than two samples, or a view that admits no deal.
     """
     if samples < 2:
         raise ValueError("a judgement needs at least two deals")
     if point.state is not None:
-        exact = judge_exact(point, point.state, EndgameSolver(endgame_nodes), thresholds)
+        exact = judge_exact(point, point.state, endgame or EndgameSolver(endgame_nodes), thresholds)
         if exact is not None:
             return exact
     rng = random.Random(f"{seed}:{point.step}:{point.seat}")
@@ -113,7 +128,7 @@ def judge(point: DecisionPoint, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
     loss = mean(diffs)
     loss_half_width = half_width(diffs)
     return Judgement(point, means, tuple(half_width(row) for row in values), best, loss, loss_half_width,
-                     label_of(loss, loss_half_width, thresholds), len(values[0]))
+                     sampled_label(point, diffs, thresholds), len(values[0]))
 
 
 def judge_exact(point: DecisionPoint, state: GameState, solver: EndgameSolver,
@@ -229,6 +244,18 @@ def half_width(values: Sequence[float], z: float = Z) -> float:
     return z * math.sqrt(variance / n)
 
 
+def sampled_label(point: DecisionPoint, diffs: Sequence[float],
+                  thresholds: Mapping[str, float] = THRESHOLDS) -> str | None:
+    """The label of a sampled judgement's loss, from its paired differences (best option's
+    value minus the chosen one's, deal by deal): :func:`label_of` their mean and half width,
+    but none where the method's noise is not measured (see the module docstring): at a
+    two-seat endgame (nothing hidden, every deal the same position) and where the differences
+    do not vary."""
+    if point.state is not None or len(set(diffs)) < 2:
+        return None
+    return label_of(mean(diffs), half_width(diffs), thresholds)
+
+
 def label_of(loss: float, loss_half_width: float, thresholds: Mapping[str, float] = THRESHOLDS) -> str | None:
     """The label of a loss: the highest threshold that ``loss - loss_half_width`` reaches, else ``None``."""
     clear = loss - loss_half_width
@@ -253,4 +280,5 @@ def _push(option: object) -> tuple[int, int, int]:
 
 
 __all__ = ["DECISIONS", "DEFAULT_SAMPLES", "ENDGAME_NODES", "LINE", "THRESHOLDS", "Z", "Judgement", "branch_of",
-           "branches_of", "half_width", "judge", "judge_exact", "label_of", "mean", "option_state", "paired_values"]
+           "branches_of", "half_width", "judge", "judge_exact", "label_of", "mean", "option_state", "paired_values",
+           "sampled_label"]

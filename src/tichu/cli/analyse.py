@@ -87,7 +87,8 @@ def load_records(path: Path) -> list[dict[str, Any]]:
 
 def summary(document: AnalysisDocument, steps: Sequence[Step] | None = None) -> list[str]:
     """The lines printed for one analysed game: per player its totals and costliest decisions,
-    each with its loss (``exact`` where a two-seat endgame was solved, else ``± half width``),
+    each with its loss (``exact`` where a two-seat endgame was solved, else ``± half width``;
+    a sampled loss without spread, ``± ?``: a half width of 0 there measures nothing),
     the position before it (with the record's ``steps``) and an exact judgement's best line."""
     lines = [f"game {document['game_id']}: {len(document['judgements'])} decisions judged "
              f"({document['method']['samples']} deals each where sampled)"]
@@ -107,7 +108,8 @@ def summary(document: AnalysisDocument, steps: Sequence[Step] | None = None) -> 
 def _decision_lines(judgement: AnalysisJudgement, steps: Sequence[Step] | None) -> list[str]:
     """One listed decision: what was chosen against the best, the loss, the position, the line."""
     chosen, best = judgement["options"][judgement["chosen"]], judgement["options"][judgement["best"]]
-    noise = "exact" if judgement.get("exact") else f"± {judgement['loss_half_width']:.0f}"
+    noise = "exact" if judgement.get("exact") else f"± {judgement['loss_half_width']:.0f}" \
+        if judgement["loss_half_width"] > 0 else "± ? (no spread over the deals: not established)"
     lines = [f"    step {judgement['step']} ({judgement['kind']}, round {judgement['round']}): "
              f"{chosen['text']} {chosen['mean']:+.0f} instead of {best['text']} {best['mean']:+.0f}: "
              f"loss {judgement['loss']:.0f} {noise}" + (f" [{judgement['label']}]" if judgement["label"] else "")]

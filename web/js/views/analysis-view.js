@@ -114,7 +114,8 @@ function optionText(judgement, option, name) {
 
 /**
  * Expected points with their half interval, e.g. "+35 ± 8"; an exact value (a solved
- * endgame) says so, e.g. "+40 exact", never "± 0".
+ * endgame) says so, e.g. "+40 exact", never "± 0"; a sampled value without any spread over
+ * its deals says that nothing measured its noise: "+40 ± ?".
  * @param {number} mean The mean.
  * @param {number} half The 95 % half interval.
  * @param {boolean} [exact] Whether the value is exact.
@@ -122,7 +123,10 @@ function optionText(judgement, option, name) {
  */
 function valueText(mean, half, exact) {
   const value = Lib.formatSigned(Math.round(Number(mean) || 0));
-  return exact ? value + ' ' + I18n.t('analysis.exact') : value + ' ± ' + Math.round(Number(half) || 0);
+  if (exact) {
+    return value + ' ' + I18n.t('analysis.exact');
+  }
+  return Number(half) > 0 ? value + ' ± ' + Math.round(Number(half)) : value + ' ± ?';
 }
 
 /**
@@ -163,6 +167,9 @@ function verdict(judgement, name) {
   }
   const loss = { name: who, loss: Math.round(judgement.loss || 0), half: Math.round(judgement.loss_half_width || 0) };
   const exact = judgement.exact === true;
+  if (!exact && !(Number(judgement.loss_half_width) > 0)) {
+    return I18n.t('analysis.verdictUnmeasured', loss);
+  }
   return judgement.label
     ? I18n.t(exact ? 'analysis.verdictLabelExact' : 'analysis.verdictLabel',
       Object.assign({ label: I18n.t('analysis.' + judgement.label) }, loss))
