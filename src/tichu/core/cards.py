@@ -123,6 +123,14 @@ def indices_of(mask: int) -> list[int]:
     return indices
 
 
+def mask_of_indices(indices: Iterable[int]) -> int:
+    """Return the mask of card indexes (the inverse of :func:`indices_of`)."""
+    mask = 0
+    for index in indices:
+        mask |= 1 << index
+    return mask
+
+
 def cards_of(mask: int) -> list[Card]:
     """Return the cards of a mask, highest value first (the order players sort a hand in)."""
     return [CARDS[index] for index in _descending(mask)]

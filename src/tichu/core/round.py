@@ -24,7 +24,7 @@ from enum import IntEnum
 from itertools import permutations
 from typing import Any, NamedTuple
 
-from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, VALUE_MASK, indices_of, points_of
+from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, VALUE_MASK, indices_of, mask_of_indices, points_of
 from tichu.core.combos import (
     BOMB,
     PASS_PLAY,
@@ -208,8 +208,8 @@ class Round:
         if deal is None:
             deck = list(range(56))
             (rng or random.Random()).shuffle(deck)
-            deal = [(_mask(deck[14 * seat:14 * seat + 8]), _mask(deck[14 * seat + 8:14 * seat + 14]))
-                    for seat in range(4)]
+            deal = [(mask_of_indices(deck[14 * seat:14 * seat + 8]),
+                     mask_of_indices(deck[14 * seat + 8:14 * seat + 14])) for seat in range(4)]
         _check_deal(deal)
         self.first_deal = [first for first, _ in deal]
         self.second_deal = [second for _, second in deal]
@@ -888,13 +888,6 @@ class Round:
         if self._result is None:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R7", "the round is not over")
         return self._result
-
-
-def _mask(indices: Sequence[int]) -> int:
-    mask = 0
-    for index in indices:
-        mask |= 1 << index
-    return mask
 
 
 def _is_int(value: object) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from tichu.core.cards import DECK, DOG, DRAGON, indices_of
+from tichu.core.cards import DECK, DOG, DRAGON, indices_of, mask_of_indices
 from tichu.core.flow import GameState
 from tichu.core.round import Decision, Round
 from tichu.core.views import SeatView, TablePhase
@@ -108,7 +108,7 @@ def _pushing(view: SeatView, hands: list[int]) -> Round:
     deal = []
     for hand in hands:
         cards = indices_of(hand)
-        deal.append((_mask(cards[:8]), _mask(cards[8:])))
+        deal.append((mask_of_indices(cards[:8]), mask_of_indices(cards[8:])))
     round_ = Round(view.rules, deal=deal)
     calls = view.public_state().announcements
     for seat in range(4):
@@ -183,13 +183,6 @@ def _pushes(seat: int, own: tuple[int, int, int] | None, received: tuple[int, in
         triple[3 - offset] = received[offset - 1]  # the giver's card to this seat
         pushes[(seat + offset) % 4] = (triple[0], triple[1], triple[2])
     return pushes
-
-
-def _mask(indices: Sequence[int]) -> int:
-    mask = 0
-    for index in indices:
-        mask |= 1 << index
-    return mask
 
 
 __all__ = ["Answer", "Hidden", "world_of"]

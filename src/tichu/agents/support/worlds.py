@@ -25,13 +25,12 @@ knows a rule of who plays next, of the wish or of the Dragon.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from tichu.agents.support.inference import WeightedSampler, evidence_of
 from tichu.agents.support.knowledge import knowledge_of
 from tichu.agents.support.prob import DealSampler
 from tichu.agents.support.rollout import RolloutPolicy, grand_call, push_of
-from tichu.core.cards import DECK, indices_of
+from tichu.core.cards import DECK, indices_of, mask_of_indices
 from tichu.core.flow import GameState
 from tichu.core.round import Decision
 from tichu.core.views import SeatView, TablePhase
@@ -95,13 +94,13 @@ def unseen_dealt(view: SeatView, rng: random.Random, grand: bool) -> tuple[list[
     rng.shuffle(cards)
     hands = [0, 0, 0, 0]
     if grand:
-        rest = [_mask(cards[6 * other:6 * other + 6]) for other in range(4)]
+        rest = [mask_of_indices(cards[6 * other:6 * other + 6]) for other in range(4)]
         others = cards[24:]
         for other in range(4):
-            hands[other] = view.hand if other == seat else _mask([others.pop() for _ in range(8)])
+            hands[other] = view.hand if other == seat else mask_of_indices([others.pop() for _ in range(8)])
         return hands, rest
     for other in range(4):
-        hands[other] = view.hand if other == seat else _mask([cards.pop() for _ in range(14)])
+        hands[other] = view.hand if other == seat else mask_of_indices([cards.pop() for _ in range(14)])
     return hands, None
 
 
@@ -116,13 +115,6 @@ def hand_sampler(view: SeatView, inference: bool) -> DealSampler | WeightedSampl
     if not inference:
         return sampler
     return WeightedSampler(sampler, evidence_of(public, view.seat))
-
-
-def _mask(indices: Sequence[int]) -> int:
-    mask = 0
-    for index in indices:
-        mask |= 1 << index
-    return mask
 
 
 __all__ = ["WorldSampler", "before_play", "hand_sampler", "unseen_dealt"]
