@@ -55,8 +55,9 @@ async def test_a_seat_that_is_out_only_reacts_until_the_round_ends(start_server:
         assert round_ is not None and out_mid_round(server, "fair")
         out, other = (anna, ben) if anna.seat in round_.out_order else (ben, anna)
         await playing[out]
-        playing[other].cancel()
-        await asyncio.gather(playing[other], return_exceptions=True)
+        held = await playing[other]
+        assert held["type"] == "request", "the partner still playing is asked while the other is out"
+        await out.flush()  # the round waits for the held request: nothing more comes to the seat that is out
         assert out.events("hands_revealed"), "R8.3: the seat that is out sees every hand"
 
         error = await out.expect_error({"type": "chat", "payload": {"text": "Ben holds the dragon"}}, UNAUTHORIZED)

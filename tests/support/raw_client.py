@@ -200,6 +200,12 @@ class Client:
         self._provoked.update(id(answer) for answer in answers if is_error(answer))
         return answers
 
+    async def flush(self, timeout: float = WAIT) -> None:
+        """Wait until every message the server sent before now has arrived: one ``ping``, its ``pong``."""
+        start = len(self.messages)
+        await self.send({"type": "ping"})
+        await self.wait_for(lambda m: m.get("type") == "pong", start=start, timeout=timeout)
+
     async def expect_error(self, message: Message | str | bytes, code: int) -> Message:
         """Send a message that must be refused with exactly one ``error`` of ``code`` and nothing else.
 
