@@ -18,7 +18,7 @@ from tests.support.endgames import SMALL, arena_points, bsw_points, cards_left, 
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1
 from tichu.agents.mc_agent import MonteCarloAgent
-from tichu.agents.support.endgame import EndgameSolver
+from tichu.agents.support.endgame import EndgameSolver, Solution
 from tichu.agents.support.exact import endgame_world
 from tichu.analysis import DecisionPoint
 from tichu.core.combos import Play
@@ -136,3 +136,32 @@ def test_an_agent_travels_without_its_solvers_table() -> None:
     assert len(pickle.dumps(agent._solver)) < 200
     assert len(pickle.dumps(agent)) <= empty + 2_000  # the random state and the last search's figures
 
+
+
+def test_the_expert_solves_a_wish_or_a_dragon_gift_once_R8(shared_dir: Path) -> None:
+    """The expert's candidates of a wish or a Dragon gift are the policy's answers, not the
+    strong level's decision: a solve that gives up (one node) is tried once per decision, and
+    the search decides (an Arena's agent has no ``asked_at``)."""
+    decisions = {"wish": Decision.WISH, "dragon": Decision.DRAGON}
+    points = [point for point in bsw_points(str(shared_dir / "data" / "bsw"))
+              if point.kind in decisions and endgame_world(point.view, decisions[point.kind]) is not None]
+    assert {point.kind for point in points} == {"wish", "dragon"}
+    for point in points:
+        state = point.state
+        assert state is not None and state.round is not None
+        agent = MonteCarloAgent(seed=1, budget=None, max_samples=4)
+        solver = EndgameSolver(1)
+        solves: list[bool] = []
+
+        def counted(world: GameState, seat: int, deadline: float | None = None) -> Solution:
+            solution = EndgameSolver.solve(solver, world, seat, deadline)
+            solves.append(solution.exact)
+            return solution
+
+        solver.solve = counted  # type: ignore[method-assign]
+        agent._solver = solver
+        if point.kind == "wish":
+            agent.decide_wish(point.view, state.round.wish_choices())
+        else:
+            agent.decide_dragon(point.view, state.round.dragon_recipients())
+        assert solves == [False], (point.kind, solves)

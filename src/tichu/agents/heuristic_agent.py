@@ -160,21 +160,33 @@ class HeuristicAgent(Agent):
                 totals[index] += round_value(state, view.seat)
         return candidates[max(range(len(candidates)), key=lambda index: (totals[index], -index))]
 
-    def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+    def policy_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        """The policy's wish (R5.1), without an exact solve."""
         s, knowledge, _, _ = self._facts(view)
-        wish = self.policy.choose_wish(s, knowledge, choices)
+        return self.policy.choose_wish(s, knowledge, choices)
+
+    def policy_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
+        """The policy's recipient of the Dragon trick (R4.5), without an exact solve."""
+        s, _, _, _ = self._facts(view)
+        return self.policy.dragon(s, recipients)
+
+    def policy_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
+        """The policy's bomb out of turn, or none (R4.3), without an exact solve."""
+        s, _, _, _ = self._facts(view)
+        return self.policy.choose_bomb(s, bombs)
+
+    def decide_wish(self, view: SeatView, choices: Sequence[int]) -> int:
+        wish = self.policy_wish(view, choices)
         exact = self.exact_number(view, Decision.WISH, ActionKind.WISH, [wish])
         return wish if exact is None else exact
 
     def decide_dragon(self, view: SeatView, recipients: Sequence[int]) -> int:
-        s, _, _, _ = self._facts(view)
-        recipient = self.policy.dragon(s, recipients)
+        recipient = self.policy_dragon(view, recipients)
         exact = self.exact_number(view, Decision.DRAGON, ActionKind.DRAGON, [recipient])
         return recipient if exact is None else exact
 
     def decide_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Play | None:
-        s, _, _, _ = self._facts(view)
-        bomb = self.policy.choose_bomb(s, bombs)
+        bomb = self.policy_bomb(view, bombs)
         solved, exact = self.exact_bomb(view, bombs, [bomb])
         return exact if solved else bomb
 

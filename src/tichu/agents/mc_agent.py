@@ -133,13 +133,13 @@ class MonteCarloAgent(HeuristicAgent):
 
     def bomb_candidates(self, view: SeatView, bombs: Sequence[Play]) -> list[Play | None]:
         """The heuristic's answer first, then no bomb and the first three bombs (R4.3)."""
-        first = super().decide_bomb(view, bombs)
+        first = self.policy_bomb(view, bombs)
         return [first] + [bomb for bomb in [None, *bombs[:3]] if bomb != first]
 
     def wish_candidates(self, view: SeatView, choices: Sequence[int]) -> list[int]:
         """The heuristic's wish first, then no wish and the three highest values the seat does
         not hold (R5.1)."""
-        first = super().decide_wish(view, choices)
+        first = self.policy_wish(view, choices)
         wishes = [first] + [0] * (0 in choices and first != 0)
         wishes += [value for value in range(14, 1, -1) if value in choices and value not in wishes
                    and not view.hand & VALUE_MASK[value]][:3]
@@ -147,7 +147,7 @@ class MonteCarloAgent(HeuristicAgent):
 
     def dragon_candidates(self, view: SeatView, recipients: Sequence[int]) -> list[int]:
         """The heuristic's recipient first, then the other (R4.5)."""
-        first = super().decide_dragon(view, recipients)
+        first = self.policy_dragon(view, recipients)
         return [first] + [seat for seat in recipients if seat != first]
 
     # -- search over the other decisions (SearchOptions) -----------------------------------
@@ -317,7 +317,7 @@ class MonteCarloAgent(HeuristicAgent):
             return exact
         worlds = self._worlds(view, Decision.WISH)
         if worlds is None:
-            return super().decide_wish(view, choices)
+            return wishes[0]
         branches = [Action(ActionKind.WISH, view.seat, wish) for wish in wishes]
         return wishes[self._best(view.seat, worlds, branches, deadline)]
 
@@ -331,7 +331,7 @@ class MonteCarloAgent(HeuristicAgent):
             return exact
         worlds = self._worlds(view, Decision.DRAGON)
         if worlds is None or len(view.public_state().out_order) >= 3:
-            return super().decide_dragon(view, recipients)
+            return order[0]
         branches = [Action(ActionKind.DRAGON, view.seat, to) for to in order]
         return order[self._best(view.seat, worlds, branches, deadline)]
 
