@@ -137,6 +137,18 @@ def test_an_agent_travels_without_its_solvers_table() -> None:
     assert len(pickle.dumps(agent)) <= empty + 2_000  # the random state and the last search's figures
 
 
+class CountingSolver(EndgameSolver):
+    """A solver that notes whether each of its solves was exact."""
+
+    def __init__(self, max_nodes: int) -> None:
+        super().__init__(max_nodes)
+        self.solves: list[bool] = []
+
+    def solve(self, state: GameState, seat: int, deadline: float | None = None) -> Solution:
+        solution = super().solve(state, seat, deadline)
+        self.solves.append(solution.exact)
+        return solution
+
 
 def test_the_expert_solves_a_wish_or_a_dragon_gift_once_R8(shared_dir: Path) -> None:
     """The expert's candidates of a wish or a Dragon gift are the policy's answers, not the
@@ -150,18 +162,9 @@ def test_the_expert_solves_a_wish_or_a_dragon_gift_once_R8(shared_dir: Path) -> 
         state = point.state
         assert state is not None and state.round is not None
         agent = MonteCarloAgent(seed=1, budget=None, max_samples=4)
-        solver = EndgameSolver(1)
-        solves: list[bool] = []
-
-        def counted(world: GameState, seat: int, deadline: float | None = None) -> Solution:
-            solution = EndgameSolver.solve(solver, world, seat, deadline)
-            solves.append(solution.exact)
-            return solution
-
-        solver.solve = counted  # type: ignore[method-assign]
-        agent._solver = solver
+        solver = agent._solver = CountingSolver(1)
         if point.kind == "wish":
             agent.decide_wish(point.view, state.round.wish_choices())
         else:
             agent.decide_dragon(point.view, state.round.dragon_recipients())
-        assert solves == [False], (point.kind, solves)
+        assert solver.solves == [False], (point.kind, solver.solves)
