@@ -23,13 +23,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from functools import partial
 
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_policy import WEIGHTS, HeuristicPolicy, rollout_weights
 from tichu.agents.mc_search import SEARCH, SearchOptions
-from tichu.agents.support.endgame import EndgameSolver, two_seat
+from tichu.agents.support.endgame import EndgameSolver
 from tichu.agents.support.exact import AGENT_TABLE_LIMIT, bomb_action
 from tichu.agents.support.knowledge import knowledge_of
 from tichu.agents.support.rollout import RolloutPolicy, rollout, round_value
@@ -92,7 +91,6 @@ class MonteCarloAgent(HeuristicAgent):
         self.last_values: list[list[int]] = []
         self._tichu_call: tuple[int, bool] | None = None
         self._solver = EndgameSolver(EXACT_NODES, AGENT_TABLE_LIMIT)
-        self._leaves = EndgameSolver(options.leaf_nodes, AGENT_TABLE_LIMIT) if options.leaf_nodes else None
 
     def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
         if len(legal) == 1:
@@ -204,7 +202,7 @@ class MonteCarloAgent(HeuristicAgent):
             for index, branch in enumerate(branches):
                 state = world.clone()
                 take(state, branch)
-                value = play_out(state, seat, self.rollout_policy, self.options, self._leaves)
+                value = play_out(state, seat, self.rollout_policy, self.options)
                 values[index].append(value)
                 totals[index] += value
                 round_ = state.round
@@ -395,30 +393,8 @@ def share_caches(world: GameState) -> None:
         round_.share_caches()
 
 
-def play_out(state: GameState, seat: int, policy: RolloutPolicy, options: SearchOptions,
-             leaves: EndgameSolver | None = None) -> int:
+def play_out(state: GameState, seat: int, policy: RolloutPolicy, options: SearchOptions) -> int:
     """Finish a branch's round with ``policy`` (``seat`` never calls: the search decides its
-    call) and return its value for ``seat``: its team's points minus the other team's (R7).
-
-    :param leaves: (Optional) The solver of the exact leaves: where the rollout reaches a
-        two-seat endgame of at most :attr:`~tichu.agents.mc_search.SearchOptions.leaf_cards`
-        cards, the value is the solver's, if it finds it within its nodes.
-    """
-    stop = None if leaves is None else partial(is_leaf, cards=options.leaf_cards)
-    rollout(state, policy, bombs=options.rollout_bombs, calls=options.rollout_calls, quiet_seat=seat, stop=stop)
-    if not state.is_over:
-        assert leaves is not None
-        value = leaves.value(state, seat)
-        if value is not None:
-            return value
-        rollout(state, policy, bombs=options.rollout_bombs, calls=options.rollout_calls, quiet_seat=seat)
+    call) and return its value for ``seat``: its team's points minus the other team's (R7)."""
+    rollout(state, policy, bombs=options.rollout_bombs, calls=options.rollout_calls, quiet_seat=seat)
     return round_value(state, seat)
-
-
-def is_leaf(state: GameState, cards: int) -> bool:
-    """Whether a rollout's state is a leaf to solve exactly: a two-seat endgame at a play
-    decision whose two hands hold at most ``cards`` cards together (R8: in a sampled world
-    every hand is known; the offers of a moment are the solver's to make)."""
-    round_ = state.round
-    return state.decision == Decision.PLAY and round_ is not None and two_seat(state) \
-        and sum(hand.bit_count() for hand in round_.hands) <= cards

@@ -46,11 +46,6 @@ class SearchOptions:
         with the first heuristic (``heuristic:v1``'s weights) instead of the tuned one.
     :ivar deviate_z: Standard errors by which a searched branch must lead the heuristic's
         choice (paired over the deals) to replace it, in the push, wish, Dragon and bomb searches.
-    :ivar leaf_nodes: Where a rollout reaches a two-seat endgame of at most :attr:`leaf_cards`
-        cards, its value is solved exactly in the sampled world, within this many nodes (the
-        world is one of perfect information there, R8); a leaf beyond them, and every leaf
-        with 0, is played out by the rollout policy.
-    :ivar leaf_cards: Most cards the two hands of an exactly solved leaf hold together.
     """
 
     rollout_bombs: bool = True
@@ -68,8 +63,6 @@ class SearchOptions:
     first_z: float = 1.5
     deviate_z: float = 1.0
     first_heuristic: bool = False
-    leaf_nodes: int = 0
-    leaf_cards: int = 10
 
     def __reduce__(self) -> tuple[type[SearchOptions], tuple[Any, ...]]:
         """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
@@ -87,9 +80,6 @@ class SearchOptions:
             or ("v1" if self.first_heuristic else "plays")
 
 
-#: Nodes of each exact leaf with ``leaves`` (``montecarlo:plays:leaves``).
-LEAF_NODES = 1_000
-
 #: Everything on: ``montecarlo``.
 SEARCH = SearchOptions()
 #: Everything off: ``montecarlo:v1``, today's agent.
@@ -100,4 +90,4 @@ V1 = replace(SEARCH, rollout_bombs=False, rollout_calls=False, inference=False, 
 PLAYS = replace(V1, first_heuristic=False)
 
 
-__all__ = ["LEAF_NODES", "PLAYS", "SEARCH", "V1", "SearchOptions"]
+__all__ = ["PLAYS", "SEARCH", "V1", "SearchOptions"]

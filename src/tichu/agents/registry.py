@@ -15,7 +15,6 @@ policy ``factory(seed)`` makes over the learning agents' action catalogue
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from tichu.agents.agent import Agent
 from tichu.agents.beginner_agent import BeginnerAgent
@@ -23,7 +22,7 @@ from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_policy import V2 as HEURISTIC_V2
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
-from tichu.agents.mc_search import LEAF_NODES, PLAYS, SEARCH
+from tichu.agents.mc_search import PLAYS, SEARCH
 from tichu.agents.mc_search import V1 as SEARCH_V1
 from tichu.agents.random_agent import RandomAgent
 from tichu.agents.rule_agent import RuleAgent
@@ -81,9 +80,6 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
     for part in setting.split(":"):
         if part in ("v1", "plays") and options is SEARCH:
             options = SEARCH_V1 if part == "v1" else PLAYS
-            continue
-        if part == "leaves":
-            options = replace(options, leaf_nodes=LEAF_NODES)
             continue
         try:
             if part.startswith("n"):

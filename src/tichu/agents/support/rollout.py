@@ -13,7 +13,7 @@ else; the world comes from the searching seat's knowledge only
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from tichu.agents.support.situation import Situation, situation_in
@@ -49,7 +49,7 @@ class RolloutPolicy(Protocol):
 
 
 def rollout(state: GameState, policy: RolloutPolicy, *, bombs: bool = True, calls: bool = True,
-            quiet_seat: int = -1, stop: Callable[[GameState], bool] | None = None) -> None:
+            quiet_seat: int = -1) -> None:
     """Finish the round of a one-round state (:meth:`~tichu.core.flow.GameState.within`, a
     world of :func:`~tichu.core.worlds.world_of`) with ``policy`` deciding for every seat, from
     Grand Tichu and the push on, the offers of calls and bombs included.
@@ -58,12 +58,8 @@ def rollout(state: GameState, policy: RolloutPolicy, *, bombs: bool = True, call
     :param calls: Whether the policy calls Tichu when offered (else it declines).
     :param quiet_seat: A seat that never calls (Tichu or Grand Tichu): the searching seat, whose
         call the search decides.
-    :param stop: (Optional) Where to stop before the round's end: the rollout returns at the
-        first decision at which ``stop(state)`` holds (a position the caller values otherwise).
     """
     while not state.is_over:
-        if stop is not None and stop(state):
-            return
         decision = state.decision
         seat = state.decision_seat
         round_ = state.round
