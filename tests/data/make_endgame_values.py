@@ -105,6 +105,8 @@ def main() -> int:
     args = parser.parse_args()
     sys.setrecursionlimit(20_000)
     sources = args.sources.split(",")
+    if "bsw" in sources and not args.bsw.is_dir():
+        parser.error(f"no Brettspielwelt games at {args.bsw} (give --bsw DIR)")
     points = [("bsw", index, point) for index, point in enumerate(bsw_points(str(args.bsw))) if "bsw" in sources]
     points += [("arena", index, point) for index, point in enumerate(arena_points()) if "arena" in sources]
     mine, theirs = MemoSolver(), EndgameSolver(args.nodes)
