@@ -61,6 +61,27 @@ async def test_cli_interactive_reads_stdin(server: FakeServer) -> None:
     assert "! not understood: 'maybe'" in output.decode() and "Game over: team 20 wins" in output.decode()
 
 
+async def test_cli_interactive_waits_for_the_seat_before_reading_stdin(server: FakeServer) -> None:
+    """An input that ends before the server answered the join does not leave the table: the
+    server's refusal still reaches the player, one line and exit status 1 (the client quit at the
+    end of its input and reported a closed connection instead)."""
+    input_ended = asyncio.Event()
+
+    async def script(seat: FakeSeat) -> None:
+        await input_ended.wait()
+        await seat.quiet()
+        await seat.error(404, "unknown session")
+
+    server.scripts.append(script)
+    process = await _start_cli("--port", str(server.port), "--session-id", "00000000-0000-4000-8000-000000000000")
+    assert process.stdin is not None
+    process.stdin.close()
+    input_ended.set()
+    output, _ = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode == 1, output
+    assert "refused by the server: unknown session (code 404)" in output.decode(), output
+
+
 async def test_cli_reports_a_failed_connection() -> None:
     status, output = await _run_cli("--port", "1", "--name", "Anna", "--table", "t", "--agent", "random")
     assert status == 1 and "cannot connect" in output

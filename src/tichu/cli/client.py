@@ -88,7 +88,15 @@ async def stdin_lines() -> AsyncGenerator[str, None]:
 
 
 async def read_commands(brain: ConsoleBrain, client: TableClient) -> None:
-    """Feed the typed lines to the brain until ``quit`` or end of input (which leaves too)."""
+    """Feed the typed lines to the brain until ``quit`` or end of input (which leaves too).
+
+    Nothing is read before the server gave the seat: a line typed (or an input that ends)
+    before would leave a table not yet joined, and a refusal would be lost.
+    """
+    try:
+        await client.wait_for(lambda _: client.player_index is not None)
+    except ConnectionError:
+        return
     async with contextlib.aclosing(stdin_lines()) as lines:
         async for line in lines:
             if not await brain.handle_line(client, line):
