@@ -23,91 +23,27 @@ legal one, and the run does not measure their agent as it is).
 from __future__ import annotations
 
 import argparse
-import random
 import shlex
 import sys
-import time
 from pathlib import Path
 
+from poc.duplicate_deals import play_deals, table_row
 from poc.frohlfing_agent import FrohlfingAgent, Tally, TheirCode
 from tichu.agents.agent import Agent
-from tichu.agents.driver import play_game
 from tichu.agents.registry import make_agent
-from tichu.arena.arena import SIDES, ArenaReport, GameSpec, plan_games, summarize_game
-from tichu.arena.stats import TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
-from tichu.arena.timed import TimedAgent
-from tichu.core.ruleset import RuleSet
-from tichu.core.seats import TEAM_NAMES
+from tichu.arena.arena import ArenaReport
 
 #: Team B's name in the report.
 THEIRS = "frohlfing:heuristic"
 
 
-def interim_looks(games: int) -> set[int]:
-    """The game counts after which ``--until-clear`` looks: each tenth of the planned games,
-    rounded to whole deals, as the Arena's (:class:`tichu.arena.arena.Arena`)."""
-    return {2 * round(games * step / 20) for step in range(1, 10)}
-
-
-def seat_agents(ours: str, code: TheirCode, spec: GameSpec, tally: Tally,
-                times: tuple[TimeHistogram, TimeHistogram]) -> list[Agent]:
-    """The four timed agents of a game: ours on team A's seats (0 and 2, or 1 and 3 in the
-    swapped game of a deal), theirs on team B's, each seeded by its place in the line-up as
-    the Arena seeds them."""
-    order = [1, 0, 3, 2] if spec.swapped else [0, 1, 2, 3]
-    agents: list[Agent] = []
-    for source in order:
-        seed = random.Random(f"{spec.seed}:{source}").getrandbits(63)
-        side = source & 1
-        label = f"{ours if side == 0 else THEIRS}-{SIDES[side]}{source}"
-        agent = make_agent(ours, name=label, seed=seed) if side == 0 else FrohlfingAgent(code, label, seed, tally)
-        agents.append(TimedAgent(agent, times[side]))
-    return agents
-
-
 def play(ours: str, code: TheirCode, games: int, seed: int, target: int, until_clear: bool,
          tally: Tally, minutes: float | None = None) -> ArenaReport:
-    """Play the duplicate games (or until the difference is clear of zero, or until ``minutes``
-    have passed at the end of a deal) and return the report."""
-    report = ArenaReport((ours, THEIRS, ours, THEIRS))
-    looks = interim_looks(games)
-    started = time.perf_counter()
-    for spec in plan_games(games, seed, duplicate=True):
-        times = (TimeHistogram(), TimeHistogram())
-        state = play_game(seat_agents(ours, code, spec, tally, times), RuleSet(target_score=target, seed=spec.seed))
-        assert state.game is not None
-        report.add(summarize_game(spec.index, state.game.results, spec.swapped,
-                                  TEAM_NAMES.index(state.game.winner), times))
-        if until_clear and report.games in looks and clearly_nonzero([float(d) for d in report.round_diffs]):
-            report.stopped_early = "clear"
-            break
-        if minutes is not None and spec.swapped and time.perf_counter() - started > 60 * minutes:
-            break
-    report.elapsed = time.perf_counter() - started
-    return report
-
-
-def table_row(report: ArenaReport, command: str) -> str:
-    """The run as a row of docs/agents.md's strength table: games (rounds), A's game wins,
-    difference per round, calls of A; B, bonus difference, A's time per decision, command."""
-    low, high = wilson_interval(report.wins[0], report.games)
-    mean, mean_low, mean_high = mean_interval([float(diff) for diff in report.round_diffs])
-    bonus, bonus_low, bonus_high = mean_interval([float(diff) for diff in report.bonus_diffs])
-
-    def calls(side: int) -> str:
-        parts = []
-        for grand in (0, 1):
-            called = report.calls[side][grand]
-            won = report.successes[side][grand]
-            parts.append(f"{called}, {won / called:.0%}" if called else "0")
-        return " / ".join(parts)
-
-    times = report.times[0]
-    time_cell = (f"{times.quantile(0.5) * 1e3:.2f} / {times.quantile(0.99) * 1e3:.1f} ms" if times.total else "–")
-    return (f"| `{report.agents[0]}` vs frohlfing's `HeuristicAgent` | {report.games} ({report.rounds}) "
-            f"| {report.wins[0] / max(report.games, 1):.1%} ({low:.1%} .. {high:.1%}) "
-            f"| {mean:+.1f} ({mean_low:+.1f} .. {mean_high:+.1f}) | {calls(0)}; {calls(1)} "
-            f"| {bonus:+.1f} ({bonus_low:+.1f} .. {bonus_high:+.1f}) | {time_cell} | `{command}` |")
+    """Play ours (team A) against theirs (team B) on duplicate deals
+    (:func:`poc.duplicate_deals.play_deals`) and return the report."""
+    def make(side: int, label: str, seed: int) -> Agent:
+        return make_agent(ours, name=label, seed=seed) if side == 0 else FrohlfingAgent(code, label, seed, tally)
+    return play_deals(make, (ours, THEIRS), games, seed, target, until_clear, minutes)
 
 
 def tally_lines(tally: Tally) -> list[str]:
@@ -152,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     report = play(args.agent, code, args.games, args.seed, args.target, args.until_clear, tally, args.minutes)
     command = "python -m poc.vs_frohlfing " + shlex.join(sys.argv[1:] if argv is None else argv)
     print("\n".join(report.lines()))
-    print(table_row(report, command))
+    print(table_row(report, "frohlfing's `HeuristicAgent`", command))
     print("\n".join(tally_lines(tally)))
     return 1 if tally.illegal else 0
 

@@ -1,0 +1,51 @@
+"""``poc/revision_agent.py``: an agent of another tree seated beside this tree's (issue 34,
+"the expert against today's expert", ``poc/vs_revision.py``). Its translation is checked the
+only way that proves it: this tree's own sources, loaded as another package and asked through
+translated views, play seeded games exactly as this tree's agents do."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from poc.revision_agent import RevisionAgent, install, package_name, rewrite_imports
+from tichu.agents.agent import Agent
+from tichu.agents.driver import play_game
+from tichu.agents.registry import make_agent
+from tichu.core.ruleset import RuleSet
+
+SOURCES = Path(__file__).resolve().parents[2] / "src" / "tichu"
+
+
+def test_only_the_imports_of_the_package_are_renamed() -> None:
+    source = ("from tichu.core.cards import DOG\nimport tichu.core.flow as flow\n    from tichu import x\n"
+              "from tichuish import y\nname = 'tichu.core.cards'\n")
+    assert rewrite_imports(source, "tichu_at_abc") == (
+        "from tichu_at_abc.core.cards import DOG\nimport tichu_at_abc.core.flow as flow\n"
+        "    from tichu_at_abc import x\nfrom tichuish import y\nname = 'tichu.core.cards'\n")
+
+
+def test_a_revision_name_must_be_a_plain_word() -> None:
+    assert package_name("e5c57bf") == "tichu_at_e5c57bf"
+    with pytest.raises(ValueError, match="not a revision name"):
+        package_name("HEAD; rm -rf /")
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "montecarlo:plays:n4"])
+def test_this_tree_as_another_package_plays_the_same_games_R8(spec: str, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every decision kind passes the translation both ways (views in, plays out): seeded games
+    of four translated agents end round by round with the very points of four native ones."""
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    files = {path.relative_to(SOURCES): path.read_bytes() for path in SOURCES.rglob("*.py")}
+    package = install(files, tmp_path, f"tichu_at_test_{spec.replace(':', '_')}")
+    for seed in (1, 2):
+        native: list[Agent] = [make_agent(spec, name=f"s{seat}", seed=10 * seed + seat) for seat in range(4)]
+        translated: list[Agent] = [RevisionAgent(package, spec, f"s{seat}", 10 * seed + seat) for seat in range(4)]
+        rules = RuleSet(target_score=300, seed=seed)
+        ours, theirs = play_game(native, rules), play_game(translated, rules)
+        assert ours.game is not None and theirs.game is not None
+        assert [result.points for result in theirs.game.results] == [result.points for result in ours.game.results]
+        assert [result.calls for result in theirs.game.results] == [result.calls for result in ours.game.results]
