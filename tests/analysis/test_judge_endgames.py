@@ -37,12 +37,6 @@ SAMPLES = 4
 #: samples, and its labels are checked all the same. One solver judges a source's positions
 #: in order, as the analysis judges a game's (``analyse_record``).
 NODES = 50_000
-#: Two-seat decisions of the Brettspielwelt games without stored values: 3 of 22 to 27 cards
-#: that the tests' solver did not finish in ``make_endgame_values.py --seconds 1500``; left
-#: unchecked, and not to become more.
-UNSOLVED = 3
-
-
 def exact_values(points: tuple[DecisionPoint, ...]) -> list[list[int] | None]:
     """Per point the exact value of each option: solved live up to :data:`LIVE` cards (and
     checked against the stored values there), else the stored ones (``None`` for a position
@@ -87,7 +81,7 @@ def test_the_judge_agrees_with_the_exact_values_on_every_brettspielwelt_endgame(
     judge's exact values, losses and labels are the independent solver's, and where it
     samples it never labels a loss the exact value does not support."""
     exact, sampled, unknown = check(bsw_points(str(shared_dir / "data" / "bsw")))
-    assert unknown <= UNSOLVED and exact >= 250, (exact, sampled, unknown)
+    assert unknown == 0 and exact >= 250, (exact, sampled, unknown)
 
 
 def test_the_judge_agrees_with_the_exact_values_on_every_arena_endgame() -> None:
