@@ -19,6 +19,7 @@ from tichu.agents.driver import play_game
 from tichu.arena.arena import SIDES, ArenaReport, GameSpec, plan_games, summarize_game
 from tichu.arena.stats import TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
 from tichu.arena.timed import TimedAgent
+from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import TEAM_NAMES
 
@@ -46,7 +47,8 @@ def seat_agents(make: MakeAgent, names: tuple[str, str], spec: GameSpec,
 
 
 def play_deals(make: MakeAgent, names: tuple[str, str], games: int, seed: int, target: int,
-               until_clear: bool, minutes: float | None = None) -> ArenaReport:
+               until_clear: bool, minutes: float | None = None,
+               observe: Callable[[GameSpec, GameState], None] | None = None) -> ArenaReport:
     """Play the duplicate games (or until the difference is clear of zero at an interim look,
     or until ``minutes`` have passed at the end of a deal) and return the report.
 
@@ -57,6 +59,7 @@ def play_deals(make: MakeAgent, names: tuple[str, str], games: int, seed: int, t
     :param target: The target score of a game.
     :param until_clear: Stop at the first interim look where the difference is clear of zero.
     :param minutes: Stop after the deal that ends past this time (``None``: no limit).
+    :param observe: (Optional) Called with each game's plan and final state.
     """
     report = ArenaReport((names[0], names[1], names[0], names[1]))
     looks = interim_looks(games)
@@ -65,6 +68,8 @@ def play_deals(make: MakeAgent, names: tuple[str, str], games: int, seed: int, t
         times = (TimeHistogram(), TimeHistogram())
         state = play_game(seat_agents(make, names, spec, times), RuleSet(target_score=target, seed=spec.seed))
         assert state.game is not None
+        if observe is not None:
+            observe(spec, state)
         report.add(summarize_game(spec.index, state.game.results, spec.swapped,
                                   TEAM_NAMES.index(state.game.winner), times))
         if until_clear and report.games in looks and clearly_nonzero([float(d) for d in report.round_diffs]):
