@@ -1,7 +1,8 @@
 """``poc/revision_agent.py``: an agent of another tree seated beside this tree's (issue 34,
 "the expert against today's expert", ``poc/vs_revision.py``). Its translation is checked the
 only way that proves it: this tree's own sources, loaded as another package and asked through
-translated views, play seeded games exactly as this tree's agents do."""
+translated views, play seeded games exactly as this tree's agents do. And the duplicate deals
+both scripts play (``poc/duplicate_deals.py``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from poc.duplicate_deals import play_deals
 from poc.revision_agent import RevisionAgent, install, package_name, rewrite_imports
 from tichu.agents.agent import Agent
 from tichu.agents.driver import play_game
 from tichu.agents.registry import make_agent
+from tichu.arena.arena import GameSpec
+from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
 
 SOURCES = Path(__file__).resolve().parents[2] / "src" / "tichu"
@@ -49,3 +53,23 @@ def test_this_tree_as_another_package_plays_the_same_games_R8(spec: str, tmp_pat
         assert ours.game is not None and theirs.game is not None
         assert [result.points for result in theirs.game.results] == [result.points for result in ours.game.results]
         assert [result.calls for result in theirs.game.results] == [result.calls for result in ours.game.results]
+
+
+def test_duplicate_deals_seat_both_teams_on_both_sides() -> None:
+    """``poc/duplicate_deals.py``: each deal is played twice with the teams' seats swapped, every
+    seat's agent is made for its team, and each game is shown to the observer."""
+    made: list[tuple[int, str]] = []
+    seen: list[tuple[int, bool]] = []
+
+    def make(side: int, label: str, seed: int) -> Agent:
+        made.append((side, label))
+        return make_agent("random", name=label, seed=seed)
+
+    def observe(spec: GameSpec, state: GameState) -> None:
+        assert state.game is not None and state.game.winner is not None
+        seen.append((spec.index, spec.swapped))
+
+    report = play_deals(make, ("one", "other"), 4, 5, 200, False, observe=observe)
+    assert report.games == 4 and [swapped for _, swapped in seen] == [False, True, False, True]
+    assert made[:4] == [(0, "one-A0"), (1, "other-B1"), (0, "one-A2"), (1, "other-B3")]
+    assert made[4:8] == [(1, "other-B1"), (0, "one-A0"), (1, "other-B3"), (0, "one-A2")]
