@@ -9,7 +9,8 @@ takes agent specs or levels (``--levels``: the four levels of :mod:`tichu.agents
 ``--pi`` also times the Benchmarks Game's N-body program in pure Python (the same
 algorithm a published Raspberry Pi 4 measurement ran, :data:`PI4_NBODY_SECONDS`) and prints
 the slowdown factor of a Pi 4 against this machine and each agent's 99th percentile times
-that factor: an estimate, not a measurement on a Pi. The figures go into docs/benchmarks.md
+that factor (an agent with a time budget timed again with its budget divided by the factor,
+:func:`pi_estimate`): an estimate, not a measurement on a Pi. The figures go into docs/benchmarks.md
 and docs/agents.md; nothing here is a test.
 """
 
@@ -23,6 +24,7 @@ import time
 from collections.abc import Sequence
 
 from tichu.agents.agent import Agent
+from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import HeuristicPolicy
 from tichu.agents.levels import LEVELS, make_level_agent
 from tichu.agents.mc_agent import ROLLOUT_WEIGHTS
@@ -97,11 +99,14 @@ def bench_rollouts(positions: Sequence[Round]) -> float:
     return len(positions) / (time.perf_counter() - started)
 
 
-def bench_decisions(kind: str, positions: Sequence[Round]) -> list[float]:
-    """Seconds per play decision of a fresh agent of ``kind`` at each position."""
+def bench_decisions(kind: str, positions: Sequence[Round], budget_scale: float = 1.0) -> list[float]:
+    """Seconds per play decision of a fresh agent of ``kind`` at each position; an agent with a
+    time budget (``budget`` in seconds: the expert, the strong level) gets it times ``budget_scale``."""
     times = []
     for index, position in enumerate(positions):
         agent: Agent = make_level_agent(kind, seed=index)
+        if isinstance(agent, HeuristicAgent) and agent.budget is not None:  # the Monte Carlo agent is one too
+            agent.budget *= budget_scale
         seat = position.turn
         assert seat is not None
         legal: list[Play] = position.legal_plays()
@@ -160,14 +165,15 @@ def bench_nbody(steps: int) -> float:
     return time.perf_counter() - started
 
 
-def pi_estimate(kind: str, seconds: float, factor: float) -> float:
-    """A decision time here as it would be on a Pi 4: times ``factor``; for an agent with a
-    time budget (``montecarlo``) only the part beyond the budget scales (the budget is wall
-    time: a slower core samples fewer deals within it, then finishes the last one)."""
-    budget = getattr(make_level_agent(kind), "budget", None)
-    if isinstance(budget, float) and seconds > budget:
-        return budget + (seconds - budget) * factor
-    return seconds * factor
+def pi_estimate(kind: str, positions: Sequence[Round], p99: float, factor: float) -> float:
+    """The 99th percentile of a decision here as it would be on a Pi 4: times ``factor``. An
+    agent with a time budget (wall time: on a slower core it does less work within it) is timed
+    again with its budget divided by ``factor``, which leaves it here the work a Pi's core does
+    within the whole budget; those times then scale by the factor."""
+    agent = make_level_agent(kind)
+    if not isinstance(agent, HeuristicAgent) or agent.budget is None:
+        return p99 * factor
+    return _quantile(bench_decisions(kind, positions, budget_scale=1 / factor), 0.99) * factor
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
@@ -205,7 +211,7 @@ def main() -> int:
         p99 = _quantile(times, 0.99)
         print(f"| {kind} | {len(times)} | {_quantile(times, 0.5) * 1e3:.1f} ms | "
               f"{p99 * 1e3:.1f} ms | {max(times) * 1e3:.1f} ms |"
-              + (f" {pi_estimate(kind, p99, factor) * 1e3:.0f} ms |" if factor else ""))
+              + (f" {pi_estimate(kind, positions, p99, factor) * 1e3:.0f} ms |" if factor else ""))
     if args.pi:
         seconds = bench_nbody(args.pi)
         print(f"\nN-body again after the agents: {seconds:.2f} s, factor "
