@@ -420,9 +420,9 @@ def test_decisions_do_not_depend_on_hidden_cards(points: list[Point], kind: str)
     if kind == "heuristic":  # the tuned features' situations are among them
         assert any(point.kind == "play" and point.round.announcements[(point.seat + 2) % 4] for point in chosen)
         assert any(point.kind == "schupf" and point.round.announcements[(point.seat + 2) % 4] for point in chosen)
-        endgame = [point for point in chosen if point.kind == "play" and len(point.round.legal_plays()) > 1
-                   and point.round.hands[point.seat].bit_count() <= DEFAULT.endgame_cards]
-        assert len(endgame) >= 20  # the endgame rollouts ran
+        rolled = [point for point in chosen if point.kind == "play" and len(point.round.legal_plays()) > 1
+                  and point.round.hands[point.seat].bit_count() <= DEFAULT.rollout_cards]
+        assert len(rolled) >= 20  # the rollouts ran
     assert r8_violations(lambda: make_agent(kind, seed=AGENT_SEED), chosen, seed=3) == []
 
 

@@ -4,13 +4,14 @@ where it differs from ``heuristic:v1`` (:data:`~tichu.agents.heuristic_policy.V1
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 
 from tests.agents.test_agents import endgame, legal, play_of, seeded_positions, situation, view_of
 from tichu.agents.heuristic_agent import HeuristicAgent, _best_gift
 from tichu.agents.heuristic_policy import (
     DEFAULT,
-    ENDGAME_CANDIDATES,
+    ROLLOUT_CANDIDATES,
     V1,
     HeuristicPolicy,
     hand_strength,
@@ -192,25 +193,26 @@ def test_guards_the_partners_trick_from_an_opponent_on_one_card_R4_4() -> None:
     assert HeuristicPolicy(guard, seed=1).play(called, legal(called)) == PASS_PLAY
 
 
-def test_endgame_rollouts_choose_the_best_mean_of_the_scored_candidates_R8() -> None:
-    """With five cards or fewer the play is the one of the four best-scored ones whose rollouts
-    on the decision's sampled deals (from the seat's knowledge only, R8) score best for its team
-    (R7); recomputed here candidate by candidate. Without the switch the best-scored play stands."""
-    weights = replace(DEFAULT, endgame_cards=5)
-    searched = changed = 0
-    for round_ in seeded_positions(21, rounds=6):
+def test_rollouts_choose_the_best_mean_of_the_scored_candidates_R8() -> None:
+    """At every play (``rollout_cards`` 14, the default) the play is the one of the four
+    best-scored ones whose rollouts on the decision's sampled deals (from the seat's knowledge
+    only, R8) score best for its team (R7); recomputed here candidate by candidate, at hands
+    of every size. Without the switch the best-scored play stands."""
+    assert DEFAULT.rollout_cards == 14
+    searched = changed = large = 0
+    for round_ in seeded_positions(21, rounds=6)[::4]:
         seat = round_.decision_seat
         assert seat is not None
-        if round_.hands[seat].bit_count() > 5 or len(round_.legal_plays()) < 2:
+        if len(round_.legal_plays()) < 2:
             continue
         view = view_of(round_, seat)
-        agent = HeuristicAgent("H", 3, weights)
+        agent = HeuristicAgent("H", 3, DEFAULT)
         choice = agent.decide_play(view, round_.legal_plays())
         deals = agent.policy.sampled_deals()
-        plain = HeuristicAgent("H", 3, replace(weights, endgame_cards=0))
-        ranked = [play for play, _ in plain.rank_plays(view, round_.legal_plays())][:ENDGAME_CANDIDATES]
+        plain = HeuristicAgent("H", 3, replace(DEFAULT, rollout_cards=0))
+        ranked = [play for play, _ in plain.rank_plays(view, round_.legal_plays())][:ROLLOUT_CANDIDATES]
         assert plain.decide_play(view, round_.legal_plays()) == ranked[0]
-        if len(ranked) < 2:
+        if len(ranked) < 2 or agent.exact_play(view, round_.legal_plays(), ranked) is not None:
             continue
         values = []
         for play in ranked:
@@ -218,11 +220,66 @@ def test_endgame_rollouts_choose_the_best_mean_of_the_scored_candidates_R8() -> 
             for hands in deals:
                 trial = world_of(view, Decision.PLAY, Hidden(hands))
                 trial.apply_play(play)
-                rollout(trial, HeuristicPolicy(rollout_weights(weights)), bombs=False, calls=False)
+                rollout(trial, HeuristicPolicy(rollout_weights(DEFAULT)), bombs=False, calls=False)
                 total += round_value(trial, seat)
             values.append(total)
         best = max(range(len(ranked)), key=lambda index: (values[index], -index))
         assert choice == ranked[best]
         searched += 1
         changed += best != 0
-    assert searched >= 10 and changed >= 1
+        large += round_.hands[seat].bit_count() > 5
+    assert searched >= 10 and changed >= 1 and large >= 5
+
+
+def test_rollouts_only_up_to_rollout_cards() -> None:
+    """With more cards in hand than ``rollout_cards`` (5, ``heuristic:v3``) the best-scored
+    play stands, rollouts or not; at five cards or fewer the rollouts decide as above."""
+    endgame_only = replace(DEFAULT, rollout_cards=5)
+    compared = 0
+    for round_ in seeded_positions(21, rounds=6)[::4]:
+        seat = round_.decision_seat
+        assert seat is not None
+        if len(round_.legal_plays()) < 2 or round_.hands[seat].bit_count() <= 5:
+            continue
+        view = view_of(round_, seat)
+        plain = HeuristicAgent("H", 3, replace(DEFAULT, rollout_cards=0))
+        assert HeuristicAgent("H", 3, endgame_only).decide_play(view, round_.legal_plays()) == \
+            plain.decide_play(view, round_.legal_plays())
+        compared += 1
+    assert compared >= 10
+
+
+def test_a_budget_that_ran_out_rolls_out_one_deal_R8() -> None:
+    """With its :attr:`HeuristicAgent.budget` spent (here: asked 10 s ago, as a server's worker
+    pool counts the wait, ``Agent.asked_at``), the rollouts stop after the first sampled deal:
+    the play is the candidate best on that deal alone, recomputed here; with the budget left
+    the agent plays as without one."""
+    checked = differs = 0
+    for round_ in seeded_positions(21, rounds=6)[::4]:
+        seat = round_.decision_seat
+        assert seat is not None
+        legal_plays = round_.legal_plays()
+        view = view_of(round_, seat)
+        plain = HeuristicAgent("H", 3, replace(DEFAULT, rollout_cards=0))
+        ranked = [play for play, _ in plain.rank_plays(view, legal_plays)][:ROLLOUT_CANDIDATES]
+        unbounded = HeuristicAgent("H", 3, DEFAULT)
+        if len(ranked) < 2 or unbounded.exact_play(view, legal_plays, ranked) is not None:
+            continue
+        late = HeuristicAgent("H", 3, DEFAULT, budget=0.4)
+        late.asked_at = time.monotonic() - 10
+        choice = late.decide_play(view, legal_plays)
+        first = late.policy.sampled_deals()[0]
+        values = []
+        for play in ranked:
+            trial = world_of(view, Decision.PLAY, Hidden(first))
+            trial.apply_play(play)
+            rollout(trial, HeuristicPolicy(rollout_weights(DEFAULT)), bombs=False, calls=False)
+            values.append(round_value(trial, seat))
+        assert choice == ranked[max(range(len(ranked)), key=lambda index: (values[index], -index))]
+        unbounded_choice = unbounded.decide_play(view, legal_plays)
+        assert HeuristicAgent("H", 3, DEFAULT, budget=60).decide_play(view, legal_plays) == unbounded_choice
+        checked += 1
+        differs += choice != unbounded_choice
+        if checked >= 12:
+            break
+    assert checked >= 12 and differs >= 1

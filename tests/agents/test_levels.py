@@ -31,7 +31,7 @@ def test_levels_weakest_first_each_an_agent_of_the_registry() -> None:
     """Four levels, weakest first, each naming a registry agent; the default level plays the
     server's default agent."""
     assert list(LEVELS) == ["beginner", "casual", "strong", "expert"]
-    assert [level.agent for level in LEVELS.values()] == ["beginner", "rule", "heuristic", "montecarlo:plays"]
+    assert [level.agent for level in LEVELS.values()] == ["beginner", "rule", "heuristic:0.4", "montecarlo:plays"]
     assert LEVELS[DEFAULT_LEVEL].agent == DEFAULT_AGENT
     for name, level in LEVELS.items():
         assert level.description == f"level.{name}.about"

@@ -82,7 +82,7 @@ def test_montecarlo_with_a_sample_count() -> None:
     assert agent.name == "MC"
 
 
-@pytest.mark.parametrize("kind", ["nosuch", "rule:3", "random:n4", "heuristic:0.5", "montecarlo:abc",
+@pytest.mark.parametrize("kind", ["nosuch", "rule:3", "random:n4", "heuristic:n4", "montecarlo:abc",
                                   "montecarlo:n0", "montecarlo:n-2", "montecarlo:n", "montecarlo:nabc",
                                   "montecarlo:-1", "montecarlo:0", "montecarlo:61", "montecarlo:nan",
                                   "montecarlo:inf", "Montecarlo", ""])
@@ -124,7 +124,7 @@ def test_montecarlo_v1_and_the_search_options() -> None:
     plays = make_agent("montecarlo:plays:n16", seed=1)
     assert isinstance(plays, MonteCarloAgent) and plays.options == PLAYS and plays.max_samples == 16
     assert plays.policy.weights == DEFAULT and v1.policy.weights == HEURISTIC_V1
-    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v3",
+    for bad in ("montecarlo:v2", "montecarlo:v1:abc", "montecarlo:v1:v1", "montecarlo:v1:n0", "heuristic:v4",
                 "montecarlo:plays:v1"):
         with pytest.raises(ValueError):
             make_agent(bad)
@@ -132,8 +132,9 @@ def test_montecarlo_v1_and_the_search_options() -> None:
 
 def test_heuristic_versions() -> None:
     """``heuristic`` is the tuned heuristic, ``heuristic:v1`` the first one (issue 13),
-    ``heuristic:v2`` the tuned one without the exact endgames (issue 34); other settings of the
-    heuristic are refused with the known ones named."""
+    ``heuristic:v2`` the tuned one without the exact endgames (issue 34), ``heuristic:v3`` the
+    tuned one with its rollouts in the endgame only (before issue 34's rollouts at every play);
+    other settings of the heuristic are refused with the known ones named."""
     tuned, first = make_agent("heuristic", seed=1), make_agent("heuristic:v1", name="H1", seed=1)
     assert isinstance(tuned, HeuristicAgent) and isinstance(first, HeuristicAgent)
     assert tuned.policy.weights == DEFAULT and first.policy.weights == HEURISTIC_V1 and first.name == "H1"
@@ -141,5 +142,21 @@ def test_heuristic_versions() -> None:
     before = make_agent("heuristic:v2", seed=1)
     assert isinstance(before, HeuristicAgent) and before.policy.weights.exact_nodes == 0
     assert tuned.policy.weights.exact_nodes > 0
-    with pytest.raises(ValueError, match="use one of v1, v2"):
-        make_agent("heuristic:v3")
+    endgame_only = make_agent("heuristic:v3", seed=1)
+    assert isinstance(endgame_only, HeuristicAgent) and endgame_only.policy.weights.rollout_cards == 5
+    assert before.policy.weights.rollout_cards == 5 and tuned.policy.weights.rollout_cards == 14
+    with pytest.raises(ValueError, match="use one of v1, v2, v3"):
+        make_agent("heuristic:v4")
+
+
+def test_heuristic_budget_setting() -> None:
+    """``heuristic:SECONDS`` bounds the rollouts per decision (the level ``strong``), alone or
+    after a version; without one there is no limit. Nothing else is taken."""
+    plain, bounded, both = make_agent("heuristic"), make_agent("heuristic:0.4"), make_agent("heuristic:v3:0.25")
+    assert isinstance(plain, HeuristicAgent) and plain.budget is None
+    assert isinstance(bounded, HeuristicAgent) and bounded.budget == 0.4 and bounded.policy.weights == DEFAULT
+    assert isinstance(both, HeuristicAgent) and both.budget == 0.25 and both.policy.weights.rollout_cards == 5
+    for bad in ("heuristic:0", "heuristic:-1", "heuristic:61", "heuristic:0.4:v3", "heuristic:v3:v3", "heuristic:x",
+                "heuristic:0.4:0.4", "heuristic:nan"):
+        with pytest.raises(ValueError, match="bad setting"):
+            make_agent(bad)

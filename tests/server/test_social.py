@@ -263,7 +263,8 @@ async def test_the_host_sets_the_target_score_for_the_game(start_server: StartSe
             assert client.events("options_changed")[-1] == {
                 "agent": "random", "hints": False, "agents": ["random", "beginner", "rule", "heuristic", "montecarlo"],
                 "levels": [{"level": "beginner", "agent": "beginner"}, {"level": "casual", "agent": "rule"},
-                           {"level": "strong", "agent": "heuristic"}, {"level": "expert", "agent": "montecarlo:plays"}],
+                           {"level": "strong", "agent": "heuristic:0.4"},
+                           {"level": "expert", "agent": "montecarlo:plays"}],
                 "turn_clock": 0.0, "turn_clocks": [0, 30, 60, 120], "on_leave": "agent", "newcomers": False}
         await host.send_type("start_game")
         await asyncio.gather(host.play(), guest.play())

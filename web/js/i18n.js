@@ -79,7 +79,7 @@ const TEXTS = {
     'level.casual.about': 'Plays by fixed rules: keeps its combinations together and its high cards '
       + 'for later, but lets many tricks go.',
     'level.strong.about': 'Counts the cards and weighs its chances; fights for the opponents\' tricks '
-      + 'and thinks its last few cards through.',
+      + 'and tries its few best moves on a handful of possible deals.',
     'level.expert.about': 'Thinks ahead: before each move it plays many possible deals to the end '
       + '(up to half a second).',
     'level.other': 'A setting of the server, not one of the levels.',
@@ -541,7 +541,7 @@ const TEXTS = {
     'level.casual.about': 'Spielt nach festen Regeln: hält seine Kombinationen zusammen und die hohen '
       + 'Karten zurück, lässt aber viele Stiche ziehen.',
     'level.strong.about': 'Zählt die Karten und wägt seine Chancen ab; kämpft um die Stiche der Gegner '
-      + 'und denkt seine letzten Karten durch.',
+      + 'und probiert seine besten Züge an einigen möglichen Verteilungen aus.',
     'level.expert.about': 'Denkt voraus: spielt vor jedem Zug viele mögliche Verteilungen bis zum Ende '
       + 'durch (bis zu einer halben Sekunde).',
     'level.other': 'Eine Einstellung des Servers, keine der Stufen.',

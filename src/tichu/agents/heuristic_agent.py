@@ -2,17 +2,19 @@
 
 It reads its :class:`~tichu.agents.support.situation.Situation` and
 :class:`~tichu.agents.support.knowledge.Knowledge` from its own view only (R8), asks the
-policy, and in the endgame finishes a few candidates by rollouts over sampled deals. The
-same scores rank the legal plays for the hint shown to humans.
+policy, and plays out its best few candidates by rollouts over sampled deals
+(:attr:`~tichu.agents.heuristic_policy.Weights.rollout_cards`). The policy's scores alone rank
+the legal plays for the hint shown to humans.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from tichu.agents.agent import Agent
 from tichu.agents.heuristic_policy import (
-    ENDGAME_CANDIDATES,
+    ROLLOUT_CANDIDATES,
     WEIGHTS,
     HeuristicPolicy,
     Weights,
@@ -33,15 +35,23 @@ from tichu.core.worlds import Hidden, world_of
 
 
 class HeuristicAgent(Agent):
-    """Plays the best-scored play of :class:`HeuristicPolicy` from its seat's view only (R8).
+    """Plays the best-scored play of :class:`HeuristicPolicy` from its seat's view only (R8),
+    or the best of its few best by rollouts (:attr:`Weights.rollout_cards`).
 
     :ivar policy: The policy with its weights.
+    :ivar budget: Seconds per decision for the rollouts (``None``: no limit, every sampled
+        deal is rolled out, reproducible with a seed). With a budget they stop after the deal
+        that ends past it, counted from :attr:`~tichu.agents.agent.Agent.asked_at` where a
+        server set it; at least one deal is always rolled out. A slow machine (a Raspberry Pi)
+        so plays on fewer deals instead of taking longer (the level ``strong``, docs/agents.md).
     """
 
     kind = "agent:heuristic"
 
-    def __init__(self, name: str = "Heuristic", seed: int | None = None, weights: Weights = WEIGHTS) -> None:
+    def __init__(self, name: str = "Heuristic", seed: int | None = None, weights: Weights = WEIGHTS,
+                 *, budget: float | None = None) -> None:
         super().__init__(name)
+        self.budget = budget
         self.policy = HeuristicPolicy(weights, seed)
         self._rollout_policy = HeuristicPolicy(rollout_weights(weights))
         self._tichu_hand: tuple[int, bool] | None = None
@@ -100,8 +110,8 @@ class HeuristicAgent(Agent):
         exact = self.exact_play(view, legal, ranked)
         if exact is not None:
             return exact
-        if len(ranked) > 1 and s.counts[s.seat] <= self.policy.weights.endgame_cards:
-            return self._endgame_play(view, ranked[:ENDGAME_CANDIDATES])
+        if len(ranked) > 1 and s.counts[s.seat] <= self.policy.weights.rollout_cards:
+            return self._rollout_play(view, ranked[:ROLLOUT_CANDIDATES])
         return ranked[0]
 
     def exact_choice(self, view: SeatView, decision: Decision, preferred: Sequence[Action]) -> Action | None:
@@ -142,11 +152,14 @@ class HeuristicAgent(Agent):
         action = self.exact_choice(view, decision, [Action(kind, view.seat, value) for value in preferred])
         return None if action is None else action.number()
 
-    def _endgame_play(self, view: SeatView, candidates: Sequence[Play]) -> Play:
+    def _rollout_play(self, view: SeatView, candidates: Sequence[Play]) -> Play:
         """The candidate with the best mean round value over the decision's sampled deals,
         each round finished by the rollout policy on the game's flow, letting the offered bombs
         and calls pass as the rollouts it was tuned with did (issue 13); the best-scored one on
-        ties (R8: the deals come from the seat's knowledge)."""
+        ties (R8: the deals come from the seat's knowledge). With a :attr:`budget` only the
+        deals rolled out before it ran out count."""
+        deadline = None if self.budget is None else (
+            (time.monotonic() if self.asked_at is None else self.asked_at) + self.budget)
         totals = [0] * len(candidates)
         for hands in self.policy.sampled_deals():
             try:
@@ -158,6 +171,8 @@ class HeuristicAgent(Agent):
                 state.apply_play(play)
                 rollout(state, self._rollout_policy, bombs=False, calls=False)  # as measured (issue 13)
                 totals[index] += round_value(state, view.seat)
+            if deadline is not None and time.monotonic() >= deadline:
+                break
         return candidates[max(range(len(candidates)), key=lambda index: (totals[index], -index))]
 
     def policy_wish(self, view: SeatView, choices: Sequence[int]) -> int:

@@ -77,10 +77,13 @@ class Weights:
         card beats (R8.1) when an opponent still in the trick holds at most
         :attr:`RulePolicy.URGENT_COUNT` cards, no fewer than the trick's, and unseen cards
         may beat it: that opponent would go out on it (R4.4).
-    :ivar endgame_cards: With this many cards or fewer in hand, the play is chosen among the
-        :data:`ENDGAME_CANDIDATES` best-scored ones by rollouts on the decision's sampled deals
-        (:func:`rollout_weights`' policy for every seat; 0: never): the endgame decides who
-        goes out first (R6) and whether a double victory comes (R7.1), and its rollouts are short.
+    :ivar rollout_cards: With this many cards or fewer in hand, the play is chosen among the
+        :data:`ROLLOUT_CANDIDATES` best-scored ones by rollouts on the decision's sampled deals
+        (:func:`rollout_weights`' policy for every seat; 0: never, 14: at every play). The
+        scores judge a play by itself; the rollouts see what follows from it: who goes out first
+        (R6), whether a double victory comes (R7.1), which tricks the hand's rest still takes.
+        Called ``endgame_cards`` while it was 5 (issue 13); 14 since issue 34 (docs/agents.md,
+        "Rollouts at every play").
     :ivar exact_nodes: When only this seat and one other hold cards, the play is solved exactly
         (:mod:`tichu.agents.support.exact`, each knows the other's hand, R8) within this many
         nodes, the ranking breaking ties; beyond them the play is chosen as without (0: never).
@@ -107,7 +110,7 @@ class Weights:
     feed_partner: bool = False
     sure_out: bool = False
     guard_partner_trick: bool = False
-    endgame_cards: int = 0
+    rollout_cards: int = 0
     exact_nodes: int = 0
 
 
@@ -119,25 +122,28 @@ class Weights:
 V1 = Weights()
 #: The tuned weights (``heuristic``), see docs/agents.md "Tuning runs".
 DEFAULT = Weights(tichu_margin=-0.6, grand_margin=-0.5, guard_partner_call=True, bomb_to_out=True,
-                  overtake_to_out=True, sure_out=True, guard_partner_trick=True, endgame_cards=5,
+                  overtake_to_out=True, sure_out=True, guard_partner_trick=True, rollout_cards=14,
                   exact_nodes=2_000)
 #: The tuned weights as they were before the exact two-seat endgames (issue 34, ``heuristic:v2``):
 #: the strong level of before, kept to measure against and for the records it wrote.
-V2 = replace(DEFAULT, exact_nodes=0)
+V2 = replace(DEFAULT, exact_nodes=0, rollout_cards=5)
+#: The tuned weights with the rollouts in the endgame only (five cards or fewer), as they were
+#: before issue 34's rollouts at every play (``heuristic:v3``): some ten times faster per play.
+V3 = replace(DEFAULT, rollout_cards=5)
 #: The weights the heuristic agent plays with unless told (the Monte Carlo rollouts start from them).
 WEIGHTS = DEFAULT
-#: Most plays compared by rollouts in the endgame (:attr:`Weights.endgame_cards`).
-ENDGAME_CANDIDATES = 4
+#: Most plays compared by rollouts (:attr:`Weights.rollout_cards`).
+ROLLOUT_CANDIDATES = 4
 
 
 def rollout_weights(weights: Weights) -> Weights:
     """The rollouts' fast policy from an agent's heuristic weights: the same, minus holding
     back to fight for a trick, the endgame counting of ``sure_out`` and
     ``guard_partner_trick``, which made a rollout some 19% slower (docs/benchmarks.md) for a
-    gain measured only in the heuristic's own play, and the endgame rollouts and exact solves
+    gain measured only in the heuristic's own play, and the rollouts and exact solves
     themselves (:data:`~tichu.agents.mc_agent.ROLLOUT_WEIGHTS` for the default weights)."""
     return replace(weights, fight_hold=0.0, fight_hold_control=0.0, sure_out=False, guard_partner_trick=False,
-                   endgame_cards=0, exact_nodes=0)
+                   rollout_cards=0, exact_nodes=0)
 
 
 class HeuristicPolicy(RulePolicy):

@@ -7,9 +7,11 @@ before the search over every decision (:data:`~tichu.agents.mc_search.V1`); sett
 combine: ``montecarlo:v1:n16``. ``montecarlo:plays`` searches plays only, like v1, but with
 the tuned heuristic for everything else (:data:`~tichu.agents.mc_search.PLAYS`).
 ``heuristic:v1`` is the first heuristic, kept for comparison
-(:data:`~tichu.agents.heuristic_policy.V1`). ``policy:package.module:factory`` plays the
-policy ``factory(seed)`` makes over the learning agents' action catalogue
-(:class:`~tichu.agents.learning.policy_agent.PolicyAgent`, docs/learning.md).
+(:data:`~tichu.agents.heuristic_policy.V1`), like ``heuristic:v2`` and ``heuristic:v3``;
+``heuristic:0.4`` bounds its rollouts to 0.4 s per decision (the level ``strong``).
+``policy:package.module:factory`` plays the policy ``factory(seed)`` makes over the learning
+agents' action catalogue (:class:`~tichu.agents.learning.policy_agent.PolicyAgent`,
+docs/learning.md).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from tichu.agents.beginner_agent import BeginnerAgent
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.agents.heuristic_policy import V1 as HEURISTIC_V1
 from tichu.agents.heuristic_policy import V2 as HEURISTIC_V2
+from tichu.agents.heuristic_policy import V3 as HEURISTIC_V3
+from tichu.agents.heuristic_policy import WEIGHTS
 from tichu.agents.mc_agent import DEFAULT_BUDGET, MonteCarloAgent
 from tichu.agents.mc_search import PLAYS, SEARCH
 from tichu.agents.mc_search import V1 as SEARCH_V1
@@ -37,7 +41,7 @@ AGENTS: dict[str, Callable[[str, int | None], Agent]] = {
 }
 
 #: Weight sets of the heuristic by setting (``heuristic:v1``).
-HEURISTIC_VERSIONS = {"v1": HEURISTIC_V1, "v2": HEURISTIC_V2}
+HEURISTIC_VERSIONS = {"v1": HEURISTIC_V1, "v2": HEURISTIC_V2, "v3": HEURISTIC_V3}
 
 #: The agent that fills empty seats at the server unless configured (the level ``expert``):
 #: the strongest measured whose decisions stay under a second at the 99th percentile
@@ -70,10 +74,8 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
         raise ValueError(f"unknown agent {kind!r}; known: {', '.join(AGENTS)}")
     if not setting:
         return factory(name or kind, seed)
-    if base == "heuristic" and setting in HEURISTIC_VERSIONS:
-        return HeuristicAgent(name or kind, seed, weights=HEURISTIC_VERSIONS[setting])
     if base == "heuristic":
-        raise ValueError(f"bad setting {setting!r} for 'heuristic': use one of {', '.join(HEURISTIC_VERSIONS)}")
+        return _heuristic(name or kind, seed, setting)
     if base != "montecarlo":
         raise ValueError(f"agent {base!r} takes no setting")
     options, budget, samples = SEARCH, DEFAULT_BUDGET, None
@@ -97,5 +99,28 @@ def make_agent(kind: str, *, name: str | None = None, seed: int | None = None) -
         return MonteCarloAgent(name or kind, seed, budget=None, max_samples=samples, min_samples=samples,
                                options=options)
     return MonteCarloAgent(name or kind, seed, budget=budget, options=options)
+
+def _heuristic(name: str, seed: int | None, setting: str) -> HeuristicAgent:
+    """The heuristic agent of a setting: a version of :data:`HEURISTIC_VERSIONS`, seconds per
+    decision for its rollouts (``0.4``, :attr:`HeuristicAgent.budget`), or both (``v3:0.4``).
+
+    :raises ValueError: For any other setting.
+    """
+    weights, budget = WEIGHTS, None
+    parts = setting.split(":")
+    if parts[0] in HEURISTIC_VERSIONS:
+        weights = HEURISTIC_VERSIONS[parts.pop(0)]
+    try:
+        if len(parts) > 1:
+            raise ValueError
+        if parts:
+            budget = float(parts[0])
+            if not 0 < budget <= 60:
+                raise ValueError
+    except ValueError:
+        raise ValueError(f"bad setting {setting!r} for 'heuristic': use one of {', '.join(HEURISTIC_VERSIONS)}, "
+                         "seconds (0.4), or both (v3:0.4)") from None
+    return HeuristicAgent(name, seed, weights=weights, budget=budget)
+
 
 __all__ = ["AGENTS", "DEFAULT_AGENT", "DEFAULT_BUDGET", "make_agent"]

@@ -1,7 +1,7 @@
 """Rollouts: a round's flow on a sampled world, finished by a fast policy for every seat.
 
 The Monte Carlo agent searches with them (:mod:`tichu.agents.mc_agent`), and the heuristic
-agent with a few of them in the endgame (:attr:`~tichu.agents.heuristic_policy.Weights.endgame_cards`).
+agent with a few of them per play (:attr:`~tichu.agents.heuristic_policy.Weights.rollout_cards`).
 A rollout steps the same flow as a real game (:class:`~tichu.core.flow.GameState`), from the
 deal on or from any decision in play: every Grand Tichu decision (R2.1) and push (R2.3),
 every offer of a Tichu call (R6.1) and of a bomb out of turn (R4.3) comes in the game's one
