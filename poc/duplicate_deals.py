@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import TextIO
 
 from tichu.agents.agent import Agent
 from tichu.agents.driver import play_game
@@ -22,6 +23,7 @@ from tichu.arena.timed import TimedAgent
 from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import TEAM_NAMES
+from tichu.records.record import game_record_line
 
 #: Makes one seat's agent: its team (0 for A, 1 for B), its label and its seed.
 MakeAgent = Callable[[int, str, int], Agent]
@@ -48,7 +50,8 @@ def seat_agents(make: MakeAgent, names: tuple[str, str], spec: GameSpec,
 
 def play_deals(make: MakeAgent, names: tuple[str, str], games: int, seed: int, target: int,
                until_clear: bool, minutes: float | None = None,
-               observe: Callable[[GameSpec, GameState], None] | None = None) -> ArenaReport:
+               observe: Callable[[GameSpec, GameState], None] | None = None,
+               records: TextIO | None = None) -> ArenaReport:
     """Play the duplicate games (or until the difference is clear of zero at an interim look,
     or until ``minutes`` have passed at the end of a deal) and return the report.
 
@@ -60,16 +63,24 @@ def play_deals(make: MakeAgent, names: tuple[str, str], games: int, seed: int, t
     :param until_clear: Stop at the first interim look where the difference is clear of zero.
     :param minutes: Stop after the deal that ends past this time (``None``: no limit).
     :param observe: (Optional) Called with each game's plan and final state.
+    :param records: (Optional) Where each game's record goes as a line, as the Arena writes it
+        (docs/records.md; ``bin/paired_rounds.py`` pairs two runs' rounds by them).
     """
     report = ArenaReport((names[0], names[1], names[0], names[1]))
     looks = interim_looks(games)
     started = time.perf_counter()
     for spec in plan_games(games, seed, duplicate=True):
         times = (TimeHistogram(), TimeHistogram())
-        state = play_game(seat_agents(make, names, spec, times), RuleSet(target_score=target, seed=spec.seed))
+        agents = seat_agents(make, names, spec, times)
+        rules = RuleSet(target_score=target, seed=spec.seed)
+        state = play_game(agents, rules, keep_rounds=records is not None)
         assert state.game is not None
         if observe is not None:
             observe(spec, state)
+        if records is not None:
+            records.write(game_record_line(state.rounds, rules, [(agent.name, agent.kind) for agent in agents],
+                                           record_id=f"arena-{spec.seed}-{spec.index}") + "\n")
+            records.flush()
         report.add(summarize_game(spec.index, state.game.results, spec.swapped,
                                   TEAM_NAMES.index(state.game.winner), times))
         if until_clear and report.games in looks and clearly_nonzero([float(d) for d in report.round_diffs]):

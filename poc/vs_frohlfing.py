@@ -5,7 +5,9 @@
 Run: ``PYTHONPATH=src ../ext/fvenv/bin/python -m poc.vs_frohlfing --frohlfing ../ext/frohlfing
 --games 200 --seed 7 heuristic`` (``--until-clear`` stops at the first interim look where the
 difference is clear of zero, as ``tichu-arena --until-clear`` does; ``--minutes`` stops after
-the deal that ends past a time limit).
+the deal that ends past a time limit; ``--records FILE`` writes the games' records, and two
+runs of one seed, a variant of ours and the agent it changes, compare round by round with
+``bin/paired_rounds.py``).
 
 frohlfing/tichu (GPL-3.0, https://github.com/frohlfing/tichu) is no part of this project:
 nothing of it is copied here; :class:`poc.frohlfing_agent.TheirCode` loads its modules from the
@@ -25,7 +27,9 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from contextlib import ExitStack
 from pathlib import Path
+from typing import TextIO
 
 from poc.duplicate_deals import play_deals, table_row
 from poc.frohlfing_agent import FrohlfingAgent, Tally, TheirCode
@@ -38,12 +42,12 @@ THEIRS = "frohlfing:heuristic"
 
 
 def play(ours: str, code: TheirCode, games: int, seed: int, target: int, until_clear: bool,
-         tally: Tally, minutes: float | None = None) -> ArenaReport:
+         tally: Tally, minutes: float | None = None, records: TextIO | None = None) -> ArenaReport:
     """Play ours (team A) against theirs (team B) on duplicate deals
-    (:func:`poc.duplicate_deals.play_deals`) and return the report."""
+    (:func:`poc.duplicate_deals.play_deals`, which writes the games' ``records``) and return the report."""
     def make(side: int, label: str, seed: int) -> Agent:
         return make_agent(ours, name=label, seed=seed) if side == 0 else FrohlfingAgent(code, label, seed, tally)
-    return play_deals(make, (ours, THEIRS), games, seed, target, until_clear, minutes)
+    return play_deals(make, (ours, THEIRS), games, seed, target, until_clear, minutes, records=records)
 
 
 def tally_lines(tally: Tally) -> list[str]:
@@ -69,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
                              "is clear of zero")
     parser.add_argument("--minutes", type=float, default=None,
                         help="stop after the deal that ends past this many minutes of play (default: no limit)")
+    parser.add_argument("--records", type=Path, default=None,
+                        help="write each game's record to this file, a line each (two runs of the same seed: "
+                             "bin/paired_rounds.py compares them round by round)")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number of at least 2 (two games per deal), not {args.games}")
@@ -85,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as error:
         parser.error(f"cannot load frohlfing/tichu: {error}")
     tally = Tally()
-    report = play(args.agent, code, args.games, args.seed, args.target, args.until_clear, tally, args.minutes)
+    with ExitStack() as stack:
+        records = None if args.records is None else stack.enter_context(args.records.open("w", encoding="utf-8"))
+        report = play(args.agent, code, args.games, args.seed, args.target, args.until_clear, tally, args.minutes,
+                      records)
     command = "python -m poc.vs_frohlfing " + shlex.join(sys.argv[1:] if argv is None else argv)
     print("\n".join(report.lines()))
     print(table_row(report, "frohlfing's `HeuristicAgent`", command))

@@ -6,8 +6,11 @@ both scripts play (``poc/duplicate_deals.py``)."""
 
 from __future__ import annotations
 
+import io
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +19,7 @@ from poc.revision_agent import RevisionAgent, install, package_name, rewrite_imp
 from tichu.agents.agent import Agent
 from tichu.agents.driver import play_game
 from tichu.agents.registry import make_agent
-from tichu.arena.arena import GameSpec
+from tichu.arena.arena import Arena, GameSpec
 from tichu.core.flow import GameState
 from tichu.core.ruleset import RuleSet
 
@@ -73,3 +76,22 @@ def test_duplicate_deals_seat_both_teams_on_both_sides() -> None:
     assert report.games == 4 and [swapped for _, swapped in seen] == [False, True, False, True]
     assert made[:4] == [(0, "one-A0"), (1, "other-B1"), (0, "one-A2"), (1, "other-B3")]
     assert made[4:8] == [(1, "other-B1"), (0, "one-A0"), (1, "other-B3"), (0, "one-A2")]
+
+
+def test_duplicate_deals_write_the_records_the_arena_writes() -> None:
+    """``poc/duplicate_deals.py`` with ``records``: one line per game, the very records the
+    Arena writes for the same agents and seed (its start time aside), so
+    ``bin/paired_rounds.py`` pairs a side-by-side run's rounds like an Arena run's."""
+    lines = io.StringIO()
+
+    def make(side: int, label: str, seed: int) -> Agent:
+        return make_agent(("rule", "random")[side], name=label, seed=seed)
+
+    play_deals(make, ("rule", "random"), 4, 5, 300, False, records=lines)
+    ours = [json.loads(line) for line in lines.getvalue().splitlines()]
+    arena: list[dict[str, Any]] = []
+    Arena(["rule", "random", "rule", "random"], games=4, seed=5, workers=1, target_score=300, duplicate=True,
+          records=True).run(on_record=arena.append)
+    assert len(ours) == 4 and [record["seed"] for record in ours] == [record["seed"] for record in arena]
+    assert [{key: value for key, value in record.items() if key != "started_at"} for record in ours] == \
+        [{key: value for key, value in record.items() if key != "started_at"} for record in arena]
