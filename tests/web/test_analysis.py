@@ -17,6 +17,7 @@ from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab
 from tests.support.live_server import LiveServer, StartServer
 from tichu.agents.driver import play_game
 from tichu.agents.heuristic_agent import HeuristicAgent
+from tichu.agents.heuristic_policy import V3
 from tichu.agents.random_agent import RandomAgent
 from tichu.core.ruleset import RuleSet
 from tichu.records.record import game_record
@@ -48,8 +49,9 @@ class _GrandCaller(RandomAgent):
 def planted_record(seed: int = PLANTED_SEED, cleo: str = "agent:heuristic") -> Record:
     """One round in which the person Ada (seat 0) calls Grand Tichu on a hand without an Ace,
     the Dragon, the Phoenix or a bomb, and plays at random; heuristic agents at the other seats
-    (Cleo's seat marked as ``cleo``: ``human`` has her decisions judged too)."""
-    agents = [_GrandCaller("Ada", seed), *(HeuristicAgent(name, seed * 10 + seat)
+    (Cleo's seat marked as ``cleo``: ``human`` has her decisions judged too). The heuristic is
+    ``heuristic:v3`` (rollouts in the endgame only), whose round plants the blunder as before."""
+    agents = [_GrandCaller("Ada", seed), *(HeuristicAgent(name, seed * 10 + seat, V3)
                                            for seat, name in ((1, "Ben"), (2, "Cleo"), (3, "Dan")))]
     rules = RuleSet(seed=seed, target_score=1)
     state = play_game(agents, rules, keep_rounds=True)
