@@ -368,6 +368,18 @@ def test_montecarlo_budget_counts_from_when_the_decision_was_asked() -> None:
     assert fresh.last_samples == 6
 
 
+def test_montecarlo_starts_no_deal_that_would_end_past_its_budget() -> None:
+    """The stopping rule's clock: with an hour of the budget left, the search goes on after a
+    deal that took a second, and stops after one that took two hours (the next would end past
+    the budget, which on a slow machine made a decision last a deal longer than its budget)."""
+    agent = MonteCarloAgent("MC", 1, budget=3600.0)
+    deadline = time.monotonic() + 3600.0
+    undecided: list[list[int]] = [[0], [0]]
+    assert not agent._enough(1, deadline, undecided, [0.0, 0.0], last_deal=1.0)
+    assert agent._enough(1, deadline, undecided, [0.0, 0.0], last_deal=7200.0)
+    assert agent._enough(1, time.monotonic() - 1.0, undecided, [0.0, 0.0])
+
+
 def test_montecarlo_stops_once_one_play_clearly_leads() -> None:
     """The stopping rule: seat 0's partner is out; seat 0 can go out with its pair of 9s on an
     opponent's pair of 5s (a double victory, R7.1: +200) or pass (the opponent with one card

@@ -6,8 +6,9 @@ seat's decision, built by the rules core), and per candidate clones the world, a
 candidate through the core and finishes the round with a fast rule policy for all seats
 (:data:`ROLLOUT_WEIGHTS`), keeping every candidate's mean round result (its team's points
 minus the opponents'). All candidates see the same worlds, so their differences are compared
-pairwise; the search stops at the time budget, at the sample limit, or once the best
-candidate's lead over the runner-up exceeds :attr:`MonteCarloAgent.z` standard errors.
+pairwise; the search stops before a deal that would end past the time budget, at the sample
+limit, or once the best candidate's lead over the runner-up exceeds :attr:`MonteCarloAgent.z`
+standard errors.
 
 With :data:`~tichu.agents.mc_search.SEARCH` (issue 13 part 2, the default) the other
 decisions are searched the same way: Tichu and Grand Tichu by rollouts with and without the
@@ -169,10 +170,13 @@ class MonteCarloAgent(HeuristicAgent):
             return None
         return deadline - self.budget / 2
 
-    def _enough(self, samples: int, deadline: float | None, values: list[list[int]], totals: list[float]) -> bool:
-        """The searches' stopping rule: the time budget is spent, or after the minimum of
-        samples the best candidate leads clearly."""
-        if deadline is not None and time.monotonic() >= deadline:
+    def _enough(self, samples: int, deadline: float | None, values: list[list[int]], totals: list[float],
+                last_deal: float = 0.0) -> bool:
+        """The searches' stopping rule: another deal, taking as long as the last one
+        (``last_deal`` seconds), would end past the time budget, or after the minimum of
+        samples the best candidate leads clearly. Not starting a deal that cannot finish in
+        time keeps a slow machine's decision within the budget, not a deal beyond it."""
+        if deadline is not None and time.monotonic() + last_deal >= deadline:
             return True
         return samples >= self.min_samples and self._lead_is_clear(values, totals)
 
@@ -194,6 +198,7 @@ class MonteCarloAgent(HeuristicAgent):
         samples = 0
         rng = self.policy.rng
         while samples < self.max_samples:
+            started = time.monotonic()
             try:
                 world = worlds.draw(rng)
             except (ValueError, RuleViolation):
@@ -209,7 +214,7 @@ class MonteCarloAgent(HeuristicAgent):
                 assert round_ is not None
                 firsts[index] += round_.out_order[0] == seat
             samples += 1
-            if self._enough(samples, deadline, values, totals):
+            if self._enough(samples, deadline, values, totals, time.monotonic() - started):
                 break
         self.last_samples = samples
         if not samples:
