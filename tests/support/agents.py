@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 
+from tests.support.pool_agents import BoldAgent
 from tichu.agents.agent import Agent
 from tichu.agents.registry import make_agent
 from tichu.server.tables.agent_seat import AgentFactory
@@ -24,3 +25,14 @@ def seeded_agents() -> AgentFactory:
         return make_agent(kind, name=name, seed=next(counter))
 
     return make_seeded_agent
+
+
+def bold_agents() -> AgentFactory:
+    """An agent factory of seeded :class:`~tests.support.pool_agents.BoldAgent` s (every kind):
+    agents that call Grand Tichu and Tichu whenever offered."""
+    counter = itertools.count(1)
+
+    def make_bold_agent(kind: str, name: str) -> Agent:
+        return BoldAgent(name, seed=next(counter))
+
+    return make_bold_agent

@@ -136,10 +136,11 @@ class Servers(Generic[S]):
         self.agents = seeded_agents()
         self.started: list[S] = []
 
-    async def start(self, **overrides: Any) -> S:
-        """Start a server with these settings (over the defaults)."""
+    async def start(self, agents: AgentFactory | None = None, **overrides: Any) -> S:
+        """Start a server with these settings (over the defaults), and the shared seeded agents
+        unless ``agents`` makes them."""
         values = {**self.defaults, "data_dir": self.folder / f"data{len(self.started)}", **overrides}
-        server = await self.kind.start(Settings(**values), self.agents)
+        server = await self.kind.start(Settings(**values), agents or self.agents)
         self.started.append(server)
         return server
 

@@ -133,3 +133,11 @@ def stamp() -> float:
 def niceness() -> int:
     """The niceness of the process it runs in."""
     return os.nice(0)
+
+
+class BoldAgent(RandomAgent):
+    """A random agent that calls Grand Tichu and Tichu whenever it is offered them: beside it a
+    stand-in that calls nothing shows (docs/server.md, "The stand-in's rules")."""
+
+    GRAND_TICHU_RATE = 1.0
+    TICHU_RATE = 1.0

@@ -5,7 +5,8 @@ server every decision of the same agent comes :class:`~tichu.engine.player.Later
 computed in the server's :class:`~tichu.server.workers.agent_pool.AgentPool` (a worker process, on
 the frozen view), so that neither a Monte Carlo search nor the many small decisions of
 many tables hold up the event loop. A play takes at least the table's delay while people
-sit at the table, so they can follow it (the thinking counts towards it). An interrupt
+follow the table (one sits at it, or one who left may come back), so they can follow it (the
+thinking counts towards it). An interrupt
 before the answer is there makes it stale: the engine asks again, and the stale decision
 leaves the agent as it was (its random generator included).
 """
@@ -35,18 +36,19 @@ class ServerAgent(Player):
 
     :ivar agent: The agent that decides (a copy of it decides in a worker; its state comes back).
     :ivar pool: Where its decisions are computed.
-    :ivar delay: Seconds a play takes at least while people are seated.
+    :ivar delay: Seconds a play takes at least while people follow the table.
     """
 
     listens = False
 
-    def __init__(self, agent: Agent, pool: AgentPool, delay: float, people_seated: Callable[[], bool]) -> None:
+    def __init__(self, agent: Agent, pool: AgentPool, delay: float, paced: Callable[[], bool]) -> None:
         """Seat an agent.
 
         :param agent: The agent.
         :param pool: The server's agent pool.
-        :param delay: Seconds a play takes at least while people are seated.
-        :param people_seated: Tells whether a client sits at the table now.
+        :param delay: Seconds a play takes at least while people follow the table.
+        :param paced: Tells whether people follow the table now (one sits at it, or one who left
+            may come back to it).
         """
         super().__init__(agent.name)
         self.agent = agent
@@ -54,7 +56,7 @@ class ServerAgent(Player):
         self.reads_table = agent.reads_table
         self.pool = pool
         self.delay = delay
-        self._people_seated = people_seated
+        self._paced = paced
 
     def grand_tichu(self, view: SeatView) -> Later[bool]:
         return Later(self.pool.decide(self.agent.decide_grand_tichu, view))
@@ -63,7 +65,7 @@ class ServerAgent(Player):
         return Later(self.pool.decide(self.agent.decide_schupf, view))
 
     def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:
-        pause = self.delay if self._people_seated() else 0.0
+        pause = self.delay if self._paced() else 0.0
         return Later(self.pool.decide(self.agent.decide_play, view, legal, pause=pause))
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:

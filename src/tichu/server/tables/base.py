@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from tichu.agents.agent import Agent
 from tichu.agents.levels import agent_spec
+from tichu.agents.stand_in import StandIn
 from tichu.core.combos import Play
 from tichu.core.round import Round
 from tichu.core.views import SeatView, TableInfo, TablePhase
@@ -155,9 +156,17 @@ class TableBase:
     def _make_agent(self, seat: int) -> Agent:
         return self._agents(agent_spec(self.options.agent), agent_name(seat))
 
+    def _make_stand_in(self, seat: int) -> StandIn:
+        """The agent that decides for a seat's person while they are away or after they left: the
+        table's agent, but calling no Tichu or Grand Tichu for them (docs/server.md, "The stand-in's
+        rules")."""
+        return StandIn(self._make_agent(seat))
+
     def _seat_agent(self, agent: Agent) -> ServerAgent:
-        """An agent as a player of this table's engine, paced while clients are seated."""
-        return ServerAgent(agent, self._pool, self.settings.agent_delay, lambda: bool(self.clients))
+        """An agent as a player of this table's engine, paced while a person sits at the table
+        or may come back to it (one who left this game), so that a person back within seconds
+        finds the round where it was."""
+        return ServerAgent(agent, self._pool, self.settings.agent_delay, lambda: bool(self.clients or self._departed))
 
     async def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
         """The legal plays best first for a ``play`` request (:func:`ranked_hint`), or ``None``

@@ -70,7 +70,7 @@ class Lobby(Spectating):
         if agent is not None and agent != self.options.agent:
             self.options.agent = agent
             for client in self.clients:
-                client.stand_in = self._make_agent(client.seat)
+                client.stand_in = self._make_stand_in(client.seat)
         if hints is not None:
             self.options.hints = hints
         if target_score is not None:

@@ -101,7 +101,7 @@ class Seating(Talk):
         self._connect(peer, connection)
 
     def _new_peer(self, name: str, seat: int) -> Peer:
-        return Peer(name, seat, self, self._make_agent(seat), self._pool, self.options.turn_clock,
+        return Peer(name, seat, self, self._make_stand_in(seat), self._pool, self.options.turn_clock,
                     hinter=self._hint, pace=self.settings.agent_delay, watcher=self)
 
     def _seat(self, peer: Peer) -> None:
@@ -171,7 +171,7 @@ class Seating(Talk):
         if self.info.host_index == seat:
             self.info.host_index = self._joined[0].seat if self._joined else None
         self._departed[seat] = peer  # they alone may take the seat back, with their session id
-        agent = self._make_agent(seat)
+        agent = self._make_stand_in(seat)
         self.info.player_names[seat] = agent.name
         if self.engine is not None and self.options.on_leave == "end" and self.session.started(peer.session_hash):
             self._end_early(seat, peer.name)
