@@ -7,7 +7,9 @@ receives (:class:`Wire`), so that a test knows *when* to act; it acts only by cl
 typing. :class:`Shots` photographs each view at phone and desktop size into
 ``data/screenshots/``, each checked by :func:`layout_problems` (every visible element of the
 active view inside the viewport, no two visible controls overlapping, nothing of the view
-under the open side panel).
+under the open side panel). :func:`words_broken_inside`, :func:`too_narrow` and
+:func:`rendered_font_sizes` look closer at text: words wrapped inside themselves, cells too
+narrow for their text, letters too small on the screen.
 """
 
 from __future__ import annotations
@@ -537,6 +539,78 @@ async def name_problems(tab: Tab, seat: str) -> list[str]:
     """Why the seat's name is not shown whole: shortened, cut, outside the seat, or under a badge."""
     problems: list[str] = await tab.page.evaluate(_NAME_JS, seat)
     return [f"{tab.label} ({tab.size.name}): {problem}" for problem in problems]
+
+
+_BROKEN_WORDS_JS = r"""(selector) => {
+    const found = [];
+    const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        [...el.classList].map(c => '.' + c).join('');
+    for (const el of document.querySelectorAll(selector)) {
+        if (!el.checkVisibility()) continue;
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.data.matchAll(/\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                const rects = [...range.getClientRects()].filter(r => r.width > 0 && r.height > 0);
+                // a line box of its own: no vertical overlap with the word's first piece
+                const lines = rects.filter(r => r.top >= rects[0].bottom - 1 || r.bottom <= rects[0].top + 1);
+                if (lines.length)
+                    found.push(`"${match[0]}" in ${name(el)} "${el.textContent.trim().slice(0, 40)}" ` +
+                               `is split over ${lines.length + 1} lines`);
+            }
+        }
+    }
+    return [...new Set(found)];
+}"""
+
+
+async def words_broken_inside(page: Page, selector: str) -> list[str]:
+    """The words and numbers (runs of characters without white space) in the visible elements
+    matching ``selector`` whose characters do not lie on one line: the text was wrapped inside
+    the word ("R o u n d", "(10 0)"), not between words. Each word's line boxes are those of a
+    DOM ``Range`` over its characters (``getClientRects``)."""
+    found: list[str] = await page.evaluate(_BROKEN_WORDS_JS, selector)
+    return found
+
+
+_TOO_NARROW_JS = """(selector) => [...document.querySelectorAll(selector)]
+    .filter(el => el.checkVisibility() && el.scrollWidth > el.clientWidth + 1)
+    .map(el => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${el.textContent.trim().slice(0, 40)}" ` +
+               `needs ${el.scrollWidth}px, has ${el.clientWidth}px` +
+               (getComputedStyle(el).textOverflow === 'ellipsis' ? ' (shortened with "…")' : ''))"""
+
+
+async def too_narrow(page: Page, selector: str) -> list[str]:
+    """The visible elements matching ``selector`` (e.g. a table's cells) whose content is wider
+    than they are: text that runs into the next cell, or is shortened with an ellipsis."""
+    found: list[str] = await page.evaluate(_TOO_NARROW_JS, selector)
+    return found
+
+
+_FONT_PX_JS = """(selector) => {
+    const sizes = [];
+    for (const el of document.querySelectorAll(selector)) {
+        if (!el.checkVisibility() || !el.offsetWidth) continue;
+        const scale = el.getBoundingClientRect().width / el.offsetWidth;  // the stage's transform
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (!node.data.trim() || !node.parentElement.checkVisibility()) continue;
+            const px = parseFloat(getComputedStyle(node.parentElement).fontSize) * scale;
+            sizes.push([node.data.trim().slice(0, 40), Math.round(px * 10) / 10]);
+        }
+    }
+    return sizes;
+}"""
+
+
+async def rendered_font_sizes(page: Page, selector: str) -> list[tuple[str, float]]:
+    """Each visible text in the elements matching ``selector`` with the size its letters have
+    on the screen, in CSS pixels of the window: the font size times the stage's scale (the
+    views are drawn in stage pixels and scaled into the window)."""
+    sizes: list[list[Any]] = await page.evaluate(_FONT_PX_JS, selector)
+    return [(str(text), float(px)) for text, px in sizes]
 
 
 @dataclass

@@ -245,8 +245,8 @@ async def _cell_is(tab: Tab, selector: str, text: str) -> bool:
 @pytest.mark.slow
 async def test_score_sheet_during_the_game(server: LiveServer, open_page: OpenPage) -> None:
     """``#sheet-toggle`` opens the score tab at any time: before the first round's end it says
-    that none is over; after it a row per round with the points, the running totals and who
-    called what, made or failed."""
+    that none is over; after it a row per round with the points and the running totals, and
+    below it a line of who called what, made or failed."""
     tab = await open_page(DESKTOP, "score-sheet")
     script = await scripted_table(tab, server, announcements=[0, 0, 1, 2])
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
@@ -259,6 +259,8 @@ async def test_score_sheet_during_the_game(server: LiveServer, open_page: OpenPa
                                "total": [170, -170], "out_order": [2, 1, 3], "is_double_victory": False})
     await tab.until(partial(_count_is, tab, "#sheet-table tr.score-round", 1), "the round's row in the sheet")
     row = await tab.texts("#sheet-table tr.score-round td")
-    assert row == ["170 (170)", "-170 (-170)", "Ben: Tichu (made it), Dora: Grand Tichu (failed)"], row
+    assert row == ["170 (170)", "-170 (-170)"], row
+    calls = await tab.texts("#sheet-table tr.score-calls td")
+    assert calls == ["Ben: Tichu (made it), Dora: Grand Tichu (failed)"], calls
     assert await _cell_is(tab, "#sheet-total-20", "170")
     assert await _cell_is(tab, "#sheet-total-31", "-170")

@@ -68,4 +68,4 @@ async def test_score_sheet_keeps_the_name_of_a_partner_who_left_after_the_game(s
     await tab.wait_view("view-scores")
     assert await _cell_is(tab, "#scores-team-20", "Anna & Ben"), await tab.texts("#scores-team-20")
     assert "Anna & Ben" in (await tab.texts("#scores-winner"))[0]
-    assert "Ben: Tichu (made it)" in (await tab.texts("#scores-table tr.score-round td"))[2]
+    assert "Ben: Tichu (made it)" in (await tab.texts("#scores-table tr.score-calls td"))[0]

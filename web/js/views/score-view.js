@@ -3,8 +3,11 @@
  * and their outcome; back to the lobby. The same sheet, for the game so far, is drawn in the
  * side panel's score tab (`renderSheet`, `#sheet-table`). The names are those of the seats
  * when each round was played (RoundRecord `names`), not of the seats now: a partner who
- * leaves after the game keeps their name on the sheet. Below each round's row a line
- * (`tr.score-detail`) gives its card points, Tichu points and the order out.
+ * leaves after the game keeps their name on the sheet. Each round's row holds its points and
+ * the running totals; below it a line (`tr.score-calls`) names who called what, made or failed,
+ * and another (`tr.score-detail`) gives its card points, Tichu points and the order out. The
+ * calls are lines of their own, not a column: the side panel's sheet is narrow, and three
+ * columns leave the teams' names and the numbers room to stay whole.
  */
 
 import { Events } from '../events.js';
@@ -14,6 +17,8 @@ import { State } from '../state.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
+/** The sheet's columns: the round, team 20's points, team 31's points. */
+const _COLUMNS = 3;
 
 /**
  * Find the elements and wire the back button.
@@ -49,7 +54,7 @@ function _teamName(team, names) {
 /**
  * The calls of a round in words, e.g. "Anna: Tichu (made it)".
  * @param {Object} record The round (State's RoundRecord).
- * @returns {string} The text.
+ * @returns {string} The text, empty when no one called and no team won a double victory.
  */
 function _callsText(record) {
   const names = record.names || _sheetNames();
@@ -60,25 +65,67 @@ function _callsText(record) {
   if (record.isDoubleVictory) {
     parts.push(I18n.t('result.doubleVictory'));
   }
-  return parts.length ? parts.join(', ') : I18n.t('scores.noCalls');
+  return parts.join(', ');
 }
 
 /**
- * Build the row of one round.
+ * A team's cell in a round's row: the round's points and, in brackets, the running total, each
+ * kept on one line (a narrow sheet may put the total below the points, never split a number).
+ * @param {number} points The team's points of the round.
+ * @param {number} total The team's total after it.
+ * @returns {HTMLTableCellElement} The `td.score-points`.
+ */
+function _pointsCell(points, total) {
+  const cell = document.createElement('td');
+  cell.className = 'score-points';
+  const own = document.createElement('span');
+  own.textContent = String(points);
+  const running = document.createElement('span');
+  running.textContent = '(' + total + ')';
+  cell.append(own, ' ', running);
+  return cell;
+}
+
+/**
+ * Build the row of one round: its number and the teams' points.
  * @param {Object} record The round (State's RoundRecord).
  * @returns {HTMLTableRowElement} The `tr.score-round`.
  */
 function _buildRow(record) {
   const row = document.createElement('tr');
   row.className = 'score-round';
-  const cells = [String(record.roundIndex + 1), String(record.points[0]) + ' (' + record.total[0] + ')',
-    String(record.points[1]) + ' (' + record.total[1] + ')', _callsText(record)];
-  cells.forEach(function (text, index) {
-    const cell = document.createElement(index === 0 ? 'th' : 'td');
-    cell.textContent = text;
-    row.appendChild(cell);
-  });
+  const number = document.createElement('th');
+  number.scope = 'row';
+  number.textContent = String(record.roundIndex + 1);
+  row.append(number, _pointsCell(record.points[0], record.total[0]), _pointsCell(record.points[1], record.total[1]));
   return row;
+}
+
+/**
+ * A line of the sheet across all its columns.
+ * @param {string} className The row's class.
+ * @param {string} text The line's text.
+ * @returns {HTMLTableRowElement} The row.
+ */
+function _lineRow(className, text) {
+  const row = document.createElement('tr');
+  row.className = className;
+  const cell = document.createElement('td');
+  cell.colSpan = _COLUMNS;
+  cell.textContent = text;
+  row.appendChild(cell);
+  return row;
+}
+
+/**
+ * Build the line below a round's row that names who called what, made or failed.
+ * @param {Object} record The round (State's RoundRecord).
+ * @returns {(HTMLTableRowElement|null)} The `tr.score-calls`, or null when no one called (or
+ *   the calls are not known: rounds before a reconnect).
+ */
+function _buildCalls(record) {
+  const text = _callsText(record);
+  return text ? _lineRow('score-calls', text) : null;
 }
 
 /**
@@ -102,16 +149,7 @@ function _buildDetail(record) {
       return I18n.t('place.' + (index + 1)) + ' ' + names[seat];
     }).join(', ') }));
   }
-  if (!parts.length) {
-    return null;
-  }
-  const row = document.createElement('tr');
-  row.className = 'score-detail';
-  const cell = document.createElement('td');
-  cell.colSpan = 4;
-  cell.textContent = parts.join(' · ');
-  row.appendChild(cell);
-  return row;
+  return parts.length ? _lineRow('score-detail', parts.join(' · ')) : null;
 }
 
 /**
@@ -130,25 +168,24 @@ function _fill(prefix, total) {
   table.dataset.key = key;
   document.getElementById(prefix + '-team-20').textContent = _teamName(20, names);
   document.getElementById(prefix + '-team-31').textContent = _teamName(31, names);
+  [20, 31].forEach(function (team) {  // a name too long for its column ends in "…": whole on hover
+    const header = document.getElementById(prefix + '-team-' + team);
+    header.title = header.textContent;
+  });
   document.getElementById(prefix + '-total-20').textContent = String(total[0]);
   document.getElementById(prefix + '-total-31').textContent = String(total[1]);
   const body = table.querySelector('tbody');
   const rows = [];
   for (const record of State.rounds) {
     rows.push(_buildRow(record));
-    const detail = _buildDetail(record);
-    if (detail) {
-      rows.push(detail);
+    for (const line of [_buildCalls(record), _buildDetail(record)]) {
+      if (line) {
+        rows.push(line);
+      }
     }
   }
   if (!rows.length) {
-    const row = document.createElement('tr');
-    row.className = 'sheet-empty';
-    const cell = document.createElement('td');
-    cell.colSpan = 4;
-    cell.textContent = I18n.t('sheet.empty');
-    row.appendChild(cell);
-    rows.push(row);
+    rows.push(_lineRow('sheet-empty', I18n.t('sheet.empty')));
   }
   body.replaceChildren(...rows);
 }
