@@ -357,6 +357,7 @@ const TEXTS = {
     'history.left': 'Left',
     'player.person': 'A person (by name)',
     'player.agent': 'Agent: {kind} (all agents of this kind)',
+    'player.agentName': 'Agent: {level}',
     'player.rating': 'Rating {rating}',
     'player.games': 'Games won',
     'player.winsOf': '{wins} of {games} ({rate})',
@@ -829,6 +830,7 @@ const TEXTS = {
     'history.left': 'Verlassen',
     'player.person': 'Eine Person (nach Namen)',
     'player.agent': 'Agent: {kind} (alle Agenten dieser Art)',
+    'player.agentName': 'Agent: {level}',
     'player.rating': 'Wertung {rating}',
     'player.games': 'Gewonnene Spiele',
     'player.winsOf': '{wins} von {games} ({rate})',
@@ -1082,6 +1084,36 @@ function levelLabel(value) {
 }
 
 /**
+ * The level each agent plays at (the base of its spec), as src/tichu/agents/levels.py gives it:
+ * a record names an agent by its kind (`agent:heuristic`), a player knows the levels.
+ * @type {Object<string, string>}
+ */
+const _LEVEL_OF_AGENT = { beginner: 'beginner', rule: 'casual', heuristic: 'strong', montecarlo: 'expert' };
+
+/**
+ * An agent's kind of the records by its level ("Strong" for `heuristic`), or, for an agent of
+ * no level, by the kind's name ("Random").
+ * @param {string} kind E.g. `heuristic` or `montecarlo:0.2`.
+ * @returns {string} The name in the current language.
+ */
+function agentKindLabel(kind) {
+  const level = _LEVEL_OF_AGENT[String(kind).split(':')[0]];
+  return level ? t('level.' + level) : agentLabel(kind);
+}
+
+/**
+ * A player key of the records in words: an agent's (`agent:heuristic`) as "Agent: Strong",
+ * a person's name as it is.
+ * @param {string} key The key (a person's name, or `agent:` and the agent's kind).
+ * @returns {string} The name in the current language.
+ */
+function playerLabel(key) {
+  const text = String(key);
+  return text.startsWith('agent:') ? t('player.agentName', { level: agentKindLabel(text.slice('agent:'.length)) })
+    : text;
+}
+
+/**
  * The one-sentence description of a level (or, for an agent kind, that it is none).
  * @param {string} value A level or an agent kind.
  * @returns {string} The description in the current language.
@@ -1117,6 +1149,8 @@ export const I18n = Object.freeze({
   cardName,
   agentLabel,
   levelLabel,
+  agentKindLabel,
+  playerLabel,
   levelAbout,
   errorText
 });
