@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.browser import DESKTOP, OpenPage, Tab
+from tests.support.browser import DESKTOP, OpenPage, Shots, Tab
 from tests.support.live_server import LiveServer, StartServer
 
 if TYPE_CHECKING:
@@ -79,3 +80,46 @@ async def test_a_lobby_left_to_agents_is_not_offered_to_watch(start_server: Star
     assert "ada-table" in server.factory.tables, "Ada's table closed at once: nothing left to check"
     assert await watcher.count('#login-tables .watch-table[data-table="ada-table"]') == 0, \
         "the lobby left to agents is offered to watch"
+
+
+_FONT_JS = """(selector) => [...document.querySelectorAll(selector)]
+    .filter(el => el.checkVisibility() && el.textContent.trim())
+    .map(el => parseFloat(getComputedStyle(el).fontSize) * el.getBoundingClientRect().height / el.offsetHeight)"""
+
+#: The lobby's words for computer players, one per language (names like "Bot 3" aside).
+_OTHER_WORD = {"en": re.compile(r"\bbots?\b", re.IGNORECASE), "de": re.compile(r"\bBots?\b")}
+_LOBBY_TEXT_JS = """() => {
+    const view = document.querySelector('#view-lobby').cloneNode(true);
+    view.querySelectorAll('.seat-name, [hidden]').forEach(el => el.remove());
+    const options = [...document.querySelectorAll('#view-lobby option')].map(o => o.textContent);
+    return view.textContent + ' ' + options.join(' ');
+}"""
+
+
+async def test_the_lobbys_rules_are_readable_and_agents_are_agents(server: LiveServer, open_page: OpenPage,
+                                                                   shots: Shots) -> None:
+    """Issue 35, finding 9: at 1366x768 the table rules stood in small type in a corner, and the
+    lobby said "bots" beside "agents". The rules are drawn as large as the lobby's other options
+    ("Play to", "Hints"); no "bot" in the lobby's words, in English or German."""
+    tab = await open_page(DESKTOP, "lobby")
+    await tab.login(server.url, "Gio", "rules")
+    await tab.wait_view("view-lobby")
+    await tab.until(lambda: tab.visible("#lobby-rules"), "the table rules shown")
+    await tab.until(lambda: tab.visible("#lobby-options"), "the lobby's options shown")
+    rules = await tab.page.evaluate(_FONT_JS, "#lobby-rules .lobby-option > span")
+    options = await tab.page.evaluate(_FONT_JS, "#lobby-options .lobby-option > span, "
+                                      "#lobby-social .lobby-option > span")
+    assert len(rules) == 3 and options, (rules, options)
+    assert min(rules) >= min(options), f"the rules' type ({rules} px) is smaller than the options' ({options} px)"
+    for language in ("en", "de"):
+        text = await tab.page.evaluate(_LOBBY_TEXT_JS)
+        assert not _OTHER_WORD[language].search(text), f"'bot' in the lobby ({language}): {text}"
+        await tab.click("#lang-switch")
+        await tab.until(partial(_lang_is, tab, "en" if language == "de" else "de"), "the language switched")
+    await shots.take(tab, "lobby-rules-readable")
+    shots.assert_layout()
+
+
+async def _lang_is(tab: Tab, language: str) -> bool:
+    current: str = await tab.page.evaluate("document.documentElement.lang")
+    return current == language
