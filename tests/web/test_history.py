@@ -88,9 +88,9 @@ async def test_a_played_game_is_in_the_history_and_a_name_shows_the_players_stat
     await login.until(lambda: login.visible(row), f"{row} listed from the login")
     await login.click(f"{row} .player-link >> nth=1")  # an agent: all agents of its kind
     await login.wait_view("view-player")
-    await login.until(lambda: _title_is(login, "agent:random"), "the agents' statistics")
+    await login.until(lambda: _title_is(login, "Agent: Random"), "the agents' statistics (issue 35)")
     await login.click("#lang-switch")
-    await login.until(lambda: _text_starts(login, "#player-kind", "Agent: random (alle"), "German texts")
+    await login.until(lambda: _text_starts(login, "#player-kind", "Agent: Zufall (alle"), "German texts")
     await login.click("#lang-switch")
     await login.click("#player-back")
     await login.wait_view("view-history")

@@ -131,7 +131,7 @@ async def test_a_handed_over_seat_says_so_and_i_am_back_takes_it_back(server: Li
     await shots.take(tab, f"table-handed-over-{size.name}", both=False)
     shots.assert_layout()
     await tab.click("#lang-switch")
-    await tab.until(partial(_text_matches, tab, "#handover-text", "Ein Bot spielt für dich."), "the banner in German")
+    await tab.until(partial(_text_matches, tab, "#handover-text", "Ein Agent spielt für dich."), "the banner in German")
     assert await _text(tab, "#take-back") == "Bin wieder da"
     await tab.click("#lang-switch")
     await tab.until(partial(_text_matches, tab, "#take-back", "I’m back"), "the banner in English again")

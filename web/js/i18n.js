@@ -34,7 +34,7 @@ const TEXTS = {
     'lobby.ownSeatFixed': 'Your own seat stays where it is; swap the others.',
     'lobby.start': 'Start the game',
     'lobby.leave': 'Leave the table',
-    'lobby.agent': 'Level of the bots',
+    'lobby.agent': 'Level of the agents',
     'lobby.hints': 'Hints',
     'lobby.ready': 'Ready',
     'lobby.readyTag': 'ready',
@@ -117,6 +117,8 @@ const TEXTS = {
     'button.bomb': 'Bomb',
     'button.throwBomb': 'Throw bomb!',
     'button.hint': 'Hint',
+    'hand.receivedFrom': 'from {name}',
+    'hand.receivedCard': '{card}, {from}',
     'notice.longPress': 'Hold the button to call Grand Tichu.',
     'notice.hintPass': 'Hint: pass.',
     'notice.requestCancelled': 'A bomb interrupted your turn.',
@@ -125,6 +127,8 @@ const TEXTS = {
     'notice.playerLeft': '{name} left; an agent plays the seat.',
     'status.grandTichu': 'Grand Tichu? Hold the button, or continue.',
     'status.waiting': 'Waiting for the others…',
+    'status.waitingFor': 'Waiting for {names}…',
+    'status.names': '{first} and {last}',
     'status.clock': '{status} · {seconds} s left',
     'status.push': 'Push: tap a card, then a zone.',
     'status.pushReady': 'Ready: push the three cards.',
@@ -136,6 +140,10 @@ const TEXTS = {
     'status.youPlayed': 'You played.',
     'status.youPassedTurnOf': 'You passed. {name} is playing.',
     'status.youPlayedTurnOf': 'You played. {name} is playing.',
+    'status.agentPassed': 'Your agent passed.',
+    'status.agentPlayed': 'Your agent played.',
+    'status.agentPassedTurnOf': 'Your agent passed. {name} is playing.',
+    'status.agentPlayedTurnOf': 'Your agent played. {name} is playing.',
     'reason.wish': 'The wish is open: play a {value}.',
     'reason.beat': 'That does not beat the {combo}.',
     'reason.shape': 'These cards form no combination that goes on the {combo}.',
@@ -156,6 +164,7 @@ const TEXTS = {
     'place.4': '4th',
     'trick.owner': 'Trick: {name}',
     'trick.points': '{points} points',
+    'trick.dog': 'Dog: the lead passes to {name}',
     'trick.wish': 'Wish: {value}',
     'combo.single': 'Single',
     'combo.pair': 'Pair',
@@ -196,6 +205,7 @@ const TEXTS = {
     'log.grand': '{name} calls Grand Tichu.',
     'log.play': '{name}: {combo} {cards}',
     'log.bomb': '{name} bombs: {cards}',
+    'log.dog': '{name} plays the Dog: the lead passes to {to}.',
     'log.pass': '{name} passes.',
     'log.wish': '{name} wishes for a {value}.',
     'log.wishAnon': 'Wish: {value}.',
@@ -345,6 +355,7 @@ const TEXTS = {
     'history.left': 'Left',
     'player.person': 'A person (by name)',
     'player.agent': 'Agent: {kind} (all agents of this kind)',
+    'player.agentName': 'Agent: {level}',
     'player.rating': 'Rating {rating}',
     'player.games': 'Games won',
     'player.winsOf': '{wins} of {games} ({rate})',
@@ -494,7 +505,7 @@ const TEXTS = {
     'lobby.ownSeatFixed': 'Dein eigener Platz bleibt; tausche die anderen.',
     'lobby.start': 'Spiel starten',
     'lobby.leave': 'Tisch verlassen',
-    'lobby.agent': 'Spielstärke der Bots',
+    'lobby.agent': 'Spielstärke der Agenten',
     'lobby.hints': 'Tipps',
     'lobby.ready': 'Bereit',
     'lobby.readyTag': 'bereit',
@@ -577,6 +588,8 @@ const TEXTS = {
     'button.bomb': 'Bombe',
     'button.throwBomb': 'Bombe werfen!',
     'button.hint': 'Tipp',
+    'hand.receivedFrom': 'von {name}',
+    'hand.receivedCard': '{card}, {from}',
     'notice.longPress': 'Lange drücken für Ansage.',
     'notice.hintPass': 'Tipp: passen.',
     'notice.requestCancelled': 'Eine Bombe hat deinen Zug unterbrochen.',
@@ -585,6 +598,8 @@ const TEXTS = {
     'notice.playerLeft': '{name} ist gegangen; ein Agent spielt den Platz.',
     'status.grandTichu': 'Großes Tichu? Lange drücken, oder weiter.',
     'status.waiting': 'Warte auf die anderen …',
+    'status.waitingFor': 'Warte auf {names} …',
+    'status.names': '{first} und {last}',
     'status.clock': '{status} · noch {seconds} s',
     'status.push': 'Schupfen: Karte antippen, dann ein Feld.',
     'status.pushReady': 'Bereit: die drei Karten schupfen.',
@@ -596,6 +611,10 @@ const TEXTS = {
     'status.youPlayed': 'Du hast gespielt.',
     'status.youPassedTurnOf': 'Du hast gepasst. {name} ist am Zug.',
     'status.youPlayedTurnOf': 'Du hast gespielt. {name} ist am Zug.',
+    'status.agentPassed': 'Dein Agent hat gepasst.',
+    'status.agentPlayed': 'Dein Agent hat gespielt.',
+    'status.agentPassedTurnOf': 'Dein Agent hat gepasst. {name} ist am Zug.',
+    'status.agentPlayedTurnOf': 'Dein Agent hat gespielt. {name} ist am Zug.',
     'reason.wish': 'Der Wunsch gilt: spiele eine {value}.',
     'reason.beat': 'Das sticht nicht ({combo}).',
     'reason.shape': 'Diese Karten bilden keine Kombination für diesen Stich ({combo}).',
@@ -606,7 +625,7 @@ const TEXTS = {
     'status.roundOver': 'Die Runde ist vorbei.',
     'status.gameOver': 'Das Spiel ist vorbei.',
     'seat.pass': 'Passe',
-    'seat.away': 'Offline · Bot in {seconds} s',
+    'seat.away': 'Offline · Agent in {seconds} s',
     'seat.cards': '{count} Karten',
     'call.1': 'Tichu',
     'call.2': 'Großes Tichu',
@@ -616,6 +635,7 @@ const TEXTS = {
     'place.4': '4.',
     'trick.owner': 'Stich: {name}',
     'trick.points': '{points} Punkte',
+    'trick.dog': 'Hund: {name} spielt aus',
     'trick.wish': 'Wunsch: {value}',
     'combo.single': 'Einzelkarte',
     'combo.pair': 'Paar',
@@ -656,6 +676,7 @@ const TEXTS = {
     'log.grand': '{name} sagt Großes Tichu an.',
     'log.play': '{name}: {combo} {cards}',
     'log.bomb': '{name} bombt: {cards}',
+    'log.dog': '{name} spielt den Hund: {to} spielt aus.',
     'log.pass': '{name} passt.',
     'log.wish': '{name} wünscht sich eine {value}.',
     'log.wishAnon': 'Wunsch: {value}.',
@@ -729,16 +750,16 @@ const TEXTS = {
     'rules.clockOff': 'Aus',
     'rules.clockSeconds': '{seconds} s',
     'rules.onLeave': 'Wenn jemand geht',
-    'rules.onLeave.agent': 'Ein Bot spielt zu Ende',
+    'rules.onLeave.agent': 'Ein Agent spielt zu Ende',
     'rules.onLeave.end': 'Das Spiel endet',
-    'rules.newcomers': 'Neue dürfen während des Spiels den Platz eines Bots einnehmen',
+    'rules.newcomers': 'Neue dürfen während des Spiels den Platz eines Agenten einnehmen',
     'rules.endedEarly': '{name} ist gegangen; das Spiel wurde vorzeitig beendet.',
     'idle.leftLabel': 'noch {seconds} Sekunden',
     'idle.waited': 'wartet {time}',
-    'idle.agentFor': 'Bot spielt für {name}',
-    'idle.handOver': 'An einen Bot geben',
-    'idle.handOverLabel': 'Den Platz von {name} an einen Bot geben',
-    'idle.banner': 'Ein Bot spielt für dich.',
+    'idle.agentFor': 'Agent spielt für {name}',
+    'idle.handOver': 'An einen Agenten geben',
+    'idle.handOverLabel': 'Den Platz von {name} an einen Agenten geben',
+    'idle.banner': 'Ein Agent spielt für dich.',
     'idle.takeBack': 'Bin wieder da',
     'login.closedTable': 'Das Spiel an diesem Tisch hat begonnen, und der Tisch nimmt keine Neuen mehr auf.',
     'login.watchInstead': 'Stattdessen zuschauen',
@@ -805,6 +826,7 @@ const TEXTS = {
     'history.left': 'Verlassen',
     'player.person': 'Eine Person (nach Namen)',
     'player.agent': 'Agent: {kind} (alle Agenten dieser Art)',
+    'player.agentName': 'Agent: {level}',
     'player.rating': 'Wertung {rating}',
     'player.games': 'Gewonnene Spiele',
     'player.winsOf': '{wins} von {games} ({rate})',
@@ -1058,6 +1080,36 @@ function levelLabel(value) {
 }
 
 /**
+ * The level each agent plays at (the base of its spec), as src/tichu/agents/levels.py gives it:
+ * a record names an agent by its kind (`agent:heuristic`), a player knows the levels.
+ * @type {Object<string, string>}
+ */
+const _LEVEL_OF_AGENT = { beginner: 'beginner', rule: 'casual', heuristic: 'strong', montecarlo: 'expert' };
+
+/**
+ * An agent's kind of the records by its level ("Strong" for `heuristic`), or, for an agent of
+ * no level, by the kind's name ("Random").
+ * @param {string} kind E.g. `heuristic` or `montecarlo:0.2`.
+ * @returns {string} The name in the current language.
+ */
+function agentKindLabel(kind) {
+  const level = _LEVEL_OF_AGENT[String(kind).split(':')[0]];
+  return level ? t('level.' + level) : agentLabel(kind);
+}
+
+/**
+ * A player key of the records in words: an agent's (`agent:heuristic`) as "Agent: Strong",
+ * a person's name as it is.
+ * @param {string} key The key (a person's name, or `agent:` and the agent's kind).
+ * @returns {string} The name in the current language.
+ */
+function playerLabel(key) {
+  const text = String(key);
+  return text.startsWith('agent:') ? t('player.agentName', { level: agentKindLabel(text.slice('agent:'.length)) })
+    : text;
+}
+
+/**
  * The one-sentence description of a level (or, for an agent kind, that it is none).
  * @param {string} value A level or an agent kind.
  * @returns {string} The description in the current language.
@@ -1093,6 +1145,8 @@ export const I18n = Object.freeze({
   cardName,
   agentLabel,
   levelLabel,
+  agentKindLabel,
+  playerLabel,
   levelAbout,
   errorText
 });

@@ -219,6 +219,24 @@ function relativePosition(seat, ownSeat) {
 }
 
 /**
+ * Whether a play is the Dog (R3.10: it passes the lead to the partner and scores nothing).
+ * @param {Card[]} cards The cards played.
+ * @returns {boolean} True for the Dog alone.
+ */
+function isDog(cards) {
+  return cards.length === 1 && cards[0][0] === CardValue.DOG && cards[0][1] === Suit.SPECIAL;
+}
+
+/**
+ * The partner of a seat (R1.3: across the table).
+ * @param {number} seat 0..3.
+ * @returns {number} The partner's seat.
+ */
+function partnerOf(seat) {
+  return (seat + 2) % 4;
+}
+
+/**
  * The seat a push target names (R2.3).
  * @param {number} ownSeat The own seat.
  * @param {string} target `right`, `partner` or `left`.
@@ -239,6 +257,8 @@ export const Lib = Object.freeze({
   cardKey,
   parseCardKey,
   isSpecial,
+  isDog,
+  partnerOf,
   compareCards,
   sortCards,
   sameCards,

@@ -8,12 +8,13 @@
  */
 
 import { I18n } from './i18n.js';
+import { Lib } from './lib.js';
 
 /**
  * One line of the log.
  * @typedef {Object} Move
- * @property {string} kind `round`, `call`, `play`, `bomb`, `pass`, `wish`, `wished`, `taken`,
- *   `dragon`, `out` or `points`.
+ * @property {string} kind `round`, `call`, `play`, `bomb`, `dog` (the Dog's lead, which passes
+ *   the lead to the partner), `pass`, `wish`, `wished`, `taken`, `dragon`, `out` or `points`.
  * @property {number} [seat] Whose move.
  * @property {string} [name] That seat's name when the move was made.
  * @property {Object} [data] What the words need (cards, combination, value, place, ...).
@@ -72,8 +73,11 @@ function _move(log, event, context, nameOf) {
       return [seatMove('call', Number(context.player_index), { grand: Boolean(context.grand) })];
     case 'player_played': {
       const turn = context.turn;
-      return [seatMove(context.is_bomb ? 'bomb' : 'play', Number(turn[0]),
-        { cards: turn[1], combination: turn[2] })];
+      const seat = Number(turn[0]);
+      if (Lib.isDog(turn[1])) {
+        return [seatMove('dog', seat, { to: Lib.partnerOf(seat), toName: nameOf(Lib.partnerOf(seat)) })];
+      }
+      return [seatMove(context.is_bomb ? 'bomb' : 'play', seat, { cards: turn[1], combination: turn[2] })];
     }
     case 'player_passed':
       return [seatMove('pass', Number(context.player_index))];
@@ -133,6 +137,8 @@ function text(move) {
     case 'bomb':
       return I18n.t('log.' + move.kind, { name: move.name, combo: I18n.t('combo.' + data.combination[0]),
         cards: _cardsText(data.cards) });
+    case 'dog':
+      return I18n.t('log.dog', { name: move.name, to: data.toName });
     case 'pass':
       return I18n.t('log.pass', { name: move.name });
     case 'wish':

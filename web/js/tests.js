@@ -641,6 +641,14 @@ describe('TableControls (design 8.1.5)', function () {
       { key: 'status.waiting', seat: null });
     assert.equal(TableControls.turnStatus({ turn: null, seat: 0, ownAction: 'play' }), null);
   });
+  it('while an agent plays the own seat, the status names its moves as the agent\'s (issue 35, finding 9)', function () {
+    assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: 'play', agentPlays: true }),
+      { key: 'status.agentPlayedTurnOf', seat: 1 });
+    assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: 'pass', agentPlays: true }),
+      { key: 'status.agentPassed', seat: null });
+    assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: 'play', agentPlays: false }),
+      { key: 'status.youPlayedTurnOf', seat: 1 });
+  });
   it('bomb button: selects the weakest bomb, then throws the selected one', function () {
     const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
     const offered = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS] }));
@@ -790,6 +798,12 @@ describe('MoveLog: the running log of the moves', function () {
     assert.equal(log.moves[1].name, 'Ben');
     assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
     assert.equal(MoveLog.reduce(log, 'player_turn_changed', {}, nameOf, 10), log, 'other events leave it');
+  });
+  it('says that the Dog passes the lead to the partner, not "Single" (issue 35, finding 9)', function () {
+    const log = MoveLog.reduce(MoveLog.empty(), 'player_played', { turn: [1, [[0, 0]], ['single', 1, 0]], is_bomb: false },
+      nameOf, 10);
+    assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['dog']);
+    assert.equal(MoveLog.text(log.moves[0]), 'Rolf plays the Dog: the lead passes to Dora.');
   });
   it('keeps at most the limit, the newest', function () {
     let log = MoveLog.empty();

@@ -97,8 +97,9 @@ function playerLink(player) {
   button.type = 'button';
   button.className = 'player-link';
   button.dataset.player = player.key || player.name;
-  button.textContent = player.name;
-  button.setAttribute('aria-label', I18n.t('history.statsOf', { name: player.name }));
+  const name = I18n.playerLabel(player.name);  // an agent by its level, not `agent:heuristic`
+  button.textContent = name;
+  button.setAttribute('aria-label', I18n.t('history.statsOf', { name: name }));
   return button;
 }
 

@@ -5,7 +5,9 @@
  * - beside each seat being waited for, its clock (`.seat-clock`): the seconds left ("0:42"),
  *   or with the clock off the time waited once it is long ("waiting 1:05");
  * - a seat an agent plays for while its person is idle: `.seat-agent` ("Agent playing for Ida");
- *   the own seat: the banner `#handover-banner` with `#take-back` ("I'm back", `take_back`);
+ *   the own seat: the banner `#handover-banner` with `#take-back` ("I'm back", `take_back`),
+ *   and the class `handed-over` on the table view (on a phone the banner stands in for the
+ *   action buttons, which the person does not use meanwhile, and leaves the trick free);
  * - the host's `button.seat-hand-over` on a person's seat waited for 60 s or more (`hand_over`).
  *
  * It adds its elements to the seats once and draws itself on state changes, a language switch
@@ -70,7 +72,7 @@ function init() {
     seat.append(parts.clock, parts.agent, parts.handOver);
     _parts[index] = parts;
   }
-  ['handover-banner', 'handover-text', 'take-back'].forEach(function (id) {
+  ['view-table', 'handover-banner', 'handover-text', 'take-back'].forEach(function (id) {
     _elements[id] = document.getElementById(id);
   });
   _elements['take-back'].addEventListener('click', function () {
@@ -163,6 +165,7 @@ function render() {
   });
   const own = State.playerIndex !== null && IdleSeats.handedOver.has(State.playerIndex);
   _elements['handover-banner'].hidden = !own;
+  _elements['view-table'].classList.toggle('handed-over', own);  // on a phone the banner takes the buttons' place
   _setText(_elements['handover-text'], I18n.t('idle.banner'));
   _setText(_elements['take-back'], I18n.t('idle.takeBack'));
   _tick();

@@ -99,10 +99,10 @@ function render() {
     return;
   }
   _built = key;
-  _elements['player-title'].textContent = stats ? stats.name : '';
+  _elements['player-title'].textContent = stats ? I18n.playerLabel(stats.name) : '';
   _elements['player-kind'].textContent = !stats ? ''
     : stats.kind === 'human' ? I18n.t('player.person')
-      : I18n.t('player.agent', { kind: String(stats.kind).replace(/^agent:/, '') });
+      : I18n.t('player.agent', { kind: I18n.agentKindLabel(String(stats.kind).replace(/^agent:/, '')) });
   _elements['player-rating'].textContent = stats ? I18n.t('player.rating', { rating: stats.rating.toFixed(0) }) : '';
   const items = [];
   if (stats) {

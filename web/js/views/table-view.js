@@ -25,16 +25,16 @@ import { TrickReview } from './table/trick-review.js';
  * What is only on screen.
  * `nextHint` is the request and the index of the hinted play the Hint button selected last;
  * `ownAction` what the own seat did last in the open trick (TableControls.ownAction);
- * `received` the keys of the cards received in the exchange, highlighted in the hand until the
- * seat's first play or pass of the round.
- * @type {{selected: Set<string>, push: Object<string, (string|null)>, received: Set<string>,
+ * `received` the cards received in the exchange (key → the seat that pushed it), highlighted in
+ * the hand with whom each came from until the seat's first play or pass of the round.
+ * @type {{selected: Set<string>, push: Object<string, (string|null)>, received: Map<string, number>,
  *   resultDismissed: boolean, nextHint: {requestId: (string|null), index: (number|null)},
  *   ownAction: (string|null)}}
  */
 const _ui = {
   selected: new Set(),
   push: { right: null, partner: null, left: null },
-  received: new Set(),
+  received: new Map(),
   resultDismissed: false,
   nextHint: { requestId: null, index: null },
   ownAction: null
@@ -167,11 +167,11 @@ function _statusText() {
     return I18n.t(action === 'wish' ? 'status.wish' : 'status.dragon');
   }
   if (state.phase === 'grand_tichu') {
-    return I18n.t(action === 'announce_grand_tichu' ? 'status.grandTichu' : 'status.waiting');
+    return action === 'announce_grand_tichu' ? I18n.t('status.grandTichu') : _waitingText();
   }
   if (state.phase === 'schupf') {
     if (action !== 'schupf') {
-      return I18n.t('status.waiting');
+      return _waitingText();
     }
     return I18n.t(_pushCount() === 3 ? 'status.pushReady' : 'status.push');
   }
@@ -185,6 +185,23 @@ function _statusText() {
     return '';
   }
   return _playingStatus(action);
+}
+
+/**
+ * "Waiting for the others…", naming those whose clock runs (IdleSeats: everyone's clock is
+ * known), e.g. "Waiting for Max…" while the others have decided.
+ * @returns {string} The text.
+ */
+function _waitingText() {
+  const names = Object.keys(IdleSeats.clocks).map(Number).filter(function (seat) {
+    return seat !== State.playerIndex;
+  }).sort(function (first, second) { return first - second; }).map(State.displayName);
+  if (!names.length) {
+    return I18n.t('status.waiting');
+  }
+  const last = names.pop();
+  return I18n.t('status.waitingFor', { names: names.length ? I18n.t('status.names', { first: names.join(', '),
+    last: last }) : last });
 }
 
 /**
@@ -209,7 +226,10 @@ function _playingStatus(action) {
   }
   // right after the own action: "You passed. Bot 2 is playing.", never "Ada is playing" to Ada
   const status = TableControls.turnStatus({ turn: State.public.current_turn_index, seat: State.playerIndex,
-    ownAction: _ui.ownAction });
+    ownAction: _ui.ownAction, agentPlays: State.playerIndex !== null && IdleSeats.handedOver.has(State.playerIndex) });
+  if (status && status.key === 'status.waiting') {
+    return _waitingText();
+  }
   return status ? I18n.t(status.key, { name: status.seat === null ? '' : State.displayName(status.seat) }) : '';
 }
 
@@ -359,6 +379,19 @@ function _closeResult() {
 }
 
 /**
+ * The received cards and who pushed each (`received_schupf_cards` is `[from_right,
+ * from_partner, from_left]`, R2.3).
+ * @param {number[][]} cards The received cards.
+ * @returns {Map<string, number>} Card key → the giver's seat.
+ */
+function _receivedFrom(cards) {
+  const own = State.playerIndex === null ? 0 : State.playerIndex;
+  return new Map(cards.map(function (card, index) {
+    return [Lib.cardKey(card), Lib.seatOfTarget(own, Lib.PUSH_TARGETS[index])];
+  }));
+}
+
+/**
  * Keep the screen-only state in step with the game.
  * @param {{event: string, context: Object}} change What changed.
  * @returns {void}
@@ -371,15 +404,15 @@ function _onStateChanged(change) {
   _ui.ownAction = TableControls.ownAction(_ui.ownAction, event, change.context || {}, State.playerIndex);
   if (event === 'round_started' || (event === 'player_joined' && 'session_id' in change.context)) {
     _resetCards();
-    _ui.received = new Set();
+    _ui.received = new Map();
   }
   else if (event === 'start_playing') {
     // the received cards go straight into the hand, highlighted (no step that costs clock time)
     _resetCards();
-    _ui.received = new Set((State.private.received_schupf_cards || []).map(Lib.cardKey));
+    _ui.received = _receivedFrom(State.private.received_schupf_cards || []);
   }
   else if (_ui.ownAction !== null) {
-    _ui.received = new Set();  // the seat played or passed: the highlight has done its job
+    _ui.received = new Map();  // the seat played or passed: the highlight has done its job
   }
   else if (event === 'round_over') {
     _ui.resultDismissed = false;
@@ -453,7 +486,10 @@ function render() {
     showResult: final || (!_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')),
     final: final
   });
-  HandPanel.render(HandArranger.arrange(_visibleHand()), _ui.selected, { ordered: true, received: _ui.received });
+  const received = new Map(Array.from(_ui.received, function (entry) {
+    return [entry[0], State.displayName(entry[1])];
+  }));
+  HandPanel.render(HandArranger.arrange(_visibleHand()), _ui.selected, { ordered: true, received: received });
   HandArranger.render(_ui.selected);
   TrickReview.render();
   AutoPassBar.render();

@@ -2,8 +2,10 @@
 
 The list is public and small: per table its name, the names at its seats (agents as
 ``Bot N``), how many people sit there, whether a game runs and in which phase, how many
-watch and whether it admits spectators. At most :data:`MAX_LISTED` tables are listed
-(running ones first, then by name); ``truncated`` says whether more are open.
+watch and whether it admits spectators. A table where no person sits and no game runs (its
+people gone, agents only, waiting to be closed) is not listed: there is nothing to watch.
+At most :data:`MAX_LISTED` tables are listed (running ones first, then by name);
+``truncated`` says whether more are open.
 """
 
 from __future__ import annotations
@@ -50,9 +52,18 @@ def table_entry(table: Table) -> TableEntry:
             "watchable": spectators.admits}
 
 
+def is_listed(table: Table) -> bool:
+    """Whether the list shows a table: a game runs there, or a person sits there (connected or
+    within the grace period). A lobby or a finished game left to agents only is waiting to be
+    closed (Issue 35, finding 9: agent-only lobbies lingered in "Tables to watch")."""
+    return table.is_running or bool(table.clients)
+
+
 def table_list(factory: GameFactory, limit: int = MAX_LISTED) -> TableList:
-    """``{tables: [...], truncated}``: the open tables, running ones first, then by name."""
-    tables = sorted(factory.tables.values(), key=lambda table: (not table.is_running, table.name.casefold()))
+    """``{tables: [...], truncated}``: the listed tables (:func:`is_listed`), running ones
+    first, then by name."""
+    tables = sorted(filter(is_listed, factory.tables.values()),
+                    key=lambda table: (not table.is_running, table.name.casefold()))
     return {"tables": [table_entry(table) for table in tables[:limit]], "truncated": len(tables) > limit}
 
 

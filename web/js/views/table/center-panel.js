@@ -106,7 +106,8 @@ function openTrickTurns(turns) {
 }
 
 /**
- * Draw the trick's owner, combination and points, and the wish.
+ * Draw the trick's owner, combination and points (for the Dog's lead instead: to whom the lead
+ * passes, R3.10), and the wish.
  * @returns {void}
  */
 function _renderInfo() {
@@ -114,9 +115,14 @@ function _renderInfo() {
   const turns = openTrickTurns(state.trick_turns || []);
   const owner = state.trick_owner_index;
   const hasTrick = turns.length > 0 && owner !== null && owner !== undefined;
-  _elements['trick-owner'].textContent = hasTrick ? I18n.t('trick.owner', { name: State.displayName(owner) }) : '';
-  _elements['trick-combo'].textContent = hasTrick ? I18n.t('combo.' + turns[turns.length - 1][2][0]) : '';
-  _elements['trick-points'].textContent = hasTrick ? I18n.t('trick.points', { points: state.trick_points || 0 }) : '';
+  const latest = turns[turns.length - 1];
+  const dog = hasTrick && Lib.isDog(latest[1]);
+  _elements['trick-owner'].textContent = hasTrick && !dog ? I18n.t('trick.owner', { name: State.displayName(owner) })
+    : '';
+  _elements['trick-combo'].textContent = !hasTrick ? '' : dog
+    ? I18n.t('trick.dog', { name: State.displayName(Lib.partnerOf(latest[0])) }) : I18n.t('combo.' + latest[2][0]);
+  _elements['trick-points'].textContent = hasTrick && !dog ? I18n.t('trick.points', { points: state.trick_points || 0 })
+    : '';
   const wishOpen = Boolean(state.wish_open) && state.wish_value > 0;
   _elements.wish.textContent = wishOpen ? I18n.t('trick.wish', { value: I18n.valueLabel(state.wish_value) }) : '';
   _elements.wish.hidden = !wishOpen;

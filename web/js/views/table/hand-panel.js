@@ -3,6 +3,7 @@
  * other seats' hands (R8.3).
  */
 
+import { I18n } from '../../i18n.js';
 import { Lib } from '../../lib.js';
 import { State } from '../../state.js';
 import { CardBuilder } from '../card-builder.js';
@@ -66,9 +67,10 @@ function _renderRevealed() {
  * Draw the own hand and the revealed hands.
  * @param {number[][]} cards The hand cards to show (sorted here, unless `options.ordered`).
  * @param {Set<string>} selected Keys of the selected cards.
- * @param {{ordered: boolean, received: (Set<string>|undefined)}} [options] `ordered`: draw the
- *   cards in the order given (HandArranger); `received`: keys of the cards to mark as received
- *   in the exchange (the class `received`).
+ * @param {{ordered: boolean, received: (Map<string, string>|undefined)}} [options] `ordered`:
+ *   draw the cards in the order given (HandArranger); `received`: the cards received in the
+ *   exchange (key → the giver's name), marked (the class `received`) and labelled with whom
+ *   each came from.
  * @returns {void}
  */
 function render(cards, selected, options) {
@@ -76,11 +78,42 @@ function render(cards, selected, options) {
   const perRow = sorted.length > _MAX_ROW ? Math.ceil(sorted.length / 2) : Math.max(sorted.length, 1);
   _elements.hand.style.setProperty('--per-row', String(perRow));
   CardBuilder.syncCards(_elements.hand, sorted, { interactive: true, selected: selected });
-  const received = (options && options.received) || new Set();
+  const received = (options && options.received) || new Map();
   for (const element of /** @type {NodeListOf<HTMLElement>} */ (_elements.hand.querySelectorAll('.card'))) {
-    element.classList.toggle('received', received.has(element.dataset.card));
+    _markReceived(element, received.get(element.dataset.card));
   }
   _renderRevealed();
+}
+
+/**
+ * Mark a hand card as received in the exchange, or not: the class `received`, a small label
+ * `.card-from` ("from Max") and the same words in its name for screen readers and its tooltip.
+ * @param {HTMLElement} element The card.
+ * @param {(string|undefined)} giver Whose push it came from, or undefined for a card not received.
+ * @returns {void}
+ */
+function _markReceived(element, giver) {
+  const name = I18n.cardName(Lib.parseCardKey(element.dataset.card));
+  const from = giver === undefined ? '' : I18n.t('hand.receivedFrom', { name: giver });
+  const label = from ? I18n.t('hand.receivedCard', { card: name, from: from }) : name;
+  element.classList.toggle('received', Boolean(from));
+  let tag = /** @type {(HTMLElement|null)} */ (element.querySelector('.card-from'));
+  if (from && !tag) {
+    tag = document.createElement('span');
+    tag.className = 'card-from';
+    tag.setAttribute('aria-hidden', 'true');
+    element.appendChild(tag);
+  }
+  if (tag && !from) {
+    tag.remove();
+  }
+  else if (tag && tag.textContent !== from) {
+    tag.textContent = from;
+  }
+  if (element.getAttribute('aria-label') !== label) {
+    element.setAttribute('aria-label', label);
+    element.title = label;
+  }
 }
 
 /**

@@ -157,10 +157,13 @@ function ownAction(previous, event, context, seat) {
 
 /**
  * The status line while the own seat waits in a trick (no request open): whose turn it is,
- * after the own action first what the player did, in the second person; the own seat is
- * never named (the turn may still point to it right after the own answer).
- * @param {{turn: (number|null|undefined), seat: (number|null), ownAction: (string|null)}} situation
- *   The seat at turn, the own seat and TableControls.ownAction.
+ * after the own action first what the player did, in the second person ("You played."), or,
+ * while an agent plays the seat for its idle person, what the agent did ("Your agent
+ * played."); the own seat is never named (the turn may still point to it right after the own
+ * answer).
+ * @param {{turn: (number|null|undefined), seat: (number|null), ownAction: (string|null),
+ *   agentPlays?: boolean}} situation The seat at turn, the own seat, TableControls.ownAction
+ *   and whether an agent plays the own seat now (IdleSeats.handedOver).
  * @returns {({key: string, seat: (number|null)}|null)} The I18n key and the seat whose name
  *   fills `{name}`, or null when nobody is at turn.
  */
@@ -169,8 +172,9 @@ function turnStatus(situation) {
   if (turn === null || turn === undefined) {
     return null;
   }
-  const own = situation.ownAction === 'pass' ? 'status.youPassed' : situation.ownAction === 'play'
-    ? 'status.youPlayed' : null;
+  const who = situation.agentPlays ? 'status.agent' : 'status.you';
+  const own = situation.ownAction === 'pass' ? who + 'Passed' : situation.ownAction === 'play'
+    ? who + 'Played' : null;
   if (turn === situation.seat) {
     return { key: own || 'status.waiting', seat: null };
   }
