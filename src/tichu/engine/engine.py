@@ -136,8 +136,10 @@ class GameEngine:
 
     @property
     def round(self) -> Round | None:
-        """The current round, or ``None`` between games."""
-        return self.state.round if self.state is not None else None
+        """The current round (of a game :meth:`resume` left too, before it runs), or ``None``
+        between games."""
+        state = self.state or self._resumed
+        return state.round if state is not None else None
 
     @property
     def game(self) -> Game:
@@ -222,25 +224,11 @@ class GameEngine:
         self._resumed = GameState.resume(self.rules, Game(self.rules, self._rng), finished, unfinished,
                                          prompted=self._prompted(), keep_rounds=self.keep_rounds)
         follow(self.info, self._resumed)
+        self.info.is_running = True  # from now on the table shows the resumed game
 
     async def run(self) -> Game:
         """Play one game to its end (R7.4) and return it (from where :meth:`resume` left it)."""
-        state, self._resumed = self._resumed, None
-        if state is None:
-            state = GameState(self.rules, Game(self.rules, self._rng), prompted=self._prompted(),
-                              keep_rounds=self.keep_rounds)
-            self.info.round_scores = []
-            self.info.total = (0, 0)
-        self.state = state
-        self._reported = None
-        self.info.is_running = True
-        if self._listeners:
-            self._emit(GameStarted())
-        round_ = state.round
-        if round_ is not None and round_.phase == Phase.GRAND_TICHU:
-            self._round_started(state)
-        elif round_ is not None:
-            follow(self.info, state)
+        state = self._begin()
         try:
             while not state.is_over:
                 await self._step(state)
@@ -253,6 +241,45 @@ class GameEngine:
         if self._listeners:
             self._emit(GameOver(tuple(self.info.round_scores), (game.total[0], game.total[1]), game.winner))
         return game
+
+    async def play_round(self) -> Round:
+        """Play one round to its end (R7) and stop there: the round :meth:`resume` left open (another
+        line from a stored game's position, docs/server.md), else the next one dealt. The game
+        goes no further, whatever its score.
+
+        :returns: The round played.
+        """
+        state = self._begin()
+        try:
+            while not state.is_over and not (state.round is not None and state.round.is_over):
+                await self._step(state)
+            self._round_over(state)
+        finally:
+            self.info.is_running = False
+        assert state.round is not None
+        return state.round
+
+    def _begin(self) -> GameState:
+        """The game to play: the one :meth:`resume` left, else a new one, whose start the table is
+        told (``game_started``; whoever joins a resumed game gets its state instead)."""
+        state, self._resumed = self._resumed, None
+        new = state is None
+        if state is None:
+            state = GameState(self.rules, Game(self.rules, self._rng), prompted=self._prompted(),
+                              keep_rounds=self.keep_rounds)
+            self.info.round_scores = []
+            self.info.total = (0, 0)
+        self.state = state
+        self._reported = None
+        self.info.is_running = True
+        if self._listeners and new:
+            self._emit(GameStarted())
+        round_ = state.round
+        if round_ is not None and round_.phase == Phase.GRAND_TICHU:
+            self._round_started(state)
+        elif round_ is not None:
+            follow(self.info, state)
+        return state
 
     async def _step(self, state: GameState) -> None:
         """Make the decision the state waits for."""

@@ -43,7 +43,7 @@ A step (a dict, cards as record labels, docs/server.md):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Unpack
 
 from tichu.core.cards import DOG, format_mask, points_of
@@ -51,6 +51,10 @@ from tichu.core.combos import CombinationType, classify_mask
 from tichu.core.round import Action, ActionKind, Round
 from tichu.records.parts import RecordSummary, ReplayDocument, Step, StepFields
 from tichu.records.record import ReplayFault, ReplayObserver, replay, replay_round, rules_of
+
+#: Told of each step as :func:`record_steps` makes it: its index, the step, and the round as it
+#: stands after the step (the live round, or a copy for a trick taken: read it, never change it).
+StepHook = Callable[[int, Step, Round], None]
 
 #: Steps one record may make at most (a record file is a client's upload; a real game has a
 #: few thousand).
@@ -84,8 +88,10 @@ def combo_of(mask: int) -> tuple[str | None, int]:
 class _Steps(ReplayObserver):
     """Collects the steps while :func:`replay` walks a record."""
 
-    def __init__(self, max_steps: int, names: list[str], changes: list[tuple[int, int, int, str]]) -> None:
+    def __init__(self, max_steps: int, names: list[str], changes: list[tuple[int, int, int, str]],
+                 on_step: StepHook | None = None) -> None:
         self.steps: list[Step] = []
+        self.on_step = on_step
         self.max_steps = max_steps
         self.score = [0, 0]
         self.trick = 0
@@ -116,6 +122,8 @@ class _Steps(ReplayObserver):
             "tricks_won": list(round_.tricks_won),
             "score": list(self.score), "names": self._names(round_index),
         })
+        if self.on_step is not None:
+            self.on_step(len(self.steps) - 1, self.steps[-1], round_)
 
     def dealt(self, index: int, round_: Round) -> None:
         self.trick = 0
@@ -163,16 +171,19 @@ class _Steps(ReplayObserver):
                   double_victory=result.double_victory, tichu_success=list(result.tichu_success))
 
 
-def record_steps(record: Mapping[str, object], max_steps: int = MAX_STEPS) -> tuple[list[Step], ReplayFault | None]:
+def record_steps(record: Mapping[str, object], max_steps: int = MAX_STEPS,
+                 on_step: StepHook | None = None) -> tuple[list[Step], ReplayFault | None]:
     """Replay a record through the rules, step by step.
 
     :param record: A ``tichu-record/1`` object.
     :param max_steps: (Optional) The most steps to make; more is a fault (rule ``"records"``).
+    :param on_step: (Optional) Told of each step as it is made, with the round as it stands
+        after it (:data:`StepHook`).
     :returns: The steps (up to the first violation), and the violation or ``None``. An
         aborted game (``aborted``, docs/server.md) has the steps of its ``unfinished_round``
         too, as far as it went; its fault is then rule R7.4 in that round.
     """
-    collector = _Steps(max_steps, *_seats(record))
+    collector = _Steps(max_steps, *_seats(record), on_step=on_step)
     try:
         fault = replay(record, collector)
         unfinished = record.get("unfinished_round")

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from aiohttp import web
 
-from tichu.server.http import analysis, history, replay, site, tables
+from tichu.server.http import analysis, history, lines, replay, site, tables
 
 #: Every module's ``add_routes``, the site's last (its files' route takes every path under ``/``).
 ROUTES: tuple[Callable[[web.Application], None], ...] = (
-    history.add_routes, analysis.add_routes, replay.add_routes, tables.add_routes, site.add_routes)
+    history.add_routes, analysis.add_routes, replay.add_routes, lines.add_routes, tables.add_routes, site.add_routes)

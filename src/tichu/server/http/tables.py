@@ -55,8 +55,9 @@ def table_entry(table: Table) -> TableEntry:
 def is_listed(table: Table) -> bool:
     """Whether the list shows a table: a game runs there, or a person sits there (connected or
     within the grace period). A lobby or a finished game left to agents only is waiting to be
-    closed (Issue 35, finding 9: agent-only lobbies lingered in "Tables to watch")."""
-    return table.is_running or bool(table.clients)
+    closed (Issue 35, finding 9: agent-only lobbies lingered in "Tables to watch"). A table
+    that plays another line of a stored game is one person's practice: never listed."""
+    return table.line is None and (table.is_running or bool(table.clients))
 
 
 def table_list(factory: GameFactory, limit: int = MAX_LISTED) -> TableList:

@@ -23,6 +23,7 @@ from tichu.server.codes import ErrorCode
 from tichu.server.config import Settings
 from tichu.server.tables.agent_seat import AgentFactory, ServerAgent, registry_agent
 from tichu.server.tables.hints import HintRanker, heuristic_hinter, ranked_hint
+from tichu.server.tables.lines import Line
 from tichu.server.tables.options import TableOptions
 from tichu.server.tables.session import GameSession
 from tichu.server.tables.social import Social
@@ -35,7 +36,7 @@ from tichu.server.ws.protocol import ProtocolError, agent_name, notification
 
 #: The context of a notification every client and spectator of a table hears (:meth:`TableBase._broadcast`).
 BroadcastContext = (out.SeatEvent | out.SeatHandedOver | out.PlayerDisconnected | out.PlayerLeft
-                    | out.PlayersSwapped | out.TableOptions)
+                    | out.PlayersSwapped | out.TableOptions | out.LineOver)
 
 
 class TableBase:
@@ -48,6 +49,9 @@ class TableBase:
     :ivar options: The agent kind of empty seats and whether hints are given.
     :ivar target_score: The score the next game (or the running one) is played to.
     :ivar social: The chat, the reactions' rate and who is ready.
+    :ivar line: The stored game's position this table plays on from (another line,
+        :mod:`~tichu.server.tables.lines`), or ``None`` for a table of whole games.
+    :ivar line_started: Whether the line's round has been played on (it is played once).
     """
 
     def __init__(self, name: str, settings: Settings, on_empty: Callable[[TableBase], None], store: StoreWriter, *,
@@ -86,6 +90,8 @@ class TableBase:
         self.session = GameSession(name, self, store, on_ended=self._game_ended, on_failed=self._game_failed,
                                    on_finished=on_finished)
         self.spectators = Spectators(settings.max_spectators_per_table, self)
+        self.line: Line | None = None
+        self.line_started = False
         self._closing_spectators: set[asyncio.Task[None]] = set()
 
     @property
@@ -114,6 +120,9 @@ class TableBase:
         self.info.is_running = False
         self.info.player_names = [peer.name if peer else agent_name(seat) for seat, peer in enumerate(self.peers)]
         self._departed.clear()  # the game's seats are nobody's now: the lobby is open to every name
+        if self.line is not None:
+            line = self.line
+            self._broadcast("line_over", {"game_id": line.game_id, "step": line.position.step, "seat": line.seat})
 
     def knows(self, peer: Peer) -> bool:
         """Whether ``peer`` may come back with its session id: it is seated (connected or within

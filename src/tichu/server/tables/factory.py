@@ -19,6 +19,7 @@ from tichu.server.guard.memory import release_memory
 from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker, heuristic_hinter
+from tichu.server.tables.lines import PendingLines
 from tichu.server.tables.spectators import Spectator
 from tichu.server.tables.table import Table
 from tichu.server.workers.agent_pool import AgentPool
@@ -65,6 +66,7 @@ class GameFactory:
         self._tasks: set[asyncio.Task[None]] = set()
         self._idle_cleanup: asyncio.TimerHandle | None = None
         self._openings = OpeningWindow(settings.tables_per_minute)
+        self.lines = PendingLines()
 
     def join(self, table_name: str, player_name: str, connection: Connection,
              address: str | None = None) -> tuple[Table, Peer]:
@@ -85,12 +87,19 @@ class GameFactory:
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables are open")
             if address is not None and not self._openings.allow(address):
                 raise ProtocolError(ErrorCode.SERVER_BUSY, "too many tables opened from this address")
-            table = self.tables[table_name] = Table(table_name, self.settings, self._table_empty, self._store,
-                                                   pool=self._pool, agents=self._agents,
-                                                   hinter=self._hinters(self.settings), on_finished=self._on_finished)
+            line = self.lines.take(table_name)
+            if line is not None:
+                table = self.tables[table_name] = Table.for_line(
+                    table_name, line, self.settings, self._table_empty, self._store, pool=self._pool,
+                    agents=self._agents, hinter=self._hinters(self.settings))
+            else:
+                table = self.tables[table_name] = Table(
+                    table_name, self.settings, self._table_empty, self._store, pool=self._pool, agents=self._agents,
+                    hinter=self._hinters(self.settings), on_finished=self._on_finished)
             log.info("table %r opened", table_name)
         self._keep_open(table)
-        peer = table.join(player_name, connection)
+        peer = table.join_line(player_name, connection) if table.line is not None and not table.line_started \
+            else table.join(player_name, connection)
         self._forget_sessions(table)
         self._sessions[peer.session_hash] = (table, peer)
         log.info("table %r: %r joined at seat %d", table_name, player_name, peer.seat)

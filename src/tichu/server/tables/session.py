@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 from tichu.core.views import TableSource
 from tichu.engine.engine import GameEngine
@@ -124,6 +124,16 @@ class GameSession:
         follow(journal.cursor)
         self._run(engine, journal, started_at, people)
 
+    def play_line(self, engine: GameEngine) -> None:
+        """Play the round a resumed engine holds to its end and stop (another line from a stored
+        game's position, docs/server.md): practice, so no journal and no record."""
+        self.starters = [(player.name, player.kind) for player in engine.players]
+        self._starting_people = set()
+        self.seat_changes = []
+        self.engine = engine
+        self._journal = None
+        self._task = asyncio.create_task(self._run_game(engine, engine.play_round), name=f"table {self.table_name}")
+
     def _run(self, engine: GameEngine, journal: GameJournal, started_at: str,
              people: list[tuple[int, str, str]]) -> None:
         """Run a game (new or resumed) with its journal, storing the people's seats first."""
@@ -133,11 +143,13 @@ class GameSession:
         self._started_at = started_at
         for seat, name, hashed in people:
             self.store_seat(seat, name, hashed)
-        self._task = asyncio.create_task(self._run_game(engine), name=f"table {self.table_name}")
+        self._task = asyncio.create_task(self._run_game(engine, engine.run), name=f"table {self.table_name}")
 
-    async def _run_game(self, engine: GameEngine) -> None:
+    async def _run_game(self, engine: GameEngine, play: Callable[[], Awaitable[object]]) -> None:
+        """Play (``engine.run``, or ``engine.play_round`` for a line), then write the record (none
+        without a journal); a failure is logged and the game's record written as aborted."""
         try:
-            await engine.run()
+            await play()
             self.write_record(engine, aborted=False)
         except asyncio.CancelledError:
             raise

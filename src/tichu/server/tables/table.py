@@ -37,6 +37,7 @@ from tichu.server.config import Settings
 from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker
+from tichu.server.tables.lines import Line
 from tichu.server.tables.lobby import Lobby
 from tichu.server.tables.options import StartOptions, StoredOptions, TableOptions, as_number
 from tichu.server.tables.spectators import Spectator
@@ -86,6 +87,44 @@ class Table(Lobby):
         engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
         self.session.begin(engine, str(uuid.uuid4()), now_iso(), options, self._people())
         engine.observe(self.spectators)
+
+    @classmethod
+    def for_line(cls, name: str, line: Line, settings: Settings, on_empty: Callable[[TableBase], None],
+                 store: StoreWriter, *, pool: AgentPool, agents: AgentFactory = registry_agent,
+                 hinter: HintRanker | None = None) -> Table:
+        """Open a table for another line (:mod:`~tichu.server.tables.lines`): its first person plays
+        the line's seat (:meth:`join_line`); newcomers are refused once it runs, as by default."""
+        table = cls(name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter)
+        table.line = line
+        table.target_score = line.position.rules.target_score
+        return table
+
+    def join_line(self, player_name: str, connection: Connection) -> Peer:
+        """The line's person joins: seated on the line's seat as host, the table's agents on the
+        others, and the round played on from the line's position to its end; the person's
+        ``player_joined`` shows the position.
+
+        :raises ProtocolError: ``GAME_ALREADY_STARTED`` if the line has been played on already.
+        """
+        line = self.line
+        if line is None or self.line_started:
+            raise ProtocolError(ErrorCode.GAME_ALREADY_STARTED, "this line has been played", table_name=self.name)
+        self.line_started = True
+        peer = self._new_peer(player_name, line.seat)
+        self._seat(peer)
+        self._joined.append(peer)
+        self.info.host_index = line.seat
+        players: list[Player] = [client if client is not None else self._seat_agent(self._make_agent(seat))
+                                 for seat, client in enumerate(self.peers)]
+        self.info.player_names = [player.name for player in players]
+        finished, round_ = line.position.rounds()
+        engine = GameEngine(players, line.position.rules, rng=random.Random(), info=self.info,
+                            bomb_window=self.settings.bomb_window, keep_rounds=True)
+        engine.resume(finished, round_)
+        self.session.play_line(engine)
+        engine.observe(self.spectators)
+        self._connect(peer, connection)
+        return peer
 
     def _people(self) -> list[tuple[int, str, str]]:
         """``(seat, name, session hash)`` of every person seated, as the store keeps them."""

@@ -35,6 +35,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar, TypeVarTuple
 
 from tichu.records.bsw import BswError, decode, import_game
+from tichu.records.positions import Position, position_after
 from tichu.records.record import FORMAT
 from tichu.records.steps import record_summary, replay_document
 from tichu.server.workers.agent_pool import process_context
@@ -216,6 +217,16 @@ def stored_answer(text: str, gzipped: bool) -> bytes:
     """
     records = parse_records(text.encode())
     return encode(dict(replay_document(records[0])), gzipped)
+
+
+def stored_position(text: str, step: int) -> Position:
+    """The position after a step of a stored game's record (its JSON text), for another line
+    (runs in a replay process).
+
+    :raises BadRecord: For a stored text that is no record.
+    :raises NoPosition: For a step the record does not reach, or after which its round is over.
+    """
+    return position_after(parse_records(text.encode())[0], step)
 
 
 def upload_document(data: bytes, index: int | None = None) -> dict[str, Any]:

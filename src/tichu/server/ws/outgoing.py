@@ -403,6 +403,15 @@ class SeatEvent(TypedDict):
     player_name: str
 
 
+class LineOver(TypedDict):
+    """``line_over``: the round played on from a stored game's position is over (docs/server.md,
+    "Another line"): the game, the step it started after and the seat the person played."""
+
+    game_id: str
+    step: int
+    seat: int
+
+
 #: The context of each notification.
 NOTIFICATIONS: dict[str, type[Mapping[str, object]]] = {
     "player_played": PlayerPlayed, "player_passed": PlayerIndex, "player_turn_changed": TurnChanged,
@@ -416,7 +425,7 @@ NOTIFICATIONS: dict[str, type[Mapping[str, object]]] = {
     "chat_message": ChatLine, "chat_history": ChatHistory, "reaction": ReactionSent,
     "spectators_changed": SpectatorsChanged, "spectator_hands": SpectatorHands, "spectate_started": SpectateStarted,
     "turn_clocks": TurnClocks, "seat_handed_over": SeatHandedOver, "seat_taken_back": SeatEvent,
-    "game_ended_early": SeatEvent,
+    "game_ended_early": SeatEvent, "line_over": LineOver,
 }
 
 
