@@ -4,7 +4,9 @@
  * side panel's score tab (`renderSheet`, `#sheet-table`). The names are those of the seats
  * when each round was played (RoundRecord `names`), not of the seats now: a partner who
  * leaves after the game keeps their name on the sheet. Below each round's row a line
- * (`tr.score-detail`) gives its card points, Tichu points and the order out.
+ * (`tr.score-detail`) gives its card points, Tichu points and the order out, and names the
+ * round's teams where they were not those of the header (a seat that changed hands: "Lena &
+ * Max → Bot 3", issue 35, finding 5).
  */
 
 import { Events } from '../events.js';
@@ -90,6 +92,10 @@ function _buildRow(record) {
 function _buildDetail(record) {
   const names = record.names || _sheetNames();
   const parts = [];
+  const header = _sheetNames();
+  if ([20, 31].some(function (team) { return _teamName(team, names) !== _teamName(team, header); })) {
+    parts.push(I18n.t('scores.detailTeams', { a: _teamName(20, names), b: _teamName(31, names) }));
+  }
   if (record.cardPoints) {
     parts.push(I18n.t(record.isDoubleVictory ? 'scores.detailDouble' : 'scores.detailCards',
       { a: record.cardPoints[0], b: record.cardPoints[1] }));
