@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from tests.support.live_server import Message, wait_for_records
-from tests.support.raw_client import GAME_WAIT, Client, Server, Skip, StartServer, Strategy
+from tests.support.raw_client import GAME_WAIT, Client, Server, Skip, StartServer, Strategy, is_event
 from tichu.records.rating import INITIAL, rate_games
 from tichu.records.record import read_records
 from tichu.records.stats import game_stats, player_key
-from tichu.records.steps import replay_document
+from tichu.records.steps import record_steps, replay_document
 from tichu.records.store import GameStore
 from tichu.server.keys import STORE_FILE
 
@@ -277,3 +277,26 @@ def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
                           timeout=60, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return done
+
+
+async def test_a_game_ended_in_its_first_round_lists_that_round_and_its_card_points(start_server: StartServer) -> None:
+    """Issue 35, finding 4: a game ended early in its first round was listed as "0 rounds, 0 : 0";
+    its summary now names the round it ended in and the card points each team had taken in it,
+    as a replay of the record's unfinished round says."""
+    async with asyncio.timeout(GAME_WAIT):
+        server = await start_server()
+        cut = await server.join("Cleo", "cut", seed=3)
+        await cut.send_type("start_game")
+        await cut.play(until=lambda message: is_event(message, "trick_taken")
+                       and message["payload"]["context"]["points"] > 0)
+        await cut.play(until=None, hold=lambda request: True)
+        await server.factory.close_table(server.table("cut"))
+    [record] = server.records("cut", aborted=True)
+    assert record["rounds"] == [] and "unfinished_round" in record
+    status, page = await get(server, "/api/games")
+    assert status == 200
+    [summary] = page["games"]
+    won = record_steps(record)[0][-1]["won_points"]
+    assert summary["unfinished"] == {"round": 0, "points": [won[0] + won[2], won[1] + won[3]]}
+    assert sum(summary["unfinished"]["points"]) > 0, "no card points taken in the round"
+    assert summary["score"] == [0, 0] and summary["rounds"] == 0

@@ -132,6 +132,10 @@ async def test_the_host_hands_a_silent_seat_to_an_agent(start_server: StartServe
         handed = await host.wait_event("seat_handed_over")
         assert handed == {"player_index": ben.seat, "player_name": "Ben", "reason": "host"}
         await ben.wait_event("request_cancelled", request_id=held["request_id"])
+        told = [m["payload"]["event"] for m in ben.messages
+                if is_event(m, "seat_handed_over") or is_event(m, "request_cancelled")]
+        assert told == ["seat_handed_over", "request_cancelled"], \
+            f"issue 35, finding 6: Ben's page reads the cancellation by the hand-over told before it: {told}"
         mark = len(ben.messages)
         hosting = asyncio.create_task(host.play())
         for _ in range(2):  # the agent answers the cancelled request, then Ben's next turn

@@ -7,6 +7,7 @@ import { Config } from './config.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
 import { I18n } from './i18n.js';
+import { IdleSeats } from './idle-seats.js';
 import { Modals } from './modals.js';
 import { Network } from './network.js';
 import { ReplayController } from './replay-controller.js';
@@ -90,7 +91,7 @@ function _afterNotification(event, context, returning) {
     ViewManager.show('lobby');  // the lobby says who ended it (SeatRulesView)
   }
   else if (event === 'request_cancelled') {
-    _toast(I18n.t('notice.requestCancelled'));
+    _toast(I18n.t(_cancelledBecauseHandedOver() ? 'notice.requestHandedOver' : 'notice.requestCancelled'));
   }
   else if (event === 'player_played') {
     SoundManager.play(context.is_bomb ? 'bomb' : 'play');
@@ -101,6 +102,16 @@ function _afterNotification(event, context, returning) {
   else if (event === 'player_announced') {
     SoundManager.play('announce');
   }
+}
+
+/**
+ * Whether the own open request was cancelled because the seat went to its stand-in (the host's
+ * hand-over: `seat_handed_over` for the own seat comes first, docs/server.md) rather than by an
+ * out-of-turn bomb, the only other reason the server cancels a request.
+ * @returns {boolean} True while the own seat is handed over.
+ */
+function _cancelledBecauseHandedOver() {
+  return State.playerIndex !== null && IdleSeats.handedOver.has(State.playerIndex);
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * @file MoveLog: the running log of a game's moves (who played what, passes, Tichu and Grand
  * Tichu calls, bombs, the wish and its fulfilment, the Dragon's gift, tricks taken, players
- * out, each round's start and points), kept from the notifications the client receives as a
- * pure reducer: the server sends no history, so a page that joins or reloads starts an empty
+ * out, each round's start and points, a person leaving the table), kept from the
+ * notifications the client receives as a pure reducer: the server sends no history, so a page that joins or reloads starts an empty
  * log. The names are taken when the move is made, so a player who leaves later keeps them;
  * the words are chosen when the log is drawn (`text`), in the language of that moment.
  */
@@ -14,7 +14,8 @@ import { Lib } from './lib.js';
  * One line of the log.
  * @typedef {Object} Move
  * @property {string} kind `round`, `call`, `play`, `bomb`, `dog` (the Dog's lead, which passes
- *   the lead to the partner), `pass`, `wish`, `wished`, `taken`, `dragon`, `out` or `points`.
+ *   the lead to the partner), `pass`, `wish`, `wished`, `taken`, `dragon`, `out`, `points` or
+ *   `left` (a person left the table).
  * @property {number} [seat] Whose move.
  * @property {string} [name] That seat's name when the move was made.
  * @property {Object} [data] What the words need (cards, combination, value, place, ...).
@@ -102,6 +103,13 @@ function _move(log, event, context, nameOf) {
       return [seatMove('out', Number(context.player_index), { place: Number(context.place) })];
     case 'round_over':
       return [{ kind: 'points', data: { points: context.points.slice(), total: context.total.slice() } }];
+    case 'player_left': {
+      if (!context.replaced_by_agent) {
+        return [];
+      }
+      const seat = Number(context.player_index);  // the name now is the agent's (issue 35, finding 5)
+      return [{ kind: 'left', seat: seat, name: String(context.player_name || ''), data: { agent: nameOf(seat) } }];
+    }
     default:
       return [];
   }
@@ -154,6 +162,8 @@ function text(move) {
       return I18n.t('log.out', { name: move.name, place: I18n.t('place.' + data.place) });
     case 'points':
       return I18n.t('log.points', { a: data.points[0], b: data.points[1], ta: data.total[0], tb: data.total[1] });
+    case 'left':
+      return I18n.t('log.left', { name: move.name, agent: data.agent });
     default:
       return '';
   }

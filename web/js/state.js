@@ -18,7 +18,8 @@ import { Lib } from './lib.js';
  *   whether the caller went out first; null when unknown.
  * @property {boolean} isDoubleVictory Whether a team went out first and second (R7.1).
  * @property {string[]} names The four seats' names when the round was played (the sheet keeps
- *   them when a player leaves later).
+ *   them when a player leaves later); a seat that changed hands during the round names everyone
+ *   who held it, in order ("Max → Bot 3").
  * @property {number[]} outOrder The seats in the order they went out (`out_order`); empty when unknown.
  */
 
@@ -122,6 +123,12 @@ let _answered = null;
  * at one's turn is the answer; the Mah Jong's wish stops bombs), so neither is offered.
  */
 let _answering = null;
+/**
+ * @type {(string[][]|null)} Who held each seat during the running round, in order (its names at
+ * `round_started`, then each new occupant's), for the round's {@link RoundRecord} `names`; null
+ * when the round's start was not seen (a page that joined during it takes the names then).
+ */
+let _roundHolders = null;
 /** @type {WeakMap<Object, number>} When each timed request runs out (`Date.now()` ms). */
 const _deadlines = new WeakMap();
 
@@ -157,6 +164,7 @@ function reset() {
   State.chat = [];
   State.spectating = false;
   State.spectators = null;
+  _roundHolders = null;
   _answered = null;
   _answering = null;
 }
@@ -290,11 +298,13 @@ const _HANDLERS = {
         State.away[entry[0]] = Date.now() + entry[1] * 1000;
       }
       State.options = _options(context.options);
+      _roundHolders = null;
       _answered = null;
       _answering = null;
       return;
     }
     _seats('player_names')[seat] = context.player_name;
+    _noteHolder(seat);
     State.clientSeats.add(seat);
     _setReady(seat, null);  // until its client says it speaks the extension (lobby_state)
     delete State.away[seat];  // back (or a new client on the seat)
@@ -309,6 +319,7 @@ const _HANDLERS = {
     _setReady(context.player_index, null);
     if (context.replaced_by_agent) {
       _seats('player_names')[context.player_index] = '';
+      _noteHolder(context.player_index);
     }
   },
   players_swapped: function (context) {
@@ -353,6 +364,7 @@ const _HANDLERS = {
     Object.assign(State.private, { hand_cards: [], given_schupf_cards: null, received_schupf_cards: null });
     State.revealedHands = null;
     State.passed = [false, false, false, false];
+    _roundHolders = _names().map(function (name) { return [name]; });
   },
   hand_cards_dealt: function (context) {
     const count = Number(context.count);
@@ -535,8 +547,31 @@ function _roundRecord(context) {
   return {
     roundIndex: State.public.round_index || 0, cardPoints: context.card_points, bonus: context.bonus,
     points: context.points, total: context.total, calls: calls, isDoubleVictory: Boolean(context.is_double_victory),
-    names: _names(), outOrder: (context.out_order || []).slice()
+    names: _roundNames(), outOrder: (context.out_order || []).slice()
   };
+}
+
+/**
+ * Note a seat's new occupant for the running round's record (issue 35, finding 5: the score
+ * sheet names who held each seat in each round).
+ * @param {number} seat 0..3.
+ * @returns {void}
+ */
+function _noteHolder(seat) {
+  const holders = _roundHolders ? _roundHolders[seat] : null;
+  const name = displayName(seat);
+  if (holders && holders[holders.length - 1] !== name) {
+    holders.push(name);
+  }
+}
+
+/**
+ * The names of the seats for the running round's record: everyone who held a seat during it,
+ * in order, or the names now when the round's start was not seen.
+ * @returns {string[]} The names by seat, e.g. "Max → Bot 3" for a seat Max left.
+ */
+function _roundNames() {
+  return _roundHolders ? _roundHolders.map(function (holders) { return holders.join(' → '); }) : _names();
 }
 
 /**

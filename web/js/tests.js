@@ -442,6 +442,19 @@ describe('State: a round', function () {
     assert.ok(!State.public.is_running);
     assert.equal(State.gameOver.winner, 31);
   });
+  it('names everyone who held a seat during a round (issue 35, finding 5)', function () {
+    State.reset();
+    State.apply('player_joined', joined({ player_names: ['Anna', 'Max', 'Ben', 'Bot 4'] }));
+    State.apply('round_started', { round_index: 0 });
+    State.apply('player_left', { player_index: 1, player_name: 'Max', host_index: 0, replaced_by_agent: true });
+    State.apply('round_over', { card_points: [60, 40], bonus: [0, 0], points: [60, 40], total: [60, 40],
+      out_order: [2, 1, 0], is_double_victory: false });
+    assert.deepEqual(State.rounds[0].names, ['Anna', 'Max → Bot 2', 'Ben', 'Bot 4']);
+    State.apply('round_started', { round_index: 1 });
+    State.apply('round_over', { card_points: [50, 50], bonus: [0, 0], points: [50, 50], total: [110, 90],
+      out_order: [0, 1, 2], is_double_victory: false });
+    assert.deepEqual(State.rounds[1].names, ['Anna', 'Bot 2', 'Ben', 'Bot 4'], 'the next round: its holders only');
+  });
 });
 
 describe('State: requests', function () {
@@ -817,6 +830,14 @@ describe('MoveLog: the running log of the moves', function () {
       nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
     assert.equal(log.moves[1].data.toName, 'Ben');
+  });
+  it('says who left the table and who plays the seat now (issue 35, finding 5)', function () {
+    names[1] = 'Bot 2';  // the State took the notification first: the seat is the agent's
+    const log = MoveLog.reduce(MoveLog.empty(), 'player_left',
+      { player_index: 1, player_name: 'Rolf', host_index: 0, replaced_by_agent: true }, nameOf, 10);
+    names[1] = 'Rolf';
+    assert.deepEqual(log.moves.map(function (move) { return [move.kind, move.name]; }), [['left', 'Rolf']]);
+    assert.equal(MoveLog.text(log.moves[0]), 'Rolf left the table; Bot 2 plays the seat.');
   });
 });
 

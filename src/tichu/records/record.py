@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from tichu.core import errors
-from tichu.core.cards import format_mask, parse_mask
+from tichu.core.cards import format_mask, parse_mask, points_of
 from tichu.core.errors import RuleViolation
 from tichu.core.game import is_game_over
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Phase, Round
@@ -446,3 +446,25 @@ def json_text(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"not a string: {value!r:.80}")
     return value
+
+
+def unfinished_points(record: Mapping[str, object]) -> list[int] | None:
+    """The card points each team (``[team 20, team 31]``) had taken in an aborted game's
+    ``unfinished_round`` (docs/server.md) when it ended: the score of the round it ended in, as
+    far as it is known (issue 35, finding 4: a game ended in its first round is not "0 : 0").
+
+    :returns: The points, or ``None`` for a record without an unfinished round, or with one that
+        does not replay.
+    """
+    unfinished, rounds = record.get("unfinished_round"), record.get("rounds")
+    if not isinstance(unfinished, dict):
+        return None
+    try:
+        round_ = replay_round(rules_of(record), len(rounds) if isinstance(rounds, list) else 0, unfinished,
+                              partial=True)
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+        return None
+    if isinstance(round_, ReplayFault):
+        return None
+    won = [points_of(cards) for cards in round_.won]
+    return [won[0] + won[2], won[1] + won[3]]

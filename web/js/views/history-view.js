@@ -120,13 +120,74 @@ function _team(game, team) {
   score.className = 'history-score';
   score.textContent = String((game.score || [])[team === 20 ? 0 : 1] ?? '–');
   box.append(names, score);
-  if (game.winner === team) {
-    const won = document.createElement('span');
-    won.className = 'history-won';
-    won.textContent = I18n.t('history.won');
-    box.appendChild(won);
+  const mark = _teamMark(game, team);
+  if (mark) {
+    box.appendChild(mark);
   }
   return box;
+}
+
+/**
+ * The players of a game who left it for good: those who began it on a seat that someone else
+ * held at its end (`seat_changes`, issue 35, finding 5).
+ * @param {Object} game The summary (`players`: the occupants at the start; `seat_changes`).
+ * @returns {Set<number>} Their seats.
+ */
+function _leftSeats(game) {
+  const last = {};
+  (Array.isArray(game.seat_changes) ? game.seat_changes : []).forEach(function (change) {
+    last[change.seat] = change.name;
+  });
+  return new Set((game.players || []).filter(function (player) {
+    return player.seat in last && last[player.seat] !== player.name;
+  }).map(function (player) { return player.seat; }));
+}
+
+/**
+ * What a team's line says beside its score: "won", and who of it left the game (issue 35,
+ * finding 5: a person who left in round 1 has no part in the win, as in their statistics):
+ * "Lena won, Max left" for the winners, "Max left" for the others; nothing for a team that
+ * lost with its players.
+ * @param {Object} game The summary.
+ * @param {number} team 20 or 31.
+ * @returns {(HTMLSpanElement|null)} The `span.history-won` or `span.history-left`, or null.
+ */
+function _teamMark(game, team) {
+  const left = _leftSeats(game);
+  const players = (game.players || []).filter(function (player) { return player.seat % 2 === (team === 20 ? 0 : 1); });
+  const names = function (leaving) {
+    return players.filter(function (player) { return left.has(player.seat) === leaving; })
+      .map(function (player) { return player.name; }).join(' & ');
+  };
+  const gone = names(true);
+  const mark = document.createElement('span');
+  if (game.winner === team) {
+    mark.className = 'history-won';
+    mark.textContent = !gone ? I18n.t('history.won') : names(false) ? I18n.t('history.wonLeft', { won: names(false), left: gone })
+      : I18n.t('history.leftMark', { left: gone });
+    return mark;
+  }
+  if (!gone) {
+    return null;
+  }
+  mark.className = 'history-left';
+  mark.textContent = I18n.t('history.leftMark', { left: gone });
+  return mark;
+}
+
+/**
+ * How long a game went: its finished rounds, or for a game ended early the round it ended in
+ * with the card points taken in it (`unfinished`, issue 35, finding 4: not "0 rounds, 0 : 0").
+ * @param {Object} game The summary.
+ * @returns {string} E.g. "3 rounds", "ended in round 1, unfinished (cards 35 : 15)".
+ */
+function _lengthText(game) {
+  const unfinished = game.unfinished;
+  if (unfinished) {
+    return I18n.t('history.unfinished', { round: Number(unfinished.round) + 1, a: unfinished.points[0],
+      b: unfinished.points[1] });
+  }
+  return game.rounds === 1 ? I18n.t('history.oneRound') : I18n.t('history.rounds', { count: game.rounds });
 }
 
 /**
@@ -169,8 +230,7 @@ function _gameItem(game) {
   date.textContent = formatDate(game.started_at);
   const length = document.createElement('span');
   length.className = 'history-rounds';
-  length.textContent = game.rounds === 1 ? I18n.t('history.oneRound')
-    : I18n.t('history.rounds', { count: game.rounds });
+  length.textContent = _lengthText(game);
   meta.append(date, length);
   if (game.table_name) {
     const table = document.createElement('span');

@@ -5,9 +5,11 @@
  * when each round was played (RoundRecord `names`), not of the seats now: a partner who
  * leaves after the game keeps their name on the sheet. Each round's row holds its points and
  * the running totals; below it a line (`tr.score-calls`) names who called what, made or failed,
- * and another (`tr.score-detail`) gives its card points, Tichu points and the order out. The
- * calls are lines of their own, not a column: the side panel's sheet is narrow, and three
- * columns leave the teams' names and the numbers room to stay whole.
+ * and another (`tr.score-detail`) gives its card points, Tichu points and the order out, and
+ * names the round's teams where they were not those of the header (a seat that changed hands:
+ * "Lena & Max → Bot 3", issue 35, finding 5). The calls are lines of their own, not a column:
+ * the side panel's sheet is narrow, and three columns leave the teams' names and the numbers
+ * room to stay whole.
  */
 
 import { Events } from '../events.js';
@@ -137,6 +139,10 @@ function _buildCalls(record) {
 function _buildDetail(record) {
   const names = record.names || _sheetNames();
   const parts = [];
+  const header = _sheetNames();
+  if ([20, 31].some(function (team) { return _teamName(team, names) !== _teamName(team, header); })) {
+    parts.push(I18n.t('scores.detailTeams', { a: _teamName(20, names), b: _teamName(31, names) }));
+  }
   if (record.cardPoints) {
     parts.push(I18n.t(record.isDoubleVictory ? 'scores.detailDouble' : 'scores.detailCards',
       { a: record.cardPoints[0], b: record.cardPoints[1] }));

@@ -156,7 +156,9 @@ function _onStateChanged(change) {
       || event === 'spectate_started') {
     _moves = MoveLog.empty();
   }
-  _moves = MoveLog.reduce(_moves, event, change.context, State.displayName, Config.MOVE_LOG_LINES);
+  if (event !== 'player_left' || State.public.is_running) {  // a leave in the lobby is no move of a game
+    _moves = MoveLog.reduce(_moves, event, change.context, State.displayName, Config.MOVE_LOG_LINES);
+  }
   if (event === 'chat_history') {
     _version += 1;
   }

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from tichu.records.parts import EndedBy, JsonObject, SeatChange
-from tichu.records.record import json_list, json_object, read_numbered_records, write_records
+from tichu.records.record import json_list, json_object, read_numbered_records, unfinished_points, write_records
 from tichu.records.stats import HUMAN, player_key
 from tichu.records.store.database import IMPORT_BATCH, _dumps, _loads
 from tichu.records.store.statistics import Statistics
@@ -28,9 +28,18 @@ class SummaryPlayer(TypedDict):
     key: str
 
 
+class Unfinished(TypedDict):
+    """The round an aborted game ended in: its index and the card points each team had taken in
+    it (``[team 20, team 31]``)."""
+
+    round: int
+    points: list[int]
+
+
 class GameSummary(TypedDict):
     """A game's line in the history (docs/server.md, ``GET /api/games``); ``score``,
-    ``winner``, ``seat_changes`` and ``ended_by`` as the record has them (records.md)."""
+    ``winner``, ``seat_changes`` and ``ended_by`` as the record has them (records.md);
+    ``unfinished`` the round an aborted game ended in, or ``None``."""
 
     id: str
     started_at: str
@@ -42,6 +51,7 @@ class GameSummary(TypedDict):
     aborted: bool
     seat_changes: list[SeatChange]
     ended_by: EndedBy | None
+    unfinished: Unfinished | None
 
 
 class Archive(Statistics):
@@ -190,7 +200,18 @@ def _summary(record: Mapping[str, object], table_name: str | None, aborted: bool
             "score": _score(record.get("score")),
             "winner": winner if isinstance(winner, int) and not isinstance(winner, bool) else None,
             "rounds": len(rounds) if isinstance(rounds, list) else 0, "aborted": aborted,
-            "seat_changes": _seat_changes(record.get("seat_changes")), "ended_by": _ended_by(record.get("ended_by"))}
+            "seat_changes": _seat_changes(record.get("seat_changes")), "ended_by": _ended_by(record.get("ended_by")),
+            "unfinished": _unfinished(record) if aborted else None}
+
+
+def _unfinished(record: Mapping[str, object]) -> Unfinished | None:
+    """The round an aborted game ended in, with the card points taken in it (issue 35, finding 4),
+    or ``None`` when the record has no unfinished round it can replay."""
+    points = unfinished_points(record)
+    rounds = record.get("rounds")
+    if points is None:
+        return None
+    return {"round": len(rounds) if isinstance(rounds, list) else 0, "points": points}
 
 
 def _summary_player(seat: int, player: Mapping[str, object]) -> SummaryPlayer:
