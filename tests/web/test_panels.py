@@ -194,9 +194,9 @@ async def _last_move_is(tab: Tab, text: str) -> bool:
 @pytest.mark.slow
 async def test_move_log_tells_the_moves_in_english_and_german(server: LiveServer, open_page: OpenPage) -> None:
     """The move log lists, from the notifications, each call, play, pass, bomb, the wish and its
-    fulfilment, the trick taken, the Dragon's gift and who went out, with the names the players
-    had then (a player who leaves keeps theirs), in English and, after the language switch, in
-    German."""
+    fulfilment, the trick taken, the Dragon's gift, who went out and who left, with the names the
+    players had then (a player who leaves keeps theirs), in English and, after the language
+    switch, in German."""
     tab = await open_page(DESKTOP, "move-log")
     script = await scripted_table(tab, server)
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
@@ -223,6 +223,7 @@ async def test_move_log_tells_the_moves_in_english_and_german(server: LiveServer
     expected = ["Ben calls Tichu.", "Anna passes.", "Dora: Pair 7 7", "Rolf bombs: 8 8 8 8",
                 "Rolf takes the trick (0 points).", "Ben: Single Mah Jong", "Ben wishes for a Queen.",
                 "Dora: Single Queen", "The wish is fulfilled.", "Rolf: Single Dragon", "Rolf is out (1st).",
+                "Rolf left the table; Bot 2 plays the seat.",  # issue 35, finding 5
                 "Bot 2 takes the trick (35 points).", "Bot 2 gives the Dragon trick to Ben."]
     await tab.until(partial(_last_move_is, tab, expected[-1]), "the log reaches the Dragon's gift")
     assert await _moves(tab) == expected
