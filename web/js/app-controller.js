@@ -293,7 +293,9 @@ function init() {
   EventBus.on(Events.NETWORK_FAILED, function () { _backToLogin({ key: 'login.errorConnect' }); });
   EventBus.on(Events.NETWORK_LEFT, _onLeft);
   EventBus.on(Events.INTENT_LOGIN, function (login) {
-    User.saveLogin(login.name, login.table);
+    if (login.save !== false) {
+      User.saveLogin(login.name, login.table);
+    }
     State.reset();
     _closingError = null;
     ViewManager.show('loading');

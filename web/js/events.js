@@ -35,7 +35,10 @@ export const Events = Object.freeze({
    */
   STATE_CHANGED: 'state:changed',
 
-  /** LoginView: join a table. Payload: `{name: string, table: string}`. AppController. */
+  /**
+   * LoginView, Line: join a table. Payload: `{name: string, table: string, save: (boolean|undefined)}`
+   * (`save: false`: not remembered as the user's table, for another line's). AppController.
+   */
   INTENT_LOGIN: 'intent:login',
   /** ToolbarView, LobbyView: leave the table (with a confirmation in a game). No payload. AppController. */
   INTENT_LEAVE: 'intent:leave',
@@ -112,6 +115,13 @@ export const Events = Object.freeze({
   INTENT_REPLAY_BACK: 'intent:replay-back',
   /** AnalysisView: start the analysis of the stored game shown. No payload. AnalysisController. */
   INTENT_ANALYSIS_START: 'intent:analysis-start',
+  /**
+   * LineView: play a stored game's round on from a step (another line).
+   * Payload: `{gameId: string, step: number, seat: number, gameRound: (number[]|null)}`. Line.
+   */
+  INTENT_LINE_START: 'intent:line-start',
+  /** TableView: leave another line's table, back to the replay. No payload. Line. */
+  INTENT_LINE_BACK: 'intent:line-back',
 
   /**
    * ReplayController: a game to replay arrived.

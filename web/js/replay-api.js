@@ -1,7 +1,8 @@
 /**
  * @file ReplayApi: the replay viewer's only network access (docs/server.md): a stored game's
- * steps (`GET /api/games/{id}/steps`), the steps of a record file (`POST /api/replay`) and a
- * stored game's analysis (`GET`/`POST /api/games/{id}/analysis`).
+ * steps (`GET /api/games/{id}/steps`), the steps of a record file (`POST /api/replay`), a
+ * stored game's analysis (`GET`/`POST /api/games/{id}/analysis`) and another line from one of its
+ * steps (`POST /api/games/{id}/lines`).
  */
 
 /** @type {number} The largest file the server reads (2 MiB); larger ones are refused here. */
@@ -106,7 +107,24 @@ function requestAnalysis(gameId) {
 }
 
 /**
+ * Ask for a table that plays a stored game's round on from a step (another line, docs/server.md).
+ * @param {string} gameId The game's id.
+ * @param {number} afterStep The step after which the round is played on.
+ * @param {number} seat The seat the person plays.
+ * @returns {Promise<{table_name: string}>} The table to join; a failure with status 422 (no round
+ *   is being played after that step), 404 (unknown game) or 503 (busy).
+ */
+function startLine(gameId, afterStep, seat) {
+  return _request('api/games/' + encodeURIComponent(gameId) + '/lines', {
+    method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ after_step: afterStep, seat: seat })
+  });
+}
+
+/**
  * The replay viewer's requests.
  * @namespace ReplayApi
  */
-export const ReplayApi = Object.freeze({ MAX_FILE_BYTES, fetchGame, uploadRecord, fetchAnalysis, requestAnalysis });
+export const ReplayApi = Object.freeze({
+  MAX_FILE_BYTES, fetchGame, uploadRecord, fetchAnalysis, requestAnalysis, startLine
+});

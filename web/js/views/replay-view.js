@@ -20,6 +20,7 @@ import { ViewManager } from '../view-manager.js';
 import { AnalysisView } from './analysis-view.js';
 import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
+import { LineView } from './line-view.js';
 
 /** @type {number} Milliseconds per step at speed 1×. */
 const STEP_MS = 1000;
@@ -694,6 +695,7 @@ function render() {
   _elements['replay-records'].hidden = state !== 'choosing';
   if (state !== 'showing') {
     AnalysisView.draw(null);
+    LineView.draw(null);
   }
   if (state === 'failed') {
     _elements['replay-title'].textContent = I18n.t('replay.title');
@@ -730,6 +732,7 @@ function render() {
   _drawTrick(step);
   AnalysisView.draw({ steps: steps, index: _index, name: _name,
     names: (_document.players || []).map(String) });
+  LineView.draw({ gameId: _gameId, steps: steps, index: _index, name: _name });
   if (_builtFor !== I18n.getLanguage()) {
     _builtFor = I18n.getLanguage();
     _elements['replay-round'].dataset.options = '';

@@ -455,6 +455,9 @@ function init() {
     if (Dom.closestTo(event, '.result-close')) {
       _closeResult();
     }
+    else if (Dom.closestTo(event, '.line-back')) {
+      EventBus.emit(Events.INTENT_LINE_BACK);
+    }
   });
   document.addEventListener('keydown', function (event) {
     if (event.key === 'Escape' && !root.hidden && !document.getElementById('round-result').hidden) {

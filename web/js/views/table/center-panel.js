@@ -5,6 +5,7 @@
  */
 
 import { I18n } from '../../i18n.js';
+import { Line } from '../../line.js';
 import { Lib } from '../../lib.js';
 import { State } from '../../state.js';
 import { CardBuilder } from '../card-builder.js';
@@ -215,6 +216,28 @@ function _resultDetails(record) {
 }
 
 /**
+ * The end of another line's round: what the round scored in the game, and the way back to the
+ * replay (the line's table has nothing more to play).
+ * @param {import('../../line.js').LineInfo} line The line.
+ * @returns {HTMLElement[]} The comparison (when the game finished the round) and the button.
+ */
+function _lineEnd(line) {
+  const parts = [];
+  if (line.gameRound) {
+    const game = document.createElement('p');
+    game.className = 'result-line';
+    game.textContent = I18n.t('line.inTheGame', { a: line.gameRound[0], b: line.gameRound[1] });
+    parts.push(game);
+  }
+  const back = document.createElement('button');
+  back.type = 'button';
+  back.className = 'line-back big-button primary';
+  back.textContent = I18n.t('line.back');
+  parts.push(back);
+  return parts;
+}
+
+/**
  * Draw the result of the round that just ended; after the game's last round it also names
  * the winner and its button leads to the score sheet.
  * @param {boolean} visible Whether it is shown.
@@ -228,7 +251,8 @@ function _renderResult(visible, final) {
   if (element.hidden) {
     return;
   }
-  const key = record.roundIndex + '|' + final + '|' + I18n.getLanguage();
+  const played = Line.current();
+  const key = record.roundIndex + '|' + final + '|' + I18n.getLanguage() + '|' + Boolean(played);
   if (element.dataset.key === key) {
     return;
   }
@@ -262,11 +286,16 @@ function _renderResult(visible, final) {
     line.textContent = I18n.t('result.winner', { names: _teamNames(winner, record.names) });
     parts.push(line);
   }
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.className = 'result-close big-button' + (final ? ' primary' : '');
-  close.textContent = I18n.t(final ? 'result.scoreSheet' : 'result.close');
-  parts.push(close);
+  if (played) {
+    parts.push(..._lineEnd(played));
+  }
+  else {
+    const close = document.createElement('button');
+    close.type = 'button';
+    close.className = 'result-close big-button' + (final ? ' primary' : '');
+    close.textContent = I18n.t(final ? 'result.scoreSheet' : 'result.close');
+    parts.push(close);
+  }
   element.replaceChildren(...parts);
 }
 
