@@ -109,7 +109,7 @@ export const Events = Object.freeze({
   INTENT_REPLAY_FILE: 'intent:replay-file',
   /** ReplayView: choose one game of a record with several. Payload: `{index: number}`. ReplayController. */
   INTENT_REPLAY_CHOOSE: 'intent:replay-choose',
-  /** AnalysisView: jump to a step. Payload: `{step: number}`. ReplayView. */
+  /** AnalysisView, PuzzleView: jump to a step. Payload: `{step: number}`. ReplayView. */
   INTENT_REPLAY_STEP: 'intent:replay-step',
   /** ReplayView: leave the replay viewer. No payload. AppController. */
   INTENT_REPLAY_BACK: 'intent:replay-back',
@@ -122,6 +122,11 @@ export const Events = Object.freeze({
   INTENT_LINE_START: 'intent:line-start',
   /** TableView: leave another line's table, back to the replay. No payload. Line. */
   INTENT_LINE_BACK: 'intent:line-back',
+  /**
+   * AnalysisView ("Learn from your mistakes"): replay a seat's costly decisions as puzzles.
+   * Payload: `{seat: number}` (the seat whose costliest decisions are listed). PuzzleView.
+   */
+  INTENT_PUZZLES_START: 'intent:puzzles-start',
 
   /**
    * ReplayController: a game to replay arrived.

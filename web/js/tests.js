@@ -13,12 +13,14 @@ import { I18n } from './i18n.js';
 import { IdleSeats } from './idle-seats.js';
 import { Lib } from './lib.js';
 import { MoveLog } from './move-log.js';
+import { Puzzles } from './puzzles.js';
 import { ReplayController } from './replay-controller.js';
 import { State } from './state.js';
 import { TrickLog } from './trick-log.js';
 import { AnalysisView } from './views/analysis-view.js';
 import { CardBuilder } from './views/card-builder.js';
 import { HistoryView } from './views/history-view.js';
+import { PuzzleView } from './views/puzzle-view.js';
 import { ReplayView } from './views/replay-view.js';
 import { CenterPanel } from './views/table/center-panel.js';
 import { TableControls } from './views/table/table-controls.js';
@@ -1119,6 +1121,119 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
       'Ben ging in Runde 3 — Bot 2 spielte zu Ende');
     I18n.setLanguage('en');
     assert.deepEqual(HistoryView.seatChanges({ players: game.players }), [], 'an older record');
+  });
+});
+
+describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () {
+  /**
+   * A judged decision (docs/agents.md "The document"): options best first.
+   * @param {number} step The step.
+   * @param {number} seat The seat.
+   * @param {string} kind The kind.
+   * @param {?string} label The label.
+   * @param {number[]} means The options' means, best first.
+   * @param {number} chosen The choice made.
+   * @param {string[]} [texts] The options' texts.
+   * @returns {Object} The judgement.
+   */
+  function judged(step, seat, kind, label, means, chosen, texts) {
+    return { step: step, round: 0, seat: seat, kind: kind, best: 0, chosen: chosen, label: label,
+      loss: means[0] - means[chosen], loss_half_width: 10, exact: false,
+      options: means.map(function (mean, at) {
+        const text = texts ? texts[at] : ['SA', 'S7 R7', 'pass', 'G2'][at];
+        return { text: text, cards: text === 'pass' || texts ? [] : text.split(' '), mean: mean, half_width: 8 };
+      }) };
+  }
+  const documentOf = function () {
+    return { format: 'tichu-analysis/1', method: { thresholds: { inaccuracy: 30, mistake: 60, blunder: 120 } },
+      judgements: [
+        judged(12, 0, 'play', 'mistake', [50, 20, -30], 2),
+        judged(3, 0, 'push', 'inaccuracy', [10, -40], 1, ['a', 'b']),
+        judged(40, 0, 'play', 'blunder', [90, 70, 60, -100], 3),
+        judged(41, 0, 'play', null, [5, 0], 1),
+        judged(44, 1, 'play', 'blunder', [90, -90], 1),
+        judged(50, 0, 'tichu', 'mistake', [20, -70], 1, ['Tichu', 'no Tichu']),
+        judged(60, 0, 'tichu', 'inaccuracy', [20, -30], 1, ['no Tichu', 'Tichu'])] };
+  };
+  const steps = [{ kind: 'deal', round: 0 }, { kind: 'grand_tichu', round: 0 }, { kind: 'push', round: 0 }]
+    .concat(Array.from({ length: 60 }, function () { return { kind: 'play', round: 0 }; }));
+
+  it('makes puzzles of the seat\'s labelled decisions only, the costliest first', function () {
+    const list = Puzzles.puzzlesOf(documentOf(), 0);
+    assert.deepEqual(list.map(function (j) { return j.step; }), [40, 50, 12, 3, 60], 'equal losses: the earlier first');
+    assert.deepEqual(Puzzles.puzzlesOf(documentOf(), 1).map(function (j) { return j.step; }), [44]);
+    assert.deepEqual(Puzzles.puzzlesOf(documentOf(), 2), [], 'a seat without labelled decisions');
+    assert.deepEqual(Puzzles.puzzlesOf(null, 0), []);
+    const empty = Puzzles.start(documentOf(), 3);
+    assert.equal(Puzzles.current(empty), null);
+  });
+  it('shows the position before the decision', function () {
+    const doc = documentOf();
+    const at = function (step) { return doc.judgements.find(function (j) { return j.step === step; }); };
+    assert.equal(Puzzles.positionStep(at(12), steps), 11, 'a play: the step before');
+    assert.equal(Puzzles.positionStep(at(50), steps), 50, 'a Tichu not called: where it was offered');
+    assert.equal(Puzzles.positionStep(at(60), steps), 59, 'a Tichu called: the step before the call');
+    assert.equal(Puzzles.positionStep(Object.assign({}, at(3), { step: 2 }), steps), 1,
+      'a push: the round\'s Grand Tichu step');
+    assert.equal(Puzzles.positionStep({ step: 1, round: 0, kind: 'grand_tichu', options: [], chosen: 0 }, steps), 0,
+      'a Grand Tichu: the deal (eight cards)');
+  });
+  it('counts an answer below the inaccuracy threshold as solved, never the choice made', function () {
+    const blunder = documentOf().judgements[2];  // means 90, 70, 60, -100; chosen 3; threshold 30
+    assert.equal(Puzzles.thresholdOf(documentOf()), 30);
+    assert.equal(Puzzles.thresholdOf({}), Puzzles.INACCURACY);
+    assert.ok(Puzzles.solves(blunder, 0, 30), 'the best');
+    assert.ok(Puzzles.solves(blunder, 1, 30), '20 below the best');
+    assert.ok(!Puzzles.solves(blunder, 2, 30), '30 below: not below the threshold');
+    assert.ok(!Puzzles.solves(blunder, 3, 30), 'the choice made');
+    const close = Object.assign({}, blunder, { chosen: 1 });
+    assert.ok(!Puzzles.solves(close, 1, 30), 'the choice made, even within the threshold');
+    assert.equal(Puzzles.lossOf(blunder, 2), 30);
+    assert.equal(Puzzles.lossOf(blunder, 0), 0);
+  });
+  it('plays a session: wrong, retry, solved; the solution; next and previous', function () {
+    let session = Puzzles.start(documentOf(), 0);
+    assert.equal(session.puzzles.length, 5);
+    assert.equal(Puzzles.current(session).step, 40);
+    session = Puzzles.answer(session, 3);
+    assert.equal(session.last, 'wrong');
+    assert.deepEqual(session.tried, [3]);
+    assert.equal(Puzzles.answer(session, 0), session, 'no answer before the retry');
+    session = Puzzles.retry(session);
+    assert.equal(session.last, null);
+    session = Puzzles.answer(session, 1);
+    assert.equal(session.last, 'solved');
+    assert.equal(session.solved, 1);
+    assert.ok(session.revealed, 'a solved puzzle shows the values');
+    session = Puzzles.go(session, session.at + 1);
+    assert.equal(Puzzles.current(session).step, 50);
+    assert.deepEqual([session.solved, session.last, session.revealed, session.tried], [null, null, false, []]);
+    session = Puzzles.reveal(Puzzles.answer(session, 1));
+    assert.ok(session.revealed);
+    assert.equal(Puzzles.retry(session), session, 'no retry once the solution is shown');
+    assert.equal(Puzzles.go(session, -1).at, 0);
+    assert.equal(Puzzles.go(session, 99).at, 4);
+  });
+  it('offers the options in an order that does not tell the best', function () {
+    const blunder = documentOf().judgements[2];  // SA (best), S7 R7, pass, G2
+    assert.deepEqual(Puzzles.displayOrder(blunder), [2, 3, 0, 1]);
+    assert.ok(Puzzles.displayOrder(blunder)[0] !== blunder.best);
+  });
+  it('says what an answer earned, in English and German', function () {
+    const blunder = documentOf().judgements[2];
+    const name = function () { return 'Ada'; };
+    let session = Puzzles.go(Puzzles.start(documentOf(), 0), 0);
+    I18n.setLanguage('en');
+    assert.equal(PuzzleView.feedbackText(Puzzles.answer(session, 3), blunder, name),
+      'Not this one — that was played in the game. Try again.');
+    session = Puzzles.answer(session, 1);
+    assert.equal(PuzzleView.feedbackText(session, blunder, name).split('. ')[0],
+      'Well found! Within 20 points of the best move');
+    I18n.setLanguage('de');
+    assert.ok(PuzzleView.feedbackText(session, blunder, name).startsWith('Gut gefunden!'));
+    assert.ok(PuzzleView.feedbackText(session, blunder, name).includes('Am besten: A (+90 ± 8)'));
+    I18n.setLanguage('en');
+    assert.equal(PuzzleView.shortText(blunder, blunder.options[1], name), '7 7');
   });
 });
 

@@ -555,6 +555,10 @@ function init() {
       _jump(Number(button.dataset.step));
     }
   });
+  // "Learn from your mistakes" (shown by CSS once the analysis is done): the listed seat's puzzles
+  document.getElementById('analysis-learn').addEventListener('click', function () {
+    EventBus.emit(Events.INTENT_PUZZLES_START, { seat: _seat });
+  });
 }
 
 /**

@@ -277,7 +277,8 @@ function _onKey(event) {
   if (ViewManager.activeView() !== 'replay' || !_document || event.altKey || event.ctrlKey || event.metaKey) {
     return;
   }
-  if (Dom.closestTo(event, 'select, input, textarea, [role="dialog"], #analysis-chart')) {
+  if (Dom.closestTo(event, 'select, input, textarea, [role="dialog"], #analysis-chart')
+    || _elements['view-replay'].dataset.puzzle) {  // the puzzles (PuzzleView) lie over the replay
     return;
   }
   const actions = {
