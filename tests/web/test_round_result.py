@@ -69,3 +69,22 @@ async def test_score_sheet_keeps_the_name_of_a_partner_who_left_after_the_game(s
     assert await _cell_is(tab, "#scores-team-20", "Anna & Ben"), await tab.texts("#scores-team-20")
     assert "Anna & Ben" in (await tab.texts("#scores-winner"))[0]
     assert "Ben: Tichu (made it)" in (await tab.texts("#scores-table tr.score-calls td"))[0]
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=lambda size: size.name)
+async def test_round_result_in_german_stays_in_the_middle(server: LiveServer, open_page: OpenPage,
+                                                          shots: Shots, size: Size) -> None:
+    """Issue 35: with long names the German result's longer words ("Kartenpunkte", "Schließen")
+    made it wider than the middle at 1366×768, over "Passen bis zum nächsten Stich" and "Nach
+    Farbe sortieren"; the layout check finds nothing on that screen in German."""
+    tab = await open_page(size, f"result-de-{size.name}")
+    names = ["Alexandra", "Maximilian", "Bot 3", "Friederike"]
+    script = await scripted_table(tab, server, names=names, announcements=[0, 0, 1, 2])
+    await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
+    await tab.click("#lang-switch")
+    await tab.until(lambda: _cell_is(tab, "#btn-pass", "Passen"), "the table in German")
+    end_the_round(script)
+    await tab.until(lambda: tab.visible("#round-result table"), "the round's result shows")
+    assert await tab.texts("#round-result .result-order") == ["Fertig: 1. Bot 3 · 2. Maximilian · 3. Friederike"]
+    await shots.take(tab, f"round-result-de-{size.name}", both=False)
+    shots.assert_layout()
