@@ -210,7 +210,8 @@ async def test_a_finished_game_is_analysed_and_its_blunder_shown(
     await _judged_panel(tab, worst)
     await shots.take(tab, "analysis")
 
-    # Ada's costliest decisions, each a jump
+    # Ada's costliest decisions, each a jump (their tab; on a laptop the chart stays shown)
+    await tab.click('.analysis-tab[data-tab="costly"]')
     assert (await tab.texts("#analysis-costly-title")) == ["Your 5 costliest decisions"]
     costliest = sorted((j for j in document["judgements"] if j["seat"] == 0 and j["loss"] > 0),
                        key=lambda judgement: (-judgement["loss"], judgement["step"]))[:5]
@@ -224,6 +225,8 @@ async def test_a_finished_game_is_analysed_and_its_blunder_shown(
     await _judged_panel(tab, costliest[-1])
 
     # the chart's keys: from the start to the first mark, and on
+    if await tab.visible('.analysis-tab[data-tab="chart"]'):
+        await tab.click('.analysis-tab[data-tab="chart"]')
     await tab.click("#replay-first")
     await _at(tab, 0)
     await tab.page.focus("#analysis-chart")
@@ -364,7 +367,8 @@ async def test_a_spectator_chooses_whose_costliest_decisions_are_listed(
     await tab.click("#analysis-start")
     await tab.page.wait_for_selector("#analysis-chart svg .analysis-line", timeout=ANALYSIS_WAIT * 1000)
     document = await _analysis(tab, record["id"])
-    assert (await tab.texts("#analysis-costly-title")) == ["The 5 costliest decisions of"]
+    await tab.click('.analysis-tab[data-tab="costly"]')
+    assert (await tab.texts("#analysis-costly-title")) == ["The 5 costliest decisions of Ada"]
     assert await tab.page.eval_on_selector_all("#analysis-player option", "els => els.map(e => e.textContent)") == [
         "Ada", "Cleo"]
 
@@ -390,8 +394,10 @@ async def test_a_spectator_chooses_whose_costliest_decisions_are_listed(
     await tab.page.goto(f"{server.url}#replay={record['id']}&step={push}")
     await _at(tab, push)
     await tab.until(lambda: tab.visible('#analysis-judged .analysis-judgement[data-seat="0"]'), "the push judged")
-    assert await tab.texts("#analysis-judged .analysis-more") == [
-        f"+{len(there) - 1} more here (choose the player)"]
+    # the step's other decisions are buttons naming their player (issue 35, finding 8)
+    others = await tab.page.eval_on_selector_all("#analysis-judged .analysis-other",
+                                                 "els => els.map(e => Number(e.dataset.seat))")
+    assert sorted([0, *others]) == sorted(there), (others, there)
     await shots.take(tab, "analysis-choose")
     shots.assert_layout()
 

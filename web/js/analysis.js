@@ -11,6 +11,12 @@ const MARKED = Object.freeze(['mistake', 'blunder']);
 const _WEIGHT = { inaccuracy: 1, mistake: 2, blunder: 3 };
 /** @type {number} The smallest half range of the chart's y axis (expected points). */
 const MIN_RANGE = 50;
+/** @type {ReadonlyArray<string>} The judge's labels, mildest first. */
+const LABELS = Object.freeze(['inaccuracy', 'mistake', 'blunder']);
+/** @type {Object<string, string>} A label's mark in the move list (as chess annotates: ?!, ?, ??). */
+const MARKS = Object.freeze({ inaccuracy: '?!', mistake: '?', blunder: '??' });
+/** @type {Object<string, number>} The judge's thresholds when a document names none (src/tichu/analysis/judge.py). */
+const THRESHOLDS = Object.freeze({ inaccuracy: 35, mistake: 60, blunder: 120 });
 
 /**
  * The document's judgements in the order of their steps (the document's order within a step).
@@ -66,9 +72,12 @@ function worstLabel(document, from, to) {
  * (expected game score difference, team 20 minus team 31), 0 in the middle.
  * @param {?Object} document The analysis document.
  * @param {number} steps The steps of the game.
- * @param {{width: number, height: number, pad: number}} box The drawing's size and margin.
- * @returns {{range: number, zero: number, points: Array<{x: number, y: number, step: number, label: ?string}>}}
- *   The y axis' half range, the zero line's y and one point per judgement.
+ * @param {{width: number, height: number, pad: number, left?: number, bottom?: number}} box
+ *   The drawing's size, margin, and the room kept for the axes' labels on the left and below.
+ * @returns {{range: number, zero: number, half: number,
+ *   points: Array<{x: number, y: number, step: number, label: ?string}>}}
+ *   The y axis' half range (points), the zero line's y, the drawing units of the half range and one
+ *   point per judgement.
  */
 function chart(document, steps, box) {
   const list = judgements(document);
@@ -76,11 +85,13 @@ function chart(document, steps, box) {
     return Math.max(most, Math.abs(Number(judgement.advantage) || 0));
   }, 0);
   const range = Math.max(MIN_RANGE, Math.ceil(largest / MIN_RANGE) * MIN_RANGE);
-  const zero = box.height / 2;
-  const half = box.height / 2 - box.pad;
+  const bottom = box.bottom || 0;
+  const zero = (box.height - bottom) / 2;
+  const half = zero - box.pad;
   return {
     range: range,
     zero: zero,
+    half: half,
     points: list.map(function (judgement) {
       return { x: stepX(judgement.step, steps, box), y: zero - (Number(judgement.advantage) || 0) / range * half,
         step: judgement.step, label: judgement.label || null };
@@ -92,18 +103,29 @@ function chart(document, steps, box) {
  * The x of a step on the chart.
  * @param {number} step The step.
  * @param {number} steps The steps of the game.
- * @param {{width: number, pad: number}} box The drawing's size and margin.
+ * @param {{width: number, pad: number, left?: number}} box The drawing's size, margin
+ *   and the room of the y axis' labels (the margin when none).
  * @returns {number} The x.
  */
 function stepX(step, steps, box) {
-  return box.pad + (steps > 1 ? step / (steps - 1) : 0) * (box.width - 2 * box.pad);
+  const left = box.left === undefined ? box.pad : box.left;
+  return left + (steps > 1 ? step / (steps - 1) : 0) * (box.width - left - box.pad);
+}
+
+/**
+ * The y axis' scale: the values labelled (the half range, half of it, zero and their negatives).
+ * @param {number} range The y axis' half range.
+ * @returns {number[]} The values, top first.
+ */
+function ticks(range) {
+  return [range, range / 2, 0, -range / 2, -range];
 }
 
 /**
  * The judged step nearest to a point of the chart (where a click or tap jumps).
  * @param {?Object} document The analysis document.
  * @param {number} steps The steps of the game.
- * @param {{width: number, pad: number}} box The drawing's size and margin.
+ * @param {{width: number, pad: number, left?: number}} box The drawing's size and margins.
  * @param {number} x The x clicked, in the drawing's units.
  * @returns {(number|null)} The step, or null without judgements.
  */
@@ -193,10 +215,49 @@ function choiceAndBest(judgement) {
 }
 
 /**
+ * A seat's judged decisions in step order (all of them, labelled or not): the move list.
+ * @param {?Object} document The analysis document.
+ * @param {(number|null)} seat The seat.
+ * @param {number} [round] Only this round's (0-based), when given.
+ * @returns {Object[]} The judgements.
+ */
+function moves(document, seat, round) {
+  return judgements(document).filter(function (judgement) {
+    return judgement.seat === seat && (round === undefined || judgement.round === round);
+  });
+}
+
+/**
+ * How many inaccuracies, mistakes and blunders a seat made (its labels in the document).
+ * @param {?Object} document The analysis document.
+ * @param {number} seat The seat.
+ * @returns {{inaccuracy: number, mistake: number, blunder: number}} The counts.
+ */
+function counts(document, seat) {
+  const found = { inaccuracy: 0, mistake: 0, blunder: 0 };
+  moves(document, seat).forEach(function (judgement) {
+    if (LABELS.includes(judgement.label)) {
+      found[judgement.label]++;
+    }
+  });
+  return found;
+}
+
+/**
+ * The least loss, beyond the judge's uncertainty, of each label (the document's `method`).
+ * @param {?Object} document The analysis document.
+ * @returns {Object<string, number>} The thresholds by label (points).
+ */
+function thresholds(document) {
+  const named = document && document.method && document.method.thresholds;
+  return Object.assign({}, THRESHOLDS, named || {});
+}
+
+/**
  * The analysis helpers.
  * @namespace Analysis
  */
 export const Analysis = Object.freeze({
-  MARKED, judgements, judgementsAt, markers, worstLabel, chart, stepX, nearestStep, nextMarked, costliest,
-  judgedSeats, startSeat, playerSummary, choiceAndBest
+  MARKED, LABELS, MARKS, judgements, judgementsAt, markers, worstLabel, chart, stepX, ticks, nearestStep, nextMarked,
+  costliest, judgedSeats, startSeat, playerSummary, choiceAndBest, moves, counts, thresholds
 });

@@ -1035,6 +1035,40 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(AnalysisView.optionText(tichu, option('pass'), name), 'passen');
     I18n.setLanguage('en');
   });
+  it('lists a seat\'s moves of a round and counts its labels (issue 35, finding 8)', function () {
+    const doc = documentOf();
+    assert.deepEqual(Analysis.moves(doc, 0).map(function (j) { return j.step; }), [10, 20, 40, 60, 80]);
+    assert.deepEqual(Analysis.moves(doc, 0, 1).map(function (j) { return j.step; }), [60, 80]);
+    assert.deepEqual(Analysis.counts(doc, 0), { inaccuracy: 1, mistake: 1, blunder: 1 });
+    assert.deepEqual(Analysis.counts(doc, 1), { inaccuracy: 0, mistake: 0, blunder: 0 });
+    assert.deepEqual(Analysis.MARKS, { inaccuracy: '?!', mistake: '?', blunder: '??' });
+    assert.deepEqual(Analysis.thresholds(doc), { inaccuracy: 35, mistake: 60, blunder: 120 });
+    assert.equal(Analysis.thresholds({ method: { thresholds: { inaccuracy: 30, mistake: 50, blunder: 100 } } }).mistake,
+      50);
+  });
+  it('keeps room for the scale: the y axis\' ticks and the labels\' margins (issue 35, finding 8)', function () {
+    assert.deepEqual(Analysis.ticks(150), [150, 75, 0, -75, -150]);
+    const scaled = { width: 1000, height: 150, pad: 10, left: 60, bottom: 30 };
+    assert.equal(Analysis.stepX(0, 101, scaled), 60);
+    assert.equal(Analysis.stepX(100, 101, scaled), 990);
+    const chart = Analysis.chart(documentOf(), 101, scaled);
+    assert.equal(chart.zero, 60);
+    assert.equal(chart.half, 50);
+  });
+  it('names options in short words: the cards as in their corners, a push with its targets', function () {
+    const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
+    const play = judgement(60, 0, 90, 'blunder', -120);
+    assert.equal(AnalysisView.shortText(play, { cards: ['GB', 'RB'] }, name), 'J J');
+    assert.equal(AnalysisView.shortText(play, { cards: ['Dr'] }, name), 'Dragon');
+    const push = { kind: 'push', seat: 0 };
+    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong right, 10 partner, A left');
+    assert.equal(AnalysisView.shortText({ kind: 'grand_tichu', seat: 0 }, { text: 'no Grand Tichu', cards: [] }, name),
+      'no Grand Tichu');
+    I18n.setLanguage('de');
+    assert.equal(AnalysisView.shortText(play, { cards: ['GD', 'RD'] }, name), 'D D');
+    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong rechts, 10 Partner, A links');
+    I18n.setLanguage('en');
+  });
 });
 
   describe('IdleSeats: clocks, hand-overs and a game ended early', function () {

@@ -1,11 +1,15 @@
 /**
  * @file AnalysisView: a stored game's analysis inside the replay viewer (AnalysisState;
  * the document's format in docs/agents.md, the API in docs/server.md "Game analysis"): the "Analyse this game" button,
- * the progress, the chart of the advantage through the game with markers at mistakes and
- * blunders (a click or tap jumps to the nearest judged step; ←/→ on the chart to the
- * previous/next marker), the judged decision of the step shown (the choice made beside the best,
- * both with their expected points ± half interval), the best option's cards marked in the open
- * hand, and a player's five costliest decisions (the viewer's own seat when their name played).
+ * the progress, the chart of the advantage through the game with its scale and markers at
+ * mistakes and blunders (a click or tap jumps to the nearest judged step; ←/→ on the chart to
+ * the previous/next marker; the point under the pointer, or else the step shown, read out below
+ * it), what the marks and the ± mean, each player's counts of inaccuracies, mistakes and
+ * blunders, the judged decision of the step shown (the choice made beside the best, both with
+ * their expected points ± half interval; the step's other decisions one click away), the best
+ * option's cards marked in the open hand, a player's move list of the round shown with its
+ * marks (AnalysisMoves) and the player's five costliest decisions, each naming what was played
+ * and what was better (the viewer's own seat when their name played).
  * The ReplayView calls {@link draw} when it renders; jumps go out as `intent:replay-step`.
  */
 
@@ -16,6 +20,7 @@ import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
 import { Lib } from '../lib.js';
 import { User } from '../user.js';
+import { AnalysisMoves } from './analysis-moves.js';
 import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
 import { ReplayView } from './replay-view.js';
@@ -37,16 +42,24 @@ const BEST_CLASS = 'analysis-best';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
-/** @type {(number|null)} The seat whose costliest decisions are listed (null: the start seat). */
+/** @type {(number|null)} The seat whose moves and costliest decisions are listed (null: the start seat). */
 let _seat = null;
+/** @type {(Object|null)} The judgement chosen among the several of the step shown (null: the seat's). */
+let _picked = null;
+/** @type {(Object|null)} The judgement under the pointer on the chart (null: none, the step shown is read out). */
+let _hover = null;
+/** @type {string} The tab shown: `chart`, `moves` or `costly` (landscape shows the chart always, and the moves for `chart`). */
+let _tab = 'chart';
+/** @type {Array<{x: number, y: number}>} The chart's points, by judgement in step order. */
+let _points = [];
 /** @type {(Object|null)} The document the seat was chosen for. */
 let _seatFor = null;
 /** @type {string} What the list of costliest decisions was last drawn for. */
 let _costlyKey = '';
 /** @type {string} What the chart was last drawn for. */
 let _chartKey = '';
-/** @type {{steps: number, index: number, box: Object}} What the chart's events need. */
-const _shown = { steps: 0, index: 0, box: { width: 1000, height: 150, pad: PAD } };
+/** @type {{steps: number, index: number, box: Object, name: function(number): string}} What the chart's events need. */
+const _shown = { steps: 0, index: 0, box: { width: 1000, height: 150, pad: PAD }, name: String };
 
 /**
  * A judged option in words or cards: played cards as small cards, anything else as words.
@@ -110,6 +123,51 @@ function optionText(judgement, option, name) {
     return I18n.t('analysis.dragon', { name: name(Number(dragon[1])) });
   }
   return text;
+}
+
+/**
+ * Cards in short words, as a hand is sorted: values as in the cards' corners, the special
+ * cards by name, e.g. "5 5", "Dragon", "10 J Q K A".
+ * @param {string[]} labels The record labels.
+ * @returns {string} The words.
+ */
+function cardsText(labels) {
+  return Lib.sortCards(labels.map(ReplayView.cardOf)).map(function (card) {
+    return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]);
+  }).join(' ');
+}
+
+/**
+ * An option in short words: the cards played or pushed, or what it is ("pass", "Tichu").
+ * @param {Object} judgement The judgement.
+ * @param {Object} option The option.
+ * @param {function(number): string} name A seat's name.
+ * @returns {string} E.g. "7 7", "3 right, K partner, 5 left", "no Grand Tichu".
+ */
+function shortText(judgement, option, name) {
+  const cards = option.cards || [];
+  if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
+    return cardsText(cards);
+  }
+  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
+    return cards.map(function (label, at) {
+      return cardsText([label]) + ' ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
+    }).join(', ');
+  }
+  return optionText(judgement, option, name);
+}
+
+/**
+ * What a decision played, for the move list: a push as "push", anything else in short words.
+ * @param {Object} judgement The judgement.
+ * @param {function(number): string} name A seat's name.
+ * @returns {string} The words.
+ */
+function moveText(judgement, name) {
+  if (judgement.kind === 'push') {
+    return I18n.t('analysis.pushMove');
+  }
+  return shortText(judgement, Analysis.choiceAndBest(judgement).chosen, name);
 }
 
 /**
@@ -177,17 +235,19 @@ function verdict(judgement, name) {
 }
 
 /**
- * Draw the judged decision of the step shown, and how many others were made there.
- * @param {Object[]} judged The decision shown (none or one).
- * @param {number} others The step's other judged decisions (of other seats).
+ * Draw the judged decision of the step shown, and a button for each other decision made there
+ * (of the same player, e.g. a push and a Tichu not called, or of another player).
+ * @param {(Object|null)} shownJudgement The decision shown.
+ * @param {Object[]} others The step's other judged decisions.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
-function _drawJudged(judged, others, name) {
-  const boxes = judged.map(function (judgement) {
+function _drawJudged(shownJudgement, others, name) {
+  const boxes = (shownJudgement ? [shownJudgement] : []).map(function (judgement) {
     const box = document.createElement('div');
     box.className = 'analysis-judgement';
     box.dataset.seat = String(judgement.seat);
+    box.dataset.kind = String(judgement.kind);
     box.dataset.label = judgement.label || '';
     const head = document.createElement('p');
     head.className = 'analysis-verdict';
@@ -195,6 +255,10 @@ function _drawJudged(judged, others, name) {
       head.appendChild(_mark(judgement.label));
     }
     head.appendChild(document.createTextNode(verdict(judgement, name)));
+    const annotation = AnalysisMoves.mark(judgement.label);
+    if (annotation) {
+      head.appendChild(annotation);
+    }
     box.appendChild(head);
     const pair = Analysis.choiceAndBest(judgement);
     const options = document.createElement('div');
@@ -206,14 +270,29 @@ function _drawJudged(judged, others, name) {
     box.appendChild(options);
     return box;
   });
-  if (others) {
+  if (others.length) {
     const more = document.createElement('p');
     more.className = 'analysis-more';
-    more.textContent = I18n.t('analysis.more', { n: others });
+    more.appendChild(document.createTextNode(I18n.t('analysis.alsoHere')));
+    others.forEach(function (judgement) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'analysis-other';
+      button.dataset.seat = String(judgement.seat);
+      button.dataset.kind = String(judgement.kind);
+      button.textContent = name(judgement.seat) + ': ' + moveText(judgement, name)
+        + (Analysis.MARKS[judgement.label] ? ' ' + Analysis.MARKS[judgement.label] : '');
+      button.addEventListener('click', function () {
+        _picked = judgement;
+        _seat = judgement.seat;
+        EventBus.emit(Events.UI_RENDER);
+      });
+      more.appendChild(button);
+    });
     boxes.push(more);
   }
   _elements['analysis-judged'].replaceChildren(...boxes);
-  _elements['analysis-judged'].hidden = !judged.length;
+  _elements['analysis-judged'].hidden = !boxes.length;
 }
 
 /**
@@ -268,8 +347,51 @@ function _svg(tag, attributes) {
 }
 
 /**
- * Draw the chart: the zero line, a band per round, the advantage as a line through the
- * judged steps, the markers and the step shown.
+ * The chart's scale: a faint line and a label at each tick of the y axis (expected score
+ * difference, signed), and the rounds' numbers along the x axis.
+ * @param {SVGElement} svg The chart.
+ * @param {Object[]} steps The replay's steps.
+ * @param {{range: number, zero: number, half: number}} geometry The y axis.
+ * @param {{width: number, height: number, pad: number, left: number, bottom: number}} box The drawing.
+ * @param {number} size The labels' font size (drawing units).
+ * @returns {void}
+ */
+function _drawScale(svg, steps, geometry, box, size) {
+  const crowded = geometry.half / 2 < size * 1.2;  // the half ticks' labels would touch
+  Analysis.ticks(geometry.range).forEach(function (value) {
+    const y = geometry.zero - value / geometry.range * geometry.half;
+    svg.appendChild(_svg('line', { x1: box.left, x2: box.width - box.pad, y1: y, y2: y,
+      class: value === 0 ? 'analysis-axis' : 'analysis-grid' }));
+    if (crowded && Math.abs(value) !== geometry.range && value !== 0) {
+      return;
+    }
+    const label = _svg('text', { x: box.left - size * 0.3, y: y + size * 0.35, 'text-anchor': 'end',
+      'font-size': size, class: 'analysis-tick' });
+    label.textContent = Lib.formatSigned(Math.round(value));
+    svg.appendChild(label);
+  });
+  let round = -1;
+  let free = 0;
+  steps.forEach(function (step, at) {
+    if (step.round === round) {
+      return;
+    }
+    round = step.round;
+    const x = Analysis.stepX(at, steps.length, box);
+    const text = I18n.t('analysis.roundTick', { n: round + 1 });
+    if (x < free || x + text.length * size * 0.62 > box.width) {
+      return;  // no room beside the last label
+    }
+    const label = _svg('text', { x: x, y: box.height - size * 0.3, 'font-size': size, class: 'analysis-tick' });
+    label.textContent = text;
+    svg.appendChild(label);
+    free = x + (text.length + 1) * size * 0.62;
+  });
+}
+
+/**
+ * Draw the chart: a band per round, the scale, the advantage as a line through the judged
+ * steps, the markers, the point read out and the step shown.
  * @param {Object} document_ The analysis document.
  * @param {Object[]} steps The replay's steps.
  * @param {number} index The step shown.
@@ -278,15 +400,22 @@ function _svg(tag, attributes) {
  */
 function _drawChart(document_, steps, index, name) {
   const holder = _elements['analysis-chart'];
+  const size = parseFloat(window.getComputedStyle(holder).getPropertyValue('--tick-size')) || 24;
   const box = { width: Math.round(holder.clientWidth) || 1000, height: Math.round(holder.clientHeight) || 150,
-    pad: PAD };
-  const key = [box.width, box.height, steps.length, I18n.getLanguage(), AnalysisState.gameId,
+    pad: Math.max(PAD, Math.round(size * 0.8)), left: 0, bottom: Math.round(size * 1.3) };
+  const key = [box.width, box.height, size, steps.length, I18n.getLanguage(), AnalysisState.gameId,
     (document_.judgements || []).length].join('|');
+  const range = Analysis.chart(document_, steps.length, box).range;
+  const longest = Math.max(...Analysis.ticks(range).map(function (value) {
+    return Lib.formatSigned(Math.round(value)).length;
+  }));
+  box.left = Math.round(size * (0.62 * longest + 0.6));  // room for the y axis' labels
   _shown.steps = steps.length;
   _shown.box = box;
   if (key !== _chartKey) {
     _chartKey = key;
     const geometry = Analysis.chart(document_, steps.length, box);
+    _points = geometry.points;
     const scale = Math.max(1, box.height / MARKER_HEIGHT);
     const svg = _svg('svg', { viewBox: '0 0 ' + box.width + ' ' + box.height, class: 'analysis-svg',
       'aria-hidden': 'true', focusable: 'false' });
@@ -296,20 +425,19 @@ function _drawChart(document_, steps, index, name) {
         const end = steps.findIndex(function (later, after) { return after > at && later.round !== step.round; });
         const x = Analysis.stepX(at, steps.length, box);
         const to = Analysis.stepX(end < 0 ? steps.length - 1 : end, steps.length, box);
-        svg.appendChild(_svg('rect', { x: x, y: 0, width: Math.max(0, to - x), height: box.height,
+        svg.appendChild(_svg('rect', { x: x, y: 0, width: Math.max(0, to - x), height: box.height - box.bottom,
           class: 'analysis-round' }));
       }
       round = step.round;
     });
-    svg.appendChild(_svg('line', { x1: PAD, x2: box.width - PAD, y1: geometry.zero, y2: geometry.zero,
-      class: 'analysis-axis' }));
+    _drawScale(svg, steps, geometry, box, size);
     if (geometry.points.length) {
       const path = geometry.points.map(function (point, at) {
         return (at ? 'L' : 'M') + point.x.toFixed(1) + ' ' + point.y.toFixed(1);
       }).join(' ');
       svg.appendChild(_svg('path', { d: path, class: 'analysis-line' }));
     }
-    svg.appendChild(_svg('line', { x1: 0, x2: 0, y1: 0, y2: box.height, class: 'analysis-cursor' }));
+    svg.appendChild(_svg('line', { x1: 0, x2: 0, y1: 0, y2: box.height - box.bottom, class: 'analysis-cursor' }));
     Analysis.judgements(document_).forEach(function (judgement, at) {
       const point = geometry.points[at];
       if (!SHAPES[judgement.label]) {
@@ -324,6 +452,7 @@ function _drawChart(document_, steps, index, name) {
       marker.appendChild(title);
       svg.appendChild(marker);
     });
+    svg.appendChild(_svg('circle', { cx: 0, cy: 0, r: 7 * scale, class: 'analysis-hover', visibility: 'hidden' }));
     holder.replaceChildren(svg);
   }
   const cursor = holder.querySelector('.analysis-cursor');
@@ -337,11 +466,42 @@ function _drawChart(document_, steps, index, name) {
 }
 
 /**
- * Draw the legend: the markers' meaning and which team is above the line.
+ * Read out a judged point of the chart below it: the one under the pointer, else the decision
+ * shown; the point ringed on the chart.
+ * @param {(Object|null)} shownJudgement The decision of the step shown.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
-function _drawLegend(name) {
+function _drawReadout(shownJudgement, name) {
+  const judgement = _hover || shownJudgement;
+  const readout = _elements['analysis-readout'];
+  const ring = _elements['analysis-chart'].querySelector('.analysis-hover');
+  const at = judgement ? Analysis.judgements(AnalysisState.document).indexOf(judgement) : -1;
+  const point = at >= 0 ? _points[at] : null;
+  if (ring) {
+    ring.setAttribute('visibility', point ? 'visible' : 'hidden');
+    if (point) {
+      ring.setAttribute('cx', point.x.toFixed(1));
+      ring.setAttribute('cy', point.y.toFixed(1));
+    }
+  }
+  readout.dataset.step = judgement ? String(judgement.step) : '';
+  readout.dataset.seat = judgement ? String(judgement.seat) : '';
+  readout.textContent = judgement ? I18n.t('analysis.readout', { round: judgement.round + 1,
+    name: name(judgement.seat), what: moveText(judgement, name),
+    mark: Analysis.MARKS[judgement.label] ? ' ' + Analysis.MARKS[judgement.label] : '',
+    team20: name(0) + ' & ' + name(2), advantage: Lib.formatSigned(Math.round(Number(judgement.advantage) || 0)) })
+    : I18n.t('analysis.readoutHint');
+}
+
+/**
+ * Draw the legends: the chart's markers and which team is above its line, what the ± of a
+ * value is, and what the move list's marks mean (the judge's thresholds).
+ * @param {Object} document_ The analysis document.
+ * @param {function(number): string} name A seat's name.
+ * @returns {void}
+ */
+function _drawLegend(document_, name) {
   const parts = ['mistake', 'blunder'].map(function (label) {
     const item = document.createElement('span');
     item.className = 'analysis-legend-item';
@@ -352,6 +512,54 @@ function _drawLegend(name) {
   above.className = 'analysis-legend-item analysis-legend-teams';
   above.textContent = I18n.t('analysis.above', { team20: name(0) + ' & ' + name(2) });
   _elements['analysis-legend'].replaceChildren(...parts, above);
+  _elements['analysis-plusminus'].textContent = I18n.t('analysis.plusMinus');
+  const least = Analysis.thresholds(document_);
+  const marks = Analysis.LABELS.map(function (label) {
+    const item = document.createElement('span');
+    item.className = 'analysis-legend-item';
+    item.dataset.label = label;
+    item.append(AnalysisMoves.mark(label) || '', document.createTextNode(I18n.t('analysis.markMeaning',
+      { label: I18n.t('analysis.' + label), least: Math.round(least[label]) })));
+    return item;
+  });
+  const lost = document.createElement('span');
+  lost.className = 'analysis-legend-item';
+  lost.textContent = I18n.t('analysis.marksLost');
+  _elements['analysis-marks'].replaceChildren(...marks, lost);
+}
+
+/**
+ * Draw each judged player's counts of inaccuracies, mistakes and blunders.
+ * @param {Object} document_ The analysis document.
+ * @param {function(number): string} name A seat's name.
+ * @returns {void}
+ */
+function _drawCounts(document_, name) {
+  _elements['analysis-counts'].replaceChildren(...Analysis.judgedSeats(document_).map(function (seat) {
+    const found = Analysis.counts(document_, seat);
+    const item = document.createElement('li');
+    item.dataset.seat = String(seat);
+    item.textContent = I18n.t('analysis.counts', { name: name(seat), inaccuracies: found.inaccuracy,
+      mistakes: found.mistake, blunders: found.blunder });
+    return item;
+  }));
+}
+
+/**
+ * Draw the move list: the chosen player's decisions in the round of the step shown.
+ * @param {Object} document_ The analysis document.
+ * @param {number} round The round shown (0-based).
+ * @param {(Object|null)} shownJudgement The decision shown.
+ * @param {function(number): string} name A seat's name.
+ * @returns {void}
+ */
+function _drawMoves(document_, round, shownJudgement, name) {
+  const list = _seat === null ? [] : Analysis.moves(document_, _seat, round);
+  _elements['analysis-moves-title'].textContent = _seat === null ? ''
+    : I18n.t('analysis.movesTitle', { name: name(_seat), round: round + 1 });
+  _elements['analysis-moves'].replaceChildren(...AnalysisMoves.items(list, {
+    what: function (judgement) { return moveText(judgement, name); }, current: shownJudgement }));
+  _elements['analysis-moves-none'].hidden = list.length > 0;
 }
 
 /**
@@ -376,7 +584,7 @@ function _drawCostliest(document_, name, names) {
     }));
   }
   select.value = String(_seat);
-  select.hidden = seats.length < 2;
+  _elements['analysis-player-head'].hidden = seats.length < 2;
   const mine = _seat !== null && own && names[_seat] === own;
   const list = _seat === null ? [] : Analysis.costliest(document_, _seat, 5);
   // rebuilt only when it changed, so that a button keeps the focus when it is pressed
@@ -387,8 +595,7 @@ function _drawCostliest(document_, name, names) {
   }
   _costlyKey = key;
   _elements['analysis-costly-title'].textContent = mine ? I18n.t('analysis.costlyYours')
-    : I18n.t(seats.length < 2 ? 'analysis.costlyOfName' : 'analysis.costlyOf',
-      { name: _seat === null ? '' : name(_seat) });
+    : I18n.t('analysis.costlyOfName', { name: _seat === null ? '' : name(_seat) });
   _elements['analysis-costliest'].replaceChildren(...list.map(function (judgement) {
     const item = document.createElement('li');
     const button = document.createElement('button');
@@ -399,9 +606,17 @@ function _drawCostliest(document_, name, names) {
     if (SYMBOLS[judgement.label]) {
       button.appendChild(_mark(judgement.label));
     }
-    button.appendChild(document.createTextNode(I18n.t('analysis.costlyItem', { round: judgement.round + 1,
-      loss: Math.round(judgement.loss) })));
     const pair = Analysis.choiceAndBest(judgement);
+    const text = document.createElement('span');
+    text.className = 'analysis-costly-text';
+    text.textContent = I18n.t('analysis.costlyItem', { round: judgement.round + 1,
+      chosen: shortText(judgement, pair.chosen, name), best: shortText(judgement, pair.best, name),
+      loss: Math.round(judgement.loss) });
+    button.appendChild(text);
+    const annotation = AnalysisMoves.mark(judgement.label);
+    if (annotation) {
+      button.appendChild(annotation);
+    }
     button.setAttribute('aria-label', I18n.t('analysis.costlyLabel', { round: judgement.round + 1,
       loss: Math.round(judgement.loss), chosen: _plain(judgement, pair.chosen, name),
       best: _plain(judgement, pair.best, name) }));
@@ -461,6 +676,20 @@ function _statusText() {
 }
 
 /**
+ * The decision the panel shows at a step: the one picked there, else the chosen player's
+ * costliest, else the step's costliest; and the step's others.
+ * @param {Object} document_ The analysis document.
+ * @param {number} step The step shown.
+ * @returns {{shown: (Object|null), others: Object[]}} The decisions.
+ */
+function _shownAt(document_, step) {
+  const judged = Analysis.judgementsAt(document_, step);
+  const shownJudgement = judged.includes(_picked) ? _picked
+    : (judged.find(function (judgement) { return judgement.seat === _seat; }) || judged[0] || null);
+  return { shown: shownJudgement, others: judged.filter(function (judgement) { return judgement !== shownJudgement; }) };
+}
+
+/**
  * Draw the analysis for the step shown, or hide it (null: no game shown).
  * @param {?{steps: Object[], index: number, name: function(number): string, names: string[]}} shown
  *   The replay's steps, the step shown, a seat's name then and the players by seat.
@@ -478,23 +707,32 @@ function draw(shown) {
   _elements['replay-analysis'].hidden = !text && !done;
   _elements['analysis-result'].hidden = !done;
   if (!done) {
+    _elements['analysis-judged'].hidden = true;
     _markBestCards([]);
     return;
   }
   const document_ = AnalysisState.document;
-  _shown.index = shown.index;
-  _drawChart(document_, shown.steps, shown.index, shown.name);
-  _drawLegend(shown.name);
   if (_seatFor !== document_) {
     _seatFor = document_;
     _seat = Analysis.startSeat(document_, shown.names, User.getName());
+    _picked = null;
+    _hover = null;
   }
-  // one decision at a time (the layout keeps its room): the chosen player's, else the costliest
-  const judged = Analysis.judgementsAt(document_, shown.index);
-  const first = judged.find(function (judgement) { return judgement.seat === _seat; }) || judged[0];
-  const one = first ? [first] : [];
-  _drawJudged(one, judged.length - one.length, shown.name);
-  _markBestCards(one);
+  _elements['analysis-result'].dataset.tab = _tab;
+  _elements['analysis-tabs'].querySelectorAll('.analysis-tab').forEach(function (tab) {
+    tab.setAttribute('aria-selected', String(tab.getAttribute('data-tab') === _tab));
+  });
+  _shown.index = shown.index;
+  _shown.name = shown.name;
+  const at = _shownAt(document_, shown.index);
+  _drawChart(document_, shown.steps, shown.index, shown.name);
+  _drawReadout(at.shown, shown.name);
+  _drawLegend(document_, shown.name);
+  _drawCounts(document_, shown.name);
+  _drawJudged(at.shown, at.others, shown.name);
+  _markBestCards(at.shown ? [at.shown] : []);
+  const step = shown.steps[shown.index];
+  _drawMoves(document_, step ? step.round : 0, at.shown, shown.name);
   _drawCostliest(document_, shown.name, shown.names);
 }
 
@@ -510,6 +748,21 @@ function _pointed(event) {
   }
   const x = (event.clientX - rect.left) / rect.width * _shown.box.width;
   return Analysis.nearestStep(AnalysisState.document, _shown.steps, _shown.box, x);
+}
+
+/**
+ * The judgement a pointer on the chart points at: at the nearest judged step, the chosen
+ * player's when they decided there.
+ * @param {MouseEvent} event The pointer's move.
+ * @returns {(Object|null)} The judgement.
+ */
+function _pointedJudgement(event) {
+  const step = _pointed(event);
+  if (step === null) {
+    return null;
+  }
+  const judged = Analysis.judgementsAt(AnalysisState.document, step);
+  return judged.find(function (judgement) { return judgement.seat === _seat; }) || judged[0] || null;
 }
 
 /**
@@ -529,15 +782,44 @@ function _jump(step) {
  */
 function init() {
   ['view-replay', 'replay-analysis', 'analysis-start', 'analysis-status', 'analysis-result', 'analysis-chart',
-    'analysis-legend', 'analysis-judged', 'analysis-costly-title', 'analysis-player', 'analysis-costliest',
-    'analysis-none', 'analysis-summary'].forEach(function (id) {
+    'analysis-tabs', 'analysis-readout', 'analysis-legend', 'analysis-marks', 'analysis-plusminus', 'analysis-counts',
+    'analysis-judged', 'analysis-moves-title', 'analysis-moves', 'analysis-moves-none', 'analysis-costly-title',
+    'analysis-player-head', 'analysis-player', 'analysis-costliest', 'analysis-none', 'analysis-summary'].forEach(function (id) {
     _elements[id] = document.getElementById(id);
   });
   window.addEventListener('resize', function () { EventBus.emit(Events.UI_RENDER); });  // the chart fits its box
   _elements['analysis-start'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_ANALYSIS_START);
   });
-  _elements['analysis-chart'].addEventListener('click', function (event) { _jump(_pointed(event)); });
+  _elements['analysis-chart'].addEventListener('click', function (event) {
+    _hover = null;
+    _jump(_pointed(event));
+  });
+  _elements['analysis-chart'].addEventListener('pointermove', function (event) {
+    if (event.pointerType === 'mouse' && AnalysisState.document) {
+      _hover = _pointedJudgement(event);
+      _drawReadout(_shownAt(AnalysisState.document, _shown.index).shown, _shown.name);
+    }
+  });
+  _elements['analysis-chart'].addEventListener('pointerleave', function () {
+    if (_hover && AnalysisState.document) {
+      _hover = null;
+      _drawReadout(_shownAt(AnalysisState.document, _shown.index).shown, _shown.name);
+    }
+  });
+  _elements['analysis-tabs'].addEventListener('click', function (event) {
+    const tab = Dom.closestTo(event, '.analysis-tab');
+    if (tab) {
+      _tab = tab.getAttribute('data-tab') || 'chart';
+      EventBus.emit(Events.UI_RENDER);
+    }
+  });
+  _elements['analysis-moves'].addEventListener('click', function (event) {
+    const button = Dom.closestTo(event, 'button[data-step]');
+    if (button) {
+      _jump(Number(button.dataset.step));
+    }
+  });
   _elements['analysis-chart'].addEventListener('keydown', function (event) {
     const direction = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
     if (direction && AnalysisState.document) {
@@ -547,6 +829,7 @@ function init() {
   });
   _elements['analysis-player'].addEventListener('change', function (event) {
     _seat = Number(Dom.valueOf(event));
+    _picked = null;
     EventBus.emit(Events.UI_RENDER);
   });
   _elements['analysis-costliest'].addEventListener('click', function (event) {
@@ -565,4 +848,4 @@ function init() {
  * The analysis in the replay viewer.
  * @namespace AnalysisView
  */
-export const AnalysisView = Object.freeze({ init, draw, verdict, optionText, valueText, SYMBOLS, BEST_CLASS });
+export const AnalysisView = Object.freeze({ init, draw, verdict, optionText, shortText, valueText, SYMBOLS, BEST_CLASS });
