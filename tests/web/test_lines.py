@@ -1,8 +1,8 @@
 """Another line in the browser (issue 35; docs/server.md, "Another line"): at a step of a stored
-game the replay viewer offers "Play on from here as" each seat; the person plays the round on from
-there by clicks against the agents, reads what the round scored in the game, and goes back to the
-replay at that step. At phone size in German and at laptop size in English, with the layout
-check; no offer where no round is being played."""
+game the replay viewer offers "Play on…", whose dialog asks "Play on from here as" which seat; the
+person plays the round on from there by clicks against the agents, reads what the round scored in
+the game, and goes back to the replay at that step. At phone size in German and at laptop size in
+English, with the layout check; no offer where no round is being played."""
 
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ from tichu.server.keys import STORE
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 Record = dict[str, Any]
-#: Per language: the offer's words, the German or English of "In the game this round ended", the way back.
-WORDS = {"en": ("Play on from here as", "In the game this round ended", "Back to the replay"),
-         "de": ("Von hier weiterspielen als", "Im Spiel endete diese Runde", "Zurück zur Wiederholung")}
+#: Per language: the button, the dialog's title, "In the game this round ended", the way back.
+WORDS = {"en": ("Play on…", "Play on from here as", "In the game this round ended", "Back to the replay"),
+         "de": ("Weiterspielen…", "Von hier weiterspielen als", "Im Spiel endete diese Runde",
+                "Zurück zur Wiederholung")}
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +53,8 @@ async def _has_text(tab: Tab, selector: str, pattern: str) -> bool:
 @pytest.mark.parametrize(("size", "language"), [(PHONE, "de"), (DESKTOP, "en")], ids=["phone-de", "laptop-en"])
 async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer, open_page: OpenPage, shots: Shots,
                                                                record: Record, size: Size, language: str) -> None:
-    """At a play of round 1 after which seat 1 (Ben) is to play, the offer names the four players;
-    "Ben" starts the line: the table shows Ben's hand of that step, the person plays the round to
+    """At a play of round 1 after which seat 1 (Ben) is to play, "Play on…" opens the dialog, which
+    names the four players (Cancel closes it); "Ben" starts the line: the table shows Ben's hand of that step, the person plays the round to
     its end by clicks, the result says what the round scored in the game, and "Back to the replay"
     opens the replay at that step again. At the round's end the offer is gone."""
     steps = replay_document(record)["steps"]
@@ -61,15 +62,21 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
                 if made["round"] == 0 and made["kind"] == "play" and made["turn"] == 1 and made["trick"] > 1)
     end = next(made for made in steps if made["kind"] == "round_end" and made["round"] == 0)
     assert await server.app[STORE].read(lambda games: games.add(record))
-    offer, in_the_game, back = WORDS[language]
+    button, offer, in_the_game, back = WORDS[language]
     tab = await open_page(size, f"line-{language}")
     await tab.page.goto(f"{server.url}#replay={record['id']}&step={step}")
     await tab.wait_view("view-replay")
     if language == "de":
         await tab.click("#lang-switch")
-    await tab.until(lambda: _texts_are(tab, "#line-label", [offer]), "the offer of another line")
+    await tab.until(lambda: _texts_are(tab, "#line-open", [button]), "the offer of another line")
+    await tab.click("#line-open")
+    await tab.until(lambda: _texts_are(tab, "#line-label", [offer]), "the dialog asks for the seat")
     assert await tab.texts("#line-seats .line-seat") == ["Ada", "Ben", "Cleo", "Dan"]
     await shots.take(tab, f"replay-line-{language}")
+    await tab.click("#line-cancel")
+    await tab.until(lambda: _hidden(tab, "#dialog-line"), "Cancel closes the dialog")
+    await tab.click("#line-open")
+    await tab.until(lambda: tab.visible("#dialog-line"), "the dialog again")
     await tab.click('#line-seats .line-seat[data-seat="1"]')
     await tab.wait_view("view-table")
     await tab.until(lambda: tab.wire.open_request() is not None, "Ben's play is asked for")
@@ -88,7 +95,7 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
     last = len(steps) - 1
     await tab.page.goto(f"{server.url}#replay={record['id']}&step={last}")
     await tab.until(lambda: _has_text(tab, "#replay-position", rf"\b{last + 1}\b"), "the replay's last step")
-    await tab.until(lambda: _hidden(tab, "#replay-line"), "no line offered after the game's end")
+    await tab.until(lambda: _hidden(tab, "#line-open"), "no line offered after the game's end")
 
 
 async def _hidden(tab: Tab, selector: str) -> bool:

@@ -1,8 +1,9 @@
 /**
- * @file LineView: the replay viewer's "Play on from here as …" (another line, docs/server.md):
- * at a step of a stored game after which a round is still being played, a button per seat
- * starts the line for that seat (`intent:line-start`, handled by Line); a line the server could
- * not start says why. The replay view calls `draw` with what it shows.
+ * @file LineView: the replay viewer's "Play on…" (another line, docs/server.md): at a step of a
+ * stored game after which a round is still being played, `#line-open` (beside the replay's jumps)
+ * opens `#dialog-line`, "Play on from here as", with a button per seat that starts the line for
+ * that seat (`intent:line-start`, handled by Line); a line the server could not start says why
+ * there. The replay view calls `draw` with what it shows.
  */
 
 import { Events } from '../events.js';
@@ -21,6 +22,8 @@ import { Line } from '../line.js';
 
 /** @type {(LineModel|null)} What was drawn last (the buttons read it when clicked). */
 let _model = null;
+/** @type {boolean} Whether the seat dialog is open. */
+let _open = false;
 
 /**
  * Whether a round is being played after the step: not the round's end, nor its last play
@@ -48,7 +51,8 @@ function gameRound(steps, index) {
 }
 
 /**
- * Start the line for a seat at the step drawn.
+ * Start the line for a seat at the step drawn (the dialog stays open until the table shows, or
+ * says why the line did not start).
  * @param {number} seat The seat.
  * @returns {void}
  */
@@ -62,10 +66,22 @@ function _start(seat) {
 }
 
 /**
- * Wire the seat buttons.
+ * Open or close the seat dialog.
+ * @param {boolean} open Whether it is open.
+ * @returns {void}
+ */
+function _setOpen(open) {
+  _open = open;
+  draw(_model);
+}
+
+/**
+ * Wire the button, the dialog's seats and its cancel (Escape too).
  * @returns {void}
  */
 function init() {
+  document.getElementById('line-open').addEventListener('click', function () { _setOpen(true); });
+  document.getElementById('line-cancel').addEventListener('click', function () { _setOpen(false); });
   document.getElementById('line-seats').addEventListener('click', function (event) {
     const target = /** @type {HTMLElement} */ (event.target);
     const button = target.closest ? /** @type {(HTMLElement|null)} */ (target.closest('.line-seat')) : null;
@@ -73,34 +89,50 @@ function init() {
       _start(Number(button.dataset.seat));
     }
   });
+  document.addEventListener('keydown', function (event) {
+    if (event.key === 'Escape' && _open) {
+      _setOpen(false);
+    }
+  });
+  EventBus.on(Events.UI_VIEW_SHOWN, function (name) {
+    if (name !== 'replay' && _open) {
+      _setOpen(false);  // the line's table (or another view) took the screen
+    }
+  });
 }
 
 /**
- * Draw the offer for the step shown, or hide it.
+ * Draw the button for the step shown (or hide it), and the seat dialog while it is open.
  * @param {(LineModel|null)} model What the replay view shows, or null when it shows no game.
  * @returns {void}
  */
 function draw(model) {
   _model = model;
-  const box = /** @type {HTMLElement} */ (document.getElementById('replay-line'));
-  box.hidden = !model || model.gameId === null || !playable(model.steps, model.index);
-  if (box.hidden || !model) {
+  const offered = Boolean(model && model.gameId !== null && playable(model.steps, model.index));
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById('line-open'));
+  button.hidden = !offered;
+  button.textContent = I18n.t('line.open');
+  const dialog = /** @type {HTMLElement} */ (document.getElementById('dialog-line'));
+  dialog.hidden = !(offered && _open);
+  if (dialog.hidden || !model) {
     return;
   }
   /** @type {HTMLElement} */ (document.getElementById('line-label')).textContent = I18n.t('line.playOn');
-  const buttons = /** @type {HTMLElement} */ (document.getElementById('line-seats'));
+  /** @type {HTMLElement} */ (document.getElementById('line-explain')).textContent = I18n.t('line.explain');
+  /** @type {HTMLElement} */ (document.getElementById('line-cancel')).textContent = I18n.t('line.cancel');
+  const seats = /** @type {HTMLElement} */ (document.getElementById('line-seats'));
   const names = [0, 1, 2, 3].map(model.name);
   const key = JSON.stringify([names, I18n.getLanguage()]);
-  if (buttons.dataset.key !== key) {
-    buttons.dataset.key = key;
-    buttons.replaceChildren(...names.map(function (name, seat) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'line-seat replay-tool team-' + (seat % 2 === 0 ? '20' : '31');
-      button.dataset.seat = String(seat);
-      button.textContent = name;
-      button.setAttribute('aria-label', I18n.t('line.playAs', { name: name }));
-      return button;
+  if (seats.dataset.key !== key) {
+    seats.dataset.key = key;
+    seats.replaceChildren(...names.map(function (name, seat) {
+      const choice = document.createElement('button');
+      choice.type = 'button';
+      choice.className = 'line-seat big-button team-' + (seat % 2 === 0 ? '20' : '31');
+      choice.dataset.seat = String(seat);
+      choice.textContent = name;
+      choice.setAttribute('aria-label', I18n.t('line.playAs', { name: name }));
+      return choice;
     }));
   }
   const failure = /** @type {HTMLElement} */ (document.getElementById('line-failure'));
