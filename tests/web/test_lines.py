@@ -1,8 +1,8 @@
 """Another line in the browser (issue 35; docs/server.md, "Another line"): at a step of a stored
 game the replay viewer offers "Play on…", whose dialog asks "Play on from here as" which seat; the
 person plays the round on from there by clicks against the agents, reads what the round scored in
-the game, and goes back to the replay at that step. At phone size in German and at laptop size in
-English, with the layout check; no offer where no round is being played."""
+the game, and goes back to the replay at that step. At phone and laptop size, in English and German,
+with the layout check; no offer where no round is being played."""
 
 from __future__ import annotations
 
@@ -50,7 +50,8 @@ async def _has_text(tab: Tab, selector: str, pattern: str) -> bool:
     return bool(texts) and re.search(pattern, texts[0]) is not None
 
 
-@pytest.mark.parametrize(("size", "language"), [(PHONE, "de"), (DESKTOP, "en")], ids=["phone-de", "laptop-en"])
+@pytest.mark.parametrize(("size", "language"), [(PHONE, "de"), (DESKTOP, "en"), (PHONE, "en"), (DESKTOP, "de")],
+                         ids=["phone-de", "laptop-en", "phone-en", "laptop-de"])
 async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer, open_page: OpenPage, shots: Shots,
                                                                record: Record, size: Size, language: str) -> None:
     """At a play of round 1 after which seat 1 (Ben) is to play, "Play on…" opens the dialog, which
@@ -63,7 +64,7 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
     end = next(made for made in steps if made["kind"] == "round_end" and made["round"] == 0)
     assert await server.app[STORE].read(lambda games: games.add(record))
     button, offer, in_the_game, back = WORDS[language]
-    tab = await open_page(size, f"line-{language}")
+    tab = await open_page(size, f"line-{language}-{size.name}")
     await tab.page.goto(f"{server.url}#replay={record['id']}&step={step}")
     await tab.wait_view("view-replay")
     if language == "de":
@@ -72,7 +73,7 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
     await tab.click("#line-open")
     await tab.until(lambda: _texts_are(tab, "#line-label", [offer]), "the dialog asks for the seat")
     assert await tab.texts("#line-seats .line-seat") == ["Ada", "Ben", "Cleo", "Dan"]
-    await shots.take(tab, f"replay-line-{language}")
+    await shots.take(tab, f"replay-line-{language}-{size.name}")
     await tab.click("#line-cancel")
     await tab.until(lambda: _hidden(tab, "#dialog-line"), "Cancel closes the dialog")
     await tab.click("#line-open")
@@ -86,7 +87,7 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
     expected = f"{in_the_game} {end['round_score'][0]} : {end['round_score'][1]}."
     assert await tab.texts("#round-result .result-line") == [expected]
     assert await tab.texts("#round-result .line-back") == [back]
-    await shots.take(tab, f"line-result-{language}")
+    await shots.take(tab, f"line-result-{language}-{size.name}")
     shots.assert_layout()
     await tab.click("#round-result .line-back")
     await tab.wait_view("view-replay")
