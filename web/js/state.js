@@ -82,6 +82,8 @@ import { Lib } from './lib.js';
  * @property {RoundRecord[]} rounds The finished rounds of the game.
  * @property {(RoundRecord|null)} lastRound The round that just ended, until the next push.
  * @property {(Object|null)} gameOver The `game_over` context of the last game.
+ * @property {(string|null)} storedGame The id of the last game played to its end and stored
+ *   (`game_stored`): its replay and analysis.
  * @property {(TableOptions|null)} options The table's options, or null when the server sends none.
  * @property {Object<number, number>} away The seats whose clients dropped, with the time
  *   (`Date.now()` ms) an agent takes the seat unless they come back (`player_disconnected`).
@@ -103,6 +105,7 @@ const State = {
   rounds: [],
   lastRound: null,
   gameOver: null,
+  storedGame: null,
   options: null,
   away: {},
   lobby: null,
@@ -158,6 +161,7 @@ function reset() {
   State.rounds = [];
   State.lastRound = null;
   State.gameOver = null;
+  State.storedGame = null;
   State.options = null;
   State.away = {};
   State.lobby = null;
@@ -350,6 +354,7 @@ const _HANDLERS = {
     State.rounds = [];
     State.lastRound = null;
     State.gameOver = null;
+    State.storedGame = null;
     if (State.lobby) {  // readiness is for one start (the server clears it without a message)
       State.lobby.ready = State.lobby.ready.map(function (ready) { return ready === null ? null : false; });
     }
@@ -465,6 +470,9 @@ const _HANDLERS = {
       total: context.total });
     State.gameOver = context;
     State.request = null;
+  },
+  game_stored: function (context) {
+    State.storedGame = String(context.game_id);
   },
   game_ended_early: function () {
     // a person's leaving ended the game (on_leave "end"): the table is back in its lobby

@@ -1,6 +1,7 @@
 /**
  * @file ScoreView: the end-of-game score sheet, round by round for both teams with the calls
- * and their outcome; back to the lobby. The same sheet, for the game so far, is drawn in the
+ * and their outcome; the game's replay and analysis once it is stored (`game_stored`); back to
+ * the lobby. The same sheet, for the game so far, is drawn in the
  * side panel's score tab (`renderSheet`, `#sheet-table`). The names are those of the seats
  * when each round was played (RoundRecord `names`), not of the seats now: a partner who
  * leaves after the game keeps their name on the sheet. Each round's row holds its points and
@@ -27,9 +28,16 @@ const _COLUMNS = 3;
  * @returns {void}
  */
 function init() {
-  ['scores-winner', 'scores-back'].forEach(function (id) { _elements[id] = document.getElementById(id); });
+  ['scores-winner', 'scores-back', 'scores-review'].forEach(function (id) {
+    _elements[id] = document.getElementById(id);
+  });
   _elements['scores-back'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_SCORES_BACK);
+  });
+  _elements['scores-review'].addEventListener('click', function () {  // the game's replay and analysis
+    if (State.storedGame !== null) {
+      EventBus.emit(Events.INTENT_REPLAY_OPEN, { id: State.storedGame, step: null });
+    }
   });
 }
 
@@ -204,6 +212,8 @@ function render() {
   const total = (State.gameOver && State.gameOver.total) || State.public.total || [0, 0];
   const winner = State.gameOver ? State.gameOver.winner : null;
   _elements['scores-winner'].textContent = winner ? I18n.t('scores.winner', { team: _teamName(winner, _sheetNames()) }) : '';
+  _elements['scores-review'].hidden = State.storedGame === null;
+  _elements['scores-review'].textContent = I18n.t('scores.review');
   _fill('scores', total);
 }
 

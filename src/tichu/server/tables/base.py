@@ -36,7 +36,7 @@ from tichu.server.ws.protocol import ProtocolError, agent_name, notification
 
 #: The context of a notification every client and spectator of a table hears (:meth:`TableBase._broadcast`).
 BroadcastContext = (out.SeatEvent | out.SeatHandedOver | out.PlayerDisconnected | out.PlayerLeft
-                    | out.PlayersSwapped | out.TableOptions | out.LineOver)
+                    | out.PlayersSwapped | out.TableOptions | out.LineOver | out.GameStored)
 
 
 class TableBase:
@@ -87,8 +87,9 @@ class TableBase:
         # per seat, the last person who left it (since the game started or the lobby opened): they
         # alone may take it back, with their session id; at most four, whatever the joins
         self._departed: dict[int, Peer] = {}
+        self._on_finished = on_finished
         self.session = GameSession(name, self, store, on_ended=self._game_ended, on_failed=self._game_failed,
-                                   on_finished=on_finished)
+                                   on_finished=self._game_stored)
         self.spectators = Spectators(settings.max_spectators_per_table, self)
         self.line: Line | None = None
         self.line_started = False
@@ -123,6 +124,13 @@ class TableBase:
         if self.line is not None:
             line = self.line
             self._broadcast("line_over", {"game_id": line.game_id, "step": line.position.step, "seat": line.seat})
+
+    def _game_stored(self, game_id: str) -> None:
+        """A game was played to its end and its record handed to the store: everyone at the table
+        hears ``game_stored`` (its replay and analysis are a click away), and the server is told."""
+        self._broadcast("game_stored", {"game_id": game_id})
+        if self._on_finished is not None:
+            self._on_finished(game_id)
 
     def knows(self, peer: Peer) -> bool:
         """Whether ``peer`` may come back with its session id: it is seated (connected or within

@@ -53,8 +53,9 @@ class GameSession:
         :param on_ended: Called when the engine task ended, however (the table goes back to its lobby).
         :param on_failed: Called when the game failed (its record is written as aborted).
 
-        The table (``source``) and its methods ``on_ended`` and ``on_failed`` are held weakly: the
-        table holds its session, and a closed table must go without a garbage collection.
+        The table (``source``) and its methods ``on_ended``, ``on_failed`` and ``on_finished`` are
+        held weakly: the table holds its session, and a closed table must go without a garbage
+        collection.
         :param on_finished: (Optional) Told a game's id when it was played to its end and its
             record is handed to the store.
         """
@@ -63,7 +64,7 @@ class GameSession:
         self._store = store
         self._on_ended = weakref.WeakMethod(on_ended)
         self._on_failed = weakref.WeakMethod(on_failed)
-        self._on_finished = on_finished
+        self._on_finished = None if on_finished is None else weakref.WeakMethod(on_finished)
         self.engine: GameEngine | None = None
         self._task: asyncio.Task[None] | None = None
         self._journal: GameJournal | None = None
@@ -296,8 +297,9 @@ class GameSession:
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
             self._store.submit(lambda store: store.end_game(game_id, None if record is None else dict(record)))
-        if record is not None and not aborted and self._on_finished is not None:
-            self._on_finished(game_id)
+        finished = None if self._on_finished is None else self._on_finished()
+        if record is not None and not aborted and finished is not None:
+            finished(game_id)
 
 
 def _call(method: weakref.WeakMethod[Callable[[], None]]) -> None:

@@ -412,6 +412,13 @@ class LineOver(TypedDict):
     seat: int
 
 
+class GameStored(TypedDict):
+    """``game_stored``: the game just played to its end is stored under this id (its replay and
+    analysis: docs/server.md, "Replays", "Game analysis")."""
+
+    game_id: str
+
+
 #: The context of each notification.
 NOTIFICATIONS: dict[str, type[Mapping[str, object]]] = {
     "player_played": PlayerPlayed, "player_passed": PlayerIndex, "player_turn_changed": TurnChanged,
@@ -425,7 +432,7 @@ NOTIFICATIONS: dict[str, type[Mapping[str, object]]] = {
     "chat_message": ChatLine, "chat_history": ChatHistory, "reaction": ReactionSent,
     "spectators_changed": SpectatorsChanged, "spectator_hands": SpectatorHands, "spectate_started": SpectateStarted,
     "turn_clocks": TurnClocks, "seat_handed_over": SeatHandedOver, "seat_taken_back": SeatEvent,
-    "game_ended_early": SeatEvent, "line_over": LineOver,
+    "game_ended_early": SeatEvent, "line_over": LineOver, "game_stored": GameStored,
 }
 
 
