@@ -9,6 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.support.cards import card_set, labels_set
 from tests.support.live_server import Message
 from tests.support.raw_client import GAME_WAIT, Server, StartServer
 from tichu.arena.arena import Arena
@@ -61,7 +62,7 @@ async def test_a_person_plays_a_round_on_from_a_step_and_it_ends_there(start_ser
         public, private = joined["public_state"], joined["private_state"]
         assert public["is_running"] and public["round_index"] == 1 and public["phase"] == "playing"
         assert public["total"] == steps[step]["score"] and public["announcements"] == steps[step]["calls"]
-        assert sorted(map(tuple, private["hand_cards"])) == sorted(map(tuple, _cards(steps[step]["hands"][1])))
+        assert card_set(private["hand_cards"]) == labels_set(" ".join(steps[step]["hands"][1]))
         over = (await lena.play(until="line_over"))["payload"]["context"]
         assert over == {"game_id": record["id"], "step": step, "seat": 1}
         assert len(lena.events("round_over")) == 1 and not lena.events("round_started")
@@ -69,12 +70,6 @@ async def test_a_person_plays_a_round_on_from_a_step_and_it_ends_there(start_ser
         assert server.all_records() == [record], "a line is practice: nothing stored"
         lena.assert_clean()
 
-
-def _cards(labels: list[str]) -> list[list[int]]:
-    """Record labels as the protocol's ``[value, suit]`` pairs (the protocol's card JSON)."""
-    from tichu.core.cards import parse_mask
-    from tichu.server.ws.protocol import cards_json
-    return cards_json(parse_mask(" ".join(labels)))
 
 
 async def test_a_line_from_the_deal_asks_the_grand_tichu_first(start_server: StartServer, record: Record) -> None:
@@ -87,8 +82,7 @@ async def test_a_line_from_the_deal_asks_the_grand_tichu_first(start_server: Sta
     mia = await server.join("Mia", answer["table_name"], seed=4)
     _, request = await mia.wait_for(lambda m: m.get("type") == "request")
     assert request["payload"]["action"] == "announce_grand_tichu"
-    assert sorted(map(tuple, request["payload"]["context"]["hand_cards"])) == \
-        sorted(map(tuple, _cards(steps[step]["hands"][2])))
+    assert card_set(request["payload"]["context"]["hand_cards"]) == labels_set(" ".join(steps[step]["hands"][2]))
 
 
 async def test_a_line_is_played_once_and_refused_where_there_is_none(start_server: StartServer,

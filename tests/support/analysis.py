@@ -3,6 +3,7 @@ when each point was judged (importable by the pool's background process)."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -58,3 +59,15 @@ def timed_document(record: Mapping[str, object], judged: list[Judgement], sample
 
 #: The analysis's steps, noting when each point's judgement began.
 TIMED: Steps = Steps(ANALYSIS.points, timed_judge, timed_document)
+
+
+def page_round(value: float) -> int:
+    """A value rounded as the page rounds it (``Math.round``: halves up)."""
+    return math.floor(value + 0.5)
+
+
+def value_text(option: Mapping[str, Any], exact: bool) -> str:
+    """An option's value as the analysis page writes it: ``+96 ± 93``, ``−219 exact``."""
+    mean = page_round(option["mean"])
+    sign = "+" if mean > 0 else ("\u2212" if mean < 0 else "")
+    return f"{sign}{abs(mean)} " + ("exact" if exact else f"± {page_round(option['half_width'])}")

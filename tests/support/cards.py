@@ -49,3 +49,9 @@ def find_seed(predicate: Callable[[list[list[frozenset[Card]]]], bool], rounds: 
             return seed
     raise AssertionError("no seed found")
 
+
+
+def card_key(label: str) -> str:
+    """A record label's card key on the page (``data-card``, ``value-suit``), e.g. ``SZ`` -> ``10-1``."""
+    [card] = cards_of(parse_mask(label))
+    return f"{card.value}-{card.suit}"

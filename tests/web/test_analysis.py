@@ -7,13 +7,14 @@ beside the best; a record file offers no analysis; the player view shows the acc
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
 import pytest
 
+from tests.support.analysis import page_round, value_text
 from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab
+from tests.support.cards import card_key
 from tests.support.live_server import LiveServer, StartServer
 from tichu.agents.driver import play_game
 from tichu.agents.heuristic_agent import HeuristicAgent
@@ -133,38 +134,21 @@ async def _judged_panel(tab: Tab, judgement: dict[str, Any]) -> None:
     chosen = judgement["options"][judgement["chosen"]]
     best = judgement["options"][judgement["best"]]
     exact = judgement.get("exact") is True
-    assert values[0] == _value(chosen, exact)
+    assert values[0] == value_text(chosen, exact)
     if judgement["chosen"] != judgement["best"]:
         assert await tab.count(f"{panel} .analysis-option.best") == 1
-        assert values[1] == _value(best, exact)
-        lost = "points lost, exact" if exact else f"± {_round(judgement['loss_half_width'])} points lost"
-        assert f"{_round(judgement['loss'])} {lost}" in verdict
+        assert values[1] == value_text(best, exact)
+        lost = "points lost, exact" if exact else f"± {page_round(judgement['loss_half_width'])} points lost"
+        assert f"{page_round(judgement['loss'])} {lost}" in verdict
         hand = await tab.page.eval_on_selector_all(
             '#replay-seats .replay-seat[data-seat="0"] .replay-hand .card', "els => els.map(e => e.dataset.card)")
         marked = await tab.page.eval_on_selector_all(
             '#replay-seats .replay-seat[data-seat="0"] .replay-hand .card.analysis-best',
             "els => els.map(e => e.dataset.card)")
-        assert sorted(marked) == sorted(card for card in (_key(label) for label in best["cards"]) if card in hand)
+        assert sorted(marked) == sorted(card for card in (card_key(label) for label in best["cards"]) if card in hand)
 
 
-def _round(value: float) -> int:
-    """Rounded as the page rounds (``Math.round``: halves up)."""
-    return math.floor(value + 0.5)
 
-
-def _value(option: dict[str, Any], exact: bool) -> str:
-    mean = _round(option["mean"])
-    sign = "+" if mean > 0 else ("\u2212" if mean < 0 else "")
-    return f"{sign}{abs(mean)} " + ("exact" if exact else f"± {_round(option['half_width'])}")
-
-
-def _key(label: str) -> str:
-    """A record label's card key (``data-card``), e.g. ``SZ`` -> ``10-1``."""
-    specials = {"Hu": "0-0", "Ma": "1-0", "Dr": "15-0", "Ph": "16-0"}
-    if label in specials:
-        return specials[label]
-    value = {"Z": 10, "B": 11, "D": 12, "K": 13, "A": 14}.get(label[1]) or int(label[1])
-    return f"{value}-{'SBGR'.index(label[0]) + 1}"
 
 
 async def _tap(tab: Tab, x: float, y: float) -> None:

@@ -9,12 +9,12 @@ In English and German, at phone and laptop size."""
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
 import pytest
 
+from tests.support.analysis import page_round
 from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab, layout_problems
 from tests.support.live_server import LiveServer, StartServer
 from tests.web.test_analysis import ANALYSIS_WAIT, Record, _analysis, _GrandCaller, _store, planted_record
@@ -67,13 +67,9 @@ def planted() -> Record:
     return planted_record()
 
 
-def _round(value: float) -> int:
-    """Rounded as the page rounds (``Math.round``: halves up)."""
-    return math.floor(value + 0.5)
-
 
 def _signed(value: float) -> str:
-    number = _round(value)
+    number = page_round(value)
     return f"+{number}" if number > 0 else (f"\u2212{abs(number)}" if number < 0 else "0")
 
 
@@ -364,7 +360,7 @@ async def test_the_analysis_says_enough_to_learn_from(
     assert any(mark for _, _, mark, _ in listed), "no decision marked"
     thresholds = document["method"]["thresholds"]
     marks = await tab.texts("#analysis-marks .analysis-legend-item")
-    assert marks[0] == text["marks"].format(inaccuracy=_round(thresholds["inaccuracy"])), marks
+    assert marks[0] == text["marks"].format(inaccuracy=page_round(thresholds["inaccuracy"])), marks
     counts = {seat: {label: sum(1 for j in judged if j["seat"] == seat and j["label"] == label) for label in MARKS}
               for seat in sorted({j["seat"] for j in judged})}
     for player in document["players"]:
@@ -384,7 +380,7 @@ async def test_the_analysis_says_enough_to_learn_from(
     items = await tab.texts("#analysis-costliest .analysis-costly-text")
     assert items == [text["costly"].format(
         round=j["round"] + 1, chosen=_short(j, j["options"][j["chosen"]], language),
-        best=_short(j, j["options"][j["best"]], language), loss=_round(j["loss"])) for j in costliest]
+        best=_short(j, j["options"][j["best"]], language), loss=page_round(j["loss"])) for j in costliest]
     grand = next(j for j in judged if j["kind"] == "grand_tichu")
     if grand in costliest:
         assert WORDS[language]["grand tichu"] in items[costliest.index(grand)]

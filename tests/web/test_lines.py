@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.support.browser import DESKTOP, PHONE, ROUND_WAIT, OpenPage, Shots, Size, Tab, Wire
+from tests.support.cards import card_key
 from tests.support.clicks import Player
 from tests.support.live_server import LiveServer
 from tichu.arena.arena import Arena
@@ -54,10 +55,11 @@ async def _has_text(tab: Tab, selector: str, pattern: str) -> bool:
                          ids=["phone-de", "laptop-en", "phone-en", "laptop-de"])
 async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer, open_page: OpenPage, shots: Shots,
                                                                record: Record, size: Size, language: str) -> None:
-    """At a play of round 1 after which seat 1 (Ben) is to play, "Play on…" opens the dialog, which
-    names the four players (Cancel closes it); "Ben" starts the line: the table shows Ben's hand of that step, the person plays the round to
-    its end by clicks, the result says what the round scored in the game, and "Back to the replay"
-    opens the replay at that step again. At the round's end the offer is gone."""
+    """At a play of round 1 after which seat 1 (Ben) is to play, "Play on…" opens the dialog,
+    which names the four players (Cancel closes it); "Ben" starts the line: the table shows Ben's
+    hand of that step, the person plays the round to its end by clicks, the result says what the
+    round scored in the game, and "Back to the replay" opens the replay at that step again. At
+    the round's end the offer is gone."""
     steps = replay_document(record)["steps"]
     step = next(index for index, made in enumerate(steps)
                 if made["round"] == 0 and made["kind"] == "play" and made["turn"] == 1 and made["trick"] > 1)
@@ -81,7 +83,7 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
     await tab.click('#line-seats .line-seat[data-seat="1"]')
     await tab.wait_view("view-table")
     await tab.until(lambda: tab.wire.open_request() is not None, "Ben's play is asked for")
-    assert sorted(await tab.hand()) == sorted(_hand_keys(steps[step]["hands"][1])), "the step's hand"
+    assert sorted(await tab.hand()) == sorted(map(card_key, steps[step]["hands"][1])), "the step's hand"
     await Player(tab).play_until(_round_over, ROUND_WAIT)
     await tab.until(lambda: tab.visible("#round-result .line-back"), "the way back in the round's result")
     expected = f"{in_the_game} {end['round_score'][0]} : {end['round_score'][1]}."
@@ -102,9 +104,3 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
 async def _hidden(tab: Tab, selector: str) -> bool:
     return not await tab.visible(selector)
 
-
-def _hand_keys(labels: list[str]) -> list[str]:
-    """Record labels as the page's card keys (``value-suit``, as :meth:`Tab.hand` reads them)."""
-    from tichu.core.cards import parse_mask
-    from tichu.server.ws.protocol import cards_json
-    return [f"{value}-{suit}" for value, suit in cards_json(parse_mask(" ".join(labels)))]

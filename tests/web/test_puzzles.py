@@ -11,12 +11,13 @@ server then serves, never written into the test."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pytest
 
+from tests.support.analysis import value_text
 from tests.support.browser import DESKTOP, PHONE, OpenPage, Shots, Size, Tab
+from tests.support.cards import card_key
 from tests.support.live_server import LiveServer, StartServer
 from tests.web.test_analysis import ANALYSIS_WAIT, SAMPLES, planted_record
 from tichu.records.parts import Step
@@ -99,24 +100,7 @@ def _loss(judgement: Judgement, index: int) -> float:
     return float(judgement["options"][judgement["best"]]["mean"] - judgement["options"][index]["mean"])
 
 
-def _round(value: float) -> int:
-    """Rounded as the page rounds (``Math.round``: halves up)."""
-    return math.floor(value + 0.5)
 
-
-def _value(option: dict[str, Any], exact: bool) -> str:
-    mean = _round(option["mean"])
-    sign = "+" if mean > 0 else ("\u2212" if mean < 0 else "")
-    return f"{sign}{abs(mean)} " + ("exact" if exact else f"± {_round(option['half_width'])}")
-
-
-def _key(label: str) -> str:
-    """A record label's card key (``data-card``), e.g. ``SZ`` -> ``10-1``."""
-    specials = {"Hu": "0-0", "Ma": "1-0", "Dr": "15-0", "Ph": "16-0"}
-    if label in specials:
-        return specials[label]
-    value = {"Z": 10, "B": 11, "D": 12, "K": 13, "A": 14}.get(label[1]) or int(label[1])
-    return f"{value}-{'SBGR'.index(label[0]) + 1}"
 
 
 def _option(index: int) -> str:
@@ -148,7 +132,7 @@ async def _shows_puzzle(tab: Tab, words: dict[str, str], at: int, puzzles: list[
     assert (await tab.texts("#puzzle-question .puzzle-find")) == [words["find"]]
     hand = await tab.page.eval_on_selector_all("#puzzle-hand .card", "els => els.map(e => e.dataset.card)")
     expected = steps[_position(judgement, steps)]["hands"][judgement["seat"]]
-    assert sorted(hand) == sorted(_key(label) for label in expected), (judgement["kind"], judgement["step"])
+    assert sorted(hand) == sorted(card_key(label) for label in expected), (judgement["kind"], judgement["step"])
     shown = await tab.page.eval_on_selector_all("#puzzle-options button.puzzle-option",
                                                 "els => els.map(e => Number(e.dataset.option))")
     assert sorted(shown) == list(range(len(judgement["options"])))
@@ -161,11 +145,12 @@ async def _shows_solution(tab: Tab, words: dict[str, str], judgement: Judgement)
     exact = judgement.get("exact") is True
     for index, option in enumerate(judgement["options"]):
         value = (await tab.texts(f"{_option(index)} .puzzle-value"))
-        assert value == [_value(option, exact)], (index, value, option)
+        assert value == [value_text(option, exact)], (index, value, option)
     assert (await tab.texts(f"{_option(judgement['best'])} .puzzle-tag.best")) == [words["tag_best"]]
     assert (await tab.texts(f"{_option(judgement['chosen'])} .puzzle-tag.played")) == [words["tag_played"]]
     feedback = " ".join(await tab.texts("#puzzle-feedback"))
-    assert words["best"] in feedback and _value(judgement["options"][judgement["best"]], exact) in feedback, feedback
+    best = value_text(judgement["options"][judgement["best"]], exact)
+    assert words["best"] in feedback and best in feedback, feedback
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
