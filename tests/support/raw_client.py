@@ -314,7 +314,7 @@ class Client:
         if action == "play":
             return {"cards": self.rng.choice(context["legal_plays"])}
         if action == "wish":
-            return {"wish_value": self.rng.randint(2, 14)}
+            return {"wish_value": self.rng.choice(context["wish_values"])}
         if action == "give_dragon_away":
             return {"dragon_recipient": self.rng.choice(context["opponent_indexes"])}
         raise AssertionError(f"unknown request {request}")

@@ -29,6 +29,11 @@ class Script:
         """Send a notification to the page."""
         self.sockets[-1].send(notification(event, context))
 
+    def request(self, request_id: str, action: str, context: Message) -> None:
+        """Send a request to the page (protocol.md, "Requests and responses"), without a clock."""
+        payload = {"request_id": request_id, "action": action, "context": context, "timeout": None}
+        self.sockets[-1].send(json.dumps({"type": "request", "payload": payload}))
+
 
 def _hand() -> list[list[int]]:
     return [[2, 1], [3, 2], [5, 2], [7, 3], [7, 4], [9, 1], [10, 4], [11, 2], [12, 1], [13, 3], [14, 2],

@@ -17,8 +17,13 @@ let _onConfirm = null;
 /** @type {{question: string, yes: string, no: string}} The I18n keys of the confirmation dialog's texts. */
 let _confirmKeys = { question: '', yes: 'confirm.yes', no: 'confirm.no' };
 
+/** @type {ReadonlyArray<number>} What a request without `wish_values` offers: 2..Ace. */
+const _ALL_WISHES = Object.freeze(Array.from({ length: Lib.CardValue.ACE - 1 }, function (_, index) {
+  return index + 2;
+}));
+
 /**
- * Build the wish buttons and wire the dialogs' buttons.
+ * Wire the dialogs' buttons (the wish's and the Dragon's are drawn from each request's choices).
  * @returns {void}
  */
 function init() {
@@ -26,13 +31,6 @@ function init() {
     .forEach(function (id) { _elements[id] = document.getElementById(id); });
   _elements.wishGrid = _elements['dialog-wish'].querySelector('.wish-grid');
   _elements.dragonChoices = _elements['dialog-dragon'].querySelector('.dragon-choices');
-  for (let value = 2; value <= Lib.CardValue.ACE; value++) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'wish-button';
-    button.dataset.wish = String(value);
-    _elements.wishGrid.appendChild(button);
-  }
   _elements.wishGrid.addEventListener('click', function (event) {
     const button = Dom.closestTo(event, 'button[data-wish]');
     if (button) {
@@ -128,6 +126,30 @@ function _renderDragonChoices(recipients) {
 }
 
 /**
+ * Draw a button per value the wish request lists (`wish_values`; 0 is "no wish", where the rules
+ * allow it, R5.1): the client offers what the server allows and knows no rule of its own. A
+ * request without the list (a server before issue 36) offers 2..Ace.
+ * @param {number[]} values The values.
+ * @returns {void}
+ */
+function _renderWishChoices(values) {
+  const grid = _elements.wishGrid;
+  const key = values.join(',') + '|' + I18n.getLanguage();
+  if (grid.dataset.key === key) {
+    return;
+  }
+  grid.dataset.key = key;
+  grid.replaceChildren(...values.map(function (value) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'wish-button' + (value === 0 ? ' no-wish' : '');
+    button.dataset.wish = String(value);
+    button.textContent = value === 0 ? I18n.t('dialog.noWish') : I18n.valueLabel(value);
+    return button;
+  }));
+}
+
+/**
  * Show or hide a dialog; a dialog that opens gets the keyboard focus on its first button.
  * @param {HTMLElement} dialog The dialog.
  * @param {boolean} visible Whether it is shown.
@@ -156,9 +178,7 @@ function render() {
   _toggle(_elements['dialog-wish'], action === 'wish');
   _toggle(_elements['dialog-dragon'], action === 'give_dragon_away');
   if (action === 'wish') {
-    for (const button of /** @type {HTMLCollectionOf<HTMLElement>} */ (_elements.wishGrid.children)) {
-      button.textContent = I18n.valueLabel(Number(button.dataset.wish));
-    }
+    _renderWishChoices(State.request.context.wish_values || _ALL_WISHES);
   }
   if (action === 'give_dragon_away') {
     _renderDragonChoices(State.request.context.opponent_indexes || []);

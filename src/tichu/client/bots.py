@@ -53,8 +53,8 @@ def response_options(request: JsonDict) -> list[JsonDict]:
         return [{"given_schupf_cards": hand[start:start + 3]} for start in range(len(hand) - 2)]
     if action == "play":
         return [{"cards": cards} for cards in context.get("legal_plays") or []]
-    if action == "wish":
-        return [{"wish_value": value} for value in [*range(2, 15), 0]]
+    if action == "wish":  # the values the server lists (a server before issue 36 listed none)
+        return [{"wish_value": value} for value in context.get("wish_values") or [*range(2, 15), 0]]
     if action == "give_dragon_away":
         return [{"dragon_recipient": seat} for seat in context.get("opponent_indexes") or []]
     return []
@@ -203,7 +203,7 @@ class RandomBrain(Brain):
 
     async def wish(self, client: TableClient, context: JsonDict) -> JsonDict:
         await self._pause()
-        return {"wish_value": self.rng.randint(2, 14)}
+        return {"wish_value": self.rng.choice(context.get("wish_values") or range(2, 15))}
 
     async def give_dragon_away(self, client: TableClient, context: JsonDict) -> JsonDict:
         await self._pause()

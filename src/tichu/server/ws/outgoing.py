@@ -136,7 +136,10 @@ class PlayContext(TypedDict):
 
 
 class WishContext(TypedDict):
-    """The context of ``wish``: nothing."""
+    """The context of ``wish``: the values the rules allow (2..14, and 0 for no wish where they
+    allow none, R5.1), as ``give_dragon_away`` lists its recipients."""
+
+    wish_values: list[int]
 
 
 class DragonContext(TypedDict):

@@ -403,8 +403,8 @@ class Peer(Player):
         return None if ranked is None else [cards_json(play.cards) for play in ranked]
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:
-        nothing: WishContext = {}
-        return Later(self._ask("wish", nothing, lambda data: _check_wish(data, choices),
+        context: WishContext = {"wish_values": list(choices)}
+        return Later(self._ask("wish", context, lambda data: _check_wish(data, choices),
                                lambda: self.pool.decide(self.stand_in.decide_wish, self._now(), choices)))
 
     def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Later[int]:
