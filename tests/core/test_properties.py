@@ -9,6 +9,7 @@ legal plays are compared with the naive reference of ``tests/data/make_legal_cou
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 
@@ -32,9 +33,12 @@ from tichu.core.combos import (
     STREET,
     TRIPLE,
     Play,
+    beats,
+    bombs_of,
     classify_mask,
     combinations_of,
     legal_plays_from,
+    weakest_first,
 )
 from tichu.core.errors import RuleViolation
 from tichu.core.round import Action, ActionKind, Decision, Phase, Round
@@ -377,3 +381,16 @@ def test_r4_1_r5_legal_plays_agree_with_brute_force(case: tuple[int, Play | None
     expected = {sum(1 << LABELS.index(label) for label in cards)
                 for cards, _ in reference_legal_plays(_labels_of(hand), table, wish)}
     assert found == expected, (format_mask(hand), trick and format_mask(trick[0]), wish)
+
+
+def test_bombs_weakest_first_is_the_order_beats_uses() -> None:
+    """R3.8: ``weakest_first`` orders every bomb of the deck (13 fours, 180 straight flushes) as
+    :func:`beats` compares them: each beats every one listed before it and none listed after
+    (four of a kind below a straight flush, longer flushes above shorter ones, equal lengths by
+    rank; bombs of equal strength in different suits beat neither way)."""
+    every = bombs_of(sum(1 << index for index in range(52)))
+    ordered = weakest_first(every)
+    assert len(ordered) == 193 and sorted(ordered) == sorted(every)
+    for earlier, later in itertools.combinations(ordered, 2):
+        assert not beats(earlier, later)
+        assert beats(later, earlier) == ((later.length, later.rank) != (earlier.length, earlier.rank))

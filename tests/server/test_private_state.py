@@ -14,9 +14,9 @@ from tests.support.checks import check_seat_messages
 from tests.support.live_server import Message, eventually, read_table_records
 from tests.support.raw_client import GAME_WAIT, Client, Skip, StartServer, is_event
 from tichu.client.state import TableState
-from tichu.core.cards import DOG, mask_of
+from tichu.core.cards import DOG, mask_of, parse_mask
 from tichu.core.combos import bombs_of
-from tichu.core.views import build_private_state
+from tichu.core.views import PrivateState, build_private_state
 from tichu.server.ws.protocol import cards_json, private_state_json
 
 #: The fields the extension adds to ``private_state``.
@@ -248,3 +248,14 @@ async def test_a_reconnect_is_told_afresh(start_server: StartServer) -> None:
         check_options(again)
         for client in (bob, again):
             client.assert_clean()
+
+
+def test_the_bombs_are_listed_weakest_first() -> None:
+    """Issue 36, finding 5: the client offers the first bomb as the weakest without knowing the
+    order of bombs, so ``private_state.bombs`` lists them weakest first (R3.8): the four Sevens
+    before the straight flush, whatever order the core found them in."""
+    hand = parse_mask("S7 B7 G7 R7 G2 G3 G4 G5 G6")
+    found = bombs_of(hand)
+    flush, fours = next(bomb for bomb in found if bomb.length == 5), next(bomb for bomb in found if bomb.length == 4)
+    state = PrivateState(0, hand, None, None, bombs=(flush, fours))
+    assert private_state_json(state)["bombs"] == [cards_json(fours.cards), cards_json(flush.cards)]

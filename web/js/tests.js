@@ -664,11 +664,11 @@ describe('TableControls (design 8.1.5)', function () {
     assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: 'play', agentPlays: false }),
       { key: 'status.youPlayedTurnOf', seat: 1 });
   });
-  it('bomb button: selects the weakest bomb, then throws the selected one', function () {
+  it('bomb button: selects the first bomb (the server lists the weakest first), then throws the selected one', function () {
     const flush = [[2, 3], [3, 3], [4, 3], [5, 3], [6, 3]];
-    const offered = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS] }));
+    const offered = TableControls.compute(situation({ bombs: [FOUR_SEVENS, flush] }));
     assert.deepEqual([offered.bomb.visible, offered.bomb.job, offered.bomb.cards], [true, 'select', FOUR_SEVENS]);
-    const chosen = TableControls.compute(situation({ bombs: [flush, FOUR_SEVENS], selection: flush }));
+    const chosen = TableControls.compute(situation({ bombs: [FOUR_SEVENS, flush], selection: flush }));
     assert.deepEqual([chosen.bomb.job, chosen.bomb.label], ['throw', 'button.throwBomb']);
     assert.ok(!TableControls.compute(situation({})).bomb.visible);
   });

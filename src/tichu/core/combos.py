@@ -12,7 +12,7 @@ and a wish, so a seat's list only needs filtering when its hand shrinks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
 from typing import NamedTuple, TypeVar
@@ -217,6 +217,14 @@ def beats(play: Play, trick: Play | None) -> bool:
     if play.cards == PHOENIX:
         return trick_rank < DRAGON_RANK and trick.cards != DOG
     return rank > trick_rank
+
+
+def weakest_first(bombs: Iterable[Play]) -> list[Play]:
+    """Bombs in the order of their strength, weakest first (R3.8: any four of a kind below any
+    straight flush, a longer straight flush above a shorter one, equal lengths by rank), as
+    :func:`beats` compares them: the clients offer the weakest one first without knowing the rule.
+    """
+    return sorted(bombs, key=lambda bomb: (bomb.length, bomb.rank))
 
 
 def phoenix_on(trick: Play | None) -> Play:

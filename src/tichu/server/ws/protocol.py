@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
 from tichu.core.cards import PHOENIX, card_index, cards_of
-from tichu.core.combos import BOMB, SINGLE, CombinationType, Play
+from tichu.core.combos import BOMB, SINGLE, CombinationType, Play, weakest_first
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.views import PrivateState, PublicState
 from tichu.engine.events import (
@@ -319,12 +319,13 @@ def public_state_json(state: PublicState) -> out.PublicState:
 def private_state_json(state: PrivateState) -> out.PrivateState:
     """The protocol's ``private_state`` object, with what the seat may do beyond its turn
     (docs/server.md, an extension): ``may_announce`` (R6.1) and ``bombs``, the bombs it may
-    lay now (R4.3), each as its cards."""
+    lay now (R4.3), each as its cards, the weakest first (R3.8)."""
     return {
         "player_index": state.player_index, "hand_cards": cards_json(state.hand_cards),
         "given_schupf_cards": _triple_json(state.given_schupf_cards),
         "received_schupf_cards": _triple_json(state.received_schupf_cards),
-        "may_announce": state.may_announce, "bombs": [cards_json(bomb.cards) for bomb in state.bombs],
+        "may_announce": state.may_announce,
+        "bombs": [cards_json(bomb.cards) for bomb in weakest_first(state.bombs)],
     }
 
 

@@ -45,21 +45,10 @@ import { Lib } from '../../lib.js';
 const _NO_HINT = Object.freeze({ label: 'button.hint', enabled: false, visible: false, job: 'none' });
 
 /**
- * The weakest of some bombs (R3.8: shorter first, then lower).
- * @param {number[][][]} bombs Non-empty list of bombs.
- * @returns {number[][]} The weakest.
- */
-function _weakestBomb(bombs) {
-  return bombs.slice().sort(function (first, second) {
-    return first.length - second.length || Math.max.apply(null, first.map(function (card) { return card[0]; }))
-      - Math.max.apply(null, second.map(function (card) { return card[0]; }));
-  })[0];
-}
-
-/**
- * The bomb button: it selects the weakest bomb, or throws the selected one.
- * @param {{bombs: number[][][], selection?: number[][]}} situation The bombs that may be played
- *   and the selected hand cards (none: no bomb is offered).
+ * The bomb button: it selects the weakest bomb (the first: the server lists them weakest first,
+ * R3.8), or throws the selected one.
+ * @param {{bombs: number[][][], selection?: number[][]}} situation The bombs that may be played,
+ *   weakest first, and the selected hand cards (none: no bomb is offered).
  * @returns {ButtonState} The state.
  */
 function _bombState(situation) {
@@ -71,7 +60,7 @@ function _bombState(situation) {
     return { label: 'button.throwBomb', enabled: true, visible: true, job: 'throw', cards: chosen };
   }
   return { label: 'button.bomb', enabled: true, visible: true, job: 'select',
-    cards: _weakestBomb(situation.bombs) };
+    cards: situation.bombs[0] };
 }
 
 /**
