@@ -26,6 +26,11 @@ def record() -> dict[str, Any]:
     return found[0]
 
 
+async def _drawn(tab: Tab) -> bool:
+    """Whether the score sheet has drawn its teams (the view shows a frame before it draws)."""
+    return bool((await tab.texts("#scores-team-20") or [""])[0])
+
+
 async def _texts_are(tab: Tab, selector: str, texts: list[str]) -> bool:
     return await tab.texts(selector) == texts
 
@@ -47,6 +52,7 @@ async def test_the_score_sheet_offers_the_stored_games_replay_and_analysis(
     await tab.until(lambda: tab.visible("#round-result .result-winner"), "the result names the winners")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")
+    await tab.until(lambda: _drawn(tab), "the sheet drawn")
     assert not await tab.visible("#scores-review"), "a replay offered before the game is stored"
     script.send("game_stored", {"game_id": record["id"]})
     label = {"en": "Replay and analyse this game", "de": "Partie ansehen und analysieren"}[language]

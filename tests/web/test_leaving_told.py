@@ -240,7 +240,8 @@ async def test_the_score_sheet_names_who_held_each_seat_in_each_round(server: Li
     await tab.until(lambda: tab.visible("#round-result .result-close"), "the last round's result")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")
-    assert await _text(tab, "#scores-team-20") == "Anna & Bot 3"
+    # the view shows a frame before it draws: wait for the sheet's names (a wrong name times out)
+    await tab.until(partial(_text_is, tab, "#scores-team-20", "Anna & Bot 3"), "the sheet's header")
     assert await _text(tab, "#scores-team-31") == "Bot 2 & Bot 4"
     details = await tab.texts("#scores-table tr.score-detail")
     assert len(details) == 2, details
