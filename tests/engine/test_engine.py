@@ -36,7 +36,7 @@ from tichu.core.views import SeatView
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Later, Player
 from tichu.records.record import game_record, replay
-from tichu.server.ws.protocol import COMBINATION_NAMES
+from tichu.server.wire.protocol import COMBINATION_NAMES
 
 # -- protocol.md, "Notifications": the public context of each event the engine emits ------
 

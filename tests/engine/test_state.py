@@ -28,7 +28,7 @@ from tichu.core.views import (
     build_public_state,
 )
 from tichu.engine.engine import GameEngine
-from tichu.server.ws.protocol import cards_json, combination_json, private_state_json, public_state_json
+from tichu.server.wire.protocol import cards_json, combination_json, private_state_json, public_state_json
 
 #: protocol.md, "Notifications": the fields ``public_state`` and ``private_state`` have at least.
 PUBLIC_KEYS = {"table_name", "player_names", "host_index", "is_running", "phase", "round_index",

@@ -1,4 +1,4 @@
-"""The two time bounds of a connection (``tichu.server.ws.connection``, docs/server.md "Limits"):
+"""The two time bounds of a connection (``tichu.server.wire.connection``, docs/server.md "Limits"):
 every close that the client never completes (a polite one, the 1009 for a frame too large) is
 cut after ``close_wait`` seconds (``TICHU_CLOSE_WAIT``), and a client that stops answering the
 heartbeat's pings has its socket closed, its transport aborted when data for it is still stuck
@@ -33,9 +33,9 @@ from tests.support.live_server import eventually
 from tests.support.raw_client import Server, StartServer
 from tichu.server.config import Settings
 from tichu.server.keys import CONNECTIONS
+from tichu.server.wire.connection import Connection
+from tichu.server.wire.protocol import MAX_FRAME_HARD
 from tichu.server.ws import handler as ws_handler
-from tichu.server.ws.connection import Connection
-from tichu.server.ws.protocol import MAX_FRAME_HARD
 
 #: Opcodes of RFC 6455.
 TEXT, CLOSE = 0x1, 0x8

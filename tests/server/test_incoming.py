@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tichu.server.codes import ErrorCode
-from tichu.server.ws.incoming import (
+from tichu.server.wire.incoming import (
     ANSWERS,
     MAX_LIST_ITEMS,
     Bomb,
@@ -21,7 +21,7 @@ from tichu.server.ws.incoming import (
     decode,
     parse_command,
 )
-from tichu.server.ws.protocol import ProtocolError
+from tichu.server.wire.protocol import ProtocolError
 
 
 def refused(text: str) -> str:

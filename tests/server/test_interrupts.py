@@ -12,7 +12,7 @@ from tests.support.live_server import Message, read_table_records
 from tests.support.raw_client import GAME_WAIT, SKIP, Client, Skip, StartServer, is_event
 from tichu.core.cards import mask_of
 from tichu.core.combos import bombs_of
-from tichu.server.ws.protocol import cards_json
+from tichu.server.wire.protocol import cards_json
 
 
 def bomb_cards(hand: list[list[int]]) -> frozenset[Card]:

@@ -24,8 +24,8 @@ from tichu.server.keys import SWEEPER
 from tichu.server.tables import factory as factory_module
 from tichu.server.tables.agent_seat import ServerAgent
 from tichu.server.tables.table import Table
-from tichu.server.ws.connection import Connection, WebSocket
-from tichu.server.ws.peer import Peer
+from tichu.server.wire.connection import Connection, WebSocket
+from tichu.server.wire.peer import Peer
 
 WATCHED = (Table, GameEngine, Round, Peer, ServerAgent, Connection)
 

@@ -17,7 +17,7 @@ from tichu.client.state import TableState
 from tichu.core.cards import DOG, mask_of, parse_mask
 from tichu.core.combos import bombs_of
 from tichu.core.views import PrivateState, build_private_state
-from tichu.server.ws.protocol import cards_json, private_state_json
+from tichu.server.wire.protocol import cards_json, private_state_json
 
 #: The fields the extension adds to ``private_state``.
 OPTIONS = {"may_announce", "bombs"}

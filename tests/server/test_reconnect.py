@@ -11,7 +11,7 @@ import pytest
 from tests.support.cards import card_set, find_seed
 from tests.support.live_server import WAIT, Message, read_table_records
 from tests.support.raw_client import GAME_WAIT, Client, StartServer, is_error, is_event, is_request
-from tichu.server.ws.protocol import cards_json
+from tichu.server.wire.protocol import cards_json
 
 
 def mid_trick_play(request: Message) -> bool:

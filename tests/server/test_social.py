@@ -18,7 +18,7 @@ from tests.support.checks import expect_refused
 from tests.support.live_server import WAIT, Message, read_table_records
 from tests.support.raw_client import GAME_WAIT, Client, Server, StartServer
 from tichu.server.tables.social import CHAT_BURST, CHAT_HISTORY, CHAT_LENGTH, REACTIONS, ChatLine, Social
-from tichu.server.ws.protocol import ProtocolError, clean_chat_text
+from tichu.server.wire.protocol import ProtocolError, clean_chat_text
 
 MARKUP = "O'Brien & <b>Co</b>"
 

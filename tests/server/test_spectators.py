@@ -13,8 +13,8 @@ from tests.support.cards import card_set, labels_set
 from tests.support.checks import check_seat_messages, expect_refused, walk
 from tests.support.live_server import Message, read_table_records
 from tests.support.raw_client import GAME_WAIT, Client, Server, StartServer, is_event
-from tichu.server.ws.incoming import CLIENT_TYPES
-from tichu.server.ws.protocol import cards_json
+from tichu.server.wire.incoming import CLIENT_TYPES
+from tichu.server.wire.protocol import cards_json
 
 UNAUTHORIZED, TABLE_FULL, SERVER_BUSY, TABLE_NOT_FOUND = 104, 203, 105, 202
 #: Keys that hold a seat's private cards or a seat's session: a spectator never gets them.

@@ -9,9 +9,9 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]  # no stubs; the tests use it only to validate
 import pytest
 
-from tichu.server.ws.incoming import parse_command
-from tichu.server.ws.protocol import ProtocolError
-from tichu.server.ws.schema import REGENERATE, direction_schema, protocol_schema, schema_text
+from tichu.server.wire.incoming import parse_command
+from tichu.server.wire.protocol import ProtocolError
+from tichu.server.wire.schema import REGENERATE, direction_schema, protocol_schema, schema_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "docs" / "protocol.schema.json"

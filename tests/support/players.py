@@ -1,7 +1,7 @@
 """Players for engine tests: events as the protocol names them, and answers that come later.
 
 :class:`Notice` is an event as a test reads it: the protocol's name and JSON context, made by
-the server's one mapping (:func:`tichu.server.ws.protocol.event_json`), so a test can say
+the server's one mapping (:func:`tichu.server.wire.protocol.event_json`), so a test can say
 ``Notice("player_passed", {"player_index": 2})``. :class:`AsyncPlayer` is a player whose
 answers are coroutines, like a client's over the network.
 """
@@ -16,7 +16,7 @@ from tichu.core.combos import Play
 from tichu.core.views import SeatView
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
-from tichu.server.ws.protocol import event_json
+from tichu.server.wire.protocol import event_json
 
 
 class Notice(NamedTuple):

@@ -3,7 +3,7 @@
 One person plays a whole game by clicks (with a chat line in the lobby) while a second page
 watches it as a spectator; every text frame either page received, from ``player_joined`` and
 ``spectate_started`` to ``game_over``, is validated against the schema's ``ServerMessage``
-(generated from :mod:`tichu.server.ws.outgoing`, see ``tests/server/test_wire_schema.py``). The
+(generated from :mod:`tichu.server.wire.outgoing`, see ``tests/server/test_wire_schema.py``). The
 test fails on the first frame that does not match, with the JSON path of what is wrong.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from tests.support.browser import DESKTOP, GAME_WAIT, PHONE, OpenPage, Tab
 from tests.support.clicks import Player, game_over
 from tests.support.live_server import StartServer
-from tichu.server.ws.schema import direction_schema
+from tichu.server.wire.schema import direction_schema
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

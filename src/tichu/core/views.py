@@ -6,7 +6,7 @@ analysis and the environments read it without reaching above the core. A
 :class:`SeatView` is a frozen, picklable snapshot made for one decision: it holds immutable
 values only, so an agent can decide from it in another thread or process while the round
 goes on, and nothing in it reaches a card the seat may not see. Turning these states into
-the protocol's JSON is the server's job (:mod:`tichu.server.ws.protocol`).
+the protocol's JSON is the server's job (:mod:`tichu.server.wire.protocol`).
 """
 
 from __future__ import annotations

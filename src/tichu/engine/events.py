@@ -5,7 +5,7 @@ They carry the public facts in the rules core's own terms (seats, card masks,
 :class:`~tichu.core.combos.Play`); :class:`HandsRevealed` is the one event that carries hidden
 cards, and the engine sends it only to the seats that are out (R8.3). Turning an event into
 the protocol's JSON, and adding a seat's private part, is the server's job
-(:mod:`tichu.server.ws.protocol`).
+(:mod:`tichu.server.wire.protocol`).
 """
 
 from __future__ import annotations

@@ -28,11 +28,11 @@ from tichu.server.tables.options import TableOptions
 from tichu.server.tables.session import GameSession
 from tichu.server.tables.social import Social
 from tichu.server.tables.spectators import Spectators
+from tichu.server.wire import outgoing as out
+from tichu.server.wire.peer import Peer
+from tichu.server.wire.protocol import ProtocolError, agent_name, notification
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
-from tichu.server.ws import outgoing as out
-from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import ProtocolError, agent_name, notification
 
 #: The context of a notification every client and spectator of a table hears (:meth:`TableBase._broadcast`).
 BroadcastContext = (out.SeatEvent | out.SeatHandedOver | out.PlayerDisconnected | out.PlayerLeft
@@ -156,8 +156,8 @@ class TableBase:
         self.spectators.send(message)
 
     def _broadcast(self, event: str, context: BroadcastContext) -> None:
-        """A notification to every client and spectator (its context as :data:`~tichu.server.ws.outgoing.NOTIFICATIONS`
-        names it for the event)."""
+        """A notification to every client and spectator (its context as
+        :data:`~tichu.server.wire.outgoing.NOTIFICATIONS` names it for the event)."""
         message = notification(event, context)
         for peer in self.clients:
             peer.send(message)

@@ -22,11 +22,11 @@ from tichu.server.tables.hints import HintRanker, heuristic_hinter
 from tichu.server.tables.lines import PendingLines
 from tichu.server.tables.spectators import Spectator
 from tichu.server.tables.table import Table
+from tichu.server.wire.connection import Connection
+from tichu.server.wire.peer import Peer
+from tichu.server.wire.protocol import ProtocolError, agent_name
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter, session_hash
-from tichu.server.ws.connection import Connection
-from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import ProtocolError, agent_name
 
 log = logging.getLogger(__name__)
 

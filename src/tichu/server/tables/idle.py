@@ -12,9 +12,9 @@ import logging
 
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.base import TableBase
-from tichu.server.ws import outgoing as out
-from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import ProtocolError, notification
+from tichu.server.wire import outgoing as out
+from tichu.server.wire.peer import Peer
+from tichu.server.wire.protocol import ProtocolError, notification
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from tichu.agents.levels import LEVELS
 from tichu.agents.registry import AGENTS
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.social import TARGET_SCORE_MAX, TARGET_SCORE_MIN
-from tichu.server.ws import outgoing as out
-from tichu.server.ws.protocol import ProtocolError, clip
+from tichu.server.wire import outgoing as out
+from tichu.server.wire.protocol import ProtocolError, clip
 
 #: The turn clocks the host may choose (seconds per decision; 0: no clock).
 TURN_CLOCKS = (0, 30, 60, 120)

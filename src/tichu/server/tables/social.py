@@ -44,7 +44,7 @@ class ChatLine:
 
     :ivar seat: The sender's seat when it was sent.
     :ivar name: The sender's name.
-    :ivar text: The text, as checked (:func:`tichu.server.ws.protocol.clean_chat_text`).
+    :ivar text: The text, as checked (:func:`tichu.server.wire.protocol.clean_chat_text`).
     """
 
     seat: int

@@ -41,11 +41,11 @@ from tichu.server.tables.lines import Line
 from tichu.server.tables.lobby import Lobby
 from tichu.server.tables.options import StartOptions, StoredOptions, TableOptions, as_number
 from tichu.server.tables.spectators import Spectator
+from tichu.server.wire.connection import Connection
+from tichu.server.wire.peer import Peer
+from tichu.server.wire.protocol import ProtocolError
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
-from tichu.server.ws.connection import Connection
-from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import ProtocolError
 
 
 class KeptOptions(StoredOptions):

@@ -19,9 +19,9 @@ from tichu.server.tables.social import (
     TARGET_SCORE_MIN,
     ChatLine,
 )
-from tichu.server.ws import outgoing as out
-from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import ProtocolError, clean_chat_text, clip, notification
+from tichu.server.wire import outgoing as out
+from tichu.server.wire.peer import Peer
+from tichu.server.wire.protocol import ProtocolError, clean_chat_text, clip, notification
 
 
 class Talk(IdleSeats):

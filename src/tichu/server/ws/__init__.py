@@ -1,1 +1,1 @@
-"""The WebSocket edge: a client's socket, its frames parsed and dispatched, its seat's peer."""
+"""The WebSocket edge: a client's socket accepted, its frames parsed and dispatched to its table."""

@@ -6,7 +6,7 @@ from typing import assert_never
 
 from tichu.core.round import ActionKind
 from tichu.server.tables.table import Table
-from tichu.server.ws.incoming import (
+from tichu.server.wire.incoming import (
     Announce,
     Bomb,
     Chat,
@@ -24,8 +24,8 @@ from tichu.server.ws.incoming import (
     TableSync,
     TakeBack,
 )
-from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import PONG, cards_from_json
+from tichu.server.wire.peer import Peer
+from tichu.server.wire.protocol import PONG, cards_from_json
 
 
 def dispatch(table: Table, peer: Peer, command: Command) -> None:

@@ -16,17 +16,17 @@ from tichu.server.guard.limits import TokenBucket, limit_key
 from tichu.server.keys import CONNECTIONS, FACTORY, FORWARDED, ORIGINS, SETTINGS
 from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.table import Table
-from tichu.server.ws.connection import Connection, WebSocket
-from tichu.server.ws.dispatch import dispatch
-from tichu.server.ws.incoming import Leave, parse_command
-from tichu.server.ws.peer import Peer
-from tichu.server.ws.protocol import (
+from tichu.server.wire.connection import Connection, WebSocket
+from tichu.server.wire.incoming import Leave, parse_command
+from tichu.server.wire.peer import Peer
+from tichu.server.wire.protocol import (
     MAX_FRAME_HARD,
     ProtocolError,
     clean_name,
     clean_player_name,
     error_message,
 )
+from tichu.server.ws.dispatch import dispatch
 from tichu.server.ws.spectate import serve_spectator, wants_to_spectate
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,9 @@ from tichu.server.config import Settings
 from tichu.server.guard.limits import TokenBucket
 from tichu.server.tables.factory import GameFactory
 from tichu.server.tables.spectators import Spectator
-from tichu.server.ws.connection import Connection
-from tichu.server.ws.incoming import Leave, Ping, parse_command
-from tichu.server.ws.protocol import PONG, ProtocolError, clean_name, error_message
+from tichu.server.wire.connection import Connection
+from tichu.server.wire.incoming import Leave, Ping, parse_command
+from tichu.server.wire.protocol import PONG, ProtocolError, clean_name, error_message
 
 log = logging.getLogger(__name__)
 

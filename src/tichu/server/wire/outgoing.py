@@ -1,8 +1,8 @@
 """What the server sends (protocol.md and docs/server.md): every message as a ``TypedDict``.
 
-The builders of :mod:`tichu.server.ws.protocol` return these types; :data:`NOTIFICATIONS`
+The builders of :mod:`tichu.server.wire.protocol` return these types; :data:`NOTIFICATIONS`
 names the context of each notification and :data:`REQUESTS` that of each request's action, so
-that :mod:`tichu.server.ws.schema` can derive the JSON Schema of every message from here.
+that :mod:`tichu.server.wire.schema` can derive the JSON Schema of every message from here.
 A key the protocol may leave out is ``NotRequired``; a value that may be null is ``X | None``.
 """
 

@@ -39,9 +39,9 @@ from tichu.engine.events import (
     WishMade,
 )
 from tichu.server.codes import ErrorCode
-from tichu.server.ws import outgoing as out
-from tichu.server.ws.connection import encode
-from tichu.server.ws.outgoing import ErrorContext, JsonValue
+from tichu.server.wire import outgoing as out
+from tichu.server.wire.connection import encode
+from tichu.server.wire.outgoing import ErrorContext, JsonValue
 
 PROTOCOL_VERSION = 1
 #: Largest text frame that is read; larger ones are refused with INVALID_MESSAGE.
@@ -175,13 +175,13 @@ def error_message(code: ErrorCode, context: ErrorContext | None = None, message:
 
 
 def notification(event: str, context: Mapping[str, object]) -> out.NotificationMessage:
-    """A ``notification`` message (the context of each event: :data:`~tichu.server.ws.outgoing.NOTIFICATIONS`)."""
+    """A ``notification`` message (the context of each event: :data:`~tichu.server.wire.outgoing.NOTIFICATIONS`)."""
     return {"type": "notification", "payload": {"event": event, "context": context}}
 
 
 def cards_from_json(cards: Sequence[tuple[int, int]], *, limit: int = 14) -> int:
     """The mask of cards a client gave as ``[value, suit]`` pairs (their shape checked by
-    :func:`~tichu.server.ws.incoming.parse_command`).
+    :func:`~tichu.server.wire.incoming.parse_command`).
 
     :raises ProtocolError: ``INVALID_MESSAGE`` for more than ``limit`` cards, ``UNKNOWN_CARD``
         for a pair that is no card, ``NOT_UNIQUE_CARDS`` for a card given twice.

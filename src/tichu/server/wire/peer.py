@@ -4,7 +4,7 @@ The engine's questions become ``request`` messages with a ``request_id``, answer
 :class:`~tichu.engine.player.Later`; the matching ``response`` is checked here (the client is
 never trusted) and only a valid answer goes back to the engine. A refused response leaves
 the request open. Notifications are forwarded with the seat's private part (R8.2), added
-by :func:`~tichu.server.ws.protocol.event_text`: its own hand and received cards, never
+by :func:`~tichu.server.wire.protocol.event_text`: its own hand and received cards, never
 another seat's. After each one the seat's private state is built again, and when what the
 seat may do beyond its turn (``may_announce``, R6.1; ``bombs``, R4.3) differs from what its
 client was last told (in its ``player_joined`` or an earlier change), ``private_state_changed``
@@ -39,10 +39,8 @@ from tichu.core.views import PrivateState, SeatView, TableSource, build_private_
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
 from tichu.server.codes import ErrorCode
-from tichu.server.workers.agent_pool import AgentPool
-from tichu.server.workers.store_writer import session_hash
-from tichu.server.ws.connection import Connection
-from tichu.server.ws.incoming import (
+from tichu.server.wire.connection import Connection
+from tichu.server.wire.incoming import (
     DragonAnswer,
     GrandTichuAnswer,
     JsonObject,
@@ -52,8 +50,8 @@ from tichu.server.ws.incoming import (
     WishAnswer,
     decode,
 )
-from tichu.server.ws.outgoing import Clock as ClockJson
-from tichu.server.ws.outgoing import (
+from tichu.server.wire.outgoing import Clock as ClockJson
+from tichu.server.wire.outgoing import (
     DragonContext,
     HandContext,
     PlayContext,
@@ -63,8 +61,8 @@ from tichu.server.ws.outgoing import (
     ServerMessage,
     WishContext,
 )
-from tichu.server.ws.outgoing import PrivateState as PrivateStateJson
-from tichu.server.ws.protocol import (
+from tichu.server.wire.outgoing import PrivateState as PrivateStateJson
+from tichu.server.wire.protocol import (
     ProtocolError,
     cards_from_json,
     cards_json,
@@ -74,6 +72,8 @@ from tichu.server.ws.protocol import (
     notification,
     private_state_json,
 )
+from tichu.server.workers.agent_pool import AgentPool
+from tichu.server.workers.store_writer import session_hash
 
 T = TypeVar("T")
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.
@@ -315,7 +315,7 @@ class Peer(Player):
 
     def handle_response(self, response: Response) -> None:
         """Check a client's ``response`` and hand a valid answer to the waiting engine; its
-        values are decoded for the open request's action (:data:`~tichu.server.ws.incoming.ANSWERS`).
+        values are decoded for the open request's action (:data:`~tichu.server.wire.incoming.ANSWERS`).
 
         :raises ProtocolError: For a response to no or another request, or an answer the
             rules refuse; the request stays open then.

@@ -1,10 +1,10 @@
 """What a client may send (protocol.md and docs/server.md): one frozen dataclass per message type.
 
 A frame is read once by :func:`parse_command` into one of the :data:`Command` types, or
-refused with :class:`~tichu.server.ws.protocol.ProtocolError` ``INVALID_MESSAGE`` naming what
+refused with :class:`~tichu.server.wire.protocol.ProtocolError` ``INVALID_MESSAGE`` naming what
 was wrong (``missing field 'x'``, ``field 'x' has the wrong type``, ``unknown field 'x'``).
 The checks are read from the dataclasses' own field types by :func:`decode`, the same types
-:mod:`tichu.server.ws.schema` turns into the JSON Schema, so the parser and the schema cannot
+:mod:`tichu.server.wire.schema` turns into the JSON Schema, so the parser and the schema cannot
 drift apart.
 
 The values of a ``response`` depend on its action and are decoded (:func:`decode` with an
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeVar, Union
 
 from tichu.server.codes import ErrorCode
-from tichu.server.ws.outgoing import JsonValue, is_json_value
-from tichu.server.ws.protocol import MAX_FRAME, ProtocolError, clip
+from tichu.server.wire.outgoing import JsonValue, is_json_value
+from tichu.server.wire.protocol import MAX_FRAME, ProtocolError, clip
 
 #: A JSON object: a ``response``'s values before its action is known.
 JsonObject = dict[str, JsonValue]

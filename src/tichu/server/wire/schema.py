@@ -1,12 +1,12 @@
 """The JSON Schema (draft 2020-12) of the protocol, derived from the message types.
 
 Nothing here is written by hand: :func:`protocol_schema` reads the dataclasses of
-:mod:`tichu.server.ws.incoming` (client → server) and the ``TypedDict``\\ s of
-:mod:`tichu.server.ws.outgoing` (server → client) by typing introspection. The file
+:mod:`tichu.server.wire.incoming` (client → server) and the ``TypedDict``\\ s of
+:mod:`tichu.server.wire.outgoing` (server → client) by typing introspection. The file
 ``docs/protocol.schema.json`` is its output; ``tests/server/test_wire_schema.py`` checks that
 it is up to date and that real traffic matches it. Regenerate it with::
 
-    python -m tichu.server.ws.schema > docs/protocol.schema.json
+    python -m tichu.server.wire.schema > docs/protocol.schema.json
 
 ``#/$defs/ClientMessage`` is every message a client may send, ``#/$defs/ServerMessage`` every
 message the server sends (:func:`direction_schema` gives either as a schema of its own).
@@ -22,14 +22,14 @@ import typing
 from collections.abc import Mapping
 from typing import Literal, NotRequired, Required, Union, is_typeddict
 
-from tichu.server.ws import incoming, outgoing
-from tichu.server.ws.outgoing import JsonValue, Shape, is_json_value
+from tichu.server.wire import incoming, outgoing
+from tichu.server.wire.outgoing import JsonValue, Shape, is_json_value
 
 #: A JSON Schema (itself a JSON object).
 Schema = dict[str, JsonValue]
 SCHEMA_ID = "https://github.com/tichu-platform/tichu/docs/protocol.schema.json"
 #: The command that writes ``docs/protocol.schema.json``.
-REGENERATE = "python -m tichu.server.ws.schema > docs/protocol.schema.json"
+REGENERATE = "python -m tichu.server.wire.schema > docs/protocol.schema.json"
 
 
 class _Builder:
@@ -138,7 +138,7 @@ def protocol_schema() -> Schema:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
         "title": "Tichu WebSocket protocol",
-        "description": f"Generated from tichu.server.ws.incoming and outgoing; regenerate: {REGENERATE}",
+        "description": f"Generated from tichu.server.wire.incoming and outgoing; regenerate: {REGENERATE}",
         "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
         "$defs": dict(sorted(builder.defs.items())),
     }
