@@ -246,3 +246,108 @@ def test_the_architecture_tables_match_the_check() -> None:
     assert set(parts) == set(SERVER_ALLOWED)
     for part, (may, *_) in parts.items():
         assert (part, may | {part}) == (part, set(SERVER_ALLOWED[part] | {part}))
+
+
+def _module_graph(src: Path) -> dict[str, set[str]]:
+    """Per module of ``src/tichu`` (a package by its own name), the modules of ``tichu`` it
+    imports; every import counts, also one for type checking or inside a function."""
+    paths = {}
+    for path in sorted((src / "tichu").rglob("*.py")):
+        parts = path.relative_to(src).with_suffix("").parts
+        paths[".".join(parts[:-1] if path.name == "__init__.py" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        found = set()
+        for _, imported in _imports(path, package):
+            target = imported
+            while target and target not in paths:
+                target = target.rpartition(".")[0]
+            if target.startswith("tichu") and target != module:
+                found.add(target)
+        graph[module] = found
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of a graph: each set of two or more nodes that reach one another, sorted
+    (Tarjan's strongly connected components, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None and target in graph:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            if target is not None:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                if len(members) > 1:
+                    circles.append(sorted(members))
+    return sorted(circles)
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    """No circle of imports between the modules of ``src/tichu`` (Issue 36: one was hidden under
+    ``TYPE_CHECKING``, which counts here too)."""
+    assert _circles(_module_graph(SRC)) == []
+
+
+def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
+    """A deliberately bad tree: two modules of the client tied by an import for type checking,
+    and three of the core in a ring of relative imports; a package's face closes no circle."""
+    files = {
+        "tichu/__init__.py": "",
+        "tichu/client/__init__.py": "from tichu.client.bots import Brain\n",
+        "tichu/client/bots.py": ("from typing import TYPE_CHECKING\n"
+                                 "if TYPE_CHECKING:\n    from .connection import Client\n"),
+        "tichu/client/connection.py": "from tichu.client.bots import Brain\n",
+        "tichu/core/__init__.py": "",
+        "tichu/core/a.py": "from . import b\n",
+        "tichu/core/b.py": "from .c import f\n",
+        "tichu/core/c.py": "def f():\n    from tichu.core.a import g\n",
+        "tichu/core/d.py": "from tichu.core import a\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert _circles(_module_graph(tmp_path)) == [
+        ["tichu.client.bots", "tichu.client.connection"],
+        ["tichu.core.a", "tichu.core.b", "tichu.core.c"],
+    ]
+
+
+def test_the_tables_allow_no_circle() -> None:
+    """What :data:`ALLOWED` and :data:`SERVER_ALLOWED` allow has no circle: no two layers or
+    parts may import each other, by name or through others (Issue 36)."""
+    layers = {layer: {allowed.split(".")[0] for allowed in names} - {layer} for layer, names in ALLOWED.items()}
+    parts = {part: set(names) - {part} for part, names in SERVER_ALLOWED.items()}
+    assert _circles(layers) == []
+    assert _circles(parts) == []
