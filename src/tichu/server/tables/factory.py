@@ -214,7 +214,7 @@ class GameFactory:
             log.exception("table %r: game %s has no record", running.table_name, running.id)
             record = None
         stored = None if record is None else dict(record)
-        self._store.submit(lambda store: store.end_game(running.id, stored))
+        self._store.submit(lambda store: store.running.end_game(running.id, stored))
 
     def _keep_open(self, table: Table) -> None:
         if self._idle_cleanup is not None:

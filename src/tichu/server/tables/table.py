@@ -197,7 +197,7 @@ class Table(Lobby):
         self._departed.clear()  # a departed person holds the table: no cycle outlives it
         if not await self.session.suspend() and self.clients:
             name, state = self.name, self.kept_lobby()
-            self._store.submit(lambda store: store.keep_lobby(name, dict(state)))
+            self._store.submit(lambda store: store.running.keep_lobby(name, dict(state)))
         error = ProtocolError(ErrorCode.SERVER_DOWN, "the server restarts; back soon", back_soon=True)
         connections: list[Connection] = []
         listeners: list[Peer | Spectator] = [*self.clients, *self.spectators.take_all()]
