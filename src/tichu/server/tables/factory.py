@@ -20,10 +20,10 @@ from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker, heuristic_hinter
 from tichu.server.tables.lines import PendingLines
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.spectators import Spectator
 from tichu.server.tables.table import Table
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, agent_name
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter, session_hash

@@ -40,9 +40,9 @@ from tichu.server.tables.hints import HintRanker
 from tichu.server.tables.lines import Line
 from tichu.server.tables.lobby import Lobby
 from tichu.server.tables.options import StartOptions, StoredOptions, TableOptions, as_number
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.spectators import Spectator
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
