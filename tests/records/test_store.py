@@ -341,10 +341,11 @@ def test_a_failed_write_whose_transaction_sqlite_undid_keeps_its_own_error(tmp_p
     itself: the write's savepoint is gone, and the write's error is what comes out (the server's
     writer tells faults of the disk by it), not "no such savepoint"; the store goes on."""
     store = GameStore(tmp_path / "games.sqlite3")
-    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"), store.batch(), store.attempt():
+    database, full = store.database, "database or disk is full"
+    with pytest.raises(sqlite3.OperationalError, match=full), database.batch(), database.attempt():
         store.running.begin_game("lost", "t", "now", None, {})
         store.database.execute("ROLLBACK")  # what SQLite does itself after such a fault
-        raise sqlite3.OperationalError("database or disk is full")
+        raise sqlite3.OperationalError(full)
     store.running.begin_game("kept", "t", "now", None, {})
     assert [game.id for game in store.running.games()] == ["kept"]
     store.close()

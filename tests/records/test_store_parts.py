@@ -89,7 +89,7 @@ def test_the_analyses_alone_queue_run_and_finish(database: Database) -> None:
 def test_the_parts_share_one_transaction_in_a_batch(tmp_path: Path) -> None:
     """A batch of the store holds the writes of every part: a failure undoes all of them."""
     with GameStore(tmp_path / "t.sqlite3") as store:
-        with pytest.raises(RuntimeError), store.batch():
+        with pytest.raises(RuntimeError), store.database.batch():
             store.running.begin_game("g", "home", "2026-11-24T10:00:00Z", None, {})
             store.analyses.queue_analysis("g", "2026-11-24T10:00:00Z")
             store.archive.add(crafted("a", "2026-11-24T10:00:00Z"))

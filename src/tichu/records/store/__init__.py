@@ -15,8 +15,6 @@ wired here; a caller uses the part it needs (``store.archive.get(game_id)``):
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Self
 
@@ -38,7 +36,8 @@ class GameStore:
     """Game records, running games, statistics and analyses in a SQLite file (one connection
     for all its parts).
 
-    :ivar database: The file, its schema and transactions.
+    :ivar database: The file, its schema and transactions (a batch of writes to any part is
+        one ``store.database.batch()``).
     :ivar statistics: The players' statistics and ratings.
     :ivar archive: The records of the games played.
     :ivar running: The games being played and the lobbies kept at a stop.
@@ -61,18 +60,6 @@ class GameStore:
     def path(self) -> Path:
         """The database file."""
         return self.database.path
-
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        """One transaction (one commit) around several writes to any part (:meth:`Database.batch`)."""
-        with self.database.batch():
-            yield
-
-    @contextlib.contextmanager
-    def attempt(self) -> Iterator[None]:
-        """A write inside a :meth:`batch` that is undone alone if it fails (:meth:`Database.attempt`)."""
-        with self.database.attempt():
-            yield
 
     def close(self) -> None:
         """Close the database file."""

@@ -285,10 +285,10 @@ class StoreWriter:
         ran = 0
         self._busy_since = time.monotonic()
         try:
-            with store.batch():
+            with store.database.batch():
                 for write in writes:
                     try:
-                        with store.attempt():
+                        with store.database.attempt():
                             write(store)
                     except Exception as error:
                         if is_storage_fault(error):
