@@ -622,10 +622,10 @@ class Seat:
 def check_store(path: Path) -> tuple[int, int, int, list[str]]:
     """Finished, aborted and running games, and the finished records that do not replay."""
     with GameStore(path) as store:
-        running = len(store.running_games())
+        running = len(store.running.games())
         finished = aborted = 0
         failures: list[str] = []
-        for record in store.records():
+        for record in store.archive.records():
             if record.get("aborted"):
                 aborted += 1
                 continue

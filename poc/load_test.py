@@ -128,7 +128,7 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=30)
         store = GameStore(Path(data_dir) / STORE_FILE)
-        games = sum(1 for record in store.records() if not record.get("aborted"))
+        games = sum(1 for record in store.archive.records() if not record.get("aborted"))
         store.close()
     waits = sorted(wait for clients in finished for wait in latencies(clients))
     p99 = waits[min(len(waits) - 1, int(0.99 * len(waits)))] if waits else float("nan")

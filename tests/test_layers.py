@@ -215,7 +215,7 @@ def test_the_check_finds_a_wrong_way_import_in_the_server(tmp_path: Path) -> Non
         "tichu/__init__.py": "",
         "tichu/server/__init__.py": "",
         "tichu/server/workers/bad.py": "from tichu.server.tables.table import Table\n",
-        "tichu/server/tables/bad.py": ("from tichu.server.wire.peer import Peer\n"
+        "tichu/server/tables/bad.py": ("from tichu.server.wire.client_link import ClientLink\n"
                                        "from tichu.server.ws.handler import websocket_handler\n"),
         "tichu/server/http/bad.py": "from ..ws import dispatch\n",
         "tichu/server/guard/bad.py": "def f():\n    from tichu.server.keys import STORE\n",

@@ -41,7 +41,7 @@ async def test_the_score_sheet_offers_the_stored_games_replay_and_analysis(
         language: str) -> None:
     """The game ends (``game_over``): the sheet offers no replay until ``game_stored`` names the
     game; then "Replay and analyse this game" opens the replay viewer on it."""
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
     tab = await open_page(size, f"after-{language}")
     script = await scripted_table(tab, server, announcements=[0, 0, 1, 2])
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")

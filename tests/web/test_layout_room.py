@@ -142,7 +142,7 @@ async def test_phone_replay_leaves_no_empty_band(server: LiveServer, open_page: 
     record = found[0]
     record["players"] = [{"name": name, "kind": "agent:random"} for name in ("Ada", "Ben", "Cleo", "Dan")]
     record["id"] = "room-replay"
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
     steps = replay_document(record)["steps"]
     middle = next(index for index, step in enumerate(steps) if step["kind"] == "play"
                   and len(step["trick_turns"]) >= 3 and step["round"] == 0)

@@ -25,11 +25,11 @@ from tichu.server.tables.agent_seat import AgentFactory, ServerAgent, registry_a
 from tichu.server.tables.hints import HintRanker, heuristic_hinter, ranked_hint
 from tichu.server.tables.lines import Line
 from tichu.server.tables.options import TableOptions
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.session import GameSession
 from tichu.server.tables.social import Social
 from tichu.server.tables.spectators import Spectators
 from tichu.server.wire import outgoing as out
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, agent_name, notification
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter

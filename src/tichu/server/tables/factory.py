@@ -20,10 +20,10 @@ from tichu.server.tables.agent_seat import AgentFactory, registry_agent
 from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker, heuristic_hinter
 from tichu.server.tables.lines import PendingLines
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.spectators import Spectator
 from tichu.server.tables.table import Table
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, agent_name
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter, session_hash
@@ -214,7 +214,7 @@ class GameFactory:
             log.exception("table %r: game %s has no record", running.table_name, running.id)
             record = None
         stored = None if record is None else dict(record)
-        self._store.submit(lambda store: store.end_game(running.id, stored))
+        self._store.submit(lambda store: store.running.end_game(running.id, stored))
 
     def _keep_open(self, table: Table) -> None:
         if self._idle_cleanup is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from tichu.agents.heuristic_agent import HeuristicAgent
@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 HINT_SEED = 0
 #: Milliseconds a hint may take before it is logged as slow.
 SLOW_HINT_MS = 50.0
+#: What a seat asks for its ``play`` request's hint: the legal plays best first from its view
+#: (a table's :func:`ranked_hint`), or ``None``.
+Hinter = Callable[[SeatView, Sequence[Play]], Awaitable[list[Play] | None]]
 
 
 class HintRanker(Protocol):

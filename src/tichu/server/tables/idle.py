@@ -12,8 +12,8 @@ import logging
 
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.base import TableBase
+from tichu.server.tables.peer import Peer
 from tichu.server.wire import outgoing as out
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, notification
 
 log = logging.getLogger(__name__)

@@ -7,8 +7,8 @@ import logging
 
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.options import check_options
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.spectating import Spectating
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, agent_name
 
 log = logging.getLogger(__name__)

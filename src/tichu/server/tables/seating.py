@@ -17,9 +17,9 @@ import asyncio
 
 from tichu.core.views import build_public_state
 from tichu.server.codes import ErrorCode
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.talk import Talk
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import PROTOCOL_VERSION, ProtocolError, notification, public_state_json
 
 

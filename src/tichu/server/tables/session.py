@@ -100,8 +100,8 @@ class GameSession:
         self.seat_changes = []
         self._kept_options = kept = dict(options)
         rules, name = engine.rules, self.table_name
-        self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
-                                                          kept))
+        self._store.submit(lambda store: store.running.begin_game(game_id, name, started_at, rules.seed,
+                                                                  rules.to_json(), kept))
         self._run(engine, GameJournal(self._store, game_id, self._table()), started_at, people)
 
     def resume(self, engine: GameEngine, game_id: str, started_at: str, options: Mapping[str, object], written: int,
@@ -193,7 +193,7 @@ class GameSession:
         self._add_change(change)
         if self._journal is not None:
             game_id, kept = self._journal.game_id, {**self._kept_options, "seat_changes": list(self.seat_changes)}
-            self._store.submit(lambda store: store.set_running_options(game_id, kept))
+            self._store.submit(lambda store: store.running.set_running_options(game_id, kept))
 
     @property
     def changes_full(self) -> bool:
@@ -229,13 +229,13 @@ class GameSession:
         """Store who sits at a seat of the running game (by the hash of the session id)."""
         if self._journal is not None:
             game_id = self._journal.game_id
-            self._store.submit(lambda store: store.seat_person(game_id, seat, name, hashed))
+            self._store.submit(lambda store: store.running.seat_person(game_id, seat, name, hashed))
 
     def unseat(self, seat: int) -> None:
         """Store that no person sits at a seat of the running game any more."""
         if self._journal is not None:
             game_id = self._journal.game_id
-            self._store.submit(lambda store: store.unseat_person(game_id, seat))
+            self._store.submit(lambda store: store.running.unseat_person(game_id, seat))
 
     def end_early(self, seat: int, name: str) -> bool:
         """A person's leaving ends the game: it is stored as ended early by them and stopped.
@@ -296,7 +296,7 @@ class GameSession:
                 record["ended_by"] = ended_by
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
-            self._store.submit(lambda store: store.end_game(game_id, None if record is None else dict(record)))
+            self._store.submit(lambda store: store.running.end_game(game_id, None if record is None else dict(record)))
         finished = None if self._on_finished is None else self._on_finished()
         if record is not None and not aborted and finished is not None:
             finished(game_id)

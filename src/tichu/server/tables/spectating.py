@@ -8,10 +8,10 @@ import asyncio
 
 from tichu.core.views import build_public_state
 from tichu.server.codes import ErrorCode
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.seating import Seating
 from tichu.server.tables.spectators import Spectator
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import PROTOCOL_VERSION, ProtocolError, notification, public_state_json
 
 

@@ -23,9 +23,9 @@ from typing import Protocol
 from tichu.core.round import Round
 from tichu.engine.events import Event, HandCardsDealt, HandsRevealed, PlayerPlayed, RoundStarted, StartPlaying
 from tichu.server.codes import ErrorCode
+from tichu.server.tables.peer import Peer
 from tichu.server.wire import outgoing as out
 from tichu.server.wire.connection import Connection, encode
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, cards_json, error_message, event_json, notification
 
 #: Message types of the table's engine events after which the hands may have changed.

@@ -40,9 +40,9 @@ from tichu.server.tables.hints import HintRanker
 from tichu.server.tables.lines import Line
 from tichu.server.tables.lobby import Lobby
 from tichu.server.tables.options import StartOptions, StoredOptions, TableOptions, as_number
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.spectators import Spectator
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
@@ -197,7 +197,7 @@ class Table(Lobby):
         self._departed.clear()  # a departed person holds the table: no cycle outlives it
         if not await self.session.suspend() and self.clients:
             name, state = self.name, self.kept_lobby()
-            self._store.submit(lambda store: store.keep_lobby(name, dict(state)))
+            self._store.submit(lambda store: store.running.keep_lobby(name, dict(state)))
         error = ProtocolError(ErrorCode.SERVER_DOWN, "the server restarts; back soon", back_soon=True)
         connections: list[Connection] = []
         listeners: list[Peer | Spectator] = [*self.clients, *self.spectators.take_all()]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.idle import IdleSeats
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.social import (
     CHAT_BURST,
     CHAT_LENGTH,
@@ -20,7 +21,6 @@ from tichu.server.tables.social import (
     ChatLine,
 )
 from tichu.server.wire import outgoing as out
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, clean_chat_text, clip, notification
 
 
