@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from tests.client.conftest import HAND, JsonDict, OfflineClient, cards, joined, text
 from tichu.client.bots import RandomBrain
 from tichu.client.state import TableState
@@ -71,7 +73,7 @@ async def test_the_joined_state_is_a_copy_of_the_logged_message() -> None:
     await client.receive_text(text("notification", {"event": "round_over", "context": {
         "points": [1, 2], "total": [1, 2], "card_points": [1, 2], "bonus": [0, 0], "out_order": [],
         "is_double_victory": False}}))
-    logged = client.received[0].message["payload"]["context"]["public_state"]
+    logged = cast(JsonDict, client.notifications("player_joined")[0]["public_state"])
     assert logged["round_scores"] == [] and client.public_state["round_scores"] == [[1, 2]]
 
 
