@@ -32,7 +32,7 @@ import dataclasses
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NotRequired, Required, TypedDict, TypeVar, Union, cast, is_typeddict
 
 from tichu.server.codes import ErrorCode
@@ -104,7 +104,7 @@ def read_message(text: str) -> ServerMessage:
     kind = _MESSAGES.get(message.get("type"))  # type: ignore[arg-type]  # any JSON value: a miss is None
     if kind is None:
         raise BadFrame(f"unknown message type {str(message.get('type'))[:40]!r}")
-    _check(message, kind, "")
+    _check(message, kind)
     return cast(ServerMessage, message)
 
 
@@ -183,114 +183,187 @@ def _json(value: object) -> JsonValue:
 
 
 # -- the check ----------------------------------------------------------------------------------
+#
+# Each type is turned once into a checker, a function that returns for a value of the type and
+# raises _Wrong otherwise: a frame's check then costs no typing introspection, and the path of a
+# wrong value is put together only while its error rises (a frame that is right builds none).
 
-#: Where the context of a payload is typed by one of its keys: the key and the types by its value.
-_CONTEXTS: dict[type[object], tuple[str, Mapping[str, type[Mapping[str, object]]]]] = {
-    out.NotificationPayload: ("event", out.NOTIFICATIONS), out.RequestPayload: ("action", out.REQUESTS)}
-#: Each ``TypedDict``'s field types, read once (resolving the annotations costs far more than a check).
-_HINTS: dict[type[object], dict[str, object]] = {}
+#: A check of a JSON value against one type.
+Checker = Callable[[object], None]
 
 
-def _check(value: object, hint: object, where: str) -> None:
-    """Check a JSON value against a type of :mod:`tichu.server.wire.outgoing`.
+class _Wrong(Exception):
+    """A wrong value: what is wrong (``" has the wrong type"``, ``": missing field 'x'"``) and the
+    path to it, filled in by the checkers it rises through (``[".payload", ".context"]``)."""
 
-    :param where: The value's path in the message (``payload.context.turn``; empty for the message).
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.path: list[str] = []
+
+    def frame(self) -> BadFrame:
+        """The error of the frame: the path (``payload.context.turn[2]``) and the problem."""
+        return BadFrame(("".join(self.path).lstrip(".") or "the message") + self.problem)
+
+
+def _check(message: dict[str, object], kind: type[Mapping[str, object]]) -> None:
+    """Check a message against its type.
+
     :raises BadFrame: Naming the path of the first wrong value.
     """
+    try:
+        _checker(kind)(message)
+    except _Wrong as wrong:
+        raise wrong.frame() from None
+
+
+#: Where the context of a payload is typed by one of its keys: the key and the types by its value.
+_CONTEXTS: dict[object, tuple[str, Mapping[str, type[Mapping[str, object]]]]] = {
+    out.NotificationPayload: ("event", out.NOTIFICATIONS), out.RequestPayload: ("action", out.REQUESTS)}
+#: The checker of each type, made on first use.
+_CHECKERS: dict[object, Checker] = {}
+
+
+def _checker(hint: object) -> Checker:
+    """The checker of a type of :mod:`tichu.server.wire.outgoing` (made once)."""
+    found = _CHECKERS.get(hint)
+    if found is None:
+        found = _CHECKERS[hint] = _make_checker(hint)
+    return found
+
+
+def _make_checker(hint: object) -> Checker:
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if out.is_json_value(hint) or hint is object:
+        return _anything
     if is_typeddict(hint):
-        _check_object(value, cast(type[object], hint), where)
-    elif origin is typing.Annotated:
-        _check_annotated(value, args, where)
-    elif origin in (Union, types.UnionType):
-        _check_union(value, args, where)
-    elif origin is list:
-        if not isinstance(value, list):
-            raise BadFrame(f"{where} is not a list")
-        for index, item in enumerate(value):
-            _check(item, args[0], f"{where}[{index}]")
-    elif origin in (dict, Mapping):
-        if not isinstance(value, dict):
-            raise BadFrame(f"{where} is not an object")
-    elif not (out.is_json_value(hint) or hint is object or _is_scalar(value, hint)):
-        raise BadFrame(f"{where} has the wrong type")
-
-
-def _check_object(value: object, cls: type[object], where: str) -> None:
-    """Check a JSON object against a ``TypedDict``: its required keys there, each known key's
-    value of its type (a notification's or request's context that of its event or action)."""
-    if not isinstance(value, dict):
-        raise BadFrame(f"{where or 'the message'} is not an object")
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls, include_extras=True)
-    for name, hint in hints.items():
-        if typing.get_origin(hint) in (NotRequired, Required):
-            if name not in value:
-                continue
-            hint = typing.get_args(hint)[0]
-        elif name not in value:
-            raise BadFrame(f"{where or 'the message'}: missing field {name!r}")
-        if name == "context" and cls in _CONTEXTS:
-            hint = _context_type(value, cls, where)
-        _check(value[name], hint, f"{where}.{name}" if where else name)
-
-
-def _context_type(value: dict[str, object], cls: type[object], where: str) -> object:
-    """The type of a notification's or request's context, by its event or action."""
-    key, types_by = _CONTEXTS[cls]
-    name = value.get(key)
-    if not isinstance(name, str):
-        raise BadFrame(f"{where}.{key} has the wrong type")
-    if name in types_by:
-        return types_by[name]
-    if cls is out.RequestPayload:
-        raise BadFrame(f"{where}: unknown request action {name[:40]!r}")
-    return Mapping[str, object]  # a newer server's notification: any object, which the client ignores
-
-
-def _check_annotated(value: object, args: tuple[object, ...], where: str) -> None:
-    """Check a value against ``Annotated[X, ...]``: an array of fixed length if a :class:`Shape` says so."""
-    shape = next((extra for extra in args[1:] if isinstance(extra, Shape)), None)
-    if shape is None:
-        _check(value, args[0], where)
-        return
-    if not (isinstance(value, list) and len(value) == len(shape.items)):
-        raise BadFrame(f"{where} is not a list of {len(shape.items)}")
-    for index, (item, hint) in enumerate(zip(value, shape.items, strict=True)):
-        _check(item, hint, f"{where}[{index}]")
-
-
-def _check_union(value: object, args: tuple[object, ...], where: str) -> None:
-    """Check a value against a union: ``X | None`` names what is wrong inside an ``X``, a wider
-    union only that the value is none of its types."""
-    options = [arg for arg in args if arg is not type(None)]
-    if value is None and len(options) < len(args):
-        return
-    if len(options) == 1:
-        _check(value, options[0], where)
-        return
-    for option in options:
-        try:
-            _check(value, option, where)
-        except BadFrame:
-            continue
-        return
-    raise BadFrame(f"{where} has the wrong type")
-
-
-def _is_scalar(value: object, hint: object) -> bool:
-    """Whether a JSON value is of a scalar type (``bool`` is no ``int``; an ``int`` is a ``float``)."""
-    if hint is type(None):
-        return value is None
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    if typing.get_origin(hint) is typing.Literal:
-        return value in typing.get_args(hint)
+        return _object_checker(hint)
+    if origin is typing.Annotated:
+        shape = next((extra for extra in args[1:] if isinstance(extra, Shape)), None)
+        return _checker(args[0]) if shape is None else _shape_checker(shape)
+    if origin in (Union, types.UnionType):
+        return _union_checker(args)
+    if origin is list:
+        return _list_checker(_checker(args[0]))
+    if origin in (dict, Mapping):
+        return _is(dict, " is not an object")
+    if origin is typing.Literal:
+        return _literal_checker(args)
+    scalars: dict[object, tuple[type, ...]] = {int: (int,), float: (int, float), str: (str,), bool: (bool,),
+                                               type(None): (type(None),)}
+    if hint in scalars:  # an exact type: a bool is no int, an int is a float
+        return _is(scalars[hint], " has the wrong type")
     raise TypeError(f"no JSON check for {hint!r}")
+
+
+def _anything(value: object) -> None:
+    """Any JSON value fits (``JsonValue``)."""
+
+
+def _is(kinds: type | tuple[type, ...], problem: str) -> Checker:
+    """A value of exactly one of these types (no subclass: JSON gives none)."""
+    allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+
+    def check(value: object) -> None:
+        if type(value) not in allowed:
+            raise _Wrong(problem)
+    return check
+
+
+def _literal_checker(values: tuple[object, ...]) -> Checker:
+    def check(value: object) -> None:
+        if value not in values:
+            raise _Wrong(" has the wrong type")
+    return check
+
+
+def _list_checker(item: Checker) -> Checker:
+    def check(value: object) -> None:
+        if type(value) is not list:
+            raise _Wrong(" is not a list")
+        for index, element in enumerate(value):
+            try:
+                item(element)
+            except _Wrong as wrong:
+                wrong.path.insert(0, f"[{index}]")
+                raise
+    return check
+
+
+def _shape_checker(shape: Shape) -> Checker:
+    """An array of fixed length whose items have these types, in order (:class:`Shape`)."""
+    items = [_checker(item) for item in shape.items]
+
+    def check(value: object) -> None:
+        if type(value) is not list or len(value) != len(items):
+            raise _Wrong(f" is not a list of {len(items)}")
+        for index, (element, item) in enumerate(zip(value, items, strict=True)):
+            try:
+                item(element)
+            except _Wrong as wrong:
+                wrong.path.insert(0, f"[{index}]")
+                raise
+    return check
+
+
+def _union_checker(args: tuple[object, ...]) -> Checker:
+    """``X | None`` names what is wrong inside an ``X``; a wider union only that the value is none of its types."""
+    nullable = type(None) in args
+    options = [_checker(arg) for arg in args if arg is not type(None)]
+
+    def check(value: object) -> None:
+        if value is None and nullable:
+            return
+        if len(options) == 1:
+            options[0](value)
+            return
+        for option in options:
+            try:
+                option(value)
+            except _Wrong:
+                continue
+            return
+        raise _Wrong(" has the wrong type")
+    return check
+
+
+def _object_checker(cls: object) -> Checker:
+    """A JSON object of a ``TypedDict``: its required keys there, each known key's value of its type
+    (a key it does not know is allowed); a notification's or request's context is its event's or action's."""
+    fields: list[tuple[str, bool, Checker]] = []
+    for name, hint in typing.get_type_hints(cls, include_extras=True).items():
+        required = typing.get_origin(hint) not in (NotRequired, Required)
+        field_hint = hint if required else typing.get_args(hint)[0]
+        fields.append((name, required, _anything if name == "context" and cls in _CONTEXTS else _checker(field_hint)))
+
+    def check(value: object) -> None:
+        if type(value) is not dict:
+            raise _Wrong(" is not an object")
+        for name, required, field in fields:
+            if name not in value:
+                if required:
+                    raise _Wrong(f": missing field {name!r}")
+                continue
+            try:
+                field(value[name])
+            except _Wrong as wrong:
+                wrong.path.insert(0, f".{name}")
+                raise
+        if cls in _CONTEXTS:
+            _check_context(value, cls)
+    return check
+
+
+def _check_context(value: dict[str, object], cls: object) -> None:
+    """Check a notification's or request's context by its event or action (a newer server's event
+    may carry any object, which the client ignores; an unknown action is refused)."""
+    key, types_by = _CONTEXTS[cls]
+    name = str(value[key])  # a string: checked as a field before
+    kind = types_by.get(name)
+    if kind is None and cls is out.RequestPayload:
+        raise _Wrong(f": unknown request action {name[:40]!r}")
+    try:
+        _checker(kind if kind is not None else Mapping[str, object])(value["context"])
+    except _Wrong as wrong:
+        wrong.path.insert(0, ".context")
+        raise
