@@ -145,7 +145,7 @@ def test_render_table_and_describe_events() -> None:
     assert describe_event(state, "player_turn_changed", {"current_turn_index": 1}) is None
     dragon = request("give_dragon_away", {"opponent_indexes": [1, 3]})
     assert prompt_for(dragon) == "> Give the Dragon trick to an opponent: dragon SEAT (1 or 3)"
-    assert prompt_for(request("wish", {"wish_values": [2, 3, 0]})).endswith("(2, 3, 0 for none)")
+    assert prompt_for(request("wish", {"wish_values": [2, 3, 0]})).endswith("one of 2, 3, 0 for none")
 
 
 def test_the_console_offers_what_the_server_allows_beyond_the_turn() -> None:

@@ -403,7 +403,7 @@ _PROMPTS = {
     "announce_grand_tichu": "Grand Tichu? (yes/no)",
     "schupf": "Push three cards: to the right, to your partner, to the left (e.g. S2 Ph B3)",
     "play": "Your turn: type cards (e.g. S5 B5) or pass",
-    "wish": "Wish a value: wish 2..14 (or 2-9 Z B D K A)",
+    "wish": "Wish a value (e.g. wish 8, wish K): one of",
     "give_dragon_away": "Give the Dragon trick to an opponent: dragon SEAT",
 }
 
@@ -415,7 +415,7 @@ def prompt_for(request: RequestPayload) -> str:
     if action == "give_dragon_away":
         prompt += f" ({' or '.join(map(str, request_context(request, DragonContext)['opponent_indexes']))})"
     elif action == "wish":
-        prompt += f" ({_wish_choices(request_context(request, WishContext)['wish_values'])})"
+        prompt += f" {_wish_choices(request_context(request, WishContext)['wish_values'])}"
     elif action == "play":
         hint = request_context(request, PlayContext)["hint"]
         if hint:
