@@ -71,7 +71,10 @@ async def ranked_hint(pool: AgentPool, ranker: HintRanker, view: SeatView, legal
 
 
 class Hints:
-    """A table's hints: its ``play`` requests' legal plays ranked, while its options give hints."""
+    """A table's hints: its ``play`` requests' legal plays ranked, while its options give hints.
+
+    :ivar ranker: Ranks the legal plays.
+    """
 
     def __init__(self, pool: AgentPool, ranker: HintRanker, options: TableOptions, table_name: str) -> None:
         """:param pool: Where the ranking is computed.
@@ -80,7 +83,7 @@ class Hints:
         :param table_name: The table's name, for the log.
         """
         self._pool = pool
-        self._ranker = ranker
+        self.ranker = ranker
         self._options = options
         self.table_name = table_name
 
@@ -89,4 +92,4 @@ class Hints:
         when hints are off."""
         if not self._options.hints or not legal:
             return None
-        return await ranked_hint(self._pool, self._ranker, view, legal, self.table_name)
+        return await ranked_hint(self._pool, self.ranker, view, legal, self.table_name)
