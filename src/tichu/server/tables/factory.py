@@ -17,7 +17,6 @@ from tichu.server.config import Settings
 from tichu.server.guard.limits import OpeningWindow
 from tichu.server.guard.memory import release_memory
 from tichu.server.tables.agent_seat import AgentFactory, registry_agent
-from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker, heuristic_hinter
 from tichu.server.tables.lines import PendingLines
 from tichu.server.tables.peer import Peer
@@ -224,12 +223,12 @@ class GameFactory:
         if timer is not None:
             timer.cancel()
 
-    def _table_empty(self, table: TableBase) -> None:
+    def _table_empty(self, table: Table) -> None:
         """The last client left: close the table after the grace period unless someone comes."""
         loop = asyncio.get_running_loop()
         self._closing[table.name] = loop.call_later(self.settings.grace_period, self._close_later, table)
 
-    def _close_later(self, table: TableBase) -> None:
+    def _close_later(self, table: Table) -> None:
         self._closing.pop(table.name, None)
         current = self.tables.get(table.name)
         if current is not table or current is None or current.clients:

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Protocol
 
 from tichu.core.views import TableSource
 from tichu.engine.engine import GameEngine
@@ -32,6 +33,18 @@ log = logging.getLogger(__name__)
 #: Seat changes a game's record keeps at most: beyond them newcomers are refused (the table's
 #: join), and a person coming back cancels their own leave instead of adding a change.
 MAX_SEAT_CHANGES = 64
+
+
+class Game(Protocol):
+    """What a table's objects ask of its game (a :class:`GameSession`)."""
+
+    @property
+    def engine(self) -> GameEngine | None:
+        """The engine of the running game, or ``None`` in the lobby."""
+
+    @property
+    def is_running(self) -> bool:
+        """Whether a game is being played."""
 
 
 class GameSession:
@@ -194,6 +207,21 @@ class GameSession:
         if self._journal is not None:
             game_id, kept = self._journal.game_id, {**self._kept_options, "seat_changes": list(self.seat_changes)}
             self._store.submit(lambda store: store.running.set_running_options(game_id, kept))
+
+    def replace(self, seat: int, player: Player, hashed: str | None) -> None:
+        """A seat of the running game changes its occupant: a person joined (``hashed``: the hash
+        of its session id) or an agent took a person's place (``None``). The record keeps the
+        change (:meth:`note_change`), the engine asks the new player from now on, and the store
+        knows who sits there. Nothing happens without a game."""
+        engine = self.engine
+        if engine is None:
+            return
+        self.note_change(seat, player, "left" if hashed is None else "joined")
+        engine.replace_player(seat, player)
+        if hashed is None:
+            self.unseat(seat)
+        else:
+            self.store_seat(seat, player.name, hashed)
 
     @property
     def changes_full(self) -> bool:

@@ -16,6 +16,7 @@ The people at the table that speak the extension (``table_sync``) hear how many 
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections.abc import Iterable, Mapping
 from typing import Protocol
@@ -87,6 +88,7 @@ class Spectators:
         self._table = weakref.ref(table)
         self._allowing: set[Peer] = set()
         self._open = False  # whether the spectators were last told the hands are open
+        self._closing: set[asyncio.Task[None]] = set()  # sockets closing after the table stopped admitting
 
     def __len__(self) -> int:
         return len(self.watchers)
@@ -127,6 +129,25 @@ class Spectators:
         gone, self.watchers = self.watchers, []
         return gone
 
+    def allow(self, allowed: bool) -> None:
+        """The host's option ``spectators``: when it turns off, the spectators watching get
+        ``UNAUTHORIZED`` (104) and are closed; the table's listeners hear ``spectators_changed``."""
+        if allowed == self.allowed:
+            return
+        self.allowed = allowed
+        if not allowed:
+            error = ProtocolError(ErrorCode.UNAUTHORIZED, "the table no longer allows spectators")
+            for spectator in self.take_all():
+                spectator.send_error(error)
+                if spectator.connection is not None:
+                    task = asyncio.create_task(spectator.connection.close(1008, "spectators not allowed"))
+                    self._closing.add(task)
+                    task.add_done_callback(self._closing.discard)
+                spectator.connection = None
+        table = self._table()
+        if table is not None:
+            table.spectators_changed()
+
     # -- what they see --------------------------------------------------------------------------
 
     def send(self, message: Mapping[str, object] | str) -> None:
@@ -136,6 +157,11 @@ class Spectators:
         text = message if isinstance(message, str) else encode(message)
         for spectator in self.watchers:
             spectator.send(text)
+
+    def send_error(self, error: ProtocolError) -> None:
+        """Send an error to every spectator (the table's game failed, or it closes)."""
+        for spectator in self.watchers:
+            spectator.send_error(error)
 
     def notify(self, event: Event) -> None:
         """An engine event (the engine's observer): its public form to every spectator, then
