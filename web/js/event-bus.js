@@ -14,10 +14,12 @@ const _handlers = new Map();
  * @returns {void}
  */
 function on(name, handler) {
-  if (!_handlers.has(name)) {
-    _handlers.set(name, new Set());
+  let handlers = _handlers.get(name);
+  if (!handlers) {
+    handlers = new Set();
+    _handlers.set(name, handlers);
   }
-  _handlers.get(name).add(handler);
+  handlers.add(handler);
 }
 
 /**

@@ -682,7 +682,7 @@ function requestSecondsLeft() {
  * @returns {Array<Array<number[]>>} The plays, or `[]` without a hint.
  */
 function hintPlays() {
-  if (requestAction() !== 'play') {
+  if (!State.request || State.request.action !== 'play') {
     return [];
   }
   const context = State.request.context || {};

@@ -323,9 +323,9 @@ describe('State: joining and the lobby', function () {
     assert.ok(State.everyoneReady(), 'the host (seat 0) need not be ready; agents never hold up the start');
     assert.ok(!State.isReady());
     State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
-    assert.deepEqual(State.lobby.ready, [false, null, null, false], 'readiness moves and is cleared');
+    assert.deepEqual(assert.present(State.lobby).ready, [false, null, null, false], 'readiness moves and is cleared');
     State.apply('player_left', { player_index: 3, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
-    assert.deepEqual(State.lobby.ready, [false, null, null, null]);
+    assert.deepEqual(assert.present(State.lobby).ready, [false, null, null, null]);
     State.apply('chat_history', { messages: [{ player_index: 2, player_name: '<b>Ben</b>', text: 'hi & bye' }] });
     State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: 'hello' });
     State.apply('reaction', { player_index: 2, player_name: '<b>Ben</b>', reaction: 'nice' });
@@ -351,7 +351,7 @@ describe('State: joining and the lobby', function () {
     assert.deepEqual(State.hand(), [], 'and no hand');
     assert.equal(State.request, null);
     assert.equal(State.public.table_name, 'home');
-    assert.equal(State.lobby.targetScore, 500);
+    assert.equal(assert.present(State.lobby).targetScore, 500);
     assert.equal(State.spectators, null, 'a server without the count');
     State.apply('spectators_changed', { count: 2, limit: 20, allowed: true, hands_open: false, allow: [false, null, null, null] });
     assert.deepEqual(State.spectators, { count: 2, limit: 20, allowed: true, handsOpen: false, allow: [false, null, null, null] });
@@ -430,7 +430,7 @@ describe('State: a round', function () {
     State.apply('hands_revealed', { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
     State.apply('player_played', { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
       is_bomb: false, out_of_turn: false });
-    assert.deepEqual(State.revealedHands[1], [[4, 2]]);
+    assert.deepEqual(assert.present(State.revealedHands)[1], [[4, 2]]);
   });
   it('records a round with its calls and their outcome', function () {
     State.reset();
@@ -438,7 +438,7 @@ describe('State: a round', function () {
     State.apply('round_over', { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
       out_order: [2, 1, 0], is_double_victory: false });
     assert.equal(State.public.phase, 'round_over');
-    assert.deepEqual(State.lastRound.calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
+    assert.deepEqual(assert.present(State.lastRound).calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
     assert.deepEqual(State.public.round_scores, [[-40, 40]]);
     State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31 });
     assert.ok(!State.public.is_running);
@@ -675,13 +675,13 @@ describe('TableControls (design 8.1.5)', function () {
 });
 
 describe('CardBuilder', function () {
-  const fixture = document.getElementById('fixture');
+  const fixture = assert.present(document.getElementById('fixture'));
   it('builds a card with its key, suit class, value and symbols', function () {
     const card = CardBuilder.build([14, 4]);
     assert.equal(card.tagName, 'DIV');
     assert.equal(card.dataset.card, '14-4');
     assert.ok(card.classList.contains('card') && card.classList.contains('card-stars'));
-    assert.equal(card.querySelector('.card-value').textContent, 'A');
+    assert.equal(assert.present(card.querySelector('.card-value')).textContent, 'A');
     assert.equal(card.querySelectorAll('svg').length, 2);
     assert.equal(card.getAttribute('aria-label'), 'Ace of Stars');
   });
@@ -689,7 +689,7 @@ describe('CardBuilder', function () {
     const names = [[0, 0], [1, 0], [15, 0], [16, 0]].map(function (special) {
       const card = CardBuilder.build(special);
       assert.ok(card.classList.contains('special'));
-      return CardBuilder.symbolOf(special) + ':' + card.querySelector('.card-value').textContent;
+      return CardBuilder.symbolOf(special) + ':' + assert.present(card.querySelector('.card-value')).textContent;
     });
     assert.deepEqual(names, ['dog:Dog', 'mahjong:1', 'dragon:Dr', 'phoenix:Ph']);
   });
@@ -712,7 +712,7 @@ describe('CardBuilder', function () {
     CardBuilder.syncCards(fixture, [[11, 2]]);
     I18n.setLanguage('de');
     CardBuilder.syncCards(fixture, [[11, 2]]);
-    assert.equal(fixture.querySelector('.card-value').textContent, 'B');
+    assert.equal(assert.present(fixture.querySelector('.card-value')).textContent, 'B');
     assert.equal(fixture.children.length, 1);
     I18n.setLanguage('en');
   });
@@ -772,21 +772,21 @@ describe('TrickLog: the last trick', function () {
     assert.ok(log.current[1].pass);
     log = TrickLog.reduce(log, 'trick_taken', { player_index: 3, points: 30, dragon_recipient: 0 });
     assert.deepEqual(log.current, []);
-    assert.equal(log.last.winner, 3);
-    assert.equal(log.last.dragonRecipient, 0);
-    assert.equal(log.last.points, 30);
-    assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
+    assert.equal(assert.present(log.last).winner, 3);
+    assert.equal(assert.present(log.last).dragonRecipient, 0);
+    assert.equal(assert.present(log.last).points, 30);
+    assert.deepEqual(assert.present(log.last).entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
     assert.equal(log.taken, 1);
   });
   it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
     let log = TrickLog.reduce(TrickLog.empty(), 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
     log = TrickLog.reduce(log, 'trick_taken', { player_index: 1, points: 5, dragon_recipient: null });
     log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
-    assert.equal(log.last.winner, 1, 'the final trick is kept over the deal');
+    assert.equal(assert.present(log.last).winner, 1, 'the final trick is kept over the deal');
     assert.equal(log.taken, 0);
     log = TrickLog.reduce(log, 'player_played', { turn: [2, [[9, 1]], ['single', 1, 9]] });
     log = TrickLog.reduce(log, 'trick_taken', { player_index: 2, points: 0, dragon_recipient: null });
-    assert.equal(log.last.winner, 2, 'the new round\'s first trick replaces it');
+    assert.equal(assert.present(log.last).winner, 2, 'the new round\'s first trick replaces it');
   });
   it('starts from the open trick on joining', function () {
     let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
@@ -1129,15 +1129,15 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
       newcomers: false };
     State.apply('player_joined', context);
-    assert.equal(State.options.turnClock, 60);
-    assert.equal(State.options.onLeave, 'agent');
-    assert.equal(State.options.newcomers, false);
+    assert.equal(assert.present(State.options).turnClock, 60);
+    assert.equal(assert.present(State.options).onLeave, 'agent');
+    assert.equal(assert.present(State.options).newcomers, false);
     State.apply('options_changed', { agent: 'random', hints: true, turn_clock: 0, on_leave: 'end', newcomers: true });
-    assert.equal(State.options.turnClock, 0);
-    assert.equal(State.options.onLeave, 'end');
-    assert.equal(State.options.newcomers, true);
+    assert.equal(assert.present(State.options).turnClock, 0);
+    assert.equal(assert.present(State.options).onLeave, 'end');
+    assert.equal(assert.present(State.options).newcomers, true);
     State.apply('options_changed', { agent: 'random', hints: true });
-    assert.equal(State.options.turnClock, null, 'a server without the options');
+    assert.equal(assert.present(State.options).turnClock, null, 'a server without the options');
   });
   it('says who left a game and who played on, in English and German', function () {
     const game = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Ben' }, { seat: 2, name: 'Bot 3' },
@@ -1271,4 +1271,4 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   });
 });
 
-run(document.getElementById('results'));
+run(assert.present(document.getElementById('results')));

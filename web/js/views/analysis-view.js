@@ -455,7 +455,7 @@ function _drawChart(document_, steps, index, name) {
     svg.appendChild(_svg('circle', { cx: 0, cy: 0, r: 7 * scale, class: 'analysis-hover', visibility: 'hidden' }));
     holder.replaceChildren(svg);
   }
-  const cursor = holder.querySelector('.analysis-cursor');
+  const cursor = /** @type {Element} */ (holder.querySelector('.analysis-cursor'));  // drawn with the chart
   const x = Analysis.stepX(index, steps.length, box).toFixed(1);
   cursor.setAttribute('x1', x);
   cursor.setAttribute('x2', x);
@@ -706,7 +706,7 @@ function draw(shown) {
   _elements['analysis-status'].hidden = !text;
   _elements['replay-analysis'].hidden = !text && !done;
   _elements['analysis-result'].hidden = !done;
-  if (!done) {
+  if (!done || !shown) {
     _elements['analysis-judged'].hidden = true;
     _markBestCards([]);
     return;
@@ -785,7 +785,7 @@ function init() {
     'analysis-tabs', 'analysis-readout', 'analysis-legend', 'analysis-marks', 'analysis-plusminus', 'analysis-counts',
     'analysis-judged', 'analysis-moves-title', 'analysis-moves', 'analysis-moves-none', 'analysis-costly-title',
     'analysis-player-head', 'analysis-player', 'analysis-costliest', 'analysis-none', 'analysis-summary'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   window.addEventListener('resize', function () { EventBus.emit(Events.UI_RENDER); });  // the chart fits its box
   _elements['analysis-start'].addEventListener('click', function () {
@@ -839,7 +839,7 @@ function init() {
     }
   });
   // "Learn from your mistakes" (shown by CSS once the analysis is done): the listed seat's puzzles
-  document.getElementById('analysis-learn').addEventListener('click', function () {
+  Dom.byId('analysis-learn').addEventListener('click', function () {
     EventBus.emit(Events.INTENT_PUZZLES_START, { seat: _seat });
   });
 }

@@ -314,7 +314,8 @@ function _drawPosition(judgement, step, name) {
  * @returns {void}
  */
 function render() {
-  const on = _session !== null && _replay !== null;
+  const session = _session;
+  const on = session !== null && _replay !== null;
   _elements['puzzle'].hidden = !on;
   if (on) {
     _elements['view-replay'].dataset.puzzle = 'on';
@@ -324,7 +325,6 @@ function render() {
     _optionsKey = '';
     return;
   }
-  const session = _session;
   const steps = _replay.steps || [];
   const judgement = Puzzles.current(session);
   const step = judgement ? steps[Puzzles.positionStep(judgement, steps)] : steps[0];
@@ -419,14 +419,14 @@ function init() {
     'puzzle-where', 'puzzle-last', 'puzzle-others', 'puzzle-trick', 'puzzle-own-name', 'puzzle-hand',
     'puzzle-question', 'puzzle-options', 'puzzle-feedback', 'puzzle-retry', 'puzzle-reveal', 'puzzle-prev',
     'puzzle-next'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   const click = function (id, handler) { _elements[id].addEventListener('click', handler); };
   click('puzzle-back', _back);
-  click('puzzle-retry', function () { _set(Puzzles.retry(_session)); });
-  click('puzzle-reveal', function () { _set(Puzzles.reveal(_session)); });
-  click('puzzle-prev', function () { _set(Puzzles.go(_session, _session.at - 1)); });
-  click('puzzle-next', function () { _set(Puzzles.go(_session, _session.at + 1)); });
+  click('puzzle-retry', function () { if (_session) { _set(Puzzles.retry(_session)); } });
+  click('puzzle-reveal', function () { if (_session) { _set(Puzzles.reveal(_session)); } });
+  click('puzzle-prev', function () { if (_session) { _set(Puzzles.go(_session, _session.at - 1)); } });
+  click('puzzle-next', function () { if (_session) { _set(Puzzles.go(_session, _session.at + 1)); } });
   click('puzzle-options', function (event) {
     const button = Dom.closestTo(event, 'button[data-option]');
     if (button && _session) {

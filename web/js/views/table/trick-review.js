@@ -13,6 +13,7 @@ import { Lib } from '../../lib.js';
 import { State } from '../../state.js';
 import { TrickLog } from '../../trick-log.js';
 import { CardBuilder } from '../card-builder.js';
+import { Dom } from '../dom.js';
 
 /** @type {string[]} The tabs. */
 const _TABS = ['trick', 'cards'];
@@ -68,7 +69,7 @@ function close() {
 function init() {
   for (const id of ['btn-last-trick', 'dialog-review', 'review-tab-trick', 'review-tab-cards', 'review-trick',
     'review-cards', 'review-close']) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   }
   _elements.button = _elements['btn-last-trick'];
   _elements.dialog = _elements['dialog-review'];
