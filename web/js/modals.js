@@ -178,10 +178,10 @@ function render() {
   const action = State.requestAction();
   _toggle(_elements['dialog-wish'], action === 'wish');
   _toggle(_elements['dialog-dragon'], action === 'give_dragon_away');
-  if (State.request && action === 'wish') {
+  if (State.request && State.request.action === 'wish') {
     _renderWishChoices(State.request.context.wish_values || _ALL_WISHES);
   }
-  if (State.request && State.playerIndex !== null && action === 'give_dragon_away') {
+  if (State.request && State.playerIndex !== null && State.request.action === 'give_dragon_away') {
     _renderDragonChoices(State.request.context.opponent_indexes || [], State.playerIndex);
   }
   if (!_elements['dialog-confirm'].hidden) {

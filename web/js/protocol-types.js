@@ -42,7 +42,7 @@
 
 /**
  * ``announce``: call Tichu (R6.1).
- * @typedef {object} Announce
+ * @typedef {Record<string, never>} Announce
  */
 
 /**
@@ -77,12 +77,12 @@
 
 /**
  * ``leave``: the client goes; an agent takes its seat.
- * @typedef {object} Leave
+ * @typedef {Record<string, never>} Leave
  */
 
 /**
  * ``ping``: the keep-alive; answered with ``pong``.
- * @typedef {object} Ping
+ * @typedef {Record<string, never>} Ping
  */
 
 /**
@@ -137,7 +137,7 @@
 
 /**
  * ``start_game``: the host starts the game.
- * @typedef {object} StartGame
+ * @typedef {Record<string, never>} StartGame
  */
 
 /**
@@ -149,12 +149,12 @@
 
 /**
  * ``table_sync`` (docs/server.md): the client wants the lobby's, chat's and clocks' messages.
- * @typedef {object} TableSync
+ * @typedef {Record<string, never>} TableSync
  */
 
 /**
  * ``take_back`` (docs/server.md): the person takes the seat back from its stand-in.
- * @typedef {object} TakeBack
+ * @typedef {Record<string, never>} TakeBack
  */
 
 /**
@@ -193,7 +193,7 @@
 
 /**
  * A context without values (``game_started``, ``wish_fulfilled``).
- * @typedef {object} Empty
+ * @typedef {Record<string, never>} Empty
  */
 
 /**

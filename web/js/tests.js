@@ -127,7 +127,8 @@ describe('Lib: legal selection', function () {
 describe('Lib: the server hint (Hint button)', function () {
   const legal = [[[2, 1]], [[5, 1], [5, 2]], [[9, 3]], []];
   it('keeps only legal plays, each once, in the server order', function () {
-    const hint = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+    const malformed = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+    const hint = /** @type {number[][][]} */ (/** @type {unknown} */ (malformed));  // with an item no play
     assert.deepEqual(Lib.hintPlays(hint, legal), [[[5, 1], [5, 2]], [[9, 3]], [], [[2, 1]]]);
     assert.deepEqual(Lib.hintPlays(null, legal), []);
     assert.deepEqual(Lib.hintPlays([[]], [[[2, 1]]]), [], 'no pass on a lead');
@@ -380,7 +381,9 @@ describe('State: a round', function () {
     assert.equal(State.public.phase, 'grand_tichu');
     assert.deepEqual(State.public.count_hand_cards, [8, 8, 8, 8]);
     State.apply('player_announced', { player_index: 3, grand: true });
-    const hand = State.hand().concat([[10, 1], [11, 1], [12, 1], [13, 1], [14, 1], [16, 0]]);
+    /** @type {Array<[number, number]>} */
+    const hand = [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1], [10, 1], [11, 1], [12, 1], [13, 1],
+      [14, 1], [16, 0]];
     State.apply('hand_cards_dealt', { count: 6, hand_cards: hand });
     assert.equal(State.public.phase, 'schupf');
     State.openRequest({ request_id: 's', action: 'schupf', context: { hand_cards: hand }, timeout: null });

@@ -64,7 +64,7 @@ function _teamName(team, names) {
 
 /**
  * The calls of a round in words, e.g. "Anna: Tichu (made it)".
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {string} The text, empty when no one called and no team won a double victory.
  */
 function _callsText(record) {
@@ -99,7 +99,7 @@ function _pointsCell(points, total) {
 
 /**
  * Build the row of one round: its number and the teams' points.
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {HTMLTableRowElement} The `tr.score-round`.
  */
 function _buildRow(record) {
@@ -130,7 +130,7 @@ function _lineRow(className, text) {
 
 /**
  * Build the line below a round's row that names who called what, made or failed.
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {(HTMLTableRowElement|null)} The `tr.score-calls`, or null when no one called (or
  *   the calls are not known: rounds before a reconnect).
  */
@@ -142,7 +142,7 @@ function _buildCalls(record) {
 /**
  * Build the line below a round's row: its card points and Tichu points, and the order in which
  * the players went out (when known: not for rounds before a reconnect).
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {(HTMLTableRowElement|null)} The `tr.score-detail`, or null when nothing is known.
  */
 function _buildDetail(record) {

@@ -32,7 +32,7 @@ const _reactionButtons = [];
 let _tab = null;
 /** @type {boolean} Whether the panel was open when the layout was last told (`ui:panel`). */
 let _laidOut = false;
-/** @type {Object} The move log (`MoveLog`). */
+/** @type {import('../move-log.js').MoveLogState} The move log. */
 let _moves = MoveLog.empty();
 /** @type {string} What the move log was last drawn from. */
 let _movesDrawn = '';
@@ -224,7 +224,7 @@ function init() {
 
 /**
  * One chat line as a list item: the sender's name and the text (or the reaction's words).
- * @param {Object} line A `ChatLine` of the State.
+ * @param {import('../state.js').ChatLine} line A line of the State's chat.
  * @returns {HTMLLIElement} The item.
  */
 function _lineItem(line) {

@@ -223,7 +223,8 @@ function _playingStatus(action) {
     if (problem) {
       return I18n.t(problem.key, problem.params);
     }
-    return I18n.t(State.request && State.request.context.trick_combination ? 'status.yourTurn' : 'status.yourLead');
+    return I18n.t(State.request && State.request.action === 'play' && State.request.context.trick_combination
+      ? 'status.yourTurn' : 'status.yourLead');
   }
   // right after the own action: "You passed. Bot 2 is playing.", never "Ada is playing" to Ada
   const status = TableControls.turnStatus({ turn: State.public.current_turn_index, seat: State.playerIndex,
@@ -278,7 +279,7 @@ function _selectNextHint() {
 /**
  * A click on an action button, by the job its state names.
  * @param {string} name `pass`, `tichu`, `bomb`, `hint` or `play`.
- * @param {Object} state The button's state (TableControls).
+ * @param {import('./table/table-controls.js').ButtonState} state The button's state.
  * @returns {void}
  */
 function _onButton(name, state) {
@@ -310,7 +311,7 @@ function _onButton(name, state) {
     _respond('schupf', { given_schupf_cards: Lib.PUSH_TARGETS.map(function (target) { return zones[target]; }) });
   }
   else if (job === 'select') {
-    _ui.selected = new Set(state.cards.map(Lib.cardKey));
+    _ui.selected = new Set((state.cards || []).map(Lib.cardKey));
   }
   else if (job === 'throw') {
     _ui.selected = new Set();

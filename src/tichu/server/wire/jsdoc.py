@@ -92,7 +92,9 @@ def typedef(name: str, schema: Schema, defs: Schema) -> str:
     description = schema.get("description")
     if isinstance(description, str):
         lines.append(f" * {_comment(description)}")
-    if schema.get("type") == "object" and "properties" in schema:
+    if schema.get("type") == "object" and schema.get("properties") == {}:
+        lines.append(f" * @typedef {{Record<string, never>}} {name}")  # an empty {object} would be any
+    elif schema.get("type") == "object" and "properties" in schema:
         lines.append(f" * @typedef {{object}} {name}")
         required = _list(schema.get("required", []))
         for field, value in _dict(schema["properties"]).items():

@@ -20,7 +20,7 @@ import { Dom } from '../dom.js';
 const _buttons = {};
 /** @type {(HTMLElement|null)} */
 let _status = null;
-/** @type {(Object|null)} The states last drawn (ControlStates). */
+/** @type {(import('./table-controls.js').ControlStates|null)} The states last drawn. */
 let _states = null;
 /** @type {(ActionHandlers|null)} */
 let _handlers = null;
@@ -32,7 +32,7 @@ let _pressTimer = null;
  * @returns {boolean} True in the Grand Tichu step.
  */
 function _isLongPressButton() {
-  return Boolean(_states) && _states.tichu.job === 'grandTichu' && _states.tichu.enabled;
+  return _states !== null && _states.tichu.job === 'grandTichu' && _states.tichu.enabled;
 }
 
 /**
@@ -117,7 +117,7 @@ function init(handlers) {
 
 /**
  * Draw the buttons and the status line.
- * @param {Object} states The buttons' states (TableControls.compute).
+ * @param {import('./table-controls.js').ControlStates} states The buttons' states (TableControls.compute).
  * @param {string} statusText The status line.
  * @returns {void}
  */

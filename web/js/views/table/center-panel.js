@@ -187,7 +187,7 @@ function _teamNames(team, names) {
 /**
  * The callers of a round, each Tichu and Grand Tichu on its own line, made or failed (R6: made
  * when the caller went out first), and the order in which the players went out.
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../../state.js').RoundRecord} record The round.
  * @returns {(HTMLElement|null)} `.result-details` with `.result-call[data-seat]` items
  *   (class `made` or `failed`, `data-call="tichu|grand"`) and `.result-order`; null when
  *   neither is known.

@@ -25,7 +25,7 @@ const _LONG_TRICK = 6;
 /** @type {number} More than this: three columns on a wide screen, two on a tall one. */
 const _LONGER_TRICK = 14;
 
-/** @type {Object} The TrickLog state. */
+/** @type {import('../../trick-log.js').TrickLogState} The tricks of the round. */
 let _log = TrickLog.empty();
 /** @type {boolean} Whether the dialog is open. */
 let _open = false;
