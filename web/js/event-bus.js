@@ -38,7 +38,7 @@ function off(name, handler) {
 /**
  * Call every handler of an event, in the order they subscribed.
  * @param {EventName} name The event's name.
- * @param {*} [payload] Passed to each handler.
+ * @param {*} [payload] Passed to each handler (any value: each event has its own, events.js).
  * @returns {void}
  */
 function emit(name, payload) {
