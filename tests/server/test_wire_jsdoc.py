@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tichu.records import parts
 from tichu.server.wire import outgoing
 from tichu.server.wire.jsdoc import REGENERATE, js_type, jsdoc_text
 from tichu.server.wire.outgoing import JsonValue
@@ -69,3 +70,13 @@ def test_schema_types_become_jsdoc_types(schema: JsonValue, expected: str) -> No
     defs = protocol_schema()["$defs"]
     assert isinstance(defs, dict)
     assert js_type(schema, defs) == expected
+
+
+def test_the_replay_and_analysis_documents_are_typed_too() -> None:
+    """The documents the replay viewer and the analysis read over HTTP (records/parts.py) have
+    their typedefs beside the protocol's, with every field."""
+    text = jsdoc_text()
+    for document in (parts.Step, parts.AnalysisJudgement, parts.AnalysisOption, parts.AnalysisDocument):
+        block = text.split(f"@typedef {{object}} {document.__name__}\n", 1)[1].split("*/", 1)[0]
+        for name in typing.get_type_hints(document):
+            assert f"}} {name}\n" in block or f"}} [{name}]\n" in block, f"{document.__name__}.{name} missing"

@@ -1,5 +1,6 @@
 // The protocol's message and payload types (docs/protocol.md), generated from the server's
-// wire types through docs/protocol.schema.json: do not edit. Regenerate with
+// wire types through docs/protocol.schema.json, and the replay and analysis documents
+// (src/tichu/records/parts.py): do not edit. Regenerate with
 //   python -m tichu.server.wire.jsdoc > web/js/protocol-types.js
 // Use them as `import('./protocol-types.js').PublicState` in a JSDoc type.
 
@@ -584,6 +585,132 @@
  * ``wish_made``.
  * @typedef {object} WishMade
  * @property {number} wish_value
+ */
+
+/**
+ * An analysis document (``tichu-analysis/1``, docs/agents.md "Game analysis"); here, beside
+ * @typedef {object} AnalysisDocument
+ * @property {string} format
+ * @property {JsonValue} game_id
+ * @property {AnalysisMethod} method
+ * @property {Array<AnalysisPlayer>} players
+ * @property {Array<AnalysisJudgement>} judgements
+ */
+
+/**
+ * One judged decision of an analysis document; ``options`` best first (docs/agents.md).
+ * @typedef {object} AnalysisJudgement
+ * @property {number} step
+ * @property {number} round
+ * @property {number} seat
+ * @property {string} kind
+ * @property {Array<AnalysisOption>} options
+ * @property {number} best
+ * @property {number} chosen
+ * @property {number} loss
+ * @property {number} loss_half_width
+ * @property {(string|null)} label
+ * @property {number} advantage
+ * @property {number} samples
+ * @property {boolean} [exact]
+ * @property {Array<string>} [line]
+ */
+
+/**
+ * How an analysis document's decisions were judged.
+ * @typedef {object} AnalysisMethod
+ * @property {string} agent
+ * @property {number} samples
+ * @property {number} z
+ * @property {number} seed
+ * @property {{[key: string]: number}} thresholds
+ */
+
+/**
+ * One option of a judged decision (``tichu-analysis/1``): what it is and its expected points.
+ * @typedef {object} AnalysisOption
+ * @property {string} text
+ * @property {Array<string>} cards
+ * @property {number} mean
+ * @property {number} half_width
+ */
+
+/**
+ * A judged seat's player in an analysis document: their decisions and losses.
+ * @typedef {object} AnalysisPlayer
+ * @property {number} seat
+ * @property {string} name
+ * @property {number} decisions
+ * @property {number} mean_loss
+ * @property {number} given_away
+ * @property {number} inaccuracies
+ * @property {number} mistakes
+ * @property {number} blunders
+ */
+
+/**
+ * A replay's first fault.
+ * @typedef {object} Fault
+ * @property {(number|null)} round
+ * @property {(number|null)} event
+ * @property {string} rule
+ * @property {string} reason
+ */
+
+/**
+ * The replay viewer's document of a record.
+ * @typedef {object} ReplayDocument
+ * @property {JsonValue} id
+ * @property {JsonValue} started_at
+ * @property {Array<JsonValue>} players
+ * @property {JsonValue} score
+ * @property {JsonValue} winner
+ * @property {(number|null)} rounds
+ * @property {Array<JsonValue>} player_kinds
+ * @property {{[key: string]: JsonValue}} rules
+ * @property {boolean} aborted
+ * @property {Array<Step>} steps
+ * @property {({[key: string]: JsonValue}|null)} ended_by
+ * @property {(Fault|null)} fault
+ */
+
+/**
+ * One step of the replay viewer: what happened (``kind``, its own fields) and the table after it.
+ * @typedef {object} Step
+ * @property {string} kind
+ * @property {number} round
+ * @property {number} trick
+ * @property {(number|null)} seat
+ * @property {Array<Array<string>>} hands
+ * @property {Array<TrickTurn>} trick_turns
+ * @property {(number|null)} trick_owner
+ * @property {(number|null)} turn
+ * @property {number} wish
+ * @property {boolean} wish_open
+ * @property {Array<number>} calls
+ * @property {Array<number>} out_order
+ * @property {Array<number>} won_points
+ * @property {Array<number>} tricks_won
+ * @property {Array<number>} score
+ * @property {Array<string>} names
+ * @property {(number|Array<number>)} [value]
+ * @property {Array<Array<string>>} [push]
+ * @property {Array<string>} [cards]
+ * @property {number} [points]
+ * @property {(string|null)} [combo]
+ * @property {number} [rank]
+ * @property {Array<number>} [round_score]
+ * @property {Array<number>} [card_points]
+ * @property {Array<number>} [bonus]
+ * @property {boolean} [double_victory]
+ * @property {Array<(boolean|null)>} [tichu_success]
+ */
+
+/**
+ * A play of the open trick in a step.
+ * @typedef {object} TrickTurn
+ * @property {number} seat
+ * @property {Array<string>} cards
  */
 
 export {};

@@ -54,6 +54,25 @@ function joined(publicState, privateState) {
 }
 
 /**
+ * A judged decision with the fields a test sets and neutral values for the others.
+ * @param {Partial<import('./protocol-types.js').AnalysisJudgement>} fields The fields to set.
+ * @returns {import('./protocol-types.js').AnalysisJudgement} The judgement.
+ */
+function judgedDecision(fields) {
+  return Object.assign({ step: 0, round: 0, seat: 0, kind: 'play', options: [], best: 0, chosen: 0, loss: 0,
+    loss_half_width: 0, label: null, advantage: 0, samples: 0 }, fields);
+}
+
+/**
+ * An option of a judged decision with the fields a test sets and neutral values for the others.
+ * @param {Partial<import('./protocol-types.js').AnalysisOption>} fields The fields to set.
+ * @returns {import('./protocol-types.js').AnalysisOption} The option.
+ */
+function judgedOption(fields) {
+  return Object.assign({ text: '', cards: [], mean: 0, half_width: 0 }, fields);
+}
+
+/**
  * A `play` request.
  * @param {number[][][]} legalPlays The legal plays.
  * @param {(Array|null)} [trick] The combination on the table.
@@ -1024,12 +1043,12 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     const unmeasured = Object.assign(judgement(10, 2, 50, null, 0), { loss_half_width: 0 });
     assert.equal(AnalysisView.verdict(unmeasured, name),
       'Cleo: 50 points lost, not established (no spread over the deals)');
-    const option = function (text) { return { text: text, cards: [] }; };
-    const tichu = { kind: 'tichu', seat: 0 };
+    const option = function (text) { return judgedOption({ text: text, cards: [] }); };
+    const tichu = judgedDecision({ kind: 'tichu', seat: 0 });
     assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
-    assert.equal(AnalysisView.optionText({ kind: 'wish', seat: 0 }, option('wish 12'), name), 'wish for a Queen');
-    assert.equal(AnalysisView.optionText({ kind: 'dragon', seat: 0 }, option('Dragon to seat 1'), name), 'Dragon to Ben');
-    assert.equal(AnalysisView.optionText({ kind: 'push', seat: 0 }, option('R2 → right'), name), 'R2 → right');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'wish', seat: 0 }), option('wish 12'), name), 'wish for a Queen');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'dragon', seat: 0 }), option('Dragon to seat 1'), name), 'Dragon to Ben');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'push', seat: 0 }), option('R2 → right'), name), 'R2 → right');
     I18n.setLanguage('de');
     assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
     assert.equal(AnalysisView.verdict(exactBlunder, name), 'Ada: grober Fehler, 130 Punkte verschenkt, exakt');
@@ -1061,15 +1080,16 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
   it('names options in short words: the cards as in their corners, a push with its targets', function () {
     const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
     const play = judgement(60, 0, 90, 'blunder', -120);
-    assert.equal(AnalysisView.shortText(play, { cards: ['GB', 'RB'] }, name), 'J J');
-    assert.equal(AnalysisView.shortText(play, { cards: ['Dr'] }, name), 'Dragon');
-    const push = { kind: 'push', seat: 0 };
-    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong right, 10 partner, A left');
-    assert.equal(AnalysisView.shortText({ kind: 'grand_tichu', seat: 0 }, { text: 'no Grand Tichu', cards: [] }, name),
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GB', 'RB'] }), name), 'J J');
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['Dr'] }), name), 'Dragon');
+    const push = judgedDecision({ kind: 'push', seat: 0 });
+    assert.equal(AnalysisView.shortText(push, judgedOption({ cards: ['Ma', 'SZ', 'RA'] }), name), 'Mah Jong right, 10 partner, A left');
+    const grand = judgedDecision({ kind: 'grand_tichu', seat: 0 });
+    assert.equal(AnalysisView.shortText(grand, judgedOption({ text: 'no Grand Tichu', cards: [] }), name),
       'no Grand Tichu');
     I18n.setLanguage('de');
-    assert.equal(AnalysisView.shortText(play, { cards: ['GD', 'RD'] }, name), 'D D');
-    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong rechts, 10 Partner, A links');
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GD', 'RD'] }), name), 'D D');
+    assert.equal(AnalysisView.shortText(push, judgedOption({ cards: ['Ma', 'SZ', 'RA'] }), name), 'Mah Jong rechts, 10 Partner, A links');
     I18n.setLanguage('en');
   });
 });
@@ -1212,7 +1232,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
     assert.equal(Puzzles.positionStep(at(60), steps), 59, 'a Tichu called: the step before the call');
     assert.equal(Puzzles.positionStep(Object.assign({}, at(3), { step: 2 }), steps), 1,
       'a push: the round\'s Grand Tichu step');
-    assert.equal(Puzzles.positionStep({ step: 1, round: 0, kind: 'grand_tichu', options: [], chosen: 0 }, steps), 0,
+    assert.equal(Puzzles.positionStep(judgedDecision({ step: 1, round: 0, kind: 'grand_tichu', options: [], chosen: 0 }), steps), 0,
       'a Grand Tichu: the deal (eight cards)');
   });
   it('counts an answer below the inaccuracy threshold as solved, never the choice made', function () {

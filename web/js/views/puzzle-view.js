@@ -23,6 +23,9 @@ import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
 import { ReplayView } from './replay-view.js';
 
+/** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
+/** @typedef {import('../protocol-types.js').AnalysisOption} Option */
+
 /** @type {number} Plays of the open trick shown (the last ones). */
 const TRICK_SHOWN = 3;
 /** @type {ReadonlyArray<string>} A push's targets in the order of its cards (R2.3). */
@@ -64,8 +67,8 @@ function _cards(labels) {
 
 /**
  * An option in plain words (cards by their names): the buttons' names and the solution's line.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "Queen of Swords", "2 of Stars → right, …", "no Grand Tichu".
  */
@@ -86,8 +89,8 @@ function plainText(judgement, option, name) {
 /**
  * An option in short words (values for cards, as in the cards' corners), for the solution's line
  * beside the buttons that show the cards themselves.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "Q", "7 7", "1 → right, 8 → partner, 5 → left", "pass".
  */
@@ -107,8 +110,8 @@ function shortText(judgement, option, name) {
 
 /**
  * What an option is, as its button shows it: the cards played or pushed, else words.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLElement} The `.puzzle-what`.
  */
@@ -141,7 +144,7 @@ function _what(judgement, option, name) {
 /**
  * The tags of an option: best, good too, played, tried (the values' tags only in the solution).
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @returns {string[]} The tags' keys (`best`, `good`, `played`, `tried`).
  */
@@ -167,7 +170,7 @@ function _tags(session, judgement, index) {
 /**
  * One option's button: what it is, and in the solution its tags and value.
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLButtonElement} The `button.puzzle-option`.
@@ -214,7 +217,7 @@ function _optionButton(session, judgement, index, name) {
 /**
  * What the last answer earned, and the solution once shown.
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {function(number): string} name A seat's name.
  * @returns {string} The feedback's text.
  */
@@ -257,7 +260,7 @@ function _badge(className, text) {
 /**
  * Draw the position as the seat saw it: where and what it cost, the last step, the other three
  * seats (name, cards counted, call, out), the open trick and the seat's own hand.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {Object} step The position's step.
  * @param {function(number): string} name A seat's name.
  * @returns {void}

@@ -3,7 +3,8 @@
 The browser (web/js, checked by ``tsc --checkJs``) types every message and payload it reads
 and sends with these typedefs, so that both sides of the socket share one set of types: the
 server's (:mod:`tichu.server.wire.incoming` and :mod:`tichu.server.wire.outgoing`), through
-:func:`tichu.server.wire.schema.protocol_schema`. Nothing here is written by hand; the file
+:func:`tichu.server.wire.schema.protocol_schema`; the replay and analysis documents it reads
+over HTTP (:mod:`tichu.records.parts`) come the same way. Nothing here is written by hand; the file
 ``web/js/protocol-types.js`` is the output of :func:`jsdoc_text`, and
 ``tests/server/test_wire_jsdoc.py`` checks that it is up to date. Regenerate it with::
 
@@ -20,8 +21,9 @@ from __future__ import annotations
 import re
 import sys
 
+from tichu.records import parts
 from tichu.server.wire.outgoing import JsonValue
-from tichu.server.wire.schema import Schema, protocol_schema
+from tichu.server.wire.schema import Schema, definitions, protocol_schema
 
 #: The command that writes ``web/js/protocol-types.js``.
 REGENERATE = "python -m tichu.server.wire.jsdoc > web/js/protocol-types.js"
@@ -29,7 +31,8 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _SCALARS = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean", "null": "null"}
 _HEADER = f"""\
 // The protocol's message and payload types (docs/protocol.md), generated from the server's
-// wire types through docs/protocol.schema.json: do not edit. Regenerate with
+// wire types through docs/protocol.schema.json, and the replay and analysis documents
+// (src/tichu/records/parts.py): do not edit. Regenerate with
 //   {REGENERATE}
 // Use them as `import('./protocol-types.js').PublicState` in a JSDoc type.
 
@@ -110,9 +113,16 @@ def typedef(name: str, schema: Schema, defs: Schema) -> str:
     return "\n".join(lines)
 
 
+def record_schemas() -> Schema:
+    """The schemas of the documents the replay viewer and the analysis read over HTTP
+    (:mod:`tichu.records.parts`, docs/server.md), as ``$defs`` beside the protocol's."""
+    return definitions((parts.ReplayDocument, parts.AnalysisDocument), "records")
+
+
 def jsdoc_text() -> str:
-    """The text of ``web/js/protocol-types.js``: a typedef for every type of the protocol's schema."""
-    defs = _dict(protocol_schema()["$defs"])
+    """The text of ``web/js/protocol-types.js``: a typedef for every type of the protocol's schema
+    and of the replay and analysis documents."""
+    defs = {**_dict(protocol_schema()["$defs"]), **record_schemas()}
     names = [type_name(key) for key in defs]
     if len(set(names)) != len(names):
         raise ValueError(f"two types of the schema share a name: {sorted(names)}")
