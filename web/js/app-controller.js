@@ -17,6 +17,8 @@ import { State } from './state.js';
 import { User } from './user.js';
 import { ViewManager } from './view-manager.js';
 
+/** @typedef {import('./network.js').Payloads} Payloads The payload of each message to the server, by its type. */
+
 /** @type {string} The type of the last message sent (`response`, `bomb`, `announce`, ...). */
 let _lastSent = '';
 /**
@@ -34,8 +36,9 @@ let _rejoining = null;
 
 /**
  * Send a message and remember its type.
- * @param {string} type The message type.
- * @param {Object} [payload] The payload.
+ * @template {keyof Payloads} K
+ * @param {K} type The message type.
+ * @param {Payloads[K]} [payload] The payload.
  * @returns {void}
  */
 function _send(type, payload) {

@@ -46,7 +46,7 @@ function reset() {
 
 /**
  * The clocks of a `turn_clocks` context.
- * @param {*} clocks `[{player_index, seconds_left, waited}]`.
+ * @param {(Array<import('./protocol-types.js').Clock>|undefined)} clocks The context's `clocks`.
  * @param {number} now `Date.now()`.
  * @returns {Object<number, SeatClock>} The clocks by seat.
  */
@@ -65,7 +65,7 @@ function _clocks(clocks, now) {
 
 /**
  * The handed-over seats of a `public_state` (its `agent_plays_for`, when the server sends it).
- * @param {Object} publicState The state.
+ * @param {(import('./protocol-types.js').PublicState|null|undefined)} publicState The state.
  * @returns {Set<number>} The seats.
  */
 function _handedOver(publicState) {

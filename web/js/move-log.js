@@ -136,34 +136,35 @@ function _cardsText(cards) {
  */
 function text(move) {
   const data = move.data || {};
+  const name = move.name || '';
   switch (move.kind) {
     case 'round':
       return I18n.t('log.round', { n: data.round });
     case 'call':
-      return I18n.t(data.grand ? 'log.grand' : 'log.tichu', { name: move.name });
+      return I18n.t(data.grand ? 'log.grand' : 'log.tichu', { name: name });
     case 'play':
     case 'bomb':
-      return I18n.t('log.' + move.kind, { name: move.name, combo: I18n.t('combo.' + data.combination[0]),
+      return I18n.t('log.' + move.kind, { name: name, combo: I18n.t('combo.' + data.combination[0]),
         cards: _cardsText(data.cards) });
     case 'dog':
-      return I18n.t('log.dog', { name: move.name, to: data.toName });
+      return I18n.t('log.dog', { name: name, to: data.toName });
     case 'pass':
-      return I18n.t('log.pass', { name: move.name });
+      return I18n.t('log.pass', { name: name });
     case 'wish':
       return I18n.t(move.name ? 'log.wish' : 'log.wishAnon',
-        { name: move.name || '', value: data.value > 10 ? I18n.t('value.' + data.value) : String(data.value) });
+        { name: name, value: data.value > 10 ? I18n.t('value.' + data.value) : String(data.value) });
     case 'wished':
       return I18n.t('log.wished');
     case 'taken':
-      return I18n.t('log.taken', { name: move.name, points: data.points });
+      return I18n.t('log.taken', { name: name, points: data.points });
     case 'dragon':
-      return I18n.t('log.dragon', { name: move.name, to: data.toName });
+      return I18n.t('log.dragon', { name: name, to: data.toName });
     case 'out':
-      return I18n.t('log.out', { name: move.name, place: I18n.t('place.' + data.place) });
+      return I18n.t('log.out', { name: name, place: I18n.t('place.' + data.place) });
     case 'points':
       return I18n.t('log.points', { a: data.points[0], b: data.points[1], ta: data.total[0], tb: data.total[1] });
     case 'left':
-      return I18n.t('log.left', { name: move.name, agent: data.agent });
+      return I18n.t('log.left', { name: name, agent: data.agent });
     default:
       return '';
   }

@@ -10,6 +10,11 @@ import { Config } from './config.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
 
+/**
+ * The payload of each message to the server, by its type.
+ * @typedef {{[M in import('./protocol-types.js').ClientMessage as M['type']]: M['payload']}} Payloads
+ */
+
 /** @type {(WebSocket|null)} */
 let _socket = null;
 /** @type {(string|null)} The session to reconnect with. */
@@ -161,8 +166,9 @@ function setSessionId(sessionId) {
 
 /**
  * Send one message `{type, payload}` if connected.
- * @param {string} type The message type, e.g. `response`.
- * @param {Object} [payload] The payload; left out when undefined.
+ * @template {keyof Payloads} K
+ * @param {K} type The message type, e.g. `response`.
+ * @param {Payloads[K]} [payload] The payload; left out when undefined.
  * @returns {boolean} Whether it was sent.
  */
 function send(type, payload) {

@@ -24,12 +24,8 @@ import { Lib } from './lib.js';
  */
 
 /**
- * A request as the protocol sends it.
- * @typedef {Object} Request
- * @property {string} request_id The id to answer with.
- * @property {string} action `announce_grand_tichu`, `schupf`, `play`, `wish` or `give_dragon_away`.
- * @property {Object} context The action's context (protocol.md).
- * @property {(number|null)} timeout Seconds left, or null.
+ * A request as the protocol sends it (`timeout`: seconds left, or null).
+ * @typedef {import('./protocol-types.js').RequestPayload} Request
  */
 
 /**
@@ -605,8 +601,8 @@ function apply(event, context) {
  * @returns {void}
  */
 function openRequest(request) {
-  const context = request.context || {};
-  if (context.hand_cards) {
+  const context = request.context;
+  if (context && 'hand_cards' in context && context.hand_cards) {
     State.private.hand_cards = context.hand_cards.slice();
   }
   State.request = request;
@@ -682,7 +678,7 @@ function requestSecondsLeft() {
  * @returns {Array<Array<number[]>>} The plays, or `[]` without a hint.
  */
 function hintPlays() {
-  if (requestAction() !== 'play') {
+  if (!State.request || State.request.action !== 'play') {
     return [];
   }
   const context = State.request.context || {};

@@ -54,6 +54,25 @@ function joined(publicState, privateState) {
 }
 
 /**
+ * A judged decision with the fields a test sets and neutral values for the others.
+ * @param {Partial<import('./protocol-types.js').AnalysisJudgement>} fields The fields to set.
+ * @returns {import('./protocol-types.js').AnalysisJudgement} The judgement.
+ */
+function judgedDecision(fields) {
+  return Object.assign({ step: 0, round: 0, seat: 0, kind: 'play', options: [], best: 0, chosen: 0, loss: 0,
+    loss_half_width: 0, label: null, advantage: 0, samples: 0 }, fields);
+}
+
+/**
+ * An option of a judged decision with the fields a test sets and neutral values for the others.
+ * @param {Partial<import('./protocol-types.js').AnalysisOption>} fields The fields to set.
+ * @returns {import('./protocol-types.js').AnalysisOption} The option.
+ */
+function judgedOption(fields) {
+  return Object.assign({ text: '', cards: [], mean: 0, half_width: 0 }, fields);
+}
+
+/**
  * A `play` request.
  * @param {number[][][]} legalPlays The legal plays.
  * @param {(Array|null)} [trick] The combination on the table.
@@ -127,7 +146,8 @@ describe('Lib: legal selection', function () {
 describe('Lib: the server hint (Hint button)', function () {
   const legal = [[[2, 1]], [[5, 1], [5, 2]], [[9, 3]], []];
   it('keeps only legal plays, each once, in the server order', function () {
-    const hint = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+    const malformed = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+    const hint = /** @type {number[][][]} */ (/** @type {unknown} */ (malformed));  // with an item no play
     assert.deepEqual(Lib.hintPlays(hint, legal), [[[5, 1], [5, 2]], [[9, 3]], [], [[2, 1]]]);
     assert.deepEqual(Lib.hintPlays(null, legal), []);
     assert.deepEqual(Lib.hintPlays([[]], [[[2, 1]]]), [], 'no pass on a lead');
@@ -323,9 +343,9 @@ describe('State: joining and the lobby', function () {
     assert.ok(State.everyoneReady(), 'the host (seat 0) need not be ready; agents never hold up the start');
     assert.ok(!State.isReady());
     State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
-    assert.deepEqual(State.lobby.ready, [false, null, null, false], 'readiness moves and is cleared');
+    assert.deepEqual(assert.present(State.lobby).ready, [false, null, null, false], 'readiness moves and is cleared');
     State.apply('player_left', { player_index: 3, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
-    assert.deepEqual(State.lobby.ready, [false, null, null, null]);
+    assert.deepEqual(assert.present(State.lobby).ready, [false, null, null, null]);
     State.apply('chat_history', { messages: [{ player_index: 2, player_name: '<b>Ben</b>', text: 'hi & bye' }] });
     State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: 'hello' });
     State.apply('reaction', { player_index: 2, player_name: '<b>Ben</b>', reaction: 'nice' });
@@ -351,7 +371,7 @@ describe('State: joining and the lobby', function () {
     assert.deepEqual(State.hand(), [], 'and no hand');
     assert.equal(State.request, null);
     assert.equal(State.public.table_name, 'home');
-    assert.equal(State.lobby.targetScore, 500);
+    assert.equal(assert.present(State.lobby).targetScore, 500);
     assert.equal(State.spectators, null, 'a server without the count');
     State.apply('spectators_changed', { count: 2, limit: 20, allowed: true, hands_open: false, allow: [false, null, null, null] });
     assert.deepEqual(State.spectators, { count: 2, limit: 20, allowed: true, handsOpen: false, allow: [false, null, null, null] });
@@ -380,7 +400,9 @@ describe('State: a round', function () {
     assert.equal(State.public.phase, 'grand_tichu');
     assert.deepEqual(State.public.count_hand_cards, [8, 8, 8, 8]);
     State.apply('player_announced', { player_index: 3, grand: true });
-    const hand = State.hand().concat([[10, 1], [11, 1], [12, 1], [13, 1], [14, 1], [16, 0]]);
+    /** @type {Array<[number, number]>} */
+    const hand = [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1], [10, 1], [11, 1], [12, 1], [13, 1],
+      [14, 1], [16, 0]];
     State.apply('hand_cards_dealt', { count: 6, hand_cards: hand });
     assert.equal(State.public.phase, 'schupf');
     State.openRequest({ request_id: 's', action: 'schupf', context: { hand_cards: hand }, timeout: null });
@@ -430,7 +452,7 @@ describe('State: a round', function () {
     State.apply('hands_revealed', { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
     State.apply('player_played', { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
       is_bomb: false, out_of_turn: false });
-    assert.deepEqual(State.revealedHands[1], [[4, 2]]);
+    assert.deepEqual(assert.present(State.revealedHands)[1], [[4, 2]]);
   });
   it('records a round with its calls and their outcome', function () {
     State.reset();
@@ -438,7 +460,7 @@ describe('State: a round', function () {
     State.apply('round_over', { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
       out_order: [2, 1, 0], is_double_victory: false });
     assert.equal(State.public.phase, 'round_over');
-    assert.deepEqual(State.lastRound.calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
+    assert.deepEqual(assert.present(State.lastRound).calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
     assert.deepEqual(State.public.round_scores, [[-40, 40]]);
     State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31 });
     assert.ok(!State.public.is_running);
@@ -675,13 +697,13 @@ describe('TableControls (design 8.1.5)', function () {
 });
 
 describe('CardBuilder', function () {
-  const fixture = document.getElementById('fixture');
+  const fixture = assert.present(document.getElementById('fixture'));
   it('builds a card with its key, suit class, value and symbols', function () {
     const card = CardBuilder.build([14, 4]);
     assert.equal(card.tagName, 'DIV');
     assert.equal(card.dataset.card, '14-4');
     assert.ok(card.classList.contains('card') && card.classList.contains('card-stars'));
-    assert.equal(card.querySelector('.card-value').textContent, 'A');
+    assert.equal(assert.present(card.querySelector('.card-value')).textContent, 'A');
     assert.equal(card.querySelectorAll('svg').length, 2);
     assert.equal(card.getAttribute('aria-label'), 'Ace of Stars');
   });
@@ -689,7 +711,7 @@ describe('CardBuilder', function () {
     const names = [[0, 0], [1, 0], [15, 0], [16, 0]].map(function (special) {
       const card = CardBuilder.build(special);
       assert.ok(card.classList.contains('special'));
-      return CardBuilder.symbolOf(special) + ':' + card.querySelector('.card-value').textContent;
+      return CardBuilder.symbolOf(special) + ':' + assert.present(card.querySelector('.card-value')).textContent;
     });
     assert.deepEqual(names, ['dog:Dog', 'mahjong:1', 'dragon:Dr', 'phoenix:Ph']);
   });
@@ -712,7 +734,7 @@ describe('CardBuilder', function () {
     CardBuilder.syncCards(fixture, [[11, 2]]);
     I18n.setLanguage('de');
     CardBuilder.syncCards(fixture, [[11, 2]]);
-    assert.equal(fixture.querySelector('.card-value').textContent, 'B');
+    assert.equal(assert.present(fixture.querySelector('.card-value')).textContent, 'B');
     assert.equal(fixture.children.length, 1);
     I18n.setLanguage('en');
   });
@@ -772,21 +794,21 @@ describe('TrickLog: the last trick', function () {
     assert.ok(log.current[1].pass);
     log = TrickLog.reduce(log, 'trick_taken', { player_index: 3, points: 30, dragon_recipient: 0 });
     assert.deepEqual(log.current, []);
-    assert.equal(log.last.winner, 3);
-    assert.equal(log.last.dragonRecipient, 0);
-    assert.equal(log.last.points, 30);
-    assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
+    assert.equal(assert.present(log.last).winner, 3);
+    assert.equal(assert.present(log.last).dragonRecipient, 0);
+    assert.equal(assert.present(log.last).points, 30);
+    assert.deepEqual(assert.present(log.last).entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
     assert.equal(log.taken, 1);
   });
   it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
     let log = TrickLog.reduce(TrickLog.empty(), 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
     log = TrickLog.reduce(log, 'trick_taken', { player_index: 1, points: 5, dragon_recipient: null });
     log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
-    assert.equal(log.last.winner, 1, 'the final trick is kept over the deal');
+    assert.equal(assert.present(log.last).winner, 1, 'the final trick is kept over the deal');
     assert.equal(log.taken, 0);
     log = TrickLog.reduce(log, 'player_played', { turn: [2, [[9, 1]], ['single', 1, 9]] });
     log = TrickLog.reduce(log, 'trick_taken', { player_index: 2, points: 0, dragon_recipient: null });
-    assert.equal(log.last.winner, 2, 'the new round\'s first trick replaces it');
+    assert.equal(assert.present(log.last).winner, 2, 'the new round\'s first trick replaces it');
   });
   it('starts from the open trick on joining', function () {
     let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
@@ -1021,12 +1043,12 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     const unmeasured = Object.assign(judgement(10, 2, 50, null, 0), { loss_half_width: 0 });
     assert.equal(AnalysisView.verdict(unmeasured, name),
       'Cleo: 50 points lost, not established (no spread over the deals)');
-    const option = function (text) { return { text: text, cards: [] }; };
-    const tichu = { kind: 'tichu', seat: 0 };
+    const option = function (text) { return judgedOption({ text: text, cards: [] }); };
+    const tichu = judgedDecision({ kind: 'tichu', seat: 0 });
     assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
-    assert.equal(AnalysisView.optionText({ kind: 'wish', seat: 0 }, option('wish 12'), name), 'wish for a Queen');
-    assert.equal(AnalysisView.optionText({ kind: 'dragon', seat: 0 }, option('Dragon to seat 1'), name), 'Dragon to Ben');
-    assert.equal(AnalysisView.optionText({ kind: 'push', seat: 0 }, option('R2 → right'), name), 'R2 → right');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'wish', seat: 0 }), option('wish 12'), name), 'wish for a Queen');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'dragon', seat: 0 }), option('Dragon to seat 1'), name), 'Dragon to Ben');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'push', seat: 0 }), option('R2 → right'), name), 'R2 → right');
     I18n.setLanguage('de');
     assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
     assert.equal(AnalysisView.verdict(exactBlunder, name), 'Ada: grober Fehler, 130 Punkte verschenkt, exakt');
@@ -1058,15 +1080,16 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
   it('names options in short words: the cards as in their corners, a push with its targets', function () {
     const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
     const play = judgement(60, 0, 90, 'blunder', -120);
-    assert.equal(AnalysisView.shortText(play, { cards: ['GB', 'RB'] }, name), 'J J');
-    assert.equal(AnalysisView.shortText(play, { cards: ['Dr'] }, name), 'Dragon');
-    const push = { kind: 'push', seat: 0 };
-    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong right, 10 partner, A left');
-    assert.equal(AnalysisView.shortText({ kind: 'grand_tichu', seat: 0 }, { text: 'no Grand Tichu', cards: [] }, name),
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GB', 'RB'] }), name), 'J J');
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['Dr'] }), name), 'Dragon');
+    const push = judgedDecision({ kind: 'push', seat: 0 });
+    assert.equal(AnalysisView.shortText(push, judgedOption({ cards: ['Ma', 'SZ', 'RA'] }), name), 'Mah Jong right, 10 partner, A left');
+    const grand = judgedDecision({ kind: 'grand_tichu', seat: 0 });
+    assert.equal(AnalysisView.shortText(grand, judgedOption({ text: 'no Grand Tichu', cards: [] }), name),
       'no Grand Tichu');
     I18n.setLanguage('de');
-    assert.equal(AnalysisView.shortText(play, { cards: ['GD', 'RD'] }, name), 'D D');
-    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong rechts, 10 Partner, A links');
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GD', 'RD'] }), name), 'D D');
+    assert.equal(AnalysisView.shortText(push, judgedOption({ cards: ['Ma', 'SZ', 'RA'] }), name), 'Mah Jong rechts, 10 Partner, A links');
     I18n.setLanguage('en');
   });
 });
@@ -1129,15 +1152,15 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
       newcomers: false };
     State.apply('player_joined', context);
-    assert.equal(State.options.turnClock, 60);
-    assert.equal(State.options.onLeave, 'agent');
-    assert.equal(State.options.newcomers, false);
+    assert.equal(assert.present(State.options).turnClock, 60);
+    assert.equal(assert.present(State.options).onLeave, 'agent');
+    assert.equal(assert.present(State.options).newcomers, false);
     State.apply('options_changed', { agent: 'random', hints: true, turn_clock: 0, on_leave: 'end', newcomers: true });
-    assert.equal(State.options.turnClock, 0);
-    assert.equal(State.options.onLeave, 'end');
-    assert.equal(State.options.newcomers, true);
+    assert.equal(assert.present(State.options).turnClock, 0);
+    assert.equal(assert.present(State.options).onLeave, 'end');
+    assert.equal(assert.present(State.options).newcomers, true);
     State.apply('options_changed', { agent: 'random', hints: true });
-    assert.equal(State.options.turnClock, null, 'a server without the options');
+    assert.equal(assert.present(State.options).turnClock, null, 'a server without the options');
   });
   it('says who left a game and who played on, in English and German', function () {
     const game = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Ben' }, { seat: 2, name: 'Bot 3' },
@@ -1209,7 +1232,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
     assert.equal(Puzzles.positionStep(at(60), steps), 59, 'a Tichu called: the step before the call');
     assert.equal(Puzzles.positionStep(Object.assign({}, at(3), { step: 2 }), steps), 1,
       'a push: the round\'s Grand Tichu step');
-    assert.equal(Puzzles.positionStep({ step: 1, round: 0, kind: 'grand_tichu', options: [], chosen: 0 }, steps), 0,
+    assert.equal(Puzzles.positionStep(judgedDecision({ step: 1, round: 0, kind: 'grand_tichu', options: [], chosen: 0 }), steps), 0,
       'a Grand Tichu: the deal (eight cards)');
   });
   it('counts an answer below the inaccuracy threshold as solved, never the choice made', function () {
@@ -1271,4 +1294,4 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   });
 });
 
-run(document.getElementById('results'));
+run(assert.present(document.getElementById('results')));

@@ -23,6 +23,9 @@ import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
 import { ReplayView } from './replay-view.js';
 
+/** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
+/** @typedef {import('../protocol-types.js').AnalysisOption} Option */
+
 /** @type {number} Plays of the open trick shown (the last ones). */
 const TRICK_SHOWN = 3;
 /** @type {ReadonlyArray<string>} A push's targets in the order of its cards (R2.3). */
@@ -64,8 +67,8 @@ function _cards(labels) {
 
 /**
  * An option in plain words (cards by their names): the buttons' names and the solution's line.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "Queen of Swords", "2 of Stars → right, …", "no Grand Tichu".
  */
@@ -86,8 +89,8 @@ function plainText(judgement, option, name) {
 /**
  * An option in short words (values for cards, as in the cards' corners), for the solution's line
  * beside the buttons that show the cards themselves.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "Q", "7 7", "1 → right, 8 → partner, 5 → left", "pass".
  */
@@ -107,8 +110,8 @@ function shortText(judgement, option, name) {
 
 /**
  * What an option is, as its button shows it: the cards played or pushed, else words.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLElement} The `.puzzle-what`.
  */
@@ -141,7 +144,7 @@ function _what(judgement, option, name) {
 /**
  * The tags of an option: best, good too, played, tried (the values' tags only in the solution).
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @returns {string[]} The tags' keys (`best`, `good`, `played`, `tried`).
  */
@@ -167,7 +170,7 @@ function _tags(session, judgement, index) {
 /**
  * One option's button: what it is, and in the solution its tags and value.
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLButtonElement} The `button.puzzle-option`.
@@ -214,7 +217,7 @@ function _optionButton(session, judgement, index, name) {
 /**
  * What the last answer earned, and the solution once shown.
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {function(number): string} name A seat's name.
  * @returns {string} The feedback's text.
  */
@@ -257,7 +260,7 @@ function _badge(className, text) {
 /**
  * Draw the position as the seat saw it: where and what it cost, the last step, the other three
  * seats (name, cards counted, call, out), the open trick and the seat's own hand.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {Object} step The position's step.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
@@ -314,7 +317,8 @@ function _drawPosition(judgement, step, name) {
  * @returns {void}
  */
 function render() {
-  const on = _session !== null && _replay !== null;
+  const session = _session;
+  const on = session !== null && _replay !== null;
   _elements['puzzle'].hidden = !on;
   if (on) {
     _elements['view-replay'].dataset.puzzle = 'on';
@@ -324,7 +328,6 @@ function render() {
     _optionsKey = '';
     return;
   }
-  const session = _session;
   const steps = _replay.steps || [];
   const judgement = Puzzles.current(session);
   const step = judgement ? steps[Puzzles.positionStep(judgement, steps)] : steps[0];
@@ -419,14 +422,14 @@ function init() {
     'puzzle-where', 'puzzle-last', 'puzzle-others', 'puzzle-trick', 'puzzle-own-name', 'puzzle-hand',
     'puzzle-question', 'puzzle-options', 'puzzle-feedback', 'puzzle-retry', 'puzzle-reveal', 'puzzle-prev',
     'puzzle-next'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   const click = function (id, handler) { _elements[id].addEventListener('click', handler); };
   click('puzzle-back', _back);
-  click('puzzle-retry', function () { _set(Puzzles.retry(_session)); });
-  click('puzzle-reveal', function () { _set(Puzzles.reveal(_session)); });
-  click('puzzle-prev', function () { _set(Puzzles.go(_session, _session.at - 1)); });
-  click('puzzle-next', function () { _set(Puzzles.go(_session, _session.at + 1)); });
+  click('puzzle-retry', function () { if (_session) { _set(Puzzles.retry(_session)); } });
+  click('puzzle-reveal', function () { if (_session) { _set(Puzzles.reveal(_session)); } });
+  click('puzzle-prev', function () { if (_session) { _set(Puzzles.go(_session, _session.at - 1)); } });
+  click('puzzle-next', function () { if (_session) { _set(Puzzles.go(_session, _session.at + 1)); } });
   click('puzzle-options', function (event) {
     const button = Dom.closestTo(event, 'button[data-option]');
     if (button && _session) {

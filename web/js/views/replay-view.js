@@ -319,7 +319,7 @@ function _setIcon(button, name) {
 
 /**
  * Open a file chosen or dropped.
- * @param {(File|undefined)} file The file.
+ * @param {(File|null|undefined)} file The file, if any.
  * @returns {void}
  */
 function _openFile(file) {
@@ -348,7 +348,7 @@ function init() {
     'replay-error', 'replay-seats', 'replay-trick', 'replay-records', 'replay-first', 'replay-prev', 'replay-play',
     'replay-next', 'replay-last', 'replay-position', 'replay-round', 'replay-trick-select', 'replay-speed',
     'replay-file-input', 'login-open-record'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   const seats = [];
   for (let seat = 0; seat < 4; seat++) {
@@ -418,13 +418,13 @@ function init() {
   });
   document.addEventListener('keydown', _onKey);
   document.addEventListener('dragover', function (event) {
-    if (_carriesFiles(event)) {
+    if (event.dataTransfer && _carriesFiles(event)) {
       event.preventDefault();
       event.dataTransfer.dropEffect = 'copy';
     }
   });
   document.addEventListener('drop', function (event) {
-    if (_carriesFiles(event)) {
+    if (event.dataTransfer && _carriesFiles(event)) {
       event.preventDefault();
       _openFile(event.dataTransfer.files[0]);
     }

@@ -145,7 +145,7 @@ function _zoneModel() {
  * @returns {number[][][]} The plays, or `[]` without such a request.
  */
 function _legalPlays() {
-  return State.requestAction() === 'play' ? State.request.context.legal_plays || [] : [];
+  return State.request && State.request.action === 'play' ? State.request.context.legal_plays || [] : [];
 }
 
 /**
@@ -199,8 +199,9 @@ function _waitingText() {
   if (!names.length) {
     return I18n.t('status.waiting');
   }
-  const last = names.pop();
-  return I18n.t('status.waitingFor', { names: names.length ? I18n.t('status.names', { first: names.join(', '),
+  const last = names[names.length - 1];
+  const others = names.slice(0, -1);
+  return I18n.t('status.waitingFor', { names: others.length ? I18n.t('status.names', { first: others.join(', '),
     last: last }) : last });
 }
 
@@ -210,7 +211,7 @@ function _waitingText() {
  * @returns {string} The text.
  */
 function _playingStatus(action) {
-  const place = State.placeOf(State.playerIndex);
+  const place = State.playerIndex !== null && State.placeOf(State.playerIndex);
   if (place) {
     return I18n.t('status.out', { place: I18n.t('place.' + place) });
   }
@@ -222,7 +223,8 @@ function _playingStatus(action) {
     if (problem) {
       return I18n.t(problem.key, problem.params);
     }
-    return I18n.t(State.request.context.trick_combination ? 'status.yourTurn' : 'status.yourLead');
+    return I18n.t(State.request && State.request.action === 'play' && State.request.context.trick_combination
+      ? 'status.yourTurn' : 'status.yourLead');
   }
   // right after the own action: "You passed. Bot 2 is playing.", never "Ada is playing" to Ada
   const status = TableControls.turnStatus({ turn: State.public.current_turn_index, seat: State.playerIndex,
@@ -238,7 +240,7 @@ function _playingStatus(action) {
  * @returns {({key: string, params: Object}|null)} The I18n key and parameters, or null.
  */
 function _selectionProblem() {
-  const context = State.request.context;
+  const context = State.request ? State.request.context : {};
   const problem = TableControls.selectionProblem({
     selection: _selection(),
     legalPlays: _legalPlays(),
@@ -277,7 +279,7 @@ function _selectNextHint() {
 /**
  * A click on an action button, by the job its state names.
  * @param {string} name `pass`, `tichu`, `bomb`, `hint` or `play`.
- * @param {Object} state The button's state (TableControls).
+ * @param {import('./table/table-controls.js').ButtonState} state The button's state.
  * @returns {void}
  */
 function _onButton(name, state) {
@@ -309,7 +311,7 @@ function _onButton(name, state) {
     _respond('schupf', { given_schupf_cards: Lib.PUSH_TARGETS.map(function (target) { return zones[target]; }) });
   }
   else if (job === 'select') {
-    _ui.selected = new Set(state.cards.map(Lib.cardKey));
+    _ui.selected = new Set((state.cards || []).map(Lib.cardKey));
   }
   else if (job === 'throw') {
     _ui.selected = new Set();
@@ -430,7 +432,7 @@ function _onStateChanged(change) {
  * @returns {void}
  */
 function init() {
-  const root = document.getElementById('view-table');
+  const root = Dom.byId('view-table');
   SeatsPanel.init(root);
   CenterPanel.init(root);
   HandPanel.init();
@@ -442,16 +444,19 @@ function init() {
     onLongPress: function () { _respond('announce_grand_tichu', { announced: true }); },
     onShortPress: function () { EventBus.emit(Events.UI_TOAST, I18n.t('notice.longPress')); }
   });
-  document.getElementById('hand').addEventListener('click', function (event) {
+  Dom.byId('hand').addEventListener('click', function (event) {
     const card = Dom.closestTo(event, '.card');
-    if (card) {
+    if (card && card.dataset.card) {
       _onHandCard(card.dataset.card);
     }
   });
   for (const zone of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('.push-zone'))) {
-    zone.addEventListener('click', function () { _onZone(zone.dataset.target); });
+    const target = zone.dataset.target;
+    if (target) {
+      zone.addEventListener('click', function () { _onZone(target); });
+    }
   }
-  document.getElementById('round-result').addEventListener('click', function (event) {
+  Dom.byId('round-result').addEventListener('click', function (event) {
     if (Dom.closestTo(event, '.result-close')) {
       _closeResult();
     }
@@ -460,7 +465,7 @@ function init() {
     }
   });
   document.addEventListener('keydown', function (event) {
-    if (event.key === 'Escape' && !root.hidden && !document.getElementById('round-result').hidden) {
+    if (event.key === 'Escape' && !root.hidden && !Dom.byId('round-result').hidden) {
       _closeResult();
     }
   });

@@ -30,7 +30,7 @@ const _buttons = {};
  * @returns {void}
  */
 function _consider() {
-  if (_timer !== null || !AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
+  if (_timer !== null || !State.request || !AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
     return;
   }
   const requestId = State.request.request_id;
@@ -89,7 +89,7 @@ function render() {
   const usable = State.public.phase === 'playing' && State.playerIndex !== null
     && !State.placeOf(State.playerIndex) && State.hand().length > 0;
   const group = _buttons.trick.parentElement;
-  if (group.getAttribute('aria-label') !== I18n.t('tools.autoPass')) {
+  if (group && group.getAttribute('aria-label') !== I18n.t('tools.autoPass')) {
     group.setAttribute('aria-label', I18n.t('tools.autoPass'));
   }
   for (const name of Object.keys(_IDS)) {

@@ -55,7 +55,7 @@ function _bombState(situation) {
   if (!situation.bombs.length) {
     return { label: 'button.bomb', enabled: false, visible: false, job: 'none', cards: [] };
   }
-  const chosen = situation.bombs.find(function (bomb) { return Lib.sameCards(bomb, situation.selection); });
+  const chosen = situation.bombs.find(function (bomb) { return Lib.sameCards(bomb, situation.selection || []); });
   if (chosen) {
     return { label: 'button.throwBomb', enabled: true, visible: true, job: 'throw', cards: chosen };
   }

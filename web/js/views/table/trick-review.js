@@ -13,6 +13,7 @@ import { Lib } from '../../lib.js';
 import { State } from '../../state.js';
 import { TrickLog } from '../../trick-log.js';
 import { CardBuilder } from '../card-builder.js';
+import { Dom } from '../dom.js';
 
 /** @type {string[]} The tabs. */
 const _TABS = ['trick', 'cards'];
@@ -24,7 +25,7 @@ const _LONG_TRICK = 6;
 /** @type {number} More than this: three columns on a wide screen, two on a tall one. */
 const _LONGER_TRICK = 14;
 
-/** @type {Object} The TrickLog state. */
+/** @type {import('../../trick-log.js').TrickLogState} The tricks of the round. */
 let _log = TrickLog.empty();
 /** @type {boolean} Whether the dialog is open. */
 let _open = false;
@@ -68,7 +69,7 @@ function close() {
 function init() {
   for (const id of ['btn-last-trick', 'dialog-review', 'review-tab-trick', 'review-tab-cards', 'review-trick',
     'review-cards', 'review-close']) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   }
   _elements.button = _elements['btn-last-trick'];
   _elements.dialog = _elements['dialog-review'];
