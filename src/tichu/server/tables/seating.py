@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import asyncio
 
-from tichu.core.views import build_public_state
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.talk import Talk
 from tichu.server.wire.connection import Connection
 from tichu.server.wire.peer import Peer
-from tichu.server.wire.protocol import PROTOCOL_VERSION, ProtocolError, notification, public_state_json
+from tichu.server.wire.protocol import PROTOCOL_VERSION, ProtocolError, notification
 
 
 class Seating(Talk):
@@ -122,9 +121,8 @@ class Seating(Talk):
         self.spectators.changed()  # a new person has not allowed all hands (yet)
         peer.send(notification("player_joined", {
             **public, "session_id": peer.session_id,
-            "public_state": {**public_state_json(build_public_state(self.info, self.round)),
-                             "passed": self.round.passed_since_last_play() if self.round else [],
-                             "away": self._away_json(), "agent_plays_for": self._handed_over_seats()},
+            "public_state": {**peer.joining_public_state(), "away": self._away_json(),
+                             "agent_plays_for": self._handed_over_seats()},
             "private_state": peer.joining_private_state(),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
-from tichu.core.views import build_public_state
 from tichu.server.codes import ErrorCode
 from tichu.server.tables.seating import Seating
 from tichu.server.tables.spectators import Spectator
 from tichu.server.wire.connection import Connection
 from tichu.server.wire.peer import Peer
-from tichu.server.wire.protocol import PROTOCOL_VERSION, ProtocolError, notification, public_state_json
+from tichu.server.wire.protocol import PROTOCOL_VERSION, ProtocolError, notification
 
 
 class Spectating(Seating):
@@ -29,9 +28,8 @@ class Spectating(Seating):
         spectator = Spectator(connection)
         spectator.send(notification("spectate_started", {
             "table_name": self.name,
-            "public_state": {**public_state_json(build_public_state(self.info, self.round)),
-                             "passed": self.round.passed_since_last_play() if self.round else [],
-                             "away": self._away_json(), "agent_plays_for": self._handed_over_seats()},
+            "public_state": {**spectator.watching(self.info, self.round), "away": self._away_json(),
+                             "agent_plays_for": self._handed_over_seats()},
             "options": self.options.to_json(), "lobby_state": self._lobby_state(),
             "protocol_version": PROTOCOL_VERSION,
         }))

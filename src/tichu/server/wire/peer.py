@@ -5,7 +5,8 @@ The engine's questions become ``request`` messages with a ``request_id``, answer
 never trusted) and only a valid answer goes back to the engine. A refused response leaves
 the request open. Notifications are forwarded with the seat's private part (R8.2), added
 by :func:`~tichu.server.wire.protocol.event_text`: its own hand and received cards, never
-another seat's. After each one the seat's private state is built again, and when what the
+another seat's, and the state after the event (the fields that changed for this client,
+:mod:`~tichu.server.wire.deltas`). After each one the seat's private state is built again, and when what the
 seat may do beyond its turn (``may_announce``, R6.1; ``bombs``, R4.3) differs from what its
 client was last told (in its ``player_joined`` or an earlier change), ``private_state_changed``
 follows, to this seat only (docs/server.md, an extension of the protocol). A ``play``
@@ -40,6 +41,7 @@ from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
 from tichu.server.codes import ErrorCode
 from tichu.server.wire.connection import Connection
+from tichu.server.wire.deltas import Told, public_now
 from tichu.server.wire.incoming import (
     DragonAnswer,
     GrandTichuAnswer,
@@ -62,6 +64,7 @@ from tichu.server.wire.outgoing import (
     WishContext,
 )
 from tichu.server.wire.outgoing import PrivateState as PrivateStateJson
+from tichu.server.wire.outgoing import PublicState as PublicStateJson
 from tichu.server.wire.protocol import (
     ProtocolError,
     cards_from_json,
@@ -71,6 +74,7 @@ from tichu.server.wire.protocol import (
     event_text,
     notification,
     private_state_json,
+    table_public_json,
 )
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import session_hash
@@ -166,6 +170,8 @@ class Peer(Player):
         self._recent_ids: deque[str] = deque(maxlen=_RECENT_IDS)
         self._standing_in: set[asyncio.Task[None]] = set()  # the stand-in answering after release()
         self._told: Options | None = None  # what the client was last told it may do beyond its turn
+        self._public = Told()  # the public state the client was last sent
+        self._private = Told()  # and its private state
 
     # -- sending --------------------------------------------------------------------------
 
@@ -179,23 +185,35 @@ class Peer(Player):
         self.send(error_message(error.code, error.context, str(error)))
 
     def notify(self, event: Event) -> None:
-        """Forward an event with the seat's private part (R8.2), then ``private_state_changed``
-        if what the seat may do beyond its turn changed with it (R6.1, R4.3)."""
+        """Forward an event with the seat's private part (R8.2) and the state after it (what
+        changed of it for this client: :mod:`~tichu.server.wire.deltas`), then
+        ``private_state_changed`` if what the seat may do beyond its turn changed with it (R6.1, R4.3)."""
         if self.connection is None:
             return
         state = build_private_state(self.table.round, self.seat)
-        self.send(event_text(event, lambda: state))
+        private = private_state_json(state)
+        self.send(event_text(event, state, self._public.changes(public_now(event, self.table)),
+                             self._private.changes(private)))
         if _options(state) != self._told:
             self._told = _options(state)
-            self.send(notification("private_state_changed", {"private_state": private_state_json(state)}))
+            self.send(notification("private_state_changed", {"private_state": private}))
+
+    def joining_public_state(self) -> PublicStateJson:
+        """The table's ``public_state`` for the seat's ``player_joined`` (join or reconnect): the
+        events after it carry what changes of it."""
+        state = table_public_json(self.table.info, self.table.round)
+        self._public.start(state)
+        return state
 
     def joining_private_state(self) -> PrivateStateJson:
         """The seat's ``private_state`` for its ``player_joined`` (join or reconnect): what it may do
         beyond its turn in it is what the client is told from now on (R6.1, R4.3; R8.2: its own
-        cards and options only)."""
+        cards and options only), and the events after it carry what changes of it."""
         state = build_private_state(self.table.round, self.seat)
         self._told = _options(state)
-        return private_state_json(state)
+        private = private_state_json(state)
+        self._private.start(private)
+        return private
 
     @property
     def pending_payload(self) -> RequestPayload | None:
