@@ -37,7 +37,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "learn": frozenset({"core", "engine", "agents", "records", "learn"}),
     "analysis": frozenset({"core", "engine", "agents", "records", "analysis"}),
     "server": frozenset({"core", "rules", "engine", "agents", "records", "analysis", "server"}),
-    "client": frozenset({"core", "rules", "engine", "agents", "client", "server.codes"}),
+    "client": frozenset({"core", "rules", "engine", "agents", "client", "server.codes", "server.wire"}),
     "accelerator": frozenset(),
     "cli": frozenset({"core", "rules", "engine", "agents", "records", "arena", "learn", "analysis", "server",
                       "client", "cli"}),

@@ -62,7 +62,8 @@ async def test_reconnect_answers_the_pending_request(server: FakeServer) -> None
         given = response["response_data"]["given_schupf_cards"]
         assert response["request_id"] == "r-2" and len(given) == 3
         assert len({tuple(card) for card in given}) == 3 and all(card in HAND for card in given)
-        await seat.notify("player_schupfed", player_index=2)
+        await seat.notify("player_schupfed", player_index=2, private_delta={  # Issue 36: the state sent
+            "hand_cards": [card for card in HAND if card not in given], "given_schupf_cards": given})
         await seat.notify("game_over", game_score=[[0], [0]], total=[0, 1000], winner=31)
 
     server.scripts.append(script)
@@ -182,8 +183,8 @@ def test_build_url_quotes_the_names() -> None:
 async def test_a_malformed_notification_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
     client = OfflineClient(RandomBrain(seed=7))
     await client.receive_text(text("notification", {"event": "player_joined", "context": joined()}))
-    await client.receive_text(text("notification", {"event": "player_out", "context": {}}))
-    assert "could not apply player_out" in caplog.text and client.player_index == 0
+    await client.receive_text(text("notification", {"event": "players_swapped", "context": {}}))
+    assert "could not apply players_swapped" in caplog.text and client.player_index == 0
 
 
 class FailingBrain(RandomBrain):
