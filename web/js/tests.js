@@ -391,78 +391,47 @@ describe('State: joining and the lobby', function () {
 });
 
 describe('State: a round', function () {
-  it('deals, announces, pushes and receives', function () {
+  it('replaces the fields each event carries and works out nothing else (issue 36)', function () {
     State.reset();
-    State.apply('player_joined', joined({ phase: 'lobby', is_running: false }, { hand_cards: [] }));
-    State.apply('game_started', {});
-    State.apply('round_started', { round_index: 0 });
-    State.apply('hand_cards_dealt', { count: 8, hand_cards: [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1]] });
-    assert.equal(State.public.phase, 'grand_tichu');
-    assert.deepEqual(State.public.count_hand_cards, [8, 8, 8, 8]);
-    State.apply('player_announced', { player_index: 3, grand: true });
-    /** @type {Array<[number, number]>} */
-    const hand = [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1], [10, 1], [11, 1], [12, 1], [13, 1],
-      [14, 1], [16, 0]];
-    State.apply('hand_cards_dealt', { count: 6, hand_cards: hand });
-    assert.equal(State.public.phase, 'schupf');
-    State.openRequest({ request_id: 's', action: 'schupf', context: { hand_cards: hand }, timeout: null });
-    State.answerRequest({ given_schupf_cards: [[2, 1], [3, 1], [4, 1]] });
-    [0, 1, 2, 3].forEach(function (seat) { State.apply('player_schupfed', { player_index: seat }); });
-    assert.equal(State.hand().length, 11);
-    assert.ok(!State.canAnnounceTichu(), 'not before the server says so');
-    const received = [[2, 2], [0, 0], [5, 4]];
-    const changed = Object.assign({}, State.private, { hand_cards: State.hand().concat(received),
-      received_schupf_cards: received, may_announce: true });
-    State.apply('private_state_changed', { private_state: changed });
-    assert.ok(State.canAnnounceTichu(), 'the server says so (R2.4, R6.1)');
-    State.apply('start_playing', { start_player_index: 2, received_schupf_cards: received });
-    assert.equal(State.hand().length, 14, 'the received cards, brought by private_state_changed, are not added twice');
-    assert.equal(State.public.current_turn_index, 2);
-    assert.deepEqual(State.public.announcements, [0, 0, 0, 2]);
-  });
-  it('plays, passes, takes tricks and gives the Dragon away', function () {
-    State.reset();
-    State.apply('player_joined', joined());
-    State.apply('player_played', { turn: [0, [[2, 1]], ['single', 1, 2]], trick_points: 0, trick_owner_index: 0,
-      is_bomb: false, out_of_turn: false });
-    assert.equal(State.hand().length, 6);
-    assert.equal(State.public.count_hand_cards[0], 13);
-    State.apply('player_passed', { player_index: 1 });
-    assert.deepEqual(State.passed, [false, true, false, false]);
+    State.apply('player_joined', joined({ phase: 'schupf' }, { hand_cards: [[2, 1], [3, 1], [4, 1]] }));
+    State.apply('player_schupfed', { player_index: 0 });
+    assert.deepEqual(State.public.count_hand_cards, [14, 14, 14, 14], 'no -3 around the push: the server says');
+    State.apply('player_schupfed', { player_index: 3, private_delta: { hand_cards: [[5, 2]], received_schupf_cards: null },
+      public_delta: { phase: 'playing', current_turn_index: 2, count_pushed: [3, 3, 3, 3] } });
+    assert.deepEqual(State.hand(), [[5, 2]]);
+    assert.deepEqual([State.public.phase, State.public.current_turn_index], ['playing', 2]);
+    assert.deepEqual(State.public.announcements, [0, 0, 0, 0], 'a field not sent is kept');
     State.apply('player_played', { turn: [2, [[15, 0]], ['single', 1, 15]], trick_points: 25, trick_owner_index: 2,
       is_bomb: false, out_of_turn: false });
-    assert.deepEqual(State.passed, [false, false, false, false]);
-    assert.equal(State.public.trick_turns.length, 2);
-    State.apply('trick_taken', { player_index: 2, points: 25, dragon_recipient: 3 });
+    assert.deepEqual(State.public.trick_turns, [], 'no play appended: the delta brings the trick');
+    State.apply('player_passed', { player_index: 3, public_delta: { passed: [3], current_turn_index: 0 } });
+    assert.deepEqual(State.passed, [false, false, false, true]);
+    State.apply('trick_taken', { player_index: 2, points: 25, dragon_recipient: 3,
+      public_delta: { points: [0, 0, 0, 25], tricks_won: [0, 0, 0, 1], passed: [] } });
     assert.deepEqual(State.public.points, [0, 0, 0, 25]);
-    assert.deepEqual(State.public.trick_turns, []);
-    assert.equal(State.public.trick_owner_index, null);
+    assert.deepEqual(State.passed, [false, false, false, false]);
   });
-  it('tracks the wish, who is out and the revealed hands', function () {
+  it('tracks the revealed hands from the plays (R8.3)', function () {
     State.reset();
     State.apply('player_joined', joined());
-    State.apply('wish_made', { wish_value: 8 });
-    assert.ok(State.public.wish_open);
-    State.apply('wish_fulfilled', {});
-    assert.ok(!State.public.wish_open);
-    assert.equal(State.public.wish_value, 0);
-    State.apply('player_out', { player_index: 0, place: 1 });
-    assert.equal(State.placeOf(0), 1);
-    assert.equal(State.placeOf(1), 0);
     State.apply('hands_revealed', { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
     State.apply('player_played', { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
       is_bomb: false, out_of_turn: false });
     assert.deepEqual(assert.present(State.revealedHands)[1], [[4, 2]]);
+    State.apply('round_started', { round_index: 1 });
+    assert.equal(State.revealedHands, null);
   });
   it('records a round with its calls and their outcome', function () {
     State.reset();
     State.apply('player_joined', joined({ announcements: [1, 0, 2, 0] }));
     State.apply('round_over', { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
-      out_order: [2, 1, 0], is_double_victory: false });
+      out_order: [2, 1, 0], is_double_victory: false,
+      public_delta: { phase: 'round_over', round_scores: [[-40, 40]], total: [-40, 40] } });
     assert.equal(State.public.phase, 'round_over');
     assert.deepEqual(assert.present(State.lastRound).calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
     assert.deepEqual(State.public.round_scores, [[-40, 40]]);
-    State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31 });
+    State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31,
+      public_delta: { phase: 'game_over', is_running: false } });
     assert.ok(!State.public.is_running);
     assert.equal(State.gameOver.winner, 31);
   });

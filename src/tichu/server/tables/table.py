@@ -36,7 +36,7 @@ from typing import TypedDict
 from tichu.core.errors import RuleViolation
 from tichu.core.round import ActionKind, Round
 from tichu.core.ruleset import RuleSet
-from tichu.core.views import TableInfo, TablePhase, build_public_state
+from tichu.core.views import TableInfo, TablePhase
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.records.journal import rebuild
@@ -64,7 +64,6 @@ from tichu.server.wire.protocol import (
     ProtocolError,
     agent_name,
     notification,
-    public_state_json,
 )
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
@@ -313,19 +312,16 @@ class Table:
         self.broadcast.to_all("player_joined", public, but=peer)
         self.spectators.changed()  # a new person has not allowed all hands (yet)
         peer.send(notification("player_joined", {
-            **public, "session_id": peer.session_id, "public_state": self._public_state(),
+            **public, "session_id": peer.session_id, "public_state": self._public_state(peer.joining_public_state()),
             "private_state": peer.joining_private_state(),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),
         }))
 
-    def _public_state(self) -> out.PublicState:
-        """``public_state`` for a client joining or a spectator coming: what every seat sees, who
-        passed since the last play, who is away and which seats are handed over."""
-        round_ = self.round
-        return {**public_state_json(build_public_state(self.info, round_)),
-                "passed": round_.passed_since_last_play() if round_ else [],
-                "away": self.seats.away_json(), "agent_plays_for": self.clocks.handed_over_seats()}
+    def _public_state(self, table_state: out.PublicState) -> out.PublicState:
+        """``public_state`` for a client joining or a spectator coming: the table's (what every
+        seat sees, who passed since the last play), who is away and which seats are handed over."""
+        return {**table_state, "away": self.seats.away_json(), "agent_plays_for": self.clocks.handed_over_seats()}
 
     def drop(self, peer: Peer, connection: Connection) -> None:
         """A client's socket closed without ``leave``: keep the seat for the grace period."""
@@ -384,7 +380,7 @@ class Table:
         self.spectators.check_admits(self.name)
         spectator = Spectator(connection)
         spectator.send(notification("spectate_started", {
-            "table_name": self.name, "public_state": self._public_state(),
+            "table_name": self.name, "public_state": self._public_state(spectator.watching(self.info, self.round)),
             "options": self.options.to_json(), "lobby_state": self.lobby.state(),
             "protocol_version": PROTOCOL_VERSION,
         }))

@@ -3,10 +3,12 @@
 The link sends while a connection is there (a client that reconnects gets the whole state, so
 nothing is kept for it). Notifications go with the seat's private part (R8.2), added by
 :func:`~tichu.server.wire.protocol.event_text`: its own hand and received cards, never another
-seat's. After each one, when what the seat may do beyond its turn (``may_announce``, R6.1;
+seat's, and the state after the event: the fields of the table's public state and of the seat's
+private state that changed since this client was last sent them (:mod:`~tichu.server.wire.deltas`).
+After each one, when what the seat may do beyond its turn (``may_announce``, R6.1;
 ``bombs``, R4.3) differs from what its client was last told (in its ``player_joined`` or an
 earlier change), ``private_state_changed`` follows, to this seat only (docs/server.md, an
-extension of the protocol). The link knows no table: the seat hands it its private state.
+extension of the protocol). The link knows no table: the seat hands it its private state and the table's public state.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from collections.abc import Callable
 from tichu.core.views import PrivateState
 from tichu.engine.events import Event
 from tichu.server.codes import ErrorCode
+from tichu.server.wire import outgoing as out
 from tichu.server.wire.connection import Connection
+from tichu.server.wire.deltas import Told
 from tichu.server.wire.outgoing import PrivateState as PrivateStateJson
 from tichu.server.wire.outgoing import RequestMessage, RequestPayload, ServerMessage
 from tichu.server.wire.protocol import ProtocolError, error_message, event_text, notification, private_state_json
@@ -36,6 +40,8 @@ class ClientLink:
         """:param connection: (Optional) The client's connection, if it is there already."""
         self.connection = connection
         self._told: Options | None = None  # what the client was last told it may do beyond its turn
+        self._public = Told()  # the public state the client was last sent
+        self._private = Told()  # and its private state
 
     def send(self, message: ServerMessage | str) -> None:
         """Send a message if connected."""
@@ -46,27 +52,39 @@ class ClientLink:
         """Answer a refused message."""
         self.send(error_message(error.code, error.context, str(error)))
 
-    def notify(self, event: Event, private_state: Callable[[], PrivateState]) -> None:
-        """Forward an event with the seat's private part (R8.2), then ``private_state_changed``
-        if what the seat may do beyond its turn changed with it (R6.1, R4.3).
+    def notify(self, event: Event, private_state: Callable[[], PrivateState],
+               public_state: Callable[[], out.PublicState]) -> None:
+        """Forward an event with the seat's private part (R8.2) and the state after it (the
+        fields that changed for this client, :mod:`~tichu.server.wire.deltas`), then
+        ``private_state_changed`` if what the seat may do beyond its turn changed with it (R6.1, R4.3).
 
         :param private_state: The seat's private state after the event (built only when a client
             is connected).
+        :param public_state: The table's public state after the event (likewise).
         """
         if self.connection is None:
             return
         state = private_state()
-        self.send(event_text(event, lambda: state))
+        private = private_state_json(state)
+        self.send(event_text(event, state, self._public.changes(public_state()), self._private.changes(private)))
         if _options(state) != self._told:
             self._told = _options(state)
-            self.send(notification("private_state_changed", {"private_state": private_state_json(state)}))
+            self.send(notification("private_state_changed", {"private_state": private}))
+
+    def joined_public(self, state: out.PublicState) -> out.PublicState:
+        """The table's ``public_state`` for the seat's ``player_joined``: the events after it carry
+        what changes of it."""
+        self._public.start(state)
+        return state
 
     def joined(self, state: PrivateState) -> PrivateStateJson:
         """The seat's ``private_state`` for its ``player_joined`` (join or reconnect): what it may do
         beyond its turn in it is what the client is told from now on (R6.1, R4.3; R8.2: its own
-        cards and options only)."""
+        cards and options only), and the events after it carry what changes of it."""
         self._told = _options(state)
-        return private_state_json(state)
+        private = private_state_json(state)
+        self._private.start(private)
+        return private
 
     def request(self, payload: RequestPayload) -> None:
         """Ask the client (a ``request``)."""
