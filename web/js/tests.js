@@ -728,8 +728,6 @@ describe('CardTracker: cards still out', function () {
     assert.equal(summary.playedCount, 0);
     assert.equal(summary.acesOut, 3);
     assert.deepEqual(summary.specials, { dragon: 'out', phoenix: 'hand', dog: 'out', mahjong: 'out' });
-    assert.deepEqual(summary.fourOfAKindValues, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    assert.deepEqual(summary.straightFlushSuits, [1, 2, 3, 4]);
   });
   it('takes played cards and the own hand out of what is out', function () {
     const played = [[15, 0], [0, 0], [14, 2], [7, 1], [9, 3]];
@@ -738,16 +736,8 @@ describe('CardTracker: cards still out', function () {
     assert.equal(summary.acesOut, 2);
     assert.equal(summary.outByValue[7], 2);
     assert.equal(summary.playedCount, 5);
-    assert.ok(summary.fourOfAKindValues.indexOf(7) < 0 && summary.fourOfAKindValues.indexOf(14) < 0);
-    assert.ok(summary.fourOfAKindValues.indexOf(8) >= 0);
+    assert.equal(summary.outByValue[8], 4);
     assert.equal(summary.out.length, 56 - 5 - 3);
-  });
-  it('sees no straight flush in a suit without five in a row out', function () {
-    // Swords: 6 and 10 gone leave runs 2-5, 7-9, J-A: none of five
-    const summary = CardTracker.summarize([[6, 1]], [[10, 1]]);
-    assert.deepEqual(summary.straightFlushSuits, [2, 3, 4]);
-    const next = CardTracker.summarize([[6, 1]], [[12, 1]]);
-    assert.deepEqual(next.straightFlushSuits, [1, 2, 3, 4], 'Swords 7..J are five in a row');
   });
 });
 

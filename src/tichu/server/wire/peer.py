@@ -35,6 +35,7 @@ from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import RuleViolation
 from tichu.core.round import find_legal_play
+from tichu.core.unseen import UnseenBombs
 from tichu.core.views import PrivateState, SeatView, TableSource, build_private_state
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
@@ -81,8 +82,9 @@ _RECENT_IDS = 16
 #: Ranks the legal plays of a ``play`` request (best first) from a seat's view, or gives ``None``.
 Hinter = Callable[[SeatView, Sequence[Play]], Awaitable[list[Play] | None]]
 #: What a seat may do beyond its turn: whether it may call Tichu (R6.1), and the cards of each bomb
-#: it may lay (R4.3), in no order (the core lists them in another order at the seat's turn).
-Options = tuple[bool, frozenset[int]]
+#: it may lay (R4.3), in no order (the core lists them in another order at the seat's turn); and
+#: the bombs its unseen cards could still form (R3.7), which change only now and then.
+Options = tuple[bool, frozenset[int], UnseenBombs]
 #: Timeouts in a row after which the seat is handed over to its stand-in.
 HAND_OVER_TIMEOUTS = 2
 
@@ -424,8 +426,8 @@ class Peer(Player):
 
 
 def _options(state: PrivateState) -> Options:
-    """What a private state says the seat may do beyond its turn (R6.1, R4.3)."""
-    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs)
+    """What a private state says the seat may do beyond its turn (R6.1, R4.3), and its unseen bombs (R3.7)."""
+    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs), state.unseen_bombs
 
 
 def _check_grand_tichu(data: JsonObject) -> bool:

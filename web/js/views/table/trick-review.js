@@ -1,7 +1,8 @@
 /**
  * @file TrickReview: the "Last trick" button and its dialog (`#dialog-review`) with two tabs:
  * the last trick taken (every play and pass with who made it, who took the trick and to whom
- * the Dragon went) and the cards still out (CardTracker). It keeps the TrickLog from the
+ * the Dragon went) and the cards still out (CardTracker), with the bombs they could still form
+ * as the server lists them (`private_state.unseen_bombs`). It keeps the TrickLog from the
  * notifications on the EventBus.
  */
 
@@ -198,10 +199,12 @@ function _cardsContent() {
     facts.appendChild(row);
   }
   facts.appendChild(_fact('aces', I18n.t('review.aces'), String(summary.acesOut)));
-  const fours = summary.fourOfAKindValues.map(I18n.valueLabel).join(' ');
+  // which bombs the cards still out could form is the server's word (R3.7, docs/server.md)
+  const unseen = State.private.unseen_bombs || { four_of_a_kind: [], straight_flush: [] };
+  const fours = unseen.four_of_a_kind.map(I18n.valueLabel).join(' ');
   facts.appendChild(_fact('four-of-a-kind', I18n.t('review.fourKinds'),
-    summary.fourOfAKindValues.length ? summary.fourOfAKindValues.length + ' (' + fours + ')' : I18n.t('review.nothing')));
-  const suits = summary.straightFlushSuits.map(function (suit) { return I18n.t('suit.' + suit); }).join(', ');
+    unseen.four_of_a_kind.length ? unseen.four_of_a_kind.length + ' (' + fours + ')' : I18n.t('review.nothing')));
+  const suits = unseen.straight_flush.map(function (suit) { return I18n.t('suit.' + suit); }).join(', ');
   facts.appendChild(_fact('straight-flush', I18n.t('review.straightFlush'), suits || I18n.t('review.nothing')));
   facts.appendChild(_fact('played', I18n.t('review.played'), String(summary.playedCount)));
   facts.appendChild(_fact('out', I18n.t('review.out'), String(summary.out.length)));
