@@ -9,6 +9,7 @@
 import { Config } from './config.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
+import { Commands } from './protocol.js';
 
 /** @type {(WebSocket|null)} */
 let _socket = null;
@@ -181,7 +182,7 @@ function send(type, payload) {
 function leave() {
   _cancelRetry();
   _spectateTable = null;
-  if (send('leave')) {
+  if (send(Commands.LEAVE)) {
     _leaving = true;
   }
   else {

@@ -5,6 +5,7 @@
 
 import { I18n } from './i18n.js';
 import { Lib } from './lib.js';
+import { Phases } from './protocol.js';
 
 /**
  * One finished round as the score sheet shows it.
@@ -361,7 +362,7 @@ const _HANDLERS = {
   },
   round_started: function (context) {
     Object.assign(State.public, {
-      round_index: context.round_index, phase: 'grand_tichu', current_turn_index: null,
+      round_index: context.round_index, phase: Phases.GRAND_TICHU, current_turn_index: null,
       count_hand_cards: [0, 0, 0, 0], announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false,
       trick_turns: [], trick_owner_index: null, trick_points: 0, points: [0, 0, 0, 0],
       tricks_won: [0, 0, 0, 0], out_order: [], played_cards: []
@@ -395,7 +396,7 @@ const _HANDLERS = {
   },
   start_playing: function (context) {
     State.public.count_hand_cards = _seats('count_hand_cards').map(function (held) { return held + 3; });
-    Object.assign(State.public, { phase: 'playing', current_turn_index: context.start_player_index });
+    Object.assign(State.public, { phase: Phases.PLAYING, current_turn_index: context.start_player_index });
     const received = context.received_schupf_cards;
     if (received) {  // a private_state_changed before it may have brought them already
       State.private.received_schupf_cards = received;
@@ -460,13 +461,13 @@ const _HANDLERS = {
   round_over: function (context) {
     const record = _roundRecord(context);
     State.public.round_scores = (State.public.round_scores || []).concat([context.points.slice()]);
-    Object.assign(State.public, { phase: 'round_over', current_turn_index: null, total: context.total });
+    Object.assign(State.public, { phase: Phases.ROUND_OVER, current_turn_index: null, total: context.total });
     State.rounds.push(record);
     State.lastRound = record;
     State.request = null;
   },
   game_over: function (context) {
-    Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null,
+    Object.assign(State.public, { phase: Phases.GAME_OVER, is_running: false, current_turn_index: null,
       total: context.total });
     State.gameOver = context;
     State.request = null;
@@ -476,7 +477,7 @@ const _HANDLERS = {
   },
   game_ended_early: function () {
     // a person's leaving ended the game (on_leave "end"): the table is back in its lobby
-    Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null });
+    Object.assign(State.public, { phase: Phases.GAME_OVER, is_running: false, current_turn_index: null });
     State.request = null;
   },
   request_cancelled: function (context) {

@@ -11,6 +11,7 @@ import { Events } from '../../events.js';
 import { EventBus } from '../../event-bus.js';
 import { I18n } from '../../i18n.js';
 import { Lib } from '../../lib.js';
+import { Notifications, Phases } from '../../protocol.js';
 import { State } from '../../state.js';
 import { TrickLog } from '../../trick-log.js';
 import { CardBuilder } from '../card-builder.js';
@@ -105,7 +106,7 @@ function init() {
   EventBus.on(Events.STATE_CHANGED, function (change) {
     const context = change.context || {};
     _log = TrickLog.reduce(_log, change.event, context);
-    if ((change.event === 'player_joined' && 'session_id' in context)
+    if ((change.event === Notifications.PLAYER_JOINED && 'session_id' in context)
         || (change.event === 'request' && (context.action === 'wish' || context.action === 'give_dragon_away'))) {
       _open = false;  // the wish and Dragon dialogs come first
     }
@@ -231,7 +232,7 @@ function _cardsContent() {
 function render() {
   const phase = State.public.phase;
   // after a round the next deal starts at once: its final trick stays reviewable meanwhile
-  const usable = State.playerIndex !== null && (phase === 'playing' || phase === 'round_over' || _log.last !== null);
+  const usable = State.playerIndex !== null && (phase === Phases.PLAYING || phase === Phases.ROUND_OVER || _log.last !== null);
   /** @type {HTMLButtonElement} */ (_elements.button).disabled = !usable;
   _elements.button.textContent = I18n.t('tools.lastTrick');
   _elements.button.setAttribute('aria-label', I18n.t('tools.lastTrickLabel'));
