@@ -24,7 +24,7 @@ const NOTIFICATION_NAMES_FROM_THE_CATALOGUE = {
  * The modules without a DOM: the State and what it imports, and the other pure modules. Node
  * imports the State (its golden-stream test), so these see no browser globals at all.
  */
-const DOM_FREE = ['state.js', 'lib.js', 'config.js', 'events.js', 'protocol.js', 'i18n.js', 'card-tracker.js', 'trick-log.js',
+const DOM_FREE = ['state.js', 'lib.js', 'config.js', 'events.js', 'protocol.js', 'card-labels.js', 'i18n.js', 'card-tracker.js', 'trick-log.js',
   'hand-order.js', 'auto-pass.js', 'move-log.js', 'analysis.js', 'analysis-state.js', 'history-state.js',
   'idle-seats.js', 'event-bus.js'].map(function (name) { return 'web/js/' + name; });
 

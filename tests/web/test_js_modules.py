@@ -1,8 +1,8 @@
-"""Issue 36, finding 4: the browser's modules name the protocol through one catalogue
-(``web/js/protocol.js``) that lists exactly the server's names, and ESLint refuses a notification's
-name written as a bare string.
+"""Issue 36, findings 3 and 4: the browser's modules name the protocol through one catalogue
+(``web/js/protocol.js``) that lists exactly the server's names, ESLint refuses a notification's
+name written as a bare string, and the modules of ``web/js`` import each other without a circle.
 
-No browser: the catalogue is read as text; the lint runs ESLint (Node, with the
+No browser: the catalogue and the imports are read as text; the lint runs ESLint (Node, with the
 versions of package-lock.json), skipped without it unless ``CI=true``.
 """
 
@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import subprocess
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -23,6 +23,8 @@ from tichu.server.wire.outgoing import NOTIFICATIONS
 ROOT = Path(__file__).resolve().parents[2]
 WEB_JS = ROOT / "web" / "js"
 CATALOGUE = WEB_JS / "protocol.js"
+#: ``import ... from './x.js';`` and ``export ... from './x.js';`` (also over several lines).
+IMPORT = re.compile(r"^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)';", re.M | re.S)
 
 
 def catalogue(name: str) -> dict[str, str]:
@@ -67,3 +69,51 @@ def test_the_lint_refuses_a_bare_notification_name() -> None:
              "export function taken(event) { return event === Notifications.TRICK_TAKEN; }\n")
     allowed = _eslint(named, "web/js/probe.js")
     assert allowed.returncode == 0, allowed
+
+
+def imports() -> dict[PurePosixPath, list[PurePosixPath]]:
+    """Each module of web/js (relative to it) and the modules it imports."""
+    graph: dict[PurePosixPath, list[PurePosixPath]] = {}
+    for path in sorted(WEB_JS.rglob("*.js")):
+        module = PurePosixPath(path.relative_to(WEB_JS).as_posix())
+        targets = IMPORT.findall(path.read_text(encoding="utf-8"))
+        graph[module] = [PurePosixPath(os.path.normpath(module.parent / target)) for target in targets]
+    return graph
+
+
+def circles(graph: dict[PurePosixPath, list[PurePosixPath]]) -> list[list[PurePosixPath]]:
+    """The import circles of a module graph, each once, as the modules along it (a depth-first search)."""
+    found: list[list[PurePosixPath]] = []
+    done: set[PurePosixPath] = set()
+
+    def visit(module: PurePosixPath, path: list[PurePosixPath]) -> None:
+        if module in path:
+            found.append(path[path.index(module):] + [module])
+            return
+        if module in done:
+            return
+        for target in graph.get(module, []):
+            visit(target, path + [module])
+        done.add(module)
+
+    for module in graph:
+        visit(module, [])
+    return found
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    """The check below can fail: two modules that import each other are a circle."""
+    a, b, c = PurePosixPath("a.js"), PurePosixPath("b.js"), PurePosixPath("c.js")
+    assert circles({a: [b], b: [a], c: [a]}) == [[a, b, a]]
+    assert circles({a: [b], b: [c], c: []}) == []
+
+
+def test_the_browser_modules_import_each_other_without_a_circle() -> None:
+    """Issue 36, finding 3: no module of web/js imports, through others, itself (the AnalysisView
+    and the ReplayView did: the record's card labels now have their own module)."""
+    graph = imports()
+    assert PurePosixPath("main.js") in graph and graph[PurePosixPath("main.js")], "no imports read from web/js/main.js"
+    missing = {str(target) for targets in graph.values() for target in targets} - {str(module) for module in graph}
+    assert not missing, f"imports of modules that do not exist: {sorted(missing)}"
+    assert circles(graph) == [], "import circles in web/js: " + "; ".join(
+        " -> ".join(str(module) for module in circle) for circle in circles(graph))

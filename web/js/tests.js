@@ -5,6 +5,7 @@
 import { TestRunner } from './test-runner.js';
 import { Analysis } from './analysis.js';
 import { AutoPass } from './auto-pass.js';
+import { CardLabels } from './card-labels.js';
 import { CardTracker } from './card-tracker.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
@@ -884,14 +885,14 @@ describe('AutoPass: the decision', function () {
 
 describe('Replay viewer: labels, words and addresses', function () {
   it('reads record labels as cards', function () {
-    assert.deepEqual(ReplayView.cardOf('SZ'), [10, 1]);
-    assert.deepEqual(ReplayView.cardOf('RA'), [14, 4]);
-    assert.deepEqual(ReplayView.cardOf('GB'), [11, 3]);
-    assert.deepEqual(ReplayView.cardOf('B7'), [7, 2]);
-    assert.deepEqual(ReplayView.cardOf('Hu'), [0, 0]);
-    assert.deepEqual(ReplayView.cardOf('Ma'), [1, 0]);
-    assert.deepEqual(ReplayView.cardOf('Dr'), [15, 0]);
-    assert.deepEqual(ReplayView.cardOf('Ph'), [16, 0]);
+    assert.deepEqual(CardLabels.cardOf('SZ'), [10, 1]);
+    assert.deepEqual(CardLabels.cardOf('RA'), [14, 4]);
+    assert.deepEqual(CardLabels.cardOf('GB'), [11, 3]);
+    assert.deepEqual(CardLabels.cardOf('B7'), [7, 2]);
+    assert.deepEqual(CardLabels.cardOf('Hu'), [0, 0]);
+    assert.deepEqual(CardLabels.cardOf('Ma'), [1, 0]);
+    assert.deepEqual(CardLabels.cardOf('Dr'), [15, 0]);
+    assert.deepEqual(CardLabels.cardOf('Ph'), [16, 0]);
   });
   it('says what a step did, in English and German', function () {
     I18n.setLanguage('en');
