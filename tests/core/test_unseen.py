@@ -19,14 +19,14 @@ def test_at_the_start_every_bomb_the_own_hand_leaves_is_unseen() -> None:
     """R3.7: holding an Ace, the Phoenix and a 2 leaves no four Aces or 2s out; every suit still
     has five in a row unseen."""
     hand = mask_of([(14, 1), (16, 0), (2, 3)])
-    assert unseen_bombs(hand, 0) == UnseenBombs(tuple(range(3, 14)), ALL_SUITS)
+    assert unseen_bombs(unseen_cards(hand, 0)) == UnseenBombs(tuple(range(3, 14)), ALL_SUITS)
 
 
 def test_played_cards_and_the_own_hand_both_count_as_seen() -> None:
     """R3.7, R8.1, R8.2: a 7 played and a 7 held leave no four 7s; an 8 untouched is still a bomb."""
     played = mask_of([(15, 0), (0, 0), (14, 2), (7, 1), (9, 3)])
     hand = mask_of([(1, 0), (14, 3), (7, 4)])
-    bombs = unseen_bombs(hand, played)
+    bombs = unseen_bombs(unseen_cards(hand, played))
     assert bombs.four_of_a_kind == (2, 3, 4, 5, 6, 8, 10, 11, 12, 13)
     assert bombs.straight_flush == ALL_SUITS
 
@@ -34,14 +34,14 @@ def test_played_cards_and_the_own_hand_both_count_as_seen() -> None:
 def test_a_straight_flush_needs_five_unseen_in_a_row() -> None:
     """R3.7: Swords 6 played and Swords 10 held leave runs 2-5, 7-9, J-A: none of five; with the
     Swords Queen held instead, 7..J are five in a row."""
-    assert unseen_bombs(mask_of([(10, 1)]), mask_of([(6, 1)])).straight_flush == (2, 3, 4)
-    assert unseen_bombs(mask_of([(12, 1)]), mask_of([(6, 1)])).straight_flush == ALL_SUITS
+    assert unseen_bombs(unseen_cards(mask_of([(10, 1)]), mask_of([(6, 1)]))).straight_flush == (2, 3, 4)
+    assert unseen_bombs(unseen_cards(mask_of([(12, 1)]), mask_of([(6, 1)]))).straight_flush == ALL_SUITS
 
 
 def test_nothing_is_unseen_once_every_card_is_seen() -> None:
     """R3.7: with the whole deck seen, no bomb is left; the unseen cards are the rest of the deck."""
     hand = parse_mask("SA BA GA RA")
-    assert unseen_bombs(hand, DECK & ~hand) == UnseenBombs((), ())
+    assert unseen_bombs(unseen_cards(hand, DECK & ~hand)) == UnseenBombs((), ())
     assert unseen_cards(hand, 0) == DECK & ~hand
 
 
@@ -63,7 +63,7 @@ def test_the_unseen_bombs_are_the_bombs_the_unseen_cards_hold(seen: tuple[int, i
     fours = sorted(value for value in ALL_VALUES if any(bomb.cards == VALUE_MASK[value] for bomb in bombs))
     suits = sorted(suit for suit in ALL_SUITS
                    if any(bomb.length >= 5 and bomb.cards & SUIT_MASK[suit] for bomb in bombs))
-    assert unseen_bombs(hand, played) == UnseenBombs(tuple(fours), tuple(suits))
+    assert unseen_bombs(unseen_cards(hand, played)) == UnseenBombs(tuple(fours), tuple(suits))
 
 
 @given(seen_cards(), st.integers(min_value=0, max_value=55))
@@ -71,8 +71,8 @@ def test_seeing_one_more_card_never_adds_a_bomb(seen: tuple[int, int], index: in
     """R3.7, R8: a card played more takes bombs away or leaves them; the answer depends on the seen
     cards only, not on which of them the seat holds."""
     hand, played = seen
-    before = unseen_bombs(hand, played)
-    after = unseen_bombs(hand, played | (1 << index) & ~hand)
+    before = unseen_bombs(unseen_cards(hand, played))
+    after = unseen_bombs(unseen_cards(hand, played | (1 << index) & ~hand))
     assert set(after.four_of_a_kind) <= set(before.four_of_a_kind)
     assert set(after.straight_flush) <= set(before.straight_flush)
-    assert unseen_bombs(0, hand | played) == before
+    assert unseen_bombs(unseen_cards(0, hand | played)) == before

@@ -17,7 +17,7 @@ from tests.support.raw_client import GAME_WAIT, Client, Skip, StartServer, is_ev
 from tichu.client.state import TableState
 from tichu.core.cards import DOG, mask_of, parse_mask
 from tichu.core.combos import bombs_of
-from tichu.core.unseen import UnseenBombs, unseen_bombs
+from tichu.core.unseen import UnseenBombs, unseen_bombs, unseen_cards
 from tichu.core.views import PrivateState, build_private_state
 from tichu.server.wire.protocol import cards_json, private_state_json
 
@@ -130,8 +130,9 @@ def check_options(client: Client) -> Seen:
             assert private["player_index"] == seat, f"seat {seat} got another seat's private state (R8): {message}"
             assert all(card_set(bomb) <= card_set(private["hand_cards"]) for bomb in private["bombs"]), message
             assert options_of(private) != told, f"seat {seat}: private_state_changed without a change: {message}"
-            seen_cards = mask_from_json(private["hand_cards"]), mask_from_json(state.public.get("played_cards") or [])
-            assert options_of(private)[2] == unseen_bombs(*seen_cards), f"seat {seat}: unseen bombs (R3.7): {message}"
+            on_table = mask_from_json(state.public.get("played_cards") or [])
+            unseen = unseen_cards(mask_from_json(private["hand_cards"]), on_table)
+            assert options_of(private)[2] == unseen_bombs(unseen), f"seat {seat}: unseen bombs (R3.7): {message}"
             told = options_of(private)
         elif event == "player_joined" and "session_id" in context:
             told = options_of(context["private_state"])
@@ -273,5 +274,6 @@ def test_the_bombs_are_listed_weakest_first() -> None:
 def test_the_unseen_bombs_go_out_as_values_and_suits() -> None:
     """Issue 36, finding 5: the browser shows which bombs the unseen cards could still form (R3.7)
     as the server lists them: the values of four of a kind and the suits of straight flushes."""
-    state = PrivateState(0, parse_mask("S8 B8"), None, None, unseen_bombs=UnseenBombs((3, 14), (2, 4)))
+    unseen = parse_mask("S3 B3 G3 R3 SA BA GA RA B2 B4 B5 B6 R9 RZ RB RD RK Ph")
+    state = PrivateState(0, parse_mask("S8 B8"), None, None, unseen_cards=unseen)
     assert private_state_json(state)["unseen_bombs"] == {"four_of_a_kind": [3, 14], "straight_flush": [2, 4]}

@@ -5,7 +5,9 @@ another hand, or not dealt yet. Whether those cards can still hold a bomb, which
 any trick at any time (R4.3), is a fact of the rules that the clients show (the browser's
 card tracker) and do not work out themselves: the server sends it in the seat's private state.
 Only the seat's hand and the played cards go in, so the answer tells no more than the seat
-may know (R8).
+may know (R8). A seat's view carries the unseen cards as one mask (:func:`unseen_cards`, cheap:
+a view is made for every decision of an agent that reads the table); the bombs are listed
+from it only where a client is told them (:func:`unseen_bombs`, at the server's edge).
 """
 
 from __future__ import annotations
@@ -44,15 +46,14 @@ def unseen_cards(hand: int, played: int) -> int:
     return DECK & ~(hand | played)
 
 
-def unseen_bombs(hand: int, played: int) -> UnseenBombs:
+def unseen_bombs(unseen: int) -> UnseenBombs:
     """The bombs the cards a seat has not seen could still form (R3.7): which values have all
     four cards unseen, and in which suits five unseen cards follow each other.
 
-    :param hand: The seat's hand (mask).
-    :param played: Every card played this round (mask).
+    :param unseen: The cards the seat has not seen (mask, :func:`unseen_cards`).
     :returns: The values and suits, each ascending.
     """
-    unseen = unseen_cards(hand, played) & ~SPECIALS  # the Phoenix is never part of a bomb (R3.6)
+    unseen &= ~SPECIALS  # the Phoenix is never part of a bomb (R3.6)
     fours = tuple(value for value in _VALUES if unseen & VALUE_MASK[value] == VALUE_MASK[value])
     return UnseenBombs(fours, tuple(suit for suit in _SUITS if _has_run(unseen & SUIT_MASK[suit])))
 

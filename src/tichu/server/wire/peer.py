@@ -35,7 +35,7 @@ from tichu.agents.agent import Agent
 from tichu.core.combos import PASS_PLAY, Play
 from tichu.core.errors import RuleViolation
 from tichu.core.round import find_legal_play
-from tichu.core.unseen import UnseenBombs
+from tichu.core.unseen import UnseenBombs, unseen_bombs
 from tichu.core.views import PrivateState, SeatView, TableSource, build_private_state
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
@@ -187,8 +187,9 @@ class Peer(Player):
             return
         state = build_private_state(self.table.round, self.seat)
         self.send(event_text(event, lambda: state))
-        if _options(state) != self._told:
-            self._told = _options(state)
+        options = _options(state)
+        if options != self._told:
+            self._told = options
             self.send(notification("private_state_changed", {"private_state": private_state_json(state)}))
 
     def joining_private_state(self) -> PrivateStateJson:
@@ -427,7 +428,7 @@ class Peer(Player):
 
 def _options(state: PrivateState) -> Options:
     """What a private state says the seat may do beyond its turn (R6.1, R4.3), and its unseen bombs (R3.7)."""
-    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs), state.unseen_bombs
+    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs), unseen_bombs(state.unseen_cards)
 
 
 def _check_grand_tichu(data: JsonObject) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from tichu.core.cards import PHOENIX, card_index, cards_of
 from tichu.core.combos import BOMB, SINGLE, CombinationType, Play, weakest_first
 from tichu.core.errors import RuleViolation, Violation
+from tichu.core.unseen import UnseenBombs, unseen_bombs
 from tichu.core.views import PrivateState, PublicState
 from tichu.engine.events import (
     Event,
@@ -328,9 +329,13 @@ def private_state_json(state: PrivateState) -> out.PrivateState:
         "received_schupf_cards": _triple_json(state.received_schupf_cards),
         "may_announce": state.may_announce,
         "bombs": [cards_json(bomb.cards) for bomb in weakest_first(state.bombs)],
-        "unseen_bombs": {"four_of_a_kind": list(state.unseen_bombs.four_of_a_kind),
-                         "straight_flush": list(state.unseen_bombs.straight_flush)},
+        "unseen_bombs": unseen_bombs_json(unseen_bombs(state.unseen_cards)),
     }
+
+
+def unseen_bombs_json(bombs: UnseenBombs) -> out.UnseenBombs:
+    """The protocol's ``unseen_bombs``: the values of four of a kind and the suits of straight flushes."""
+    return {"four_of_a_kind": list(bombs.four_of_a_kind), "straight_flush": list(bombs.straight_flush)}
 
 
 def event_json(event: Event) -> tuple[str, out.EventContext]:
