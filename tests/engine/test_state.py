@@ -39,12 +39,13 @@ PHASES = {"lobby", "grand_tichu", "schupf", "playing", "round_over", "game_over"
 
 
 def _cards(value: Any) -> set[tuple[int, int]]:
-    """Every ``[value, suit]`` card pair in a JSON value (score keys skipped)."""
+    """Every ``[value, suit]`` card pair in a JSON value (score keys skipped, and ``unseen_bombs``:
+    values and suits, no cards; ``tests/core/test_unseen.py`` shows it holds only what the seat saw)."""
     found: set[tuple[int, int]] = set()
     if isinstance(value, dict):
         for key, item in value.items():
             if key not in {"round_scores", "total", "points", "count_hand_cards", "announcements", "tricks_won",
-                           "count_pushed", "out_order", "player_names"}:
+                           "count_pushed", "out_order", "player_names", "unseen_bombs"}:
                 found |= _cards(item)
     elif isinstance(value, list):
         if len(value) == 2 and all(type(x) is int for x in value):
@@ -95,7 +96,8 @@ def test_states_without_a_round() -> None:
     assert public["played_cards"] == [] and public["host_index"] == 1 and public["player_names"] == ["a", "b", "c", "d"]
     private = private_state_json(build_private_state(None, 2))
     assert private == {"player_index": 2, "hand_cards": [], "given_schupf_cards": None, "received_schupf_cards": None,
-                       "may_announce": False, "bombs": []}
+                       "may_announce": False, "bombs": [],
+                       "unseen_bombs": {"four_of_a_kind": [], "straight_flush": []}}
     json.dumps(public)
 
 

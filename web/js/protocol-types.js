@@ -436,6 +436,7 @@
  * @property {(Array<[number, number]>|null)} received_schupf_cards
  * @property {boolean} may_announce
  * @property {Array<Array<[number, number]>>} bombs
+ * @property {UnseenBombs} unseen_bombs
  */
 
 /**
@@ -637,6 +638,13 @@
  * ``turn_clocks``.
  * @typedef {object} TurnClocks
  * @property {Array<Clock>} clocks
+ */
+
+/**
+ * ``private_state.unseen_bombs``: the bombs the cards the seat has not seen (neither in its
+ * @typedef {object} UnseenBombs
+ * @property {Array<number>} four_of_a_kind
+ * @property {Array<number>} straight_flush
  */
 
 /**

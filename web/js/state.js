@@ -8,6 +8,7 @@
 
 import { I18n } from './i18n.js';
 import { Lib } from './lib.js';
+import { Phases } from './protocol.js';
 
 /**
  * One finished round as the score sheet shows it.
@@ -400,7 +401,7 @@ const _HANDLERS = {
   },
   game_ended_early: function () {
     // a person's leaving ended the game (on_leave "end"): the table is back in its lobby
-    Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null });
+    Object.assign(State.public, { phase: Phases.GAME_OVER, is_running: false, current_turn_index: null });
     State.request = null;
   },
   request_cancelled: function (context) {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tichu.core.unseen import UnseenBombs, unseen_bombs
 from tichu.core.views import PrivateState
 from tichu.engine.events import Event
 from tichu.server.codes import ErrorCode
@@ -26,8 +27,9 @@ from tichu.server.wire.outgoing import RequestMessage, RequestPayload, ServerMes
 from tichu.server.wire.protocol import ProtocolError, error_message, event_text, notification, private_state_json
 
 #: What a seat may do beyond its turn: whether it may call Tichu (R6.1), and the cards of each bomb
-#: it may lay (R4.3), in no order (the core lists them in another order at the seat's turn).
-Options = tuple[bool, frozenset[int]]
+#: it may lay (R4.3), in no order (the core lists them in another order at the seat's turn); and
+#: the bombs its unseen cards could still form (R3.7), which change only now and then.
+Options = tuple[bool, frozenset[int], UnseenBombs]
 
 
 class ClientLink:
@@ -101,5 +103,5 @@ class ClientLink:
 
 
 def _options(state: PrivateState) -> Options:
-    """What a private state says the seat may do beyond its turn (R6.1, R4.3)."""
-    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs)
+    """What a private state says the seat may do beyond its turn (R6.1, R4.3), and its unseen bombs (R3.7)."""
+    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs), unseen_bombs(state.unseen_cards)

@@ -77,6 +77,14 @@ class PublicState(TypedDict):
     agent_plays_for: NotRequired[list[int]]
 
 
+class UnseenBombs(TypedDict):
+    """``private_state.unseen_bombs``: the bombs the cards the seat has not seen (neither in its
+    hand nor played) could still form (R3.7)."""
+
+    four_of_a_kind: list[int]
+    straight_flush: list[int]
+
+
 class PrivateState(TypedDict):
     """``private_state``: what only its seat sees (R8.2), with what it may do beyond its turn."""
 
@@ -86,6 +94,7 @@ class PrivateState(TypedDict):
     received_schupf_cards: list[Card] | None
     may_announce: bool
     bombs: list[Cards]
+    unseen_bombs: UnseenBombs
 
 
 class Level(TypedDict):

@@ -19,6 +19,7 @@ from tichu.core.cards import PHOENIX, card_index, cards_of
 from tichu.core.combos import BOMB, SINGLE, CombinationType, Play, weakest_first
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.round import Round
+from tichu.core.unseen import UnseenBombs, unseen_bombs
 from tichu.core.views import PrivateState, PublicState, TableInfo, build_public_state
 from tichu.engine.events import (
     Event,
@@ -320,14 +321,22 @@ def public_state_json(state: PublicState) -> out.PublicState:
 def private_state_json(state: PrivateState) -> out.PrivateState:
     """The protocol's ``private_state`` object, with what the seat may do beyond its turn
     (docs/server.md, an extension): ``may_announce`` (R6.1) and ``bombs``, the bombs it may
-    lay now (R4.3), each as its cards, the weakest first (R3.8)."""
+    lay now (R4.3), each as its cards, the weakest first (R3.8); ``unseen_bombs``, the values of
+    the four-of-a-kind bombs and the suits of the straight flushes the cards the seat has not seen
+    could still form (R3.7)."""
     return {
         "player_index": state.player_index, "hand_cards": cards_json(state.hand_cards),
         "given_schupf_cards": _triple_json(state.given_schupf_cards),
         "received_schupf_cards": _triple_json(state.received_schupf_cards),
         "may_announce": state.may_announce,
         "bombs": [cards_json(bomb.cards) for bomb in weakest_first(state.bombs)],
+        "unseen_bombs": unseen_bombs_json(unseen_bombs(state.unseen_cards)),
     }
+
+
+def unseen_bombs_json(bombs: UnseenBombs) -> out.UnseenBombs:
+    """The protocol's ``unseen_bombs``: the values of four of a kind and the suits of straight flushes."""
+    return {"four_of_a_kind": list(bombs.four_of_a_kind), "straight_flush": list(bombs.straight_flush)}
 
 
 def event_json(event: Event) -> tuple[str, out.EventContext]:
