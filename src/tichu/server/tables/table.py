@@ -79,12 +79,13 @@ class Table(Lobby):
         players: list[Player] = [client if client is not None else self._seat_agent(self._make_agent(seat))
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
-        rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
+        rules = RuleSet(target_score=self.target_score)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
         self._departed.clear()  # who left the lobby has no seat in the game
         starters = [[player.name, player.kind] for player in players]
         options: StartOptions = {**self.options.stored(), "starters": starters}
-        engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
+        engine = GameEngine(players, rules, seed=self.settings.seed, info=self.info,
+                            bomb_window=self.settings.bomb_window, keep_rounds=True)
         self.session.begin(engine, str(uuid.uuid4()), now_iso(), options, self._people())
         engine.observe(self.spectators)
 
@@ -118,8 +119,8 @@ class Table(Lobby):
                                  for seat, client in enumerate(self.peers)]
         self.info.player_names = [player.name for player in players]
         finished, round_ = line.position.rounds()
-        engine = GameEngine(players, line.position.rules, rng=random.Random(), info=self.info,
-                            bomb_window=self.settings.bomb_window, keep_rounds=True)
+        engine = GameEngine(players, line.position.rules, info=self.info, bomb_window=self.settings.bomb_window,
+                            keep_rounds=True)
         engine.resume(finished, round_)
         self.session.play_line(engine)
         engine.observe(self.spectators)
@@ -143,7 +144,7 @@ class Table(Lobby):
         :param running: The stored game.
         :raises JournalFault: If the rules do not replay the journal (nothing is started then).
         """
-        rules = RuleSet.from_json(running.rules, running.seed)
+        rules = RuleSet.from_json(running.rules)
         finished, unfinished = rebuild(rules, running.entries)
         table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter,
                     on_finished=on_finished)
@@ -159,7 +160,7 @@ class Table(Lobby):
         players: list[Player] = [client if client is not None else table._seat_agent(table._make_agent(seat))
                                  for seat, client in enumerate(table.peers)]
         table.info.player_names = [player.name for player in players]
-        engine = GameEngine(players, rules, rng=random.Random(), info=table.info,
+        engine = GameEngine(players, rules, seed=running.seed, rng=random.Random(), info=table.info,
                             bomb_window=settings.bomb_window, keep_rounds=True)
         engine.resume(finished, unfinished)
         table.session.resume(engine, running.id, running.started_at, running.options, len(running.entries),
