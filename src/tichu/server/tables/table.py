@@ -402,12 +402,13 @@ class Table:
         """
         self.lobby.check_host(peer, "start_game")
         players = self._players()
-        rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
+        rules = RuleSet(target_score=self.target_score)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
         self.seats.forget_departed()  # who left the lobby has no seat in the game
         starters = [[player.name, player.kind] for player in players]
         options: StartOptions = {**self.options.stored(), "starters": starters}
-        engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
+        engine = GameEngine(players, rules, seed=self.settings.seed, info=self.info,
+                            bomb_window=self.settings.bomb_window, keep_rounds=True)
         self.session.begin(engine, str(uuid.uuid4()), now_iso(), options, self._people())
         engine.observe(self.spectators)
 
@@ -473,7 +474,7 @@ class Table:
         self.seats.take(peer)
         self.info.host_index = line.seat
         finished, round_ = line.position.rounds()
-        engine = GameEngine(self._players(), line.position.rules, rng=random.Random(), info=self.info,
+        engine = GameEngine(self._players(), line.position.rules, info=self.info,
                             bomb_window=self.settings.bomb_window, keep_rounds=True)
         engine.resume(finished, round_)
         self.session.play_line(engine)
@@ -494,7 +495,7 @@ class Table:
         :param running: The stored game.
         :raises JournalFault: If the rules do not replay the journal (nothing is started then).
         """
-        rules = RuleSet.from_json(running.rules, running.seed)
+        rules = RuleSet.from_json(running.rules)
         finished, unfinished = rebuild(rules, running.entries)
         table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter,
                     on_finished=on_finished)
@@ -504,7 +505,7 @@ class Table:
             peer = table._new_peer(name, seat)
             peer.session_hash = hashed
             table.seats.take(peer)
-        engine = GameEngine(table._players(), rules, rng=random.Random(), info=table.info,
+        engine = GameEngine(table._players(), rules, seed=running.seed, rng=random.Random(), info=table.info,
                             bomb_window=settings.bomb_window, keep_rounds=True)
         engine.resume(finished, unfinished)
         table.session.resume(engine, running.id, running.started_at, running.options, len(running.entries),
