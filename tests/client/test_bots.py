@@ -30,7 +30,7 @@ async def test_random_brain_is_seeded_and_legal() -> None:
 def _playing_client(brain: Brain, hand: list[list[int]], trick_turns: list[Any]) -> OfflineClient:
     client = OfflineClient(brain)
     client.state.apply("player_joined", joined(0, hand=hand))
-    client.state.public.update(phase="playing", trick_turns=trick_turns, current_turn_index=1)
+    client.state.public.update({"phase": "playing", "trick_turns": trick_turns, "current_turn_index": 1})
     return client
 
 

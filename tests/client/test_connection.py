@@ -71,7 +71,7 @@ async def test_reconnect_answers_the_pending_request(server: FakeServer) -> None
     server.scripts.append(script)
     client = await run_bot("127.0.0.1", server.port, session_id="s-1", brain=RandomBrain(seed=2))
     assert client.player_index == 2
-    given = client.private_state["given_schupf_cards"]
+    given = client.private_state["given_schupf_cards"] or []
     assert len(client.state.hand) == 11 and not any(card in client.state.hand for card in given)
 
 

@@ -33,7 +33,7 @@ from tichu.client.console import (
 )
 from tichu.client.state import TableState
 from tichu.rules import parse_cards
-from tichu.server.wire.outgoing import PlayContext, RequestPayload
+from tichu.server.wire.outgoing import PlayContext, RequestPayload, Turn
 
 
 @pytest.mark.parametrize(("line", "expected"), [
@@ -125,10 +125,10 @@ def test_interpret_the_other_requests() -> None:
 def test_render_table_and_describe_events() -> None:
     state = TableState()
     state.apply("player_joined", joined(0, hand=HAND))
-    state.public.update(phase="playing", current_turn_index=2, count_hand_cards=[14, 12, 9, 0],
-                        announcements=[0, 1, 2, 0], out_order=[3], wish_value=8, wish_open=True,
-                        trick_turns=[[1, cards("S5 B5"), ["pair", 2, 5]]], trick_owner_index=1, trick_points=10,
-                        total=[120, 80])
+    state.public.update({"phase": "playing", "current_turn_index": 2, "count_hand_cards": [14, 12, 9, 0],
+                         "announcements": [0, 1, 2, 0], "out_order": [3], "wish_value": 8, "wish_open": True,
+                         "trick_turns": [cast(Turn, [1, cards("S5 B5"), ["pair", 2, 5]])], "trick_owner_index": 1,
+                         "trick_points": 10, "total": [120, 80]})
     shown = render_table(state)
     assert "Table home: round 1, playing; score team 20: 120, team 31: 80" in shown
     assert "Bot 1" in shown and "Tichu" in shown and "Grand Tichu" in shown and "out #1" in shown

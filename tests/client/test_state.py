@@ -43,7 +43,7 @@ def test_the_state_follows_a_round() -> None:
     assert public["count_hand_cards"] == before["count_hand_cards"], "a field not sent is kept"
     delta = {"points": [10, 0, 0, 25], "trick_turns": [], "out_order": [2], "passed": []}
     state.apply("trick_taken", {"player_index": 0, "points": 25, "dragon_recipient": 3, "public_delta": delta})
-    assert {key: public[key] for key in delta} == delta
+    assert {key: dict(public)[key] for key in delta} == delta
     state.apply("hands_revealed", {"hands": [HAND, [], [], []]})
     state.apply("player_played", {"turn": [0, cards("S5 B5"), ["pair", 2, 5]], "trick_points": 10,
                                   "trick_owner_index": 0, "is_bomb": False, "out_of_turn": False})

@@ -27,13 +27,16 @@ from typing import Any
 
 import pytest
 
-from tichu.client.state import _SNAPSHOT_PUBLIC, TableState
+from tichu.client.state import Snapshot, TableState
+from tichu.server.wire.outgoing import PublicState
 
 ROOT = Path(__file__).resolve().parents[2]
 STREAM = ROOT / "tests" / "data" / "golden_stream.txt"
 SCRIPT = ROOT / "tests" / "js" / "state_stream.mjs"
 
 JsonDict = dict[str, Any]
+#: The ``public_state`` fields a snapshot holds as sent (``passed`` it holds as the sorted seats).
+SNAPSHOT_PUBLIC = [key for key in Snapshot.__annotations__ if key in PublicState.__annotations__ and key != "passed"]
 
 
 def _node() -> str:
@@ -55,11 +58,11 @@ def _frames() -> list[JsonDict]:
 
 def _python_snapshots(frames: list[JsonDict]) -> list[JsonDict]:
     state = TableState()
-    views = []
+    views: list[JsonDict] = []
     for frame in frames:
         if frame["type"] == "notification":
             state.apply(frame["payload"]["event"], frame["payload"].get("context") or {})
-        views.append(state.snapshot())
+        views.append(dict(state.snapshot()))
     return views
 
 
@@ -120,7 +123,7 @@ def _sent(frames: list[JsonDict]) -> list[JsonDict]:
         elif frame["type"] == "notification":
             public.update(context.get("public_delta") or {})
             private.update(context.get("private_delta") or {})
-        view = {key: copy.deepcopy(public.get(key)) for key in _SNAPSHOT_PUBLIC}
+        view = {key: copy.deepcopy(public.get(key)) for key in SNAPSHOT_PUBLIC}
         view.update(passed=sorted(public.get("passed") or []), hand_cards=sorted(private.get("hand_cards") or []),
                     may_announce=bool(private.get("may_announce")), bombs=private.get("bombs") or [])
         for key in ("given_schupf_cards", "received_schupf_cards"):

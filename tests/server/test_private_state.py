@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlencode
 
 from tests.support.cards import Card, card_set, find_seed, mask_from_json
@@ -19,6 +20,7 @@ from tichu.core.cards import DOG, mask_of, parse_mask
 from tichu.core.combos import bombs_of
 from tichu.core.unseen import UnseenBombs, unseen_bombs, unseen_cards
 from tichu.core.views import PrivateState, build_private_state
+from tichu.server.wire.outgoing import Cards
 from tichu.server.wire.protocol import cards_json, private_state_json
 
 #: The fields the extension adds to ``private_state``.
@@ -46,7 +48,7 @@ def bomb_cards(hand: list[list[int]]) -> frozenset[Card]:
 def dog_on_top(state: TableState) -> bool:
     """Whether the Dog is the open trick's last play (R3.10)."""
     turns = state.public.get("trick_turns") or []
-    return bool(turns) and card_set(turns[-1][1]) == card_set(cards_json(DOG))
+    return bool(turns) and card_set(cast(Cards, turns[-1][1])) == card_set(cards_json(DOG))
 
 
 def bombs_beating_the_trick(state: TableState) -> frozenset[frozenset[Card]]:
@@ -55,7 +57,7 @@ def bombs_beating_the_trick(state: TableState) -> frozenset[frozenset[Card]]:
     turns = state.public.get("trick_turns") or []
     if not turns or not state.hand or dog_on_top(state):
         return frozenset()
-    kind, length, rank = turns[-1][2]
+    kind, length, rank = cast(tuple[str, int, int], turns[-1][2])  # Combination's shape: kind, length, rank
     return frozenset(card_set(cards_json(bomb.cards)) for bomb in bombs_of(mask_from_json(state.hand))
                      if kind != "bomb" or (bomb.length, bomb.rank) > (length, rank))
 

@@ -38,7 +38,8 @@ async def test_a_seat_holds_the_servers_state_at_each_of_its_turns(start_server:
             public = table_public_json(table.info, table.round)
             assert {key: state.public.get(key) for key in public} == public, f"request {checked}"
             assert me.seat is not None
-            assert state.private == private_state_json(build_private_state(table.round, me.seat)), f"request {checked}"
+            private = private_state_json(build_private_state(table.round, me.seat))
+            assert dict(state.private) == private, f"request {checked}"
             checked += 1
             return None
 

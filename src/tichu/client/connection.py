@@ -31,7 +31,6 @@ from tichu.client.messages import (
     REFUSAL_CODES,
     Answer,
     BadFrame,
-    JsonDict,
     RawFrame,
     context_of,
     encode,
@@ -55,6 +54,8 @@ from tichu.server.wire.outgoing import (
     ErrorPayload,
     NotificationPayload,
     PlayerJoined,
+    PrivateDelta,
+    PublicDelta,
     RequestCancelled,
     RequestPayload,
     ServerMessage,
@@ -164,13 +165,13 @@ class TableClient:
         return self.state.player_index
 
     @property
-    def public_state(self) -> JsonDict:
-        """The latest ``public_state``."""
+    def public_state(self) -> PublicDelta:
+        """The latest ``public_state`` (empty before joining)."""
         return self.state.public
 
     @property
-    def private_state(self) -> JsonDict:
-        """The latest ``private_state``."""
+    def private_state(self) -> PrivateDelta:
+        """The latest ``private_state`` (empty before joining)."""
         return self.state.private
 
     @property
@@ -391,7 +392,7 @@ class TableClient:
     async def _on_notification(self, payload: NotificationPayload) -> None:
         event, context = payload["event"], payload["context"]
         try:
-            self.state.apply(event, dict(context))
+            self.state.apply(event, context)
         except (KeyError, IndexError, TypeError, ValueError) as error:
             log.warning("could not apply %s %r: %r", event, context, error)
         if event == "player_joined":

@@ -309,7 +309,8 @@ def _render_trick(state: TableState) -> str:
     turns = state.public.get("trick_turns") or []
     if not turns:
         return "Trick: (none)"
-    plays = "; ".join(f"{state.name(turn[0])}: {format_cards(turn[1])}" for turn in turns)
+    seats_cards = (cast(tuple[int, out.Cards], turn[:2]) for turn in turns)  # Turn's shape: the seat, its cards
+    plays = "; ".join(f"{state.name(seat)}: {format_cards(cards)}" for seat, cards in seats_cards)
     owner = state.public.get("trick_owner_index")
     owner_text = f", owner {state.name(owner)}" if owner is not None else ""
     return f"Trick: {plays}{owner_text}, {state.public.get('trick_points', 0)} points"

@@ -14,13 +14,51 @@ tested without a network. Cards travel as ``[value, suit]`` lists.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypedDict, TypeVar, cast
 
-from tichu.client.messages import JsonDict
-from tichu.server.wire.outgoing import PrivateDelta, PublicDelta
+from tichu.server.wire import outgoing as out
+from tichu.server.wire.outgoing import Cards, PrivateDelta, PublicDelta
 
-__all__ = ["TableState"]
+__all__ = ["Snapshot", "TableState"]
+
+C = TypeVar("C", bound=Mapping[str, object])
+
+
+class Snapshot(TypedDict):
+    """The table state in the one shape both clients give (:meth:`TableState.snapshot`): the
+    ``public_state`` fields both keep (``None`` while not known), the seats that ``passed``, the
+    seats held by clients, the hands revealed (R8.3) and the seat's private cards and options."""
+
+    seat: int | None
+    player_names: list[str] | None
+    host_index: int | None
+    is_running: bool | None
+    phase: str | None
+    round_index: int | None
+    current_turn_index: int | None
+    count_hand_cards: list[int] | None
+    announcements: list[int] | None
+    wish_value: int | None
+    wish_open: bool | None
+    trick_turns: list[out.Turn] | None
+    trick_owner_index: int | None
+    trick_points: int | None
+    points: list[int] | None
+    tricks_won: list[int] | None
+    out_order: list[int] | None
+    played_cards: Cards | None
+    count_pushed: list[int] | None
+    round_scores: list[list[int]] | None
+    total: list[int] | None
+    passed: list[int]
+    client_seats: list[int]
+    revealed_hands: list[Cards] | None
+    hand_cards: Cards
+    given_schupf_cards: Cards | None
+    received_schupf_cards: Cards | None
+    may_announce: bool
+    bombs: list[Cards]
 
 
 def _without(cards: Iterable[Sequence[int]], removed: Iterable[Sequence[int]]) -> list[list[int]]:
@@ -30,11 +68,19 @@ def _without(cards: Iterable[Sequence[int]], removed: Iterable[Sequence[int]]) -
 
 #: How the server names agents: this prefix and the seat number from 1 (``server/protocol.py``).
 _AGENT_PREFIX = "Bot "
-#: The ``public_state`` fields both clients keep, in :meth:`TableState.snapshot`.
-_SNAPSHOT_PUBLIC = ("player_names", "host_index", "is_running", "phase", "round_index", "current_turn_index",
-                    "count_hand_cards", "announcements", "wish_value", "wish_open", "trick_turns",
-                    "trick_owner_index", "trick_points", "points", "tricks_won", "out_order", "played_cards",
-                    "count_pushed", "round_scores", "total")
+
+
+def _public_known(state: out.PublicState | None) -> PublicDelta:
+    """A whole ``public_state`` as the fields a seat knows: each one now, any replaced by a later
+    ``public_delta`` (``away`` and ``agent_plays_for``, which no delta carries, kept as sent but
+    not read here); none without a state."""
+    return cast(PublicDelta, state or {})
+
+
+def _private_known(state: out.PrivateState | None) -> PrivateDelta:
+    """A whole ``private_state`` as the fields a seat knows, like :func:`_public_known`
+    (``unseen_bombs`` kept as sent but not read here)."""
+    return cast(PrivateDelta, state or {})
 
 
 def _sorted(cards: Iterable[Sequence[int]]) -> list[list[int]]:
@@ -51,9 +97,10 @@ class TableState:
     as received on joining and kept up to date from the notifications after it.
 
     :ivar player_index: The own seat, or ``None`` before joining.
-    :ivar public: The ``public_state`` object, its fields replaced by each event's ``public_delta``.
-    :ivar private: The ``private_state`` object, its fields replaced by each event's
-        ``private_delta`` and wholly by ``private_state_changed``; its ``may_announce`` and
+    :ivar public: The ``public_state`` object, its fields replaced by each event's ``public_delta``;
+        typed as the fields a delta may carry, since none is known before joining.
+    :ivar private: The ``private_state`` object (typed likewise), its fields replaced by each
+        event's ``private_delta`` and wholly by ``private_state_changed``; its ``may_announce`` and
         ``bombs`` (what the seat may do beyond its turn, R6.1, R4.3) are the server's too
         (docs/server.md): the client does not work them out.
     :ivar client_seats: The seats known to be held by clients (this one and those that
@@ -64,12 +111,12 @@ class TableState:
 
     def __init__(self) -> None:
         self.player_index: int | None = None
-        self.public: JsonDict = {}
-        self.private: JsonDict = {}
+        self.public: PublicDelta = {}
+        self.private: PrivateDelta = {}
         self.client_seats: set[int] = set()
-        self.revealed_hands: list[Any] | None = None
+        self.revealed_hands: list[Cards] | None = None
 
-    def apply(self, event: str, context: JsonDict) -> None:
+    def apply(self, event: str, context: Mapping[str, object]) -> None:
         """Apply one notification: the state it carries (``public_delta``, ``private_delta``),
         then what a table's notification says of its seats; anything else is ignored.
 
@@ -79,9 +126,9 @@ class TableState:
             protocol.md describes it.
         """
         self._replace(context)
-        handler = getattr(self, f"_on_{event}", None)
+        handler = _HANDLERS.get(event)
         if handler is not None:
-            handler(context)
+            handler(self, context)
 
     def _replace(self, context: Mapping[str, object]) -> None:
         """Take the state a game event brings (docs/server.md, "The state with every event"):
@@ -109,7 +156,7 @@ class TableState:
         turn as its play; each as its cards."""
         return [list(bomb) for bomb in self.private.get("bombs") or []]
 
-    def snapshot(self) -> JsonDict:
+    def snapshot(self) -> Snapshot:
         """The table state in the one shape the browser's ``State.snapshot()`` gives too
         (``web/js/state.js``), so that a test can drive both clients with one stream and compare
         them after every message (``tests/client/test_two_clients.py``).
@@ -120,16 +167,23 @@ class TableState:
             ``may_announce`` and ``bombs``. Hands are sorted (a hand is a set; the order is the
             views'); a missing field is ``None``.
         """
-        view: JsonDict = {"seat": self.player_index}
-        view.update({key: copy.deepcopy(self.public.get(key)) for key in _SNAPSHOT_PUBLIC})
-        view.update(passed=sorted(self.public.get("passed") or []), client_seats=sorted(self.client_seats),
-                    revealed_hands=None if self.revealed_hands is None else [_sorted(hand)
-                                                                             for hand in self.revealed_hands],
-                    hand_cards=_sorted(self.hand),
-                    given_schupf_cards=_sorted_or_none(self.private.get("given_schupf_cards")),
-                    received_schupf_cards=_sorted_or_none(self.private.get("received_schupf_cards")),
-                    may_announce=self.may_announce, bombs=self.bombs)
-        return view
+        public = copy.deepcopy(self.public)
+        return Snapshot(
+            seat=self.player_index, player_names=public.get("player_names"), host_index=public.get("host_index"),
+            is_running=public.get("is_running"), phase=public.get("phase"), round_index=public.get("round_index"),
+            current_turn_index=public.get("current_turn_index"), count_hand_cards=public.get("count_hand_cards"),
+            announcements=public.get("announcements"), wish_value=public.get("wish_value"),
+            wish_open=public.get("wish_open"), trick_turns=public.get("trick_turns"),
+            trick_owner_index=public.get("trick_owner_index"), trick_points=public.get("trick_points"),
+            points=public.get("points"), tricks_won=public.get("tricks_won"), out_order=public.get("out_order"),
+            played_cards=public.get("played_cards"), count_pushed=public.get("count_pushed"),
+            round_scores=public.get("round_scores"), total=public.get("total"),
+            passed=sorted(public.get("passed") or []), client_seats=sorted(self.client_seats),
+            revealed_hands=None if self.revealed_hands is None else [_sorted(hand) for hand in self.revealed_hands],
+            hand_cards=_sorted(self.hand),
+            given_schupf_cards=_sorted_or_none(self.private.get("given_schupf_cards")),
+            received_schupf_cards=_sorted_or_none(self.private.get("received_schupf_cards")),
+            may_announce=self.may_announce, bombs=self.bombs)
 
     def name(self, seat: int) -> str:
         """The name shown for a seat.
@@ -140,31 +194,31 @@ class TableState:
         names = self.public.get("player_names") or []
         return str(names[seat]) if seat < len(names) and names[seat] else f"seat {seat}"
 
-    def _seats(self, key: str) -> list[Any]:
-        seats: list[Any] = self.public.setdefault(key, [0, 0, 0, 0])
-        return seats
+    def _names(self) -> list[str]:
+        """The seats' names (``""`` for a seat whose name is not known)."""
+        return self.public.setdefault("player_names", ["", "", "", ""])
 
-    def _on_player_joined(self, context: JsonDict) -> None:
+    def _on_player_joined(self, context: out.PlayerJoined) -> None:
         seat = context["player_index"]
         if "session_id" in context:
             self.player_index = seat
-            self.public = copy.deepcopy(context.get("public_state") or {})
-            self.private = copy.deepcopy(context.get("private_state") or {})
+            self.public = _public_known(copy.deepcopy(context.get("public_state")))
+            self.private = _private_known(copy.deepcopy(context.get("private_state")))
             self.client_seats = {seat}
             self.revealed_hands = None  # plays were missed while away; the next player_out reveals again
             return
-        self._seats("player_names")[seat] = context["player_name"]
+        self._names()[seat] = context["player_name"]
         self.client_seats.add(seat)
 
-    def _on_player_left(self, context: JsonDict) -> None:
+    def _on_player_left(self, context: out.PlayerLeft) -> None:
         self.public["host_index"] = context.get("host_index")
         self.client_seats.discard(context["player_index"])
         if context.get("replaced_by_agent"):  # the agent's name is the server's: name() shows the seat
-            self._seats("player_names")[context["player_index"]] = ""
+            self._names()[context["player_index"]] = ""
 
-    def _on_players_swapped(self, context: JsonDict) -> None:
+    def _on_players_swapped(self, context: out.PlayersSwapped) -> None:
         first, second = context["player_index_1"], context["player_index_2"]
-        names = self._seats("player_names")
+        names = self._names()
         names[first], names[second] = names[second], names[first]
         self.client_seats = {second if seat == first else first if seat == second else seat
                              for seat in self.client_seats}
@@ -177,25 +231,49 @@ class TableState:
     def _forget_moved_agent_name(self, seat: int, came_from: int) -> None:
         """After a swap, drop an agent's name that moved with it (``Bot N`` of the seat it came
         from): the server names an agent after its new seat, which :meth:`name` cannot know."""
-        names = self._seats("player_names")
+        names = self._names()
         if seat not in self.client_seats and seat != self.public.get("host_index") \
                 and names[seat] == f"{_AGENT_PREFIX}{came_from + 1}":
             names[seat] = ""
 
-    def _on_round_started(self, context: JsonDict) -> None:
+    def _on_round_started(self, context: out.RoundStarted) -> None:
         self.revealed_hands = None
 
-    def _on_player_played(self, context: JsonDict) -> None:
-        seat, cards = context["turn"][0], context["turn"][1]
+    def _on_player_played(self, context: out.PlayerPlayed) -> None:
+        seat, cards = cast(tuple[int, Cards], context["turn"][:2])  # Turn's shape: the seat, its cards
         if self.revealed_hands is not None:  # protocol.md: the seat tracks the rest from player_played
             self.revealed_hands[seat] = _without(self.revealed_hands[seat], cards)
 
-    def _on_private_state_changed(self, context: JsonDict) -> None:
-        self.private = copy.deepcopy(context["private_state"])
+    def _on_private_state_changed(self, context: out.PrivateStateChanged) -> None:
+        self.private = _private_known(copy.deepcopy(context["private_state"]))
 
-    def _on_hands_revealed(self, context: JsonDict) -> None:
+    def _on_hands_revealed(self, context: out.HandsRevealed) -> None:
         self.revealed_hands = list(context["hands"])
 
-    def _on_game_ended_early(self, context: JsonDict) -> None:
+    def _on_game_ended_early(self, context: out.SeatEvent) -> None:
         # a person's leaving ended the game (on_leave "end", docs/server.md): shown as after game_over
-        self.public.update(phase="game_over", is_running=False, current_turn_index=None)
+        self.public.update({"phase": "game_over", "is_running": False, "current_turn_index": None})
+
+
+#: How a notification changes the table state beyond its ``public_delta`` and ``private_delta``.
+Handler = Callable[[TableState, Mapping[str, object]], None]
+
+
+def _handling(kind: type[C], handle: Callable[[TableState, C], None]) -> Handler:
+    """A handler of the notifications whose context is a ``kind``."""
+    def handled(state: TableState, context: Mapping[str, object]) -> None:
+        handle(state, cast(C, context))  # its event's type: read_message checked it
+    return handled
+
+
+#: The handler of each notification that says more than its state (any other changes only that).
+_HANDLERS: dict[str, Handler] = {
+    "player_joined": _handling(out.PlayerJoined, TableState._on_player_joined),
+    "player_left": _handling(out.PlayerLeft, TableState._on_player_left),
+    "players_swapped": _handling(out.PlayersSwapped, TableState._on_players_swapped),
+    "round_started": _handling(out.RoundStarted, TableState._on_round_started),
+    "player_played": _handling(out.PlayerPlayed, TableState._on_player_played),
+    "private_state_changed": _handling(out.PrivateStateChanged, TableState._on_private_state_changed),
+    "hands_revealed": _handling(out.HandsRevealed, TableState._on_hands_revealed),
+    "game_ended_early": _handling(out.SeatEvent, TableState._on_game_ended_early),
+}
