@@ -33,7 +33,7 @@ import json
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, NotRequired, Required, TypedDict, TypeVar, Union, cast, is_typeddict
+from typing import NotRequired, Required, TypedDict, TypeVar, Union, cast, is_typeddict
 
 from tichu.server.codes import ErrorCode
 from tichu.server.wire import outgoing as out
@@ -48,13 +48,8 @@ from tichu.server.wire.incoming import (
 )
 from tichu.server.wire.outgoing import JsonValue, NotificationPayload, RequestPayload, ServerMessage, Shape
 
-__all__ = ["CLOSED_CODES", "REFUSAL_CODES", "Answer", "BadFrame", "JsonDict", "RawFrame", "context_of", "encode",
+__all__ = ["CLOSED_CODES", "REFUSAL_CODES", "Answer", "BadFrame", "RawFrame", "context_of", "encode",
            "error_of", "notification_of", "read_message", "request_context", "request_of", "response"]
-
-#: A JSON object as the table state (:mod:`tichu.client.state`) still keeps the public and private
-#: state. Open only until that reducer holds ``outgoing.PublicState`` and ``outgoing.PrivateState``
-#: (issue 36, the state part rewrites it); nothing else in the client uses it.
-JsonDict = dict[str, Any]
 
 #: The answer to a request, as :data:`~tichu.server.wire.incoming.ANSWERS` types it per action.
 Answer = GrandTichuAnswer | SchupfAnswer | PlayAnswer | WishAnswer | DragonAnswer
