@@ -924,17 +924,27 @@ describe('Replay viewer: labels, words and addresses', function () {
     assert.deepEqual(ReplayView.cardOf('Dr'), [15, 0]);
     assert.deepEqual(ReplayView.cardOf('Ph'), [16, 0]);
   });
+  /**
+   * A replay step: the given fields over an empty deal's.
+   * @param {Partial<import('./protocol-types.js').Step>} fields The step's own fields.
+   * @returns {import('./protocol-types.js').Step} The step.
+   */
+  function stepOf(fields) {
+    return Object.assign({ kind: 'deal', round: 0, trick: 0, seat: null, hands: [], trick_turns: [], trick_owner: null,
+      turn: null, wish: 0, wish_open: false, calls: [], out_order: [], won_points: [], tricks_won: [], score: [0, 0],
+      names: [] }, fields);
+  }
   it('says what a step did, in English and German', function () {
     I18n.setLanguage('en');
-    const pair = { kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 };
+    const pair = stepOf({ kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 });
     assert.equal(ReplayView.describe(pair), 'Seat 2 plays a pair of 7s.');
     assert.equal(ReplayView.comboText({ cards: ['SA'], combo: 'single', rank: 14 }), 'the Ace of Swords');
     assert.equal(ReplayView.comboText({ cards: ['S9', 'R9', 'G9', 'B9'], combo: 'bomb', rank: 9 }), 'four 9s');
-    assert.equal(ReplayView.describe({ kind: 'wish', seat: 0, value: 12 }), 'Seat 1 wishes for a Queen.');
-    assert.equal(ReplayView.describe({ kind: 'round_end', seat: null, round: 0, round_score: [60, 40] }),
+    assert.equal(ReplayView.describe(stepOf({ kind: 'wish', seat: 0, value: 12 })), 'Seat 1 wishes for a Queen.');
+    assert.equal(ReplayView.describe(stepOf({ kind: 'round_end', seat: null, round: 0, round_score: [60, 40] })),
       'Round 1 ends: 60 : 40.');
     I18n.setLanguage('de');
-    assert.equal(ReplayView.describe({ kind: 'pass', seat: 3 }), 'Platz 4 passt.');
+    assert.equal(ReplayView.describe(stepOf({ kind: 'pass', seat: 3 })), 'Platz 4 passt.');
     I18n.setLanguage('en');
   });
   it('reads and writes the replay address', function () {
@@ -956,7 +966,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
    * @param {number} loss The loss.
    * @param {?string} label The label.
    * @param {number} advantage The advantage after it.
-   * @returns {Object} The judgement.
+   * @returns {import('./protocol-types.js').AnalysisJudgement} The judgement.
    */
   function judgement(step, seat, loss, label, advantage) {
     return { step: step, round: step < 50 ? 0 : 1, seat: seat, kind: 'play', best: 0, chosen: loss ? 1 : 0,
@@ -964,8 +974,21 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
         { text: 'R5 G5', cards: ['R5', 'G5'], mean: 40 - loss, half_width: 8 }],
       loss: loss, loss_half_width: 10, label: label, advantage: advantage, samples: 16 };
   }
+  /** @type {import('./protocol-types.js').AnalysisMethod} A method naming no thresholds of its own. */
+  const method = { agent: 'random', samples: 16, z: 1.96, seed: 1, thresholds: {} };
+  /**
+   * An analysis document without a judgement.
+   * @returns {import('./protocol-types.js').AnalysisDocument} The document.
+   */
+  const emptyDocument = function () {
+    return { format: 'tichu-analysis/1', game_id: 'g', method: method, players: [], judgements: [] };
+  };
+  /**
+   * The analysis document of the tests: seven judgements, Ada's summary.
+   * @returns {import('./protocol-types.js').AnalysisDocument} The document.
+   */
   const documentOf = function () {
-    return { format: 'tichu-analysis/1', game_id: 'g', method: {}, players: [
+    return { format: 'tichu-analysis/1', game_id: 'g', method: method, players: [
       { seat: 0, name: 'Ada', decisions: 5, mean_loss: 25.2, given_away: 126, inaccuracies: 1, mistakes: 1,
         blunders: 1 }],
     judgements: [judgement(60, 0, 90, 'blunder', -120), judgement(10, 0, 0, null, 30),
@@ -998,13 +1021,13 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(chart.points[0].y, 60 - 30 / 150 * 50);
     assert.ok(chart.points[4].y > 60, 'team 31 ahead is below the line');
     assert.equal(chart.points[4].label, 'blunder');
-    assert.equal(Analysis.chart({ judgements: [] }, 10, box).range, 50);
+    assert.equal(Analysis.chart(emptyDocument(), 10, box).range, 50);
   });
   it('jumps from a click to the nearest judged step, and on to the next marker', function () {
     const doc = documentOf();
     assert.equal(Analysis.nearestStep(doc, 101, box, Analysis.stepX(57, 101, box)), 60);
     assert.equal(Analysis.nearestStep(doc, 101, box, 0), 10);
-    assert.equal(Analysis.nearestStep({ judgements: [] }, 101, box, 0), null);
+    assert.equal(Analysis.nearestStep(emptyDocument(), 101, box, 0), null);
     assert.equal(Analysis.nextMarked(doc, 0, 1), 40);
     assert.equal(Analysis.nextMarked(doc, 40, 1), 60);
     assert.equal(Analysis.nextMarked(doc, 60, 1), null);
@@ -1019,8 +1042,8 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(Analysis.startSeat(doc, names, 'Cleo'), 2);
     assert.equal(Analysis.startSeat(doc, names, 'Dan'), 0, 'Dan made no judged decision');
     assert.equal(Analysis.startSeat(doc, names, null), 0);
-    assert.equal(Analysis.startSeat({ judgements: [] }, names, 'Ada'), null);
-    assert.equal(Analysis.playerSummary(doc, 0).mean_loss, 25.2);
+    assert.equal(Analysis.startSeat(emptyDocument(), names, 'Ada'), null);
+    assert.equal(Analysis.playerSummary(doc, 0)?.mean_loss, 25.2);
     assert.equal(Analysis.playerSummary(doc, 3), null);
   });
   it('says the verdict, the options and the values in English and German', function () {
@@ -1065,7 +1088,8 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.deepEqual(Analysis.counts(doc, 1), { inaccuracy: 0, mistake: 0, blunder: 0 });
     assert.deepEqual(Analysis.MARKS, { inaccuracy: '?!', mistake: '?', blunder: '??' });
     assert.deepEqual(Analysis.thresholds(doc), { inaccuracy: 35, mistake: 60, blunder: 120 });
-    assert.equal(Analysis.thresholds({ method: { thresholds: { inaccuracy: 30, mistake: 50, blunder: 100 } } }).mistake,
+    assert.equal(Analysis.thresholds(Object.assign(emptyDocument(),
+      { method: Object.assign({}, method, { thresholds: { inaccuracy: 30, mistake: 50, blunder: 100 } }) })).mistake,
       50);
   });
   it('keeps room for the scale: the y axis\' ticks and the labels\' margins (issue 35, finding 8)', function () {
