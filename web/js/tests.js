@@ -64,6 +64,39 @@ function judgedDecision(fields) {
 }
 
 /**
+ * A replay step with the fields a test sets and an empty deal's for the others.
+ * @param {Partial<import('./protocol-types.js').Step>} fields The fields to set.
+ * @returns {import('./protocol-types.js').Step} The step.
+ */
+function stepOf(fields) {
+  return Object.assign({ kind: 'deal', round: 0, trick: 0, seat: null, hands: [], trick_turns: [], trick_owner: null,
+    turn: null, wish: 0, wish_open: false, calls: [], out_order: [], won_points: [], tricks_won: [], score: [0, 0],
+    names: [] }, fields);
+}
+
+/** @type {import('./protocol-types.js').AnalysisMethod} An analysis method naming no thresholds of its own. */
+const method = { agent: 'random', samples: 16, z: 1.96, seed: 1, thresholds: {} };
+
+/**
+ * An analysis document with the given judgements and no player summary.
+ * @param {import('./protocol-types.js').AnalysisJudgement[]} judgements The judgements.
+ * @param {Object<string, number>} [thresholds] The method's thresholds by label (none: the judge's defaults).
+ * @returns {import('./protocol-types.js').AnalysisDocument} The document.
+ */
+function analysisDocument(judgements, thresholds) {
+  return { format: 'tichu-analysis/1', game_id: 'g', method: Object.assign({}, method, { thresholds: thresholds || {} }),
+    players: [], judgements: judgements };
+}
+
+/**
+ * An analysis document without a judgement.
+ * @returns {import('./protocol-types.js').AnalysisDocument} The document.
+ */
+function emptyDocument() {
+  return analysisDocument([]);
+}
+
+/**
  * An option of a judged decision with the fields a test sets and neutral values for the others.
  * @param {Partial<import('./protocol-types.js').AnalysisOption>} fields The fields to set.
  * @returns {import('./protocol-types.js').AnalysisOption} The option.
@@ -924,16 +957,6 @@ describe('Replay viewer: labels, words and addresses', function () {
     assert.deepEqual(ReplayView.cardOf('Dr'), [15, 0]);
     assert.deepEqual(ReplayView.cardOf('Ph'), [16, 0]);
   });
-  /**
-   * A replay step: the given fields over an empty deal's.
-   * @param {Partial<import('./protocol-types.js').Step>} fields The step's own fields.
-   * @returns {import('./protocol-types.js').Step} The step.
-   */
-  function stepOf(fields) {
-    return Object.assign({ kind: 'deal', round: 0, trick: 0, seat: null, hands: [], trick_turns: [], trick_owner: null,
-      turn: null, wish: 0, wish_open: false, calls: [], out_order: [], won_points: [], tricks_won: [], score: [0, 0],
-      names: [] }, fields);
-  }
   it('says what a step did, in English and German', function () {
     I18n.setLanguage('en');
     const pair = stepOf({ kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 });
@@ -974,15 +997,6 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
         { text: 'R5 G5', cards: ['R5', 'G5'], mean: 40 - loss, half_width: 8 }],
       loss: loss, loss_half_width: 10, label: label, advantage: advantage, samples: 16 };
   }
-  /** @type {import('./protocol-types.js').AnalysisMethod} A method naming no thresholds of its own. */
-  const method = { agent: 'random', samples: 16, z: 1.96, seed: 1, thresholds: {} };
-  /**
-   * An analysis document without a judgement.
-   * @returns {import('./protocol-types.js').AnalysisDocument} The document.
-   */
-  const emptyDocument = function () {
-    return { format: 'tichu-analysis/1', game_id: 'g', method: method, players: [], judgements: [] };
-  };
   /**
    * The analysis document of the tests: seven judgements, Ada's summary.
    * @returns {import('./protocol-types.js').AnalysisDocument} The document.
@@ -1088,8 +1102,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.deepEqual(Analysis.counts(doc, 1), { inaccuracy: 0, mistake: 0, blunder: 0 });
     assert.deepEqual(Analysis.MARKS, { inaccuracy: '?!', mistake: '?', blunder: '??' });
     assert.deepEqual(Analysis.thresholds(doc), { inaccuracy: 35, mistake: 60, blunder: 120 });
-    assert.equal(Analysis.thresholds(Object.assign(emptyDocument(),
-      { method: Object.assign({}, method, { thresholds: { inaccuracy: 30, mistake: 50, blunder: 100 } }) })).mistake,
+    assert.equal(Analysis.thresholds(analysisDocument([], { inaccuracy: 30, mistake: 50, blunder: 100 })).mistake,
       50);
   });
   it('keeps room for the scale: the y axis\' ticks and the labels\' margins (issue 35, finding 8)', function () {
@@ -1215,29 +1228,29 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
    * @param {number[]} means The options' means, best first.
    * @param {number} chosen The choice made.
    * @param {string[]} [texts] The options' texts.
-   * @returns {Object} The judgement.
+   * @returns {import('./protocol-types.js').AnalysisJudgement} The judgement.
    */
   function judged(step, seat, kind, label, means, chosen, texts) {
     return { step: step, round: 0, seat: seat, kind: kind, best: 0, chosen: chosen, label: label,
-      loss: means[0] - means[chosen], loss_half_width: 10, exact: false,
+      loss: means[0] - means[chosen], loss_half_width: 10, exact: false, advantage: 0, samples: 16,
       options: means.map(function (mean, at) {
         const text = texts ? texts[at] : ['SA', 'S7 R7', 'pass', 'G2'][at];
         return { text: text, cards: text === 'pass' || texts ? [] : text.split(' '), mean: mean, half_width: 8 };
       }) };
   }
   const documentOf = function () {
-    return { format: 'tichu-analysis/1', method: { thresholds: { inaccuracy: 30, mistake: 60, blunder: 120 } },
-      judgements: [
+    return analysisDocument([
         judged(12, 0, 'play', 'mistake', [50, 20, -30], 2),
         judged(3, 0, 'push', 'inaccuracy', [10, -40], 1, ['a', 'b']),
         judged(40, 0, 'play', 'blunder', [90, 70, 60, -100], 3),
         judged(41, 0, 'play', null, [5, 0], 1),
         judged(44, 1, 'play', 'blunder', [90, -90], 1),
         judged(50, 0, 'tichu', 'mistake', [20, -70], 1, ['Tichu', 'no Tichu']),
-        judged(60, 0, 'tichu', 'inaccuracy', [20, -30], 1, ['no Tichu', 'Tichu'])] };
+        judged(60, 0, 'tichu', 'inaccuracy', [20, -30], 1, ['no Tichu', 'Tichu'])],
+    { inaccuracy: 30, mistake: 60, blunder: 120 });
   };
-  const steps = [{ kind: 'deal', round: 0 }, { kind: 'grand_tichu', round: 0 }, { kind: 'push', round: 0 }]
-    .concat(Array.from({ length: 60 }, function () { return { kind: 'play', round: 0 }; }));
+  const steps = [stepOf({ kind: 'deal', round: 0 }), stepOf({ kind: 'grand_tichu', round: 0 }),
+    stepOf({ kind: 'push', round: 0 })].concat(Array.from({ length: 60 }, function () { return stepOf({ kind: 'play', round: 0 }); }));
 
   it('makes puzzles of the seat\'s labelled decisions only, the costliest first', function () {
     const list = Puzzles.puzzlesOf(documentOf(), 0);
@@ -1250,7 +1263,8 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   });
   it('shows the position before the decision', function () {
     const doc = documentOf();
-    const at = function (step) { return doc.judgements.find(function (j) { return j.step === step; }); };
+    /** @param {number} step A step. @returns {import('./protocol-types.js').AnalysisJudgement} Its judgement. */
+    const at = function (step) { return doc.judgements.filter(function (j) { return j.step === step; })[0]; };
     assert.equal(Puzzles.positionStep(at(12), steps), 11, 'a play: the step before');
     assert.equal(Puzzles.positionStep(at(50), steps), 50, 'a Tichu not called: where it was offered');
     assert.equal(Puzzles.positionStep(at(60), steps), 59, 'a Tichu called: the step before the call');
@@ -1262,7 +1276,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   it('counts an answer below the inaccuracy threshold as solved, never the choice made', function () {
     const blunder = documentOf().judgements[2];  // means 90, 70, 60, -100; chosen 3; threshold 30
     assert.equal(Puzzles.thresholdOf(documentOf()), 30);
-    assert.equal(Puzzles.thresholdOf({}), Puzzles.INACCURACY);
+    assert.equal(Puzzles.thresholdOf(emptyDocument()), Puzzles.INACCURACY);
     assert.ok(Puzzles.solves(blunder, 0, 30), 'the best');
     assert.ok(Puzzles.solves(blunder, 1, 30), '20 below the best');
     assert.ok(!Puzzles.solves(blunder, 2, 30), '30 below: not below the threshold');
@@ -1275,7 +1289,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   it('plays a session: wrong, retry, solved; the solution; next and previous', function () {
     let session = Puzzles.start(documentOf(), 0);
     assert.equal(session.puzzles.length, 5);
-    assert.equal(Puzzles.current(session).step, 40);
+    assert.equal(Puzzles.current(session)?.step, 40);
     session = Puzzles.answer(session, 3);
     assert.equal(session.last, 'wrong');
     assert.deepEqual(session.tried, [3]);
@@ -1287,7 +1301,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
     assert.equal(session.solved, 1);
     assert.ok(session.revealed, 'a solved puzzle shows the values');
     session = Puzzles.go(session, session.at + 1);
-    assert.equal(Puzzles.current(session).step, 50);
+    assert.equal(Puzzles.current(session)?.step, 50);
     assert.deepEqual([session.solved, session.last, session.revealed, session.tried], [null, null, false, []]);
     session = Puzzles.reveal(Puzzles.answer(session, 1));
     assert.ok(session.revealed);
