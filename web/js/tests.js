@@ -920,7 +920,15 @@ describe('HandOrder: sorting and arranging the hand', function () {
 });
 
 describe('AutoPass: the decision', function () {
-  const request = function (legal) { return { action: 'play', context: { legal_plays: legal } }; };
+  /**
+   * A `play` request.
+   * @param {Array<Array<[number, number]>>} legal Its legal plays.
+   * @returns {import('./protocol-types.js').RequestPayload} The request.
+   */
+  const request = function (legal) {
+    return { request_id: 'r1', action: 'play', timeout: null, context: { hand_cards: [], trick_combination: null,
+      trick_owner_index: null, wish_value: 0, legal_plays: legal, hint: null } };
+  };
   it('passes in both modes when passing is legal and no bomb is possible', function () {
     assert.ok(AutoPass.shouldPass('trick', request([[], [[9, 1]]]), []));
     assert.ok(AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), []));
@@ -928,11 +936,14 @@ describe('AutoPass: the decision', function () {
   it('never passes a lead or when the wish forces a play, nor when off', function () {
     assert.ok(!AutoPass.shouldPass('trick', request([[[9, 1]]]), []));
     assert.ok(!AutoPass.shouldPass(null, request([[]]), []));
-    assert.ok(!AutoPass.shouldPass('trick', { action: 'wish', context: {} }, []));
+    assert.ok(!AutoPass.shouldPass('trick',
+      { request_id: 'r2', action: 'wish', timeout: null, context: { wish_values: [] } }, []));
     assert.ok(!AutoPass.shouldPass('trick', null, []));
   });
   it('leaves a request to the player in the bomb mode only when the server offers a bomb (R4.3)', function () {
-    const withBomb = request([[], FOUR_SEVENS]);
+    /** @type {Array<[number, number]>} */
+    const sevens = [[7, 1], [7, 2], [7, 3], [7, 4]];
+    const withBomb = request([[], sevens]);
     assert.ok(AutoPass.shouldPass('trick', withBomb, [FOUR_SEVENS]));
     assert.ok(!AutoPass.shouldPass('bomb', withBomb, [FOUR_SEVENS]));
     assert.ok(!AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), [FOUR_SEVENS]), 'the bombs are the server\'s');
