@@ -108,7 +108,7 @@ function judgedOption(fields) {
 /**
  * A `play` request.
  * @param {number[][][]} legalPlays The legal plays.
- * @param {(Array|null)} [trick] The combination on the table.
+ * @param {([string, number, number]|null)} [trick] The combination on the table.
  * @returns {Object} The request payload.
  */
 function playRequest(legalPlays, trick) {
@@ -119,8 +119,8 @@ function playRequest(legalPlays, trick) {
 
 /**
  * A ControlSituation with defaults.
- * @param {Object} fields The fields to set.
- * @returns {Object} The situation.
+ * @param {Partial<import('./views/table/table-controls.js').ControlSituation>} fields The fields to set.
+ * @returns {import('./views/table/table-controls.js').ControlSituation} The situation.
  */
 function situation(fields) {
   return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
@@ -297,7 +297,9 @@ describe('I18n', function () {
 
 describe('EventBus', function () {
   it('calls subscribers until they unsubscribe', function () {
+    /** @type {unknown[]} */
     const seen = [];
+    /** @param {unknown} payload The event's payload. */
     const handler = function (payload) { seen.push(payload); };
     EventBus.on(Events.UI_RENDER, handler);
     EventBus.emit(Events.UI_RENDER, 1);
@@ -644,6 +646,11 @@ describe('TableControls (design 8.1.5)', function () {
     assert.ok(!states.pass.enabled);
   });
   it('an unplayable selection says why: the wish (R5), the trick to beat (R4), no combination', function () {
+    /**
+     * @param {Partial<{selection: number[][], legalPlays: number[][][], trickCombination: ([string, number, number]|null),
+     *   wishValue: number}>} fields The situation's fields to set.
+     * @returns {({key: string, params: Object}|null)} Why the selection is no legal play.
+     */
     const problem = function (fields) {
       return TableControls.selectionProblem(Object.assign({ selection: [], legalPlays: [],
         trickCombination: null, wishValue: 0 }, fields));
@@ -807,8 +814,12 @@ describe('CardTracker: cards still out', function () {
 });
 
 describe('CenterPanel: the plays of the open trick', function () {
+  /** @typedef {import('./protocol-types.js').PublicState['trick_turns'][number]} TrickTurn */
+  /** @type {TrickTurn} */
   const dog = [1, [[0, 0]], ['single', 1, 0]];
+  /** @type {TrickTurn} */
   const seven = [3, [[7, 4]], ['single', 1, 7]];
+  /** @type {TrickTurn} */
   const nine = [0, [[9, 1]], ['single', 1, 9]];
   it('drops the Dog once a play follows it (R3.10: it passed the lead)', function () {
     assert.deepEqual(CenterPanel.openTrickTurns([dog]), [dog], 'the Dog alone is shown');
@@ -856,6 +867,7 @@ describe('TrickLog: the last trick', function () {
 
 describe('MoveLog: the running log of the moves', function () {
   const names = ['Anna', 'Rolf', 'Ben', 'Dora'];
+  /** @param {number} seat 0..3. @returns {string} Its name. */
   const nameOf = function (seat) { return names[seat]; };
   it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
     let log = MoveLog.empty();
@@ -886,7 +898,7 @@ describe('MoveLog: the running log of the moves', function () {
     const log = MoveLog.reduce(MoveLog.empty(), 'trick_taken', { player_index: 1, points: 25, dragon_recipient: 2 },
       nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
-    assert.equal(log.moves[1].data.toName, 'Ben');
+    assert.equal(log.moves[1].data?.toName, 'Ben');
   });
   it('says who left the table and who plays the seat now (issue 35, finding 5)', function () {
     names[1] = 'Bot 2';  // the State took the notification first: the seat is the agent's
@@ -900,6 +912,7 @@ describe('MoveLog: the running log of the moves', function () {
 
 describe('HandOrder: sorting and arranging the hand', function () {
   const cards = [[14, 1], [2, 4], [16, 0], [2, 1], [9, 4], [1, 0]];
+  /** @param {number[][]} list Cards. @returns {string[]} Their keys. */
   const keys = function (list) { return list.map(Lib.cardKey); };
   it('sorts by rank (default) and by suit', function () {
     assert.deepEqual(keys(HandOrder.sortCards(cards, 'rank')), ['1-0', '2-1', '2-4', '9-4', '14-1', '16-0']);
@@ -1072,6 +1085,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(Analysis.playerSummary(doc, 3), null);
   });
   it('says the verdict, the options and the values in English and German', function () {
+    /** @param {number} seat 0..3. @returns {string} Its name. */
     const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
     const blunder = judgement(60, 0, 90.4, 'blunder', -120);
     assert.equal(AnalysisView.verdict(blunder, name), 'Ada: blunder, 90 ± 10 points lost');
@@ -1091,6 +1105,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     const unmeasured = Object.assign(judgement(10, 2, 50, null, 0), { loss_half_width: 0 });
     assert.equal(AnalysisView.verdict(unmeasured, name),
       'Cleo: 50 points lost, not established (no spread over the deals)');
+    /** @param {string} text The option's text. @returns {import('./protocol-types.js').AnalysisOption} The option. */
     const option = function (text) { return judgedOption({ text: text, cards: [] }); };
     const tichu = judgedDecision({ kind: 'tichu', seat: 0 });
     assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
@@ -1126,6 +1141,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(chart.half, 50);
   });
   it('names options in short words: the cards as in their corners, a push with its targets', function () {
+    /** @param {number} seat 0..3. @returns {string} Its name. */
     const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
     const play = judgement(60, 0, 90, 'blunder', -120);
     assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GB', 'RB'] }), name), 'J J');

@@ -240,12 +240,13 @@ function _playingStatus(action) {
  * @returns {({key: string, params: Object}|null)} The I18n key and parameters, or null.
  */
 function _selectionProblem() {
-  const context = State.request ? State.request.context : {};
+  const request = State.request;
+  const context = request && request.action === 'play' ? request.context : null;
   const problem = TableControls.selectionProblem({
     selection: _selection(),
     legalPlays: _legalPlays(),
-    trickCombination: context.trick_combination || null,
-    wishValue: Number(context.wish_value) || 0
+    trickCombination: (context && context.trick_combination) || null,
+    wishValue: (context && Number(context.wish_value)) || 0
   });
   if (problem && problem.key === 'reason.wish') {
     return { key: problem.key, params: { value: I18n.valueLabel(problem.params.value) } };
