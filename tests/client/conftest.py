@@ -48,7 +48,8 @@ def joined(seat: int = 0, *, pending: JsonDict | None = None, hand: list[list[in
     return {"player_index": seat, "player_name": "Anna", "session_id": "s-1", "protocol_version": 1,
             "public_state": lobby_state(), "pending_request": pending,
             "private_state": {"player_index": seat, "hand_cards": hand or [], "given_schupf_cards": None,
-                              "received_schupf_cards": None, "may_announce": False, "bombs": []}}
+                              "received_schupf_cards": None, "may_announce": False, "bombs": [],
+                              "unseen_bombs": {"four_of_a_kind": [], "straight_flush": []}}}
 
 
 def play_request(request_id: str, legal: list[list[list[int]]], hand: list[list[int]] | None = None) -> RequestPayload:

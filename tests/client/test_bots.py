@@ -37,7 +37,8 @@ def _playing_client(brain: Brain, hand: list[list[int]], trick_turns: list[Any])
 def _private_state_changed(hand: list[list[int]], *, may_announce: bool, bombs: list[list[list[int]]]) -> str:
     """The server's ``private_state_changed`` for seat 0 (docs/server.md)."""
     private = {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None, "received_schupf_cards": None,
-               "may_announce": may_announce, "bombs": bombs}
+               "may_announce": may_announce, "bombs": bombs,
+               "unseen_bombs": {"four_of_a_kind": [], "straight_flush": []}}
     return text("notification", {"event": "private_state_changed", "context": {"private_state": private}})
 
 

@@ -64,7 +64,8 @@ async def test_reconnect_answers_the_pending_request(server: FakeServer) -> None
         given = response["response_data"]["given_schupf_cards"]
         assert response["request_id"] == "r-2" and len(given) == 3
         assert len({tuple(card) for card in given}) == 3 and all(card in HAND for card in given)
-        await seat.notify("player_schupfed", player_index=2)
+        await seat.notify("player_schupfed", player_index=2, private_delta={  # Issue 36: the state sent
+            "hand_cards": [card for card in HAND if card not in given], "given_schupf_cards": given})
         await seat.notify("game_over", game_score=[[0], [0]], total=[0, 1000], winner=31)
 
     server.scripts.append(script)

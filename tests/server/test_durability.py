@@ -180,8 +180,8 @@ async def test_a_sigterm_restart_keeps_the_games_and_the_lobbies(server: Process
 
 def _journal_of_a_game(seed: int) -> tuple[RuleSet, list[Entry]]:
     """The whole journal of a game of random agents (target 200)."""
-    rules = RuleSet(target_score=200, seed=seed)
-    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seed + seat)) for seat in range(4)], rules)
+    rules = RuleSet(target_score=200)
+    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seed + seat)) for seat in range(4)], rules, seed=seed)
     cursor, entries = JournalCursor(), list[Entry]()
 
     class Journal:
@@ -198,7 +198,8 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
     """At start, of two games stored as running at one table the newer goes on; a journal with
     a gap (a lost write) and one the rules refuse (R4.1: a seat not at turn) are stored as
     aborted records with their rounds as far as they replay; the server starts either way."""
-    rules, entries = await asyncio.to_thread(_journal_of_a_game, 3)
+    seed = 3
+    rules, entries = await asyncio.to_thread(_journal_of_a_game, seed)
     cut = next(index for index, entry in enumerate(entries) if "play" in entry) + 5
     wrong = dict(entries[cut], seat=(int(str(entries[cut]["seat"])) + 1) % 4)
     data = tmp_path / "restored"
@@ -208,7 +209,7 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
                 ("newer", "t", "2026-11-24T10:00:00Z", entries[:cut]),
                 ("gap", "g", "2026-11-24T10:00:00Z", entries[:cut]),
                 ("refused", "r", "2026-11-24T10:00:00Z", [*entries[:cut], wrong])):
-            store.running.begin_game(game_id, table_name, started, rules.seed, rules.to_json(),
+            store.running.begin_game(game_id, table_name, started, seed, rules.to_json(),
                              {"agent": "random", "hints": False})
             store.running.append_entries(game_id, 0, journal)
             store.running.seat_person(game_id, 0, "Ann", "ab" * 32)

@@ -25,8 +25,9 @@ from tichu.server.wire.client_link import ClientLink
 from tichu.server.wire.connection import Connection
 from tichu.server.wire.incoming import Response
 from tichu.server.wire.outgoing import PrivateState as PrivateStateJson
+from tichu.server.wire.outgoing import PublicState as PublicStateJson
 from tichu.server.wire.outgoing import RequestPayload, ServerMessage
-from tichu.server.wire.protocol import ProtocolError
+from tichu.server.wire.protocol import ProtocolError, table_public_json
 from tichu.server.workers.agent_pool import AgentPool
 
 # -- the link alone ---------------------------------------------------------------------------
@@ -52,6 +53,27 @@ def private(seat: int = 1, hand: int = 0b1111, may_announce: bool = True) -> Pri
     return PrivateState(seat, hand, None, None, may_announce)
 
 
+def public() -> PublicStateJson:
+    """The table's public state as the link is handed it (a lobby before the first deal)."""
+    return table_public_json(TableInfo(player_names=["Ann", "Ben", "Cid", "Dee"]), None)
+
+
+def test_the_link_sends_only_the_state_that_changed_for_its_client() -> None:
+    """Issue 36: each event carries the public and private fields that changed since the client's
+    ``player_joined`` or the event before; none when nothing changed."""
+    connection = FakeConnection()
+    link = ClientLink(cast(Connection, connection))
+    link.joined_public(public())
+    link.joined(private(hand=0b1111))
+    link.notify(WishMade(5), lambda: private(hand=0b1111), public)
+    changed = {**public(), "wish_value": 5, "wish_open": True}
+    link.notify(WishMade(6), lambda: private(hand=0b0111), lambda: cast(PublicStateJson, changed))
+    first, second = (message["payload"]["context"] for message in connection.sent)
+    assert "public_delta" not in first and "private_delta" not in first
+    assert second["public_delta"] == {"wish_value": 5, "wish_open": True}
+    assert list(second["private_delta"]) == ["hand_cards"] and len(second["private_delta"]["hand_cards"]) == 3
+
+
 def test_a_link_without_a_connection_sends_nothing_and_builds_no_private_state() -> None:
     """A client away gets the whole state when it comes back: nothing is sent or built meanwhile."""
     link = ClientLink()
@@ -62,7 +84,7 @@ def test_a_link_without_a_connection_sends_nothing_and_builds_no_private_state()
         return built[-1]
 
     link.send({"type": "pong"})
-    link.notify(WishMade(5), state)
+    link.notify(WishMade(5), state, public)
     assert built == []
 
 
@@ -73,9 +95,9 @@ def test_the_link_tells_a_change_of_the_seat_options_once() -> None:
     link = ClientLink(cast(Connection, connection))
     joined: PrivateStateJson = link.joined(private(may_announce=True))
     assert joined["may_announce"] is True
-    link.notify(WishMade(5), lambda: private(may_announce=True))
-    link.notify(WishMade(6), lambda: private(may_announce=False))
-    link.notify(WishMade(7), lambda: private(may_announce=False))
+    link.notify(WishMade(5), lambda: private(may_announce=True), public)
+    link.notify(WishMade(6), lambda: private(may_announce=False), public)
+    link.notify(WishMade(7), lambda: private(may_announce=False), public)
     assert events(connection.sent) == ["wish_made", "wish_made", "private_state_changed", "wish_made"]
     assert connection.sent[2]["payload"]["context"]["private_state"]["may_announce"] is False
 
@@ -85,7 +107,7 @@ def test_the_link_adds_the_seat_own_cards_to_a_deal() -> None:
     connection = FakeConnection()
     link = ClientLink(cast(Connection, connection))
     link.joined(private())
-    link.notify(HandCardsDealt(8), lambda: private(hand=0b111))
+    link.notify(HandCardsDealt(8), lambda: private(hand=0b111), public)
     [dealt] = connection.sent
     assert dealt["payload"]["event"] == "hand_cards_dealt" and len(dealt["payload"]["context"]["hand_cards"]) == 3
 
@@ -121,9 +143,13 @@ class FakeLink:
     def send_error(self, error: ProtocolError) -> None:
         self.said.append(("error", error.code))
 
-    def notify(self, event: Event, private_state: Callable[[], PrivateState]) -> None:
+    def notify(self, event: Event, private_state: Callable[[], PrivateState],
+               public_state: Callable[[], PublicStateJson]) -> None:
         self.private_states.append(private_state())
         self.said.append(("notify", event))
+
+    def joined_public(self, state: PublicStateJson) -> PublicStateJson:
+        return state
 
     def joined(self, state: PrivateState) -> PrivateStateJson:
         self.private_states.append(state)

@@ -98,6 +98,7 @@ class Watched:
 
     def __init__(self, seats: Seats) -> None:
         self.seats = seats
+        self.info = TableInfo(table_name="t")
         self.round: Round | None = None
         self.told = 0
 

@@ -48,7 +48,8 @@ async def test_the_score_sheet_offers_the_stored_games_replay_and_analysis(
     if language == "de":
         await tab.click("#lang-switch")
     end_the_round(script)
-    script.send("game_over", {"game_score": [[170, -170]], "total": [170, -170], "winner": 20})
+    script.send("game_over", {"game_score": [[170, -170]], "total": [170, -170], "winner": 20},
+                {"phase": "game_over", "is_running": False})  # Issue 36: the state the server sends
     await tab.until(lambda: tab.visible("#round-result .result-winner"), "the result names the winners")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")

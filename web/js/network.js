@@ -9,6 +9,7 @@
 import { Config } from './config.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
+import { Commands } from './protocol.js';
 
 /**
  * The payload of each message to the server, by its type.
@@ -187,7 +188,7 @@ function send(type, payload) {
 function leave() {
   _cancelRetry();
   _spectateTable = null;
-  if (send('leave')) {
+  if (send(Commands.LEAVE)) {
     _leaving = true;
   }
   else {

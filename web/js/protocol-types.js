@@ -193,8 +193,10 @@
  */
 
 /**
- * A context without values (``game_started``, ``wish_fulfilled``).
- * @typedef {Record<string, never>} Empty
+ * A context without values of its own (``game_started``, ``wish_fulfilled``).
+ * @typedef {object} Empty
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  */
 
 /**
@@ -215,6 +217,8 @@
 /**
  * ``game_over``: the teams' points of each round, the totals and the winning team.
  * @typedef {object} GameOver
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {Array<Array<number>>} game_score
  * @property {Array<number>} total
  * @property {(number|null)} winner
@@ -229,6 +233,8 @@
 /**
  * ``hand_cards_dealt``; ``hand_cards`` is the seat's own hand (not to spectators).
  * @typedef {object} HandCardsDealt
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} count
  * @property {Array<[number, number]>} [hand_cards]
  */
@@ -242,6 +248,8 @@
 /**
  * ``hands_revealed``: every hand at the end of a round.
  * @typedef {object} HandsRevealed
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {Array<Array<[number, number]>>} hands
  */
 
@@ -330,6 +338,8 @@
 /**
  * ``player_announced``.
  * @typedef {object} PlayerAnnounced
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} player_index
  * @property {boolean} grand
  */
@@ -345,6 +355,8 @@
 /**
  * ``player_passed``, ``player_schupfed``: the seat.
  * @typedef {object} PlayerIndex
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} player_index
  */
 
@@ -373,6 +385,8 @@
 /**
  * ``player_out``.
  * @typedef {object} PlayerOut
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} player_index
  * @property {number} place
  */
@@ -380,6 +394,8 @@
 /**
  * ``player_played``.
  * @typedef {object} PlayerPlayed
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {[number, Array<[number, number]>, [string, number, number]]} turn
  * @property {number} trick_points
  * @property {(number|null)} trick_owner_index
@@ -401,6 +417,17 @@
  */
 
 /**
+ * ``private_delta``: the fields of the seat's ``private_state`` that changed since it was
+ * @typedef {object} PrivateDelta
+ * @property {(number|null)} [player_index]
+ * @property {Array<[number, number]>} [hand_cards]
+ * @property {(Array<[number, number]>|null)} [given_schupf_cards]
+ * @property {(Array<[number, number]>|null)} [received_schupf_cards]
+ * @property {boolean} [may_announce]
+ * @property {Array<Array<[number, number]>>} [bombs]
+ */
+
+/**
  * ``private_state``: what only its seat sees (R8.2), with what it may do beyond its turn.
  * @typedef {object} PrivateState
  * @property {(number|null)} player_index
@@ -409,12 +436,40 @@
  * @property {(Array<[number, number]>|null)} received_schupf_cards
  * @property {boolean} may_announce
  * @property {Array<Array<[number, number]>>} bombs
+ * @property {UnseenBombs} unseen_bombs
  */
 
 /**
  * ``private_state_changed``: the seat's whole private state.
  * @typedef {object} PrivateStateChanged
  * @property {PrivateState} private_state
+ */
+
+/**
+ * ``public_delta``: the fields of ``public_state`` (with ``passed``) that changed since the
+ * @typedef {object} PublicDelta
+ * @property {string} [table_name]
+ * @property {Array<string>} [player_names]
+ * @property {(number|null)} [host_index]
+ * @property {boolean} [is_running]
+ * @property {string} [phase]
+ * @property {number} [round_index]
+ * @property {(number|null)} [current_turn_index]
+ * @property {Array<number>} [count_hand_cards]
+ * @property {Array<number>} [announcements]
+ * @property {number} [wish_value]
+ * @property {boolean} [wish_open]
+ * @property {Array<[number, Array<[number, number]>, [string, number, number]]>} [trick_turns]
+ * @property {(number|null)} [trick_owner_index]
+ * @property {number} [trick_points]
+ * @property {Array<number>} [points]
+ * @property {Array<number>} [tricks_won]
+ * @property {Array<number>} [out_order]
+ * @property {Array<[number, number]>} [played_cards]
+ * @property {Array<number>} [count_pushed]
+ * @property {Array<Array<number>>} [round_scores]
+ * @property {Array<number>} [total]
+ * @property {Array<number>} [passed]
  */
 
 /**
@@ -480,6 +535,8 @@
 /**
  * ``round_over``.
  * @typedef {object} RoundOver
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {Array<number>} card_points
  * @property {Array<number>} bonus
  * @property {Array<number>} points
@@ -491,6 +548,8 @@
 /**
  * ``round_started``.
  * @typedef {object} RoundStarted
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} round_index
  */
 
@@ -538,6 +597,8 @@
 /**
  * ``start_playing``; ``received_schupf_cards`` only to the seat that received them.
  * @typedef {object} StartPlaying
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} start_player_index
  * @property {(Array<[number, number]>|null)} [received_schupf_cards]
  */
@@ -558,6 +619,8 @@
 /**
  * ``trick_taken`` (``dragon_recipient``: the seat given the Dragon trick, else null).
  * @typedef {object} TrickTaken
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {(number|null)} player_index
  * @property {number} points
  * @property {(number|null)} dragon_recipient
@@ -566,6 +629,8 @@
 /**
  * ``player_turn_changed``.
  * @typedef {object} TurnChanged
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} current_turn_index
  */
 
@@ -573,6 +638,13 @@
  * ``turn_clocks``.
  * @typedef {object} TurnClocks
  * @property {Array<Clock>} clocks
+ */
+
+/**
+ * ``private_state.unseen_bombs``: the bombs the cards the seat has not seen (neither in its
+ * @typedef {object} UnseenBombs
+ * @property {Array<number>} four_of_a_kind
+ * @property {Array<number>} straight_flush
  */
 
 /**
@@ -584,6 +656,8 @@
 /**
  * ``wish_made``.
  * @typedef {object} WishMade
+ * @property {PublicDelta} [public_delta]
+ * @property {PrivateDelta} [private_delta]
  * @property {number} wish_value
  */
 

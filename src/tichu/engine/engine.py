@@ -98,18 +98,23 @@ class GameEngine:
 
     :ivar players: The four players, by seat.
     :ivar rules: The rule set.
+    :ivar seed: The seed the games are dealt from, ``None`` for random deals: the owner's (the
+        server's, a test's), which the store and the record keep; never in the rules, which
+        every seat sees (R8).
     :ivar info: Table facts beyond the round (names, host, phase, scores).
     :ivar state: The running (or last) game's state, ``None`` before the first.
     """
 
-    def __init__(self, players: Sequence[Player], rules: RuleSet | None = None, *,
+    def __init__(self, players: Sequence[Player], rules: RuleSet | None = None, *, seed: int | None = None,
                  rng: random.Random | None = None, info: TableInfo | None = None,
                  bomb_window: float = 0.0, keep_rounds: bool = False) -> None:
         """Seat the players.
 
         :param players: Four players, seat 0 first.
-        :param rules: (Optional) The rule set; its seed seeds the shuffles.
-        :param rng: (Optional) The shuffle source instead of ``rules.seed``.
+        :param rules: (Optional) The rule set.
+        :param seed: (Optional) Each game is shuffled from ``random.Random(seed)``.
+        :param rng: (Optional) The shuffle source of every game instead of ``seed`` (a game
+            resumed after a restart deals its next rounds afresh; its seed stays the record's).
         :param info: (Optional) Table facts; names are taken from the players if omitted.
         :param bomb_window: Seconds to wait for unprompted bombs before a trick is taken,
             for the clients the state names (its bomb window).
@@ -119,6 +124,7 @@ class GameEngine:
             raise ValueError("a table has four seats")
         self.players = list(players)
         self.rules = rules or RuleSet()
+        self.seed = seed
         self._rng = rng
         self.info = info or TableInfo(player_names=[player.name for player in players])
         self.state: GameState | None = None
@@ -146,8 +152,12 @@ class GameEngine:
         """The running (or last) game's scores."""
         state = self.state or self._resumed
         if state is None or state.game is None:
-            return Game(self.rules, self._rng)
+            return self._new_game()
         return state.game
+
+    def _new_game(self) -> Game:
+        """A game of the rules, dealt from the engine's shuffle source or its seed."""
+        return Game(self.rules, self._rng or random.Random(self.seed))
 
     @property
     def rounds(self) -> list[Round]:
@@ -221,7 +231,7 @@ class GameEngine:
         :param unfinished: The round being played, or ``None`` (the next is dealt).
         :raises ValueError: If a finished round is not over, or the unfinished one is.
         """
-        self._resumed = GameState.resume(self.rules, Game(self.rules, self._rng), finished, unfinished,
+        self._resumed = GameState.resume(self.rules, self._new_game(), finished, unfinished,
                                          prompted=self._prompted(), keep_rounds=self.keep_rounds)
         follow(self.info, self._resumed)
         self.info.is_running = True  # from now on the table shows the resumed game
@@ -265,7 +275,7 @@ class GameEngine:
         state, self._resumed = self._resumed, None
         new = state is None
         if state is None:
-            state = GameState(self.rules, Game(self.rules, self._rng), prompted=self._prompted(),
+            state = GameState(self.rules, self._new_game(), prompted=self._prompted(),
                               keep_rounds=self.keep_rounds)
             self.info.round_scores = []
             self.info.total = (0, 0)

@@ -15,6 +15,7 @@
 
 import { AnalysisState } from '../analysis-state.js';
 import { Analysis } from '../analysis.js';
+import { CardLabels } from '../card-labels.js';
 import { EventBus } from '../event-bus.js';
 import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
@@ -23,7 +24,7 @@ import { User } from '../user.js';
 import { AnalysisMoves } from './analysis-moves.js';
 import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
-import { ReplayView } from './replay-view.js';
+import { PushOption } from './push-option.js';
 
 /** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
 /** @typedef {Partial<import('../protocol-types.js').AnalysisOption>} Option An option (`{}` when the document lacks it). */
@@ -39,8 +40,6 @@ const MARKER_HEIGHT = 120;
 const SHAPES = Object.freeze({ mistake: 'M0 -11 L11 9 L-11 9 Z', blunder: 'M0 -13 L13 0 L0 13 L-13 0 Z' });
 /** @type {Object<string, string>} The markers as characters (legend, selects, list). */
 const SYMBOLS = Object.freeze({ mistake: '▲', blunder: '◆' });
-/** @type {ReadonlyArray<string>} A push's targets in the order of its cards (R2.3). */
-const PUSH_TARGETS = Lib.PUSH_TARGETS;
 /** @type {string} The class of the hand cards the best option would have played. */
 const BEST_CLASS = 'analysis-best';
 
@@ -77,22 +76,14 @@ function _what(judgement, option, name) {
   what.className = 'analysis-what';
   const cards = option.cards || [];
   if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
-    const cardsOf = ReplayView.cardOf;
+    const cardsOf = CardLabels.cardOf;
     cards.map(cardsOf).forEach(function (card) { what.appendChild(CardBuilder.build(card)); });
     what.setAttribute('aria-label', cards.map(function (label) { return I18n.cardName(cardsOf(label)); }).join(', '));
     what.classList.add('analysis-cards');
     return what;
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    cards.forEach(function (label, at) {
-      const part = document.createElement('span');
-      part.className = 'analysis-push-part';
-      const where = document.createElement('span');
-      where.className = 'analysis-push-to';
-      where.textContent = I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-      part.append(CardBuilder.build(ReplayView.cardOf(label)), where);
-      what.appendChild(part);
-    });
+  if (PushOption.isPush(judgement, cards)) {
+    what.append(...PushOption.parts(cards, 'analysis'));
     what.setAttribute('aria-label', _plain(judgement, option, name));
     what.classList.add('analysis-cards', 'analysis-push');
     return what;
@@ -137,9 +128,16 @@ function optionText(judgement, option, name) {
  * @returns {string} The words.
  */
 function cardsText(labels) {
-  return Lib.sortCards(labels.map(ReplayView.cardOf)).map(function (card) {
-    return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]);
-  }).join(' ');
+  return CardLabels.cardsOf(labels).map(_shortCard).join(' ');
+}
+
+/**
+ * A card in short words: its value as in the card's corner, a special card by name.
+ * @param {number[]} card The card.
+ * @returns {string} E.g. "5", "K", "Dragon".
+ */
+function _shortCard(card) {
+  return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]);
 }
 
 /**
@@ -154,10 +152,8 @@ function shortText(judgement, option, name) {
   if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
     return cardsText(cards);
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return cardsText([label]) + ' ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-    }).join(', ');
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, _shortCard, ' ');
   }
   return optionText(judgement, option, name);
 }
@@ -330,7 +326,7 @@ function _markBestCards(judged) {
     const hand = document.querySelector('#replay-seats .replay-seat[data-seat="' + judgement.seat
       + '"] .replay-hand');
     (Analysis.choiceAndBest(judgement).best.cards || []).forEach(function (label) {
-      const key = Lib.cardKey(ReplayView.cardOf(label));
+      const key = Lib.cardKey(CardLabels.cardOf(label));
       const card = hand && hand.querySelector('.card[data-card="' + key + '"]');
       if (card) {
         card.classList.add(BEST_CLASS);
@@ -647,14 +643,12 @@ function _drawCostliest(document_, name, names) {
 function _plain(judgement, option, name) {
   const cards = option.cards || [];
   /** @param {string} label A card's label. @returns {string} Its name. */
-  const cardName = function (label) { return I18n.cardName(ReplayView.cardOf(label)); };
+  const cardName = function (label) { return I18n.cardName(CardLabels.cardOf(label)); };
   if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
     return cards.map(cardName).join(', ');
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return cardName(label) + ' → ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-    }).join(', ');
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, I18n.cardName, ' → ');
   }
   return optionText(judgement, option, name);
 }

@@ -10,6 +10,7 @@ import { Config } from '../config.js';
 import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
+import { Notifications } from '../protocol.js';
 import { State } from '../state.js';
 import { Dom } from './dom.js';
 
@@ -67,7 +68,7 @@ function init() {
     EventBus.emit(Events.INTENT_READY, { ready: !State.isReady() });
   });
   EventBus.on(Events.STATE_CHANGED, function (change) {
-    if (change.event === 'players_swapped' || change.event === 'player_joined') {
+    if (change.event === Notifications.PLAYERS_SWAPPED || change.event === Notifications.PLAYER_JOINED) {
       _picked = null;
     }
   });

@@ -13,6 +13,7 @@
  */
 
 import { AnalysisState } from '../analysis-state.js';
+import { CardLabels } from '../card-labels.js';
 import { EventBus } from '../event-bus.js';
 import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
@@ -21,6 +22,7 @@ import { Puzzles } from '../puzzles.js';
 import { AnalysisView } from './analysis-view.js';
 import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
+import { PushOption } from './push-option.js';
 import { ReplayView } from './replay-view.js';
 
 /** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
@@ -28,8 +30,6 @@ import { ReplayView } from './replay-view.js';
 
 /** @type {number} Plays of the open trick shown (the last ones). */
 const TRICK_SHOWN = 3;
-/** @type {ReadonlyArray<string>} A push's targets in the order of its cards (R2.3). */
-const PUSH_TARGETS = Lib.PUSH_TARGETS;
 /** @type {ReadonlyArray<string>} The kinds whose options play cards. */
 const CARD_KINDS = Object.freeze(['play', 'bomb']);
 
@@ -57,15 +57,6 @@ function _nameAt(seat, step) {
 }
 
 /**
- * Cards from record labels, sorted as a hand.
- * @param {string[]} labels The labels.
- * @returns {number[][]} The cards.
- */
-function _cards(labels) {
-  return Lib.sortCards((labels || []).map(ReplayView.cardOf));
-}
-
-/**
  * An option in plain words (cards by their names): the buttons' names and the solution's line.
  * @param {Judgement} judgement The judgement.
  * @param {Option} option The option.
@@ -74,15 +65,13 @@ function _cards(labels) {
  */
 function plainText(judgement, option, name) {
   const cards = option.cards || [];
-  /** @param {string} label A card's label. @returns {string} Its name. */
-  const cardName = function (label) { return I18n.cardName(ReplayView.cardOf(label)); };
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
-    return cards.map(cardName).join(', ');
-  }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return cardName(label) + ' → ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
+    return cards.map(/** @param {string} label A card's label. @returns {string} Its name. */ function (label) {
+      return I18n.cardName(CardLabels.cardOf(label));
     }).join(', ');
+  }
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, I18n.cardName, ' → ');
   }
   return AnalysisView.optionText(judgement, option, name);
 }
@@ -100,12 +89,10 @@ function shortText(judgement, option, name) {
   /** @param {number[]} card `[value, suit]`. @returns {string} Its corner's label. */
   const short = function (card) { return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]); };
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
-    return _cards(cards).map(short).join(' ');
+    return CardLabels.cardsOf(cards).map(short).join(' ');
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return short(ReplayView.cardOf(label)) + ' → ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-    }).join(', ');
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, short, ' → ');
   }
   return AnalysisView.optionText(judgement, option, name);
 }
@@ -123,20 +110,12 @@ function _what(judgement, option, name) {
   const cards = option.cards || [];
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
     what.classList.add('puzzle-cards');
-    _cards(cards).forEach(function (card) { what.appendChild(CardBuilder.build(card)); });
+    CardLabels.cardsOf(cards).forEach(function (card) { what.appendChild(CardBuilder.build(card)); });
     return what;
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
+  if (PushOption.isPush(judgement, cards)) {
     what.classList.add('puzzle-cards', 'puzzle-push');
-    cards.forEach(function (label, at) {
-      const part = document.createElement('span');
-      part.className = 'puzzle-push-part';
-      const where = document.createElement('span');
-      where.className = 'puzzle-push-to';
-      where.textContent = I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-      part.append(CardBuilder.build(ReplayView.cardOf(label)), where);
-      what.appendChild(part);
-    });
+    what.append(...PushOption.parts(cards, 'puzzle'));
     return what;
   }
   what.textContent = AnalysisView.optionText(judgement, option, name);
@@ -302,7 +281,7 @@ function _drawPosition(judgement, step, name) {
     play.className = 'puzzle-play';
     const cards = document.createElement('div');
     cards.className = 'puzzle-play-cards';
-    _cards(turn.cards).forEach(function (card) { cards.appendChild(CardBuilder.build(card)); });
+    CardLabels.cardsOf(turn.cards).forEach(function (card) { cards.appendChild(CardBuilder.build(card)); });
     play.append(_badge('puzzle-play-name', name(turn.seat)), cards);
     return play;
   }) : [_badge('puzzle-leads', I18n.t('puzzle.leads'))]));
@@ -311,7 +290,7 @@ function _drawPosition(judgement, step, name) {
   if (step.calls[seat]) {
     own.appendChild(_badge('puzzle-seat-call', I18n.t('call.' + step.calls[seat])));
   }
-  CardBuilder.syncCards(_elements['puzzle-hand'], _cards(step.hands[seat]));
+  CardBuilder.syncCards(_elements['puzzle-hand'], CardLabels.cardsOf(step.hands[seat]));
 }
 
 /**

@@ -17,6 +17,7 @@ import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
 import { MoveLog } from '../move-log.js';
+import { Notifications } from '../protocol.js';
 import { State } from '../state.js';
 import { User } from '../user.js';
 import { ScoreView } from './score-view.js';
@@ -153,17 +154,17 @@ function _bubble(seat, reaction) {
  */
 function _onStateChanged(change) {
   const event = change.event;
-  if (event === 'game_started' || (event === 'player_joined' && change.context.session_id)
-      || event === 'spectate_started') {
+  if (event === Notifications.GAME_STARTED || (event === Notifications.PLAYER_JOINED && change.context.session_id)
+      || event === Notifications.SPECTATE_STARTED) {
     _moves = MoveLog.empty();
   }
-  if (event !== 'player_left' || State.public.is_running) {  // a leave in the lobby is no move of a game
+  if (event !== Notifications.PLAYER_LEFT || State.public.is_running) {  // a leave in the lobby is no move of a game
     _moves = MoveLog.reduce(_moves, event, change.context, State.displayName, Config.MOVE_LOG_LINES);
   }
-  if (event === 'chat_history') {
+  if (event === Notifications.CHAT_HISTORY) {
     _version += 1;
   }
-  if (event !== 'chat_message' && event !== 'reaction') {
+  if (event !== Notifications.CHAT_MESSAGE && event !== Notifications.REACTION) {
     return;
   }
   _version += 1;
@@ -174,7 +175,7 @@ function _onStateChanged(change) {
   if (_tab !== 'chat' && seat !== State.playerIndex) {
     _unread += 1;
   }
-  if (event === 'reaction' && Config.REACTIONS.includes(change.context.reaction)) {
+  if (event === Notifications.REACTION && Config.REACTIONS.includes(change.context.reaction)) {
     _bubble(seat, change.context.reaction);
   }
 }

@@ -10,6 +10,7 @@ import { I18n } from '../i18n.js';
 import { IdleSeats } from '../idle-seats.js';
 import { Lib } from '../lib.js';
 import { Modals } from '../modals.js';
+import { Notifications, Phases } from '../protocol.js';
 import { State } from '../state.js';
 import { Dom } from './dom.js';
 import { ActionBar } from './table/action-bar.js';
@@ -43,8 +44,8 @@ const _ui = {
 /** @type {string} The tag of the hint's toast: it goes when the turn moves on. */
 const _HINT_TOAST = 'hint';
 /** @type {Set<string>} The events after which the hint's toast no longer holds. */
-const _TURN_MOVED = new Set(['request', 'player_played', 'player_passed', 'player_turn_changed', 'trick_taken',
-  'round_over', 'request_cancelled']);
+const _TURN_MOVED = new Set(['request', Notifications.PLAYER_PLAYED, Notifications.PLAYER_PASSED, Notifications.PLAYER_TURN_CHANGED, Notifications.TRICK_TAKEN,
+  Notifications.ROUND_OVER, Notifications.REQUEST_CANCELLED]);
 
 /**
  * Forget the selection and the push zones.
@@ -103,7 +104,7 @@ function _byTarget(triple) {
  */
 function _visibleHand() {
   let cards = State.hand();
-  if (State.public.phase === 'schupf') {
+  if (State.public.phase === Phases.SCHUPF) {
     const given = State.private.given_schupf_cards;
     const zones = _zoneCards();
     cards = Lib.withoutCards(cards, given || Lib.PUSH_TARGETS.map(function (target) { return zones[target]; })
@@ -111,7 +112,7 @@ function _visibleHand() {
   }
   // the private state may bring the received cards just before start_playing (docs/server.md,
   // "What a seat may do beyond its turn"): they join the hand with it
-  if (State.public.phase === 'schupf' && State.private.received_schupf_cards) {
+  if (State.public.phase === Phases.SCHUPF && State.private.received_schupf_cards) {
     cards = Lib.withoutCards(cards, State.private.received_schupf_cards);
   }
   return cards;
@@ -132,7 +133,7 @@ function _selection() {
  * @returns {{zones: (Object<string, (number[]|null)>|null), active: boolean}} The zones.
  */
 function _zoneModel() {
-  if (State.public.phase === 'schupf' && State.hand().length) {
+  if (State.public.phase === Phases.SCHUPF && State.hand().length) {
     const given = State.private.given_schupf_cards;
     return given ? { zones: _byTarget(given), active: false }
       : { zones: _zoneCards(), active: State.requestAction() === 'schupf' };
@@ -166,22 +167,22 @@ function _statusText() {
   if (action === 'wish' || action === 'give_dragon_away') {
     return I18n.t(action === 'wish' ? 'status.wish' : 'status.dragon');
   }
-  if (state.phase === 'grand_tichu') {
+  if (state.phase === Phases.GRAND_TICHU) {
     return action === 'announce_grand_tichu' ? I18n.t('status.grandTichu') : _waitingText();
   }
-  if (state.phase === 'schupf') {
+  if (state.phase === Phases.SCHUPF) {
     if (action !== 'schupf') {
       return _waitingText();
     }
     return I18n.t(_pushCount() === 3 ? 'status.pushReady' : 'status.push');
   }
-  if (state.phase === 'round_over') {
+  if (state.phase === Phases.ROUND_OVER) {
     return I18n.t('status.roundOver');
   }
-  if (state.phase === 'game_over') {
+  if (state.phase === Phases.GAME_OVER) {
     return I18n.t('status.gameOver');
   }
-  if (state.phase !== 'playing') {
+  if (state.phase !== Phases.PLAYING) {
     return '';
   }
   return _playingStatus(action);
@@ -334,10 +335,10 @@ function _onButton(name, state) {
  */
 function _onHandCard(key) {
   const phase = State.public.phase;
-  if (phase === 'schupf' && State.requestAction() === 'schupf') {
+  if (phase === Phases.SCHUPF && State.requestAction() === 'schupf') {
     _ui.selected = _ui.selected.has(key) ? new Set() : new Set([key]);
   }
-  else if (phase === 'playing') {
+  else if (phase === Phases.PLAYING) {
     if (!_ui.selected.delete(key)) {
       _ui.selected.add(key);
     }
@@ -373,7 +374,7 @@ function _onZone(target) {
  * @returns {void}
  */
 function _closeResult() {
-  if (State.public.phase === 'game_over') {
+  if (State.public.phase === Phases.GAME_OVER) {
     EventBus.emit(Events.INTENT_SHOW_SCORES);
     return;
   }
@@ -405,11 +406,11 @@ function _onStateChanged(change) {
     EventBus.emit(Events.UI_TOAST_DROP, _HINT_TOAST);
   }
   _ui.ownAction = TableControls.ownAction(_ui.ownAction, event, change.context || {}, State.playerIndex);
-  if (event === 'round_started' || (event === 'player_joined' && 'session_id' in change.context)) {
+  if (event === Notifications.ROUND_STARTED || (event === Notifications.PLAYER_JOINED && 'session_id' in change.context)) {
     _resetCards();
     _ui.received = new Map();
   }
-  else if (event === 'start_playing') {
+  else if (event === Notifications.START_PLAYING) {
     // the received cards go straight into the hand, highlighted (no step that costs clock time)
     _resetCards();
     _ui.received = _receivedFrom(State.private.received_schupf_cards || []);
@@ -417,7 +418,7 @@ function _onStateChanged(change) {
   else if (_ui.ownAction !== null) {
     _ui.received = new Map();  // the seat played or passed: the highlight has done its job
   }
-  else if (event === 'round_over') {
+  else if (event === Notifications.ROUND_OVER) {
     _ui.resultDismissed = false;
   }
   const held = new Set(State.hand().map(Lib.cardKey));
@@ -488,11 +489,11 @@ function render() {
   const phase = State.public.phase;
   const zones = _zoneModel();
   SeatsPanel.render();
-  const final = phase === 'game_over';
+  const final = phase === Phases.GAME_OVER;
   CenterPanel.render({
     zones: zones.zones,
     zonesActive: zones.active,
-    showResult: final || (!_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')),
+    showResult: final || (!_ui.resultDismissed && (phase === Phases.ROUND_OVER || phase === Phases.GRAND_TICHU)),
     final: final
   });
   const received = new Map(Array.from(_ui.received, function (entry) {

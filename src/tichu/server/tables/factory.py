@@ -200,12 +200,12 @@ class GameFactory:
                   running.id, reason)
         record: GameRecord | None = None
         try:
-            rules = RuleSet.from_json(running.rules, running.seed)
+            rules = RuleSet.from_json(running.rules)
             rebuilt = replay_journal(rules, running.entries)
             kind = str(running.options.get("agent", self.settings.agent))
             players = [(running.seats[seat][0], "human") if seat in running.seats
                        else (agent_name(seat), self._agents(kind, agent_name(seat)).kind) for seat in range(4)]
-            record = game_record(rebuilt.finished, rules, players, record_id=running.id,
+            record = game_record(rebuilt.finished, rules, players, record_id=running.id, seed=running.seed,
                                  started_at=running.started_at)
             record["table"] = running.table_name
             ended_early(record, rebuilt.unfinished)

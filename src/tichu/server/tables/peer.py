@@ -5,9 +5,11 @@ The engine's questions become ``request`` messages with a ``request_id``, answer
 (:mod:`~tichu.server.wire.answers`: the client is never trusted) and only a valid answer goes
 back to the engine. A refused response leaves the request open. What the seat says goes over
 its :class:`~tichu.server.wire.client_link.ClientLink` (the wire: sending, errors, the
-notifications with the seat's private part and ``private_state_changed``); the seat hands it
-its private state. A ``play`` request carries the table's ``hint`` (the legal plays ranked
-from this seat's view only, :mod:`~tichu.server.tables.hints`) when the table gives hints.
+notifications with the seat's private part, the state after each event as the fields that
+changed for this client (:mod:`~tichu.server.wire.deltas`), and ``private_state_changed``); the
+seat hands it its private state and the table's public state. A ``play`` request carries the
+table's ``hint`` (the legal plays ranked from this seat's view only,
+:mod:`~tichu.server.tables.hints`) when the table gives hints.
 
 The seat's stand-in agent answers for the client when its turn times out and when the seat
 goes to an agent with a request open; like the hint, its decisions are computed in the
@@ -38,6 +40,7 @@ from tichu.server.tables.hints import Hinter
 from tichu.server.wire.answers import check_dragon, check_grand_tichu, check_play, check_schupf, check_wish
 from tichu.server.wire.client_link import ClientLink
 from tichu.server.wire.connection import Connection
+from tichu.server.wire.deltas import public_now
 from tichu.server.wire.incoming import JsonObject, Response
 from tichu.server.wire.outgoing import Clock as ClockJson
 from tichu.server.wire.outgoing import (
@@ -50,7 +53,8 @@ from tichu.server.wire.outgoing import (
     WishContext,
 )
 from tichu.server.wire.outgoing import PrivateState as PrivateStateJson
-from tichu.server.wire.protocol import ProtocolError, cards_json, combination_json
+from tichu.server.wire.outgoing import PublicState as PublicStateJson
+from tichu.server.wire.protocol import ProtocolError, cards_json, combination_json, table_public_json
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import session_hash
 
@@ -72,8 +76,12 @@ class SeatLink(Protocol):
     def send_error(self, error: ProtocolError) -> None:
         """Answer a refused message."""
 
-    def notify(self, event: Event, private_state: Callable[[], PrivateState]) -> None:
-        """Forward an event with the seat's private part."""
+    def notify(self, event: Event, private_state: Callable[[], PrivateState],
+               public_state: Callable[[], PublicStateJson]) -> None:
+        """Forward an event with the seat's private part and the state after it."""
+
+    def joined_public(self, state: PublicStateJson) -> PublicStateJson:
+        """The table's ``public_state`` for the seat's ``player_joined``."""
 
     def joined(self, state: PrivateState) -> PrivateStateJson:
         """The seat's ``private_state`` for its ``player_joined``."""
@@ -187,9 +195,15 @@ class Peer(Player):
         self.link.send_error(error)
 
     def notify(self, event: Event) -> None:
-        """Forward an event with the seat's private part (R8.2), and ``private_state_changed``
-        if what the seat may do beyond its turn changed with it (R6.1, R4.3)."""
-        self.link.notify(event, self._private_state)
+        """Forward an event with the seat's private part (R8.2) and the state after it (what
+        changed of it for this client), and ``private_state_changed`` if what the seat may do
+        beyond its turn changed with it (R6.1, R4.3)."""
+        self.link.notify(event, self._private_state, lambda: public_now(event, self.table))
+
+    def joining_public_state(self) -> PublicStateJson:
+        """The table's ``public_state`` for the seat's ``player_joined`` (join or reconnect): the
+        events after it carry what changes of it."""
+        return self.link.joined_public(table_public_json(self.table.info, self.table.round))
 
     def joining_private_state(self) -> PrivateStateJson:
         """The seat's ``private_state`` for its ``player_joined`` (join or reconnect; R8.2: its

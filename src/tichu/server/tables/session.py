@@ -112,8 +112,8 @@ class GameSession:
         self._starting_people = {hashed for _, _, hashed in people}
         self.seat_changes = []
         self._kept_options = kept = dict(options)
-        rules, name = engine.rules, self.table_name
-        self._store.submit(lambda store: store.running.begin_game(game_id, name, started_at, rules.seed,
+        rules, seed, name = engine.rules, engine.seed, self.table_name
+        self._store.submit(lambda store: store.running.begin_game(game_id, name, started_at, seed,
                                                                   rules.to_json(), kept))
         self._run(engine, GameJournal(self._store, game_id, self._table()), started_at, people)
 
@@ -314,7 +314,8 @@ class GameSession:
         record: GameRecord | None = None
         try:
             players = self.starters or [(player.name, player.kind) for player in engine.players]
-            record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
+            record = game_record(engine.rounds, engine.rules, players, record_id=game_id, seed=engine.seed,
+                                 started_at=self._started_at)
             record["table"] = self.table_name
             if self.seat_changes:
                 record["seat_changes"] = list(self.seat_changes)

@@ -36,7 +36,7 @@ from typing import TypedDict
 from tichu.core.errors import RuleViolation
 from tichu.core.round import ActionKind, Round
 from tichu.core.ruleset import RuleSet
-from tichu.core.views import TableInfo, TablePhase, build_public_state
+from tichu.core.views import TableInfo, TablePhase
 from tichu.engine.engine import GameEngine
 from tichu.engine.player import Player
 from tichu.records.journal import rebuild
@@ -64,7 +64,6 @@ from tichu.server.wire.protocol import (
     ProtocolError,
     agent_name,
     notification,
-    public_state_json,
 )
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter
@@ -313,19 +312,16 @@ class Table:
         self.broadcast.to_all("player_joined", public, but=peer)
         self.spectators.changed()  # a new person has not allowed all hands (yet)
         peer.send(notification("player_joined", {
-            **public, "session_id": peer.session_id, "public_state": self._public_state(),
+            **public, "session_id": peer.session_id, "public_state": self._public_state(peer.joining_public_state()),
             "private_state": peer.joining_private_state(),
             "pending_request": peer.pending_payload, "protocol_version": PROTOCOL_VERSION,
             "options": self.options.to_json(),
         }))
 
-    def _public_state(self) -> out.PublicState:
-        """``public_state`` for a client joining or a spectator coming: what every seat sees, who
-        passed since the last play, who is away and which seats are handed over."""
-        round_ = self.round
-        return {**public_state_json(build_public_state(self.info, round_)),
-                "passed": round_.passed_since_last_play() if round_ else [],
-                "away": self.seats.away_json(), "agent_plays_for": self.clocks.handed_over_seats()}
+    def _public_state(self, table_state: out.PublicState) -> out.PublicState:
+        """``public_state`` for a client joining or a spectator coming: the table's (what every
+        seat sees, who passed since the last play), who is away and which seats are handed over."""
+        return {**table_state, "away": self.seats.away_json(), "agent_plays_for": self.clocks.handed_over_seats()}
 
     def drop(self, peer: Peer, connection: Connection) -> None:
         """A client's socket closed without ``leave``: keep the seat for the grace period."""
@@ -384,7 +380,7 @@ class Table:
         self.spectators.check_admits(self.name)
         spectator = Spectator(connection)
         spectator.send(notification("spectate_started", {
-            "table_name": self.name, "public_state": self._public_state(),
+            "table_name": self.name, "public_state": self._public_state(spectator.watching(self.info, self.round)),
             "options": self.options.to_json(), "lobby_state": self.lobby.state(),
             "protocol_version": PROTOCOL_VERSION,
         }))
@@ -406,12 +402,13 @@ class Table:
         """
         self.lobby.check_host(peer, "start_game")
         players = self._players()
-        rules = RuleSet(target_score=self.target_score, seed=self.settings.seed)
+        rules = RuleSet(target_score=self.target_score)
         self.social.clear()  # readiness is for one start; the clients clear it on game_started
         self.seats.forget_departed()  # who left the lobby has no seat in the game
         starters = [[player.name, player.kind] for player in players]
         options: StartOptions = {**self.options.stored(), "starters": starters}
-        engine = GameEngine(players, rules, info=self.info, bomb_window=self.settings.bomb_window, keep_rounds=True)
+        engine = GameEngine(players, rules, seed=self.settings.seed, info=self.info,
+                            bomb_window=self.settings.bomb_window, keep_rounds=True)
         self.session.begin(engine, str(uuid.uuid4()), now_iso(), options, self._people())
         engine.observe(self.spectators)
 
@@ -477,7 +474,7 @@ class Table:
         self.seats.take(peer)
         self.info.host_index = line.seat
         finished, round_ = line.position.rounds()
-        engine = GameEngine(self._players(), line.position.rules, rng=random.Random(), info=self.info,
+        engine = GameEngine(self._players(), line.position.rules, info=self.info,
                             bomb_window=self.settings.bomb_window, keep_rounds=True)
         engine.resume(finished, round_)
         self.session.play_line(engine)
@@ -498,7 +495,7 @@ class Table:
         :param running: The stored game.
         :raises JournalFault: If the rules do not replay the journal (nothing is started then).
         """
-        rules = RuleSet.from_json(running.rules, running.seed)
+        rules = RuleSet.from_json(running.rules)
         finished, unfinished = rebuild(rules, running.entries)
         table = cls(running.table_name, settings, on_empty, store, pool=pool, agents=agents, hinter=hinter,
                     on_finished=on_finished)
@@ -508,7 +505,7 @@ class Table:
             peer = table._new_peer(name, seat)
             peer.session_hash = hashed
             table.seats.take(peer)
-        engine = GameEngine(table._players(), rules, rng=random.Random(), info=table.info,
+        engine = GameEngine(table._players(), rules, seed=running.seed, rng=random.Random(), info=table.info,
                             bomb_window=settings.bomb_window, keep_rounds=True)
         engine.resume(finished, unfinished)
         table.session.resume(engine, running.id, running.started_at, running.options, len(running.entries),

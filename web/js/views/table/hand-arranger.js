@@ -10,6 +10,7 @@ import { EventBus } from '../../event-bus.js';
 import { Events } from '../../events.js';
 import { HandOrder } from '../../hand-order.js';
 import { I18n } from '../../i18n.js';
+import { Notifications } from '../../protocol.js';
 import { State } from '../../state.js';
 import { Dom } from '../dom.js';
 
@@ -271,8 +272,8 @@ function init() {
   _bindDrag();
   EventBus.on(Events.STATE_CHANGED, function (change) {
     const event = change.event;
-    if (event === 'round_started' || event === 'hand_cards_dealt'
-        || (event === 'player_joined' && 'session_id' in (change.context || {}))) {
+    if (event === Notifications.ROUND_STARTED || event === Notifications.HAND_CARDS_DEALT
+        || (event === Notifications.PLAYER_JOINED && 'session_id' in (change.context || {}))) {
       _order = null;  // a new deal: sorted again
     }
   });

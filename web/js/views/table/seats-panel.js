@@ -5,6 +5,7 @@
 
 import { I18n } from '../../i18n.js';
 import { Lib } from '../../lib.js';
+import { Phases } from '../../protocol.js';
 import { State } from '../../state.js';
 import { Dom } from '../dom.js';
 
@@ -51,7 +52,7 @@ function _renderSeat(element, seat) {
   const call = (state.announcements || [])[seat] || 0;
   const place = State.placeOf(seat);
   const count = (state.count_hand_cards || [])[seat] || 0;
-  const running = state.phase === 'grand_tichu' || state.phase === 'schupf' || state.phase === 'playing';
+  const running = state.phase === Phases.GRAND_TICHU || state.phase === Phases.SCHUPF || state.phase === Phases.PLAYING;
   element.className = 'seat pos-' + Lib.relativePosition(seat, own) + ' team-' + Lib.teamOf(seat);
   element.classList.toggle('own', seat === State.playerIndex);
   element.classList.toggle('turn', state.current_turn_index === seat);
@@ -85,7 +86,7 @@ function _renderTeam(team) {
   _setText(Dom.part(element, '.team-total'), String(total));
   const roundPoints = points[first] + points[first + 2];
   _setText(Dom.part(element, '.team-round'),
-    State.public.phase === 'playing' ? I18n.t('score.round', { points: Lib.formatSigned(roundPoints) }) : '');
+    State.public.phase === Phases.PLAYING ? I18n.t('score.round', { points: Lib.formatSigned(roundPoints) }) : '');
   element.classList.toggle('own-team', State.playerIndex !== null && Lib.teamOf(State.playerIndex) === team);
 }
 
