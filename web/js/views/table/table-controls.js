@@ -99,7 +99,7 @@ function _playTurnState(situation) {
  * any selection that is not a legal play (a bomb that may be played is one).
  * @param {{selection: number[][], legalPlays: number[][][], trickCombination: ([string, number, number]|null),
  *   wishValue: number}} situation The selection and the open `play` request's context.
- * @returns {({key: string, params: Object}|null)} The I18n key and its parameters, or null
+ * @returns {({key: string, params: Object<string, (string|number)>}|null)} The I18n key and its parameters, or null
  *   when nothing is selected or the selection is a legal play.
  */
 function selectionProblem(situation) {
