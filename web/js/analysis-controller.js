@@ -71,7 +71,7 @@ function _failureStatus(error) {
 /**
  * Take an answer of `GET .../analysis`: keep it, and ask again while it is pending.
  * @param {number} generation The game's number when asked.
- * @param {Object} answer `{status, progress, analysis}`.
+ * @param {import('./replay-api.js').AnalysisStatus} answer `{status, progress, analysis}` (docs/server.md "Game analysis").
  * @returns {void}
  */
 function _take(generation, answer) {

@@ -12,7 +12,7 @@
  *   analyse: nothing is shown), `none` (not analysed yet), `queued`, `running`, `done`,
  *   `failed` (the server's analysis failed), `busy` (the server's queue is full) or `offline`.
  * @property {number[]} progress `[done, total]` decisions while queued or running.
- * @property {?Object} document The analysis document (`tichu-analysis/1`) when done.
+ * @property {?import('./protocol-types.js').AnalysisDocument} document The analysis document (`tichu-analysis/1`) when done.
  * @property {string} reason Why the server's analysis failed (its words), or ''.
  */
 

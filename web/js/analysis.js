@@ -6,6 +6,7 @@
  */
 
 /** @typedef {import('./protocol-types.js').AnalysisJudgement} Judgement */
+/** @typedef {import('./protocol-types.js').AnalysisDocument} AnalysisDocument */
 
 /** @type {ReadonlyArray<string>} The labels the chart marks (the others show in the judged panel only). */
 const MARKED = Object.freeze(['mistake', 'blunder']);
@@ -22,7 +23,7 @@ const THRESHOLDS = Object.freeze({ inaccuracy: 35, mistake: 60, blunder: 120 });
 
 /**
  * The document's judgements in the order of their steps (the document's order within a step).
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @returns {Judgement[]} The judgements.
  */
 function judgements(document) {
@@ -34,7 +35,7 @@ function judgements(document) {
 
 /**
  * The judgements of one step, the costliest first.
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} step The step's index.
  * @returns {Judgement[]} The judgements made at that step.
  */
@@ -45,7 +46,7 @@ function judgementsAt(document, step) {
 
 /**
  * The marked judgements (mistakes and blunders), in step order.
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @returns {Judgement[]} The judgements whose label is marked.
  */
 function markers(document) {
@@ -56,12 +57,13 @@ function markers(document) {
 
 /**
  * The worst label among the judgements of a stretch of steps (for the jump selects).
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} from The first step.
  * @param {number} to The step after the last.
  * @returns {(string|null)} `blunder`, `mistake` or null (inaccuracies are not marked).
  */
 function worstLabel(document, from, to) {
+  /** @type {(string|null)} */
   let worst = null;
   markers(document).forEach(function (judgement) {
     const label = judgement.label || '';  // a marker has a label
@@ -75,7 +77,7 @@ function worstLabel(document, from, to) {
 /**
  * The chart's geometry: x is the step (the whole game from left to right), y the advantage
  * (expected game score difference, team 20 minus team 31), 0 in the middle.
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} steps The steps of the game.
  * @param {{width: number, height: number, pad: number, left?: number, bottom?: number}} box
  *   The drawing's size, margin, and the room kept for the axes' labels on the left and below.
@@ -128,7 +130,7 @@ function ticks(range) {
 
 /**
  * The judged step nearest to a point of the chart (where a click or tap jumps).
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} steps The steps of the game.
  * @param {{width: number, pad: number, left?: number}} box The drawing's size and margins.
  * @param {number} x The x clicked, in the drawing's units.
@@ -149,7 +151,7 @@ function nearestStep(document, steps, box, x) {
 
 /**
  * The next or previous marked step from a step (for the chart's keys).
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} step The step shown.
  * @param {number} direction 1 (on) or -1 (back).
  * @returns {(number|null)} The step, or null when there is none that way.
@@ -163,7 +165,7 @@ function nextMarked(document, step, direction) {
 
 /**
  * A seat's costliest decisions: the largest losses first (only losses above 0).
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} seat The seat.
  * @param {number} [count] How many (5).
  * @returns {Judgement[]} The judgements.
@@ -176,7 +178,7 @@ function costliest(document, seat, count) {
 
 /**
  * The seats whose decisions were judged, in seat order.
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @returns {number[]} The seats.
  */
 function judgedSeats(document) {
@@ -187,7 +189,7 @@ function judgedSeats(document) {
 /**
  * The seat the list of costliest decisions starts with: the viewer's own when their name
  * played a judged seat, else the first judged seat.
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {string[]} names The game's players by seat.
  * @param {?string} own The viewer's name.
  * @returns {(number|null)} The seat, or null without judgements.
@@ -200,9 +202,9 @@ function startSeat(document, names, own) {
 
 /**
  * A seat's summary line of the document (`players`), if it has one.
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} seat The seat.
- * @returns {(Object|null)} `{seat, name, decisions, mean_loss, given_away, ...}`.
+ * @returns {(import('./protocol-types.js').AnalysisPlayer|null)} `{seat, name, decisions, mean_loss, given_away, ...}`.
  */
 function playerSummary(document, seat) {
   const players = (document && Array.isArray(document.players)) ? document.players : [];
@@ -212,7 +214,7 @@ function playerSummary(document, seat) {
 /**
  * The option chosen and the best option of a judgement.
  * @param {Judgement} judgement The judgement.
- * @returns {{chosen: Object, best: Object}} The two options (the same when the best was chosen).
+ * @returns {{chosen: Partial<import('./protocol-types.js').AnalysisOption>, best: Partial<import('./protocol-types.js').AnalysisOption>}} The two options (the same when the best was chosen).
  */
 function choiceAndBest(judgement) {
   const options = judgement.options || [];
@@ -221,7 +223,7 @@ function choiceAndBest(judgement) {
 
 /**
  * A seat's judged decisions in step order (all of them, labelled or not): the move list.
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {(number|null)} seat The seat.
  * @param {number} [round] Only this round's (0-based), when given.
  * @returns {Judgement[]} The judgements.
@@ -234,11 +236,12 @@ function moves(document, seat, round) {
 
 /**
  * How many inaccuracies, mistakes and blunders a seat made (its labels in the document).
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @param {number} seat The seat.
  * @returns {{inaccuracy: number, mistake: number, blunder: number}} The counts.
  */
 function counts(document, seat) {
+  /** @type {{inaccuracy: number, mistake: number, blunder: number} & Object<string, number>} */
   const found = { inaccuracy: 0, mistake: 0, blunder: 0 };
   moves(document, seat).forEach(function (judgement) {
     if (judgement.label !== null && LABELS.includes(judgement.label)) {
@@ -250,7 +253,7 @@ function counts(document, seat) {
 
 /**
  * The least loss, beyond the judge's uncertainty, of each label (the document's `method`).
- * @param {?Object} document The analysis document.
+ * @param {?AnalysisDocument} document The analysis document.
  * @returns {Object<string, number>} The thresholds by label (points).
  */
 function thresholds(document) {

@@ -12,9 +12,64 @@
  */
 
 /**
+ * A game's summary in a page of `GET /api/games` (docs/server.md "History API").
+ * @typedef {object} GameSummary
+ * @property {string} id The record's id.
+ * @property {string} started_at When it began (ISO 8601).
+ * @property {(string|null)} table_name The table it was played at.
+ * @property {Array<{seat: number, name: string, kind: string, key: string}>} players The occupants at the start.
+ * @property {(number[]|null)} score `[team 20, team 31]`.
+ * @property {(number|null)} winner 20, 31, or null.
+ * @property {number} rounds The finished rounds.
+ * @property {boolean} aborted Whether it ended early.
+ * @property {Array<{seat: number, round: number, event: number, name: string, kind: string, reason: string}>} seat_changes
+ *   Each seat's new occupants, in order (records.md).
+ * @property {({seat: number, name: string}|null)} ended_by Whose leaving ended it, or null.
+ * @property {({round: number, points: number[]}|null)} unfinished The round it ended in, for a game ended early.
+ */
+
+/**
+ * A player's statistics, `GET /api/players/{name}` (docs/server.md "History API"); rates are
+ * 0..1 or null without a call.
+ * @typedef {object} PlayerStats
+ * @property {string} name The player key.
+ * @property {string} kind `human` or `agent:KIND`.
+ * @property {number} games
+ * @property {number} finished
+ * @property {number} wins
+ * @property {(number|null)} win_rate
+ * @property {number} rounds
+ * @property {number} tichu_calls
+ * @property {number} tichu_made
+ * @property {(number|null)} tichu_success
+ * @property {number} grand_calls
+ * @property {number} grand_made
+ * @property {(number|null)} grand_success
+ * @property {number} double_victories
+ * @property {(number|null)} points_per_round
+ * @property {number} bombs
+ * @property {(number|undefined)} left Games left for good (not sent by an older server).
+ * @property {number} rating
+ * @property {({games: number, decisions: number, mean_loss: (number|null)}|undefined)} accuracy Over the analysed games.
+ */
+
+/**
+ * A player of the leaderboard, `GET /api/leaderboard` (docs/server.md "History API").
+ * @typedef {object} Leader
+ * @property {number} rank
+ * @property {string} name
+ * @property {string} kind
+ * @property {number} rating
+ * @property {number} games
+ * @property {number} wins
+ * @property {(number|undefined)} left
+ */
+
+/**
  * GET a path of the API as JSON.
  * @param {string} path The path with its query, e.g. `/api/games?limit=6`.
- * @returns {Promise<Object>} The answer's JSON.
+ * @template T
+ * @returns {Promise<T>} The answer's JSON: what the path answers (docs/server.md), as its caller names it.
  */
 function _get(path) {
   return window.fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store' })
@@ -52,7 +107,7 @@ function _query(params) {
  * A page of stored games, newest first.
  * @param {{limit: number, offset: number, player: (string|null), people: (boolean|undefined)}} page
  *   The page and filters (`people`: only games with at least one person).
- * @returns {Promise<{games: Object[], total: number, limit: number, offset: number}>} The page.
+ * @returns {Promise<{games: GameSummary[], total: number, limit: number, offset: number}>} The page.
  */
 function games(page) {
   return _get('/api/games' + _query({ limit: page.limit, offset: page.offset, player: page.player,
@@ -62,7 +117,7 @@ function games(page) {
 /**
  * One player's statistics and rating.
  * @param {string} name The player key (a name, or an agent kind like `agent:random`).
- * @returns {Promise<Object>} The statistics.
+ * @returns {Promise<PlayerStats>} The statistics.
  */
 function player(name) {
   return _get('/api/players/' + encodeURIComponent(name));
@@ -71,7 +126,7 @@ function player(name) {
 /**
  * The players by rating.
  * @param {number} limit How many.
- * @returns {Promise<{players: Object[], limit: number}>} The leaderboard.
+ * @returns {Promise<{players: Leader[], limit: number}>} The leaderboard.
  */
 function leaderboard(limit) {
   return _get('/api/leaderboard' + _query({ limit: limit }));

@@ -18,7 +18,7 @@ const MODES = Object.freeze(['trick', 'bomb']);
  * the wish forces a play: `legal_plays` has no `[]`); in the `bomb` mode not when the
  * player may bomb (at the own turn the private state's `bombs` are the legal bombs, R4.3).
  * @param {(string|null)} mode `trick`, `bomb`, or null (off).
- * @param {(Object|null)} request The open request (`{action, context: {legal_plays}}`).
+ * @param {(import('./protocol-types.js').RequestPayload|null)} request The open request (`{action, context: {legal_plays}}`).
  * @param {Array<Array<number[]>>} bombs The bombs the seat may lay now (State.playableBombs).
  * @returns {boolean} True to pass.
  */
@@ -26,7 +26,7 @@ function shouldPass(mode, request, bombs) {
   if (!mode || !request || request.action !== 'play') {
     return false;
   }
-  const legal = (request.context || {}).legal_plays || [];
+  const legal = (request.context && request.context.legal_plays) || [];
   if (!legal.some(function (play) { return play.length === 0; })) {
     return false;
   }

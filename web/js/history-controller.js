@@ -28,8 +28,9 @@ let _request = 0;
 
 /**
  * Run an API call; store its answer with `store` unless a newer call was made since.
- * @param {Promise<Object>} call The call.
- * @param {function(Object): void} store Keeps the answer in the model.
+ * @template T
+ * @param {Promise<T>} call The call.
+ * @param {function(T): void} store Keeps the answer in the model.
  * @returns {void}
  */
 function _load(call, store) {

@@ -7,12 +7,12 @@
  * The history's state.
  * @typedef {object} HistoryFields
  * @property {string} tab The history's tab: `games` or `leaderboard`.
- * @property {?{games: Object[], total: number, limit: number, offset: number}} page The games shown.
+ * @property {?{games: Array<import('./api.js').GameSummary>, total: number, limit: number, offset: number}} page The games shown.
  * @property {number} offset The first game of the page asked for.
  * @property {?string} player The player the games are filtered to, or null.
  * @property {boolean} people Whether only games with at least one person are shown.
- * @property {?Object[]} leaders The leaderboard's players.
- * @property {?Object} stats The player view's statistics.
+ * @property {?Array<import('./api.js').Leader>} leaders The leaderboard's players.
+ * @property {?import('./api.js').PlayerStats} stats The player view's statistics.
  * @property {boolean} loading Whether an answer is awaited.
  * @property {?{status: number, error: string, reason: string}} error The last call's failure.
  * @property {string} returnTo The view the history's Back button returns to.

@@ -82,7 +82,7 @@ function confirm(questionKey, onConfirm, answerKeys) {
  */
 function _writeConfirmTexts() {
   _elements['confirm-text'].textContent = I18n.t(_confirmKeys.question);
-  for (const answer of ['yes', 'no']) {
+  for (const answer of /** @type {const} */ (['yes', 'no'])) {
     const button = _elements['confirm-' + answer];
     button.dataset.i18n = _confirmKeys[answer];
     button.textContent = I18n.t(_confirmKeys[answer]);

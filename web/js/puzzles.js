@@ -31,21 +31,21 @@ const INACCURACY = 35;
 
 /**
  * A seat's labelled decisions, the costliest first (the earlier one first at equal losses).
- * @param {?Object} document The analysis document.
+ * @param {?import('./protocol-types.js').AnalysisDocument} document The analysis document.
  * @param {number} seat The seat.
  * @returns {Judgement[]} The judgements.
  */
 function puzzlesOf(document, seat) {
   const judgements = (document && Array.isArray(document.judgements)) ? document.judgements : [];
   return judgements.filter(function (judgement) {
-    return judgement.seat === seat && LABELLED.includes(judgement.label)
+    return judgement.seat === seat && judgement.label !== null && LABELLED.includes(judgement.label)
       && Array.isArray(judgement.options) && judgement.options.length > 1;
   }).sort(function (a, b) { return (Number(b.loss) || 0) - (Number(a.loss) || 0) || a.step - b.step; });
 }
 
 /**
  * The loss below which an answer solves a puzzle: the document's inaccuracy threshold.
- * @param {?Object} document The analysis document.
+ * @param {?import('./protocol-types.js').AnalysisDocument} document The analysis document.
  * @returns {number} Points.
  */
 function thresholdOf(document) {
@@ -61,7 +61,7 @@ function thresholdOf(document) {
  * given (the round's `grand_tichu` step), and a Tichu not called is judged at the position in
  * which it was offered (its `step` itself).
  * @param {Judgement} judgement The judgement.
- * @param {Object[]} steps The replay's steps.
+ * @param {Array<import('./protocol-types.js').Step>} steps The replay's steps.
  * @returns {number} The step's index.
  */
 function positionStep(judgement, steps) {
@@ -127,7 +127,7 @@ function displayOrder(judgement) {
 
 /**
  * A session of a seat's puzzles, at the first (none when the seat has no labelled decision).
- * @param {?Object} document The analysis document.
+ * @param {?import('./protocol-types.js').AnalysisDocument} document The analysis document.
  * @param {number} seat The seat.
  * @returns {Session} The session.
  */
@@ -139,7 +139,7 @@ function start(document, seat) {
 /**
  * The puzzle shown.
  * @param {Session} session The session.
- * @returns {(Object|null)} Its judgement, or null without puzzles.
+ * @returns {(Judgement|null)} Its judgement, or null without puzzles.
  */
 function current(session) {
   return session.puzzles[session.at] || null;

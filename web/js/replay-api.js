@@ -34,10 +34,28 @@ function _failure(status, reason) {
 }
 
 /**
+ * A replay document, or the records of a file of several to choose from (each with its `index`
+ * in the file, docs/server.md "Replays").
+ * @typedef {((import('./protocol-types.js').ReplayDocument & {records?: undefined})
+ *   | {records: Array<import('./protocol-types.js').ReplayDocument & {index?: number}>})} ReplayAnswer
+ */
+
+/**
+ * A stored game's analysis status (docs/server.md "Game analysis").
+ * @typedef {object} AnalysisStatus
+ * @property {string} [status] `none`, `queued`, `running`, `done`, `failed` (or `off`).
+ * @property {boolean} [enabled] False when the server does not analyse games.
+ * @property {number[]} [progress] `[done, total]` decisions.
+ * @property {import('./protocol-types.js').AnalysisDocument} [analysis] The document once done.
+ * @property {string} [reason] Why the analysis failed.
+ */
+
+/**
  * Read an answer: its JSON, or a failure with the server's reason (`reason` where the answer has
  * one, as the rate limit's 429 does beside its code in `error`; else the replay's `error` text).
+ * @template T
  * @param {Response} response The answer.
- * @returns {Promise<Object>} The parsed document.
+ * @returns {Promise<T>} The parsed document: what the address answers (docs/server.md), as the caller names it.
  */
 function _read(response) {
   return response.json().catch(function () { return {}; }).then(function (body) {
@@ -50,12 +68,17 @@ function _read(response) {
 
 /**
  * Send a request; a network failure becomes a failure with status 0.
+ * @template T
  * @param {string} url The address.
  * @param {RequestInit} [options] `fetch`'s options.
- * @returns {Promise<Object>} The parsed document.
+ * @returns {Promise<T>} The parsed document, as the caller names it.
  */
 function _request(url, options) {
-  return window.fetch(url, options).then(_read, function (error) {
+  return window.fetch(url, options).then(function (response) {
+    /** @type {Promise<T>} */
+    const body = _read(response);
+    return body;
+  }, function (error) {
     throw _failure(0, String(error && error.message || error));
   });
 }
@@ -63,7 +86,7 @@ function _request(url, options) {
 /**
  * A stored game's replay document.
  * @param {string} gameId The game's id.
- * @returns {Promise<Object>} `{id, players, score, steps, fault, ...}`.
+ * @returns {Promise<ReplayAnswer>} `{id, players, score, steps, fault, ...}`.
  */
 function fetchGame(gameId) {
   return _request('api/games/' + encodeURIComponent(gameId) + '/steps', { headers: { Accept: 'application/json' } });
@@ -73,7 +96,7 @@ function fetchGame(gameId) {
  * The replay document of a record file, or the list of its records when it holds several.
  * @param {Blob} file The file (a record, JSON Lines, or a Brettspielwelt log).
  * @param {(number|null)} [index] Which record of a file of several.
- * @returns {Promise<Object>} A replay document, or `{records: [...]}`.
+ * @returns {Promise<ReplayAnswer>} A replay document, or `{records: [...]}`.
  */
 function uploadRecord(file, index) {
   if (file.size > MAX_FILE_BYTES) {
@@ -87,7 +110,7 @@ function uploadRecord(file, index) {
 /**
  * A stored game's analysis: its status, progress and (when done) the document.
  * @param {string} gameId The game's id.
- * @returns {Promise<Object>} `{status, progress, analysis}`; a failure with status 403 when
+ * @returns {Promise<AnalysisStatus>} `{status, progress, analysis}`; a failure with status 403 when
  *   the server does not analyse games.
  */
 function fetchAnalysis(gameId) {
@@ -98,7 +121,7 @@ function fetchAnalysis(gameId) {
 /**
  * Ask the server to analyse a stored game.
  * @param {string} gameId The game's id.
- * @returns {Promise<Object>} The answer (202 queued, 200 done already); a failure with status
+ * @returns {Promise<AnalysisStatus>} The answer (202 queued, 200 done already); a failure with status
  *   403 (analysis off), 404 (unknown game) or 503 (the queue is full).
  */
 function requestAnalysis(gameId) {

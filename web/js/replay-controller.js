@@ -47,6 +47,7 @@ function stepHash(gameId, step) {
  * @returns {string} E.g. `replay.notFound`.
  */
 function _failureKey(error) {
+  /** @type {Object<number, string>} */
   const keys = { 0: 'replay.offline', 400: 'replay.invalid', 404: 'replay.notFound', 413: 'replay.tooLarge',
     503: 'replay.busy' };
   return keys[error && error.status] || 'replay.failed';
@@ -54,7 +55,7 @@ function _failureKey(error) {
 
 /**
  * Wait for a request, then give its answer to the view and show it.
- * @param {Promise<Object>} request The request.
+ * @param {Promise<import('./replay-api.js').ReplayAnswer>} request The request.
  * @param {(string|null)} gameId The stored game's id (for a shareable address), or null.
  * @param {(number|null)} step The step to open at.
  * @returns {void}

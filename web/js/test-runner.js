@@ -14,7 +14,7 @@
 
 /** @type {Array<{name: string, tests: Array<{name: string, body: function(): *}>}>} */
 const _suites = [];
-/** @type {(Object|null)} The suite being declared. */
+/** @type {({name: string, tests: Array<{name: string, body: function(): *}>}|null)} The suite being declared. */
 let _current = null;
 
 /**

@@ -66,6 +66,39 @@ function judgedDecision(fields) {
 }
 
 /**
+ * A replay step with the fields a test sets and an empty deal's for the others.
+ * @param {Partial<import('./protocol-types.js').Step>} fields The fields to set.
+ * @returns {import('./protocol-types.js').Step} The step.
+ */
+function stepOf(fields) {
+  return Object.assign({ kind: 'deal', round: 0, trick: 0, seat: null, hands: [], trick_turns: [], trick_owner: null,
+    turn: null, wish: 0, wish_open: false, calls: [], out_order: [], won_points: [], tricks_won: [], score: [0, 0],
+    names: [] }, fields);
+}
+
+/** @type {import('./protocol-types.js').AnalysisMethod} An analysis method naming no thresholds of its own. */
+const method = { agent: 'random', samples: 16, z: 1.96, seed: 1, thresholds: {} };
+
+/**
+ * An analysis document with the given judgements and no player summary.
+ * @param {import('./protocol-types.js').AnalysisJudgement[]} judgements The judgements.
+ * @param {Object<string, number>} [thresholds] The method's thresholds by label (none: the judge's defaults).
+ * @returns {import('./protocol-types.js').AnalysisDocument} The document.
+ */
+function analysisDocument(judgements, thresholds) {
+  return { format: 'tichu-analysis/1', game_id: 'g', method: Object.assign({}, method, { thresholds: thresholds || {} }),
+    players: [], judgements: judgements };
+}
+
+/**
+ * An analysis document without a judgement.
+ * @returns {import('./protocol-types.js').AnalysisDocument} The document.
+ */
+function emptyDocument() {
+  return analysisDocument([]);
+}
+
+/**
  * An option of a judged decision with the fields a test sets and neutral values for the others.
  * @param {Partial<import('./protocol-types.js').AnalysisOption>} fields The fields to set.
  * @returns {import('./protocol-types.js').AnalysisOption} The option.
@@ -77,7 +110,7 @@ function judgedOption(fields) {
 /**
  * A `play` request.
  * @param {number[][][]} legalPlays The legal plays.
- * @param {(Array|null)} [trick] The combination on the table.
+ * @param {([string, number, number]|null)} [trick] The combination on the table.
  * @returns {Object} The request payload.
  */
 function playRequest(legalPlays, trick) {
@@ -88,8 +121,8 @@ function playRequest(legalPlays, trick) {
 
 /**
  * A ControlSituation with defaults.
- * @param {Object} fields The fields to set.
- * @returns {Object} The situation.
+ * @param {Partial<import('./views/table/table-controls.js').ControlSituation>} fields The fields to set.
+ * @returns {import('./views/table/table-controls.js').ControlSituation} The situation.
  */
 function situation(fields) {
   return Object.assign({ phase: Phases.PLAYING, requestAction: null, legalPlays: [], selection: [], pushCount: 0,
@@ -266,7 +299,9 @@ describe('I18n', function () {
 
 describe('EventBus', function () {
   it('calls subscribers until they unsubscribe', function () {
+    /** @type {unknown[]} */
     const seen = [];
+    /** @param {unknown} payload The event's payload. */
     const handler = function (payload) { seen.push(payload); };
     EventBus.on(Events.UI_RENDER, handler);
     EventBus.emit(Events.UI_RENDER, 1);
@@ -582,6 +617,11 @@ describe('TableControls (design 8.1.5)', function () {
     assert.ok(!states.pass.enabled);
   });
   it('an unplayable selection says why: the wish (R5), the trick to beat (R4), no combination', function () {
+    /**
+     * @param {Partial<{selection: number[][], legalPlays: number[][][], trickCombination: ([string, number, number]|null),
+     *   wishValue: number}>} fields The situation's fields to set.
+     * @returns {({key: string, params: Object}|null)} Why the selection is no legal play.
+     */
     const problem = function (fields) {
       return TableControls.selectionProblem(Object.assign({ selection: [], legalPlays: [],
         trickCombination: null, wishValue: 0 }, fields));
@@ -735,8 +775,12 @@ describe('CardTracker: cards still out', function () {
 });
 
 describe('CenterPanel: the plays of the open trick', function () {
+  /** @typedef {import('./protocol-types.js').PublicState['trick_turns'][number]} TrickTurn */
+  /** @type {TrickTurn} */
   const dog = [1, [[0, 0]], ['single', 1, 0]];
+  /** @type {TrickTurn} */
   const seven = [3, [[7, 4]], ['single', 1, 7]];
+  /** @type {TrickTurn} */
   const nine = [0, [[9, 1]], ['single', 1, 9]];
   it('drops the Dog once a play follows it (R3.10: it passed the lead)', function () {
     assert.deepEqual(CenterPanel.openTrickTurns([dog]), [dog], 'the Dog alone is shown');
@@ -784,6 +828,7 @@ describe('TrickLog: the last trick', function () {
 
 describe('MoveLog: the running log of the moves', function () {
   const names = ['Anna', 'Rolf', 'Ben', 'Dora'];
+  /** @param {number} seat 0..3. @returns {string} Its name. */
   const nameOf = function (seat) { return names[seat]; };
   it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
     let log = MoveLog.empty();
@@ -814,7 +859,7 @@ describe('MoveLog: the running log of the moves', function () {
     const log = MoveLog.reduce(MoveLog.empty(), Notifications.TRICK_TAKEN, { player_index: 1, points: 25, dragon_recipient: 2 },
       nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
-    assert.equal(log.moves[1].data.toName, 'Ben');
+    assert.equal(log.moves[1].data?.toName, 'Ben');
   });
   it('says who left the table and who plays the seat now (issue 35, finding 5)', function () {
     names[1] = 'Bot 2';  // the State took the notification first: the seat is the agent's
@@ -828,6 +873,7 @@ describe('MoveLog: the running log of the moves', function () {
 
 describe('HandOrder: sorting and arranging the hand', function () {
   const cards = [[14, 1], [2, 4], [16, 0], [2, 1], [9, 4], [1, 0]];
+  /** @param {number[][]} list Cards. @returns {string[]} Their keys. */
   const keys = function (list) { return list.map(Lib.cardKey); };
   it('sorts by rank (default) and by suit', function () {
     assert.deepEqual(keys(HandOrder.sortCards(cards, 'rank')), ['1-0', '2-1', '2-4', '9-4', '14-1', '16-0']);
@@ -848,7 +894,15 @@ describe('HandOrder: sorting and arranging the hand', function () {
 });
 
 describe('AutoPass: the decision', function () {
-  const request = function (legal) { return { action: 'play', context: { legal_plays: legal } }; };
+  /**
+   * A `play` request.
+   * @param {Array<Array<[number, number]>>} legal Its legal plays.
+   * @returns {import('./protocol-types.js').RequestPayload} The request.
+   */
+  const request = function (legal) {
+    return { request_id: 'r1', action: 'play', timeout: null, context: { hand_cards: [], trick_combination: null,
+      trick_owner_index: null, wish_value: 0, legal_plays: legal, hint: null } };
+  };
   it('passes in both modes when passing is legal and no bomb is possible', function () {
     assert.ok(AutoPass.shouldPass('trick', request([[], [[9, 1]]]), []));
     assert.ok(AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), []));
@@ -856,11 +910,14 @@ describe('AutoPass: the decision', function () {
   it('never passes a lead or when the wish forces a play, nor when off', function () {
     assert.ok(!AutoPass.shouldPass('trick', request([[[9, 1]]]), []));
     assert.ok(!AutoPass.shouldPass(null, request([[]]), []));
-    assert.ok(!AutoPass.shouldPass('trick', { action: 'wish', context: {} }, []));
+    assert.ok(!AutoPass.shouldPass('trick',
+      { request_id: 'r2', action: 'wish', timeout: null, context: { wish_values: [] } }, []));
     assert.ok(!AutoPass.shouldPass('trick', null, []));
   });
   it('leaves a request to the player in the bomb mode only when the server offers a bomb (R4.3)', function () {
-    const withBomb = request([[], FOUR_SEVENS]);
+    /** @type {Array<[number, number]>} */
+    const sevens = [[7, 1], [7, 2], [7, 3], [7, 4]];
+    const withBomb = request([[], sevens]);
     assert.ok(AutoPass.shouldPass('trick', withBomb, [FOUR_SEVENS]));
     assert.ok(!AutoPass.shouldPass('bomb', withBomb, [FOUR_SEVENS]));
     assert.ok(!AutoPass.shouldPass('bomb', request([[], [[9, 1]]]), [FOUR_SEVENS]), 'the bombs are the server\'s');
@@ -887,15 +944,15 @@ describe('Replay viewer: labels, words and addresses', function () {
   });
   it('says what a step did, in English and German', function () {
     I18n.setLanguage('en');
-    const pair = { kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 };
+    const pair = stepOf({ kind: 'play', seat: 1, cards: ['S7', 'R7'], combo: 'pair', rank: 7 });
     assert.equal(ReplayView.describe(pair), 'Seat 2 plays a pair of 7s.');
     assert.equal(ReplayView.comboText({ cards: ['SA'], combo: 'single', rank: 14 }), 'the Ace of Swords');
     assert.equal(ReplayView.comboText({ cards: ['S9', 'R9', 'G9', 'B9'], combo: 'bomb', rank: 9 }), 'four 9s');
-    assert.equal(ReplayView.describe({ kind: 'wish', seat: 0, value: 12 }), 'Seat 1 wishes for a Queen.');
-    assert.equal(ReplayView.describe({ kind: 'round_end', seat: null, round: 0, round_score: [60, 40] }),
+    assert.equal(ReplayView.describe(stepOf({ kind: 'wish', seat: 0, value: 12 })), 'Seat 1 wishes for a Queen.');
+    assert.equal(ReplayView.describe(stepOf({ kind: 'round_end', seat: null, round: 0, round_score: [60, 40] })),
       'Round 1 ends: 60 : 40.');
     I18n.setLanguage('de');
-    assert.equal(ReplayView.describe({ kind: 'pass', seat: 3 }), 'Platz 4 passt.');
+    assert.equal(ReplayView.describe(stepOf({ kind: 'pass', seat: 3 })), 'Platz 4 passt.');
     I18n.setLanguage('en');
   });
   it('reads and writes the replay address', function () {
@@ -917,7 +974,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
    * @param {number} loss The loss.
    * @param {?string} label The label.
    * @param {number} advantage The advantage after it.
-   * @returns {Object} The judgement.
+   * @returns {import('./protocol-types.js').AnalysisJudgement} The judgement.
    */
   function judgement(step, seat, loss, label, advantage) {
     return { step: step, round: step < 50 ? 0 : 1, seat: seat, kind: 'play', best: 0, chosen: loss ? 1 : 0,
@@ -925,8 +982,12 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
         { text: 'R5 G5', cards: ['R5', 'G5'], mean: 40 - loss, half_width: 8 }],
       loss: loss, loss_half_width: 10, label: label, advantage: advantage, samples: 16 };
   }
+  /**
+   * The analysis document of the tests: seven judgements, Ada's summary.
+   * @returns {import('./protocol-types.js').AnalysisDocument} The document.
+   */
   const documentOf = function () {
-    return { format: 'tichu-analysis/1', game_id: 'g', method: {}, players: [
+    return { format: 'tichu-analysis/1', game_id: 'g', method: method, players: [
       { seat: 0, name: 'Ada', decisions: 5, mean_loss: 25.2, given_away: 126, inaccuracies: 1, mistakes: 1,
         blunders: 1 }],
     judgements: [judgement(60, 0, 90, 'blunder', -120), judgement(10, 0, 0, null, 30),
@@ -959,13 +1020,13 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(chart.points[0].y, 60 - 30 / 150 * 50);
     assert.ok(chart.points[4].y > 60, 'team 31 ahead is below the line');
     assert.equal(chart.points[4].label, 'blunder');
-    assert.equal(Analysis.chart({ judgements: [] }, 10, box).range, 50);
+    assert.equal(Analysis.chart(emptyDocument(), 10, box).range, 50);
   });
   it('jumps from a click to the nearest judged step, and on to the next marker', function () {
     const doc = documentOf();
     assert.equal(Analysis.nearestStep(doc, 101, box, Analysis.stepX(57, 101, box)), 60);
     assert.equal(Analysis.nearestStep(doc, 101, box, 0), 10);
-    assert.equal(Analysis.nearestStep({ judgements: [] }, 101, box, 0), null);
+    assert.equal(Analysis.nearestStep(emptyDocument(), 101, box, 0), null);
     assert.equal(Analysis.nextMarked(doc, 0, 1), 40);
     assert.equal(Analysis.nextMarked(doc, 40, 1), 60);
     assert.equal(Analysis.nextMarked(doc, 60, 1), null);
@@ -980,11 +1041,12 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(Analysis.startSeat(doc, names, 'Cleo'), 2);
     assert.equal(Analysis.startSeat(doc, names, 'Dan'), 0, 'Dan made no judged decision');
     assert.equal(Analysis.startSeat(doc, names, null), 0);
-    assert.equal(Analysis.startSeat({ judgements: [] }, names, 'Ada'), null);
-    assert.equal(Analysis.playerSummary(doc, 0).mean_loss, 25.2);
+    assert.equal(Analysis.startSeat(emptyDocument(), names, 'Ada'), null);
+    assert.equal(Analysis.playerSummary(doc, 0)?.mean_loss, 25.2);
     assert.equal(Analysis.playerSummary(doc, 3), null);
   });
   it('says the verdict, the options and the values in English and German', function () {
+    /** @param {number} seat 0..3. @returns {string} Its name. */
     const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
     const blunder = judgement(60, 0, 90.4, 'blunder', -120);
     assert.equal(AnalysisView.verdict(blunder, name), 'Ada: blunder, 90 ± 10 points lost');
@@ -1004,6 +1066,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     const unmeasured = Object.assign(judgement(10, 2, 50, null, 0), { loss_half_width: 0 });
     assert.equal(AnalysisView.verdict(unmeasured, name),
       'Cleo: 50 points lost, not established (no spread over the deals)');
+    /** @param {string} text The option's text. @returns {import('./protocol-types.js').AnalysisOption} The option. */
     const option = function (text) { return judgedOption({ text: text, cards: [] }); };
     const tichu = judgedDecision({ kind: 'tichu', seat: 0 });
     assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
@@ -1026,7 +1089,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.deepEqual(Analysis.counts(doc, 1), { inaccuracy: 0, mistake: 0, blunder: 0 });
     assert.deepEqual(Analysis.MARKS, { inaccuracy: '?!', mistake: '?', blunder: '??' });
     assert.deepEqual(Analysis.thresholds(doc), { inaccuracy: 35, mistake: 60, blunder: 120 });
-    assert.equal(Analysis.thresholds({ method: { thresholds: { inaccuracy: 30, mistake: 50, blunder: 100 } } }).mistake,
+    assert.equal(Analysis.thresholds(analysisDocument([], { inaccuracy: 30, mistake: 50, blunder: 100 })).mistake,
       50);
   });
   it('keeps room for the scale: the y axis\' ticks and the labels\' margins (issue 35, finding 8)', function () {
@@ -1039,6 +1102,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(chart.half, 50);
   });
   it('names options in short words: the cards as in their corners, a push with its targets', function () {
+    /** @param {number} seat 0..3. @returns {string} Its name. */
     const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
     const play = judgement(60, 0, 90, 'blunder', -120);
     assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GB', 'RB'] }), name), 'J J');
@@ -1152,29 +1216,29 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
    * @param {number[]} means The options' means, best first.
    * @param {number} chosen The choice made.
    * @param {string[]} [texts] The options' texts.
-   * @returns {Object} The judgement.
+   * @returns {import('./protocol-types.js').AnalysisJudgement} The judgement.
    */
   function judged(step, seat, kind, label, means, chosen, texts) {
     return { step: step, round: 0, seat: seat, kind: kind, best: 0, chosen: chosen, label: label,
-      loss: means[0] - means[chosen], loss_half_width: 10, exact: false,
+      loss: means[0] - means[chosen], loss_half_width: 10, exact: false, advantage: 0, samples: 16,
       options: means.map(function (mean, at) {
         const text = texts ? texts[at] : ['SA', 'S7 R7', 'pass', 'G2'][at];
         return { text: text, cards: text === 'pass' || texts ? [] : text.split(' '), mean: mean, half_width: 8 };
       }) };
   }
   const documentOf = function () {
-    return { format: 'tichu-analysis/1', method: { thresholds: { inaccuracy: 30, mistake: 60, blunder: 120 } },
-      judgements: [
+    return analysisDocument([
         judged(12, 0, 'play', 'mistake', [50, 20, -30], 2),
         judged(3, 0, 'push', 'inaccuracy', [10, -40], 1, ['a', 'b']),
         judged(40, 0, 'play', 'blunder', [90, 70, 60, -100], 3),
         judged(41, 0, 'play', null, [5, 0], 1),
         judged(44, 1, 'play', 'blunder', [90, -90], 1),
         judged(50, 0, 'tichu', 'mistake', [20, -70], 1, ['Tichu', 'no Tichu']),
-        judged(60, 0, 'tichu', 'inaccuracy', [20, -30], 1, ['no Tichu', 'Tichu'])] };
+        judged(60, 0, 'tichu', 'inaccuracy', [20, -30], 1, ['no Tichu', 'Tichu'])],
+    { inaccuracy: 30, mistake: 60, blunder: 120 });
   };
-  const steps = [{ kind: 'deal', round: 0 }, { kind: 'grand_tichu', round: 0 }, { kind: 'push', round: 0 }]
-    .concat(Array.from({ length: 60 }, function () { return { kind: 'play', round: 0 }; }));
+  const steps = [stepOf({ kind: 'deal', round: 0 }), stepOf({ kind: 'grand_tichu', round: 0 }),
+    stepOf({ kind: 'push', round: 0 })].concat(Array.from({ length: 60 }, function () { return stepOf({ kind: 'play', round: 0 }); }));
 
   it('makes puzzles of the seat\'s labelled decisions only, the costliest first', function () {
     const list = Puzzles.puzzlesOf(documentOf(), 0);
@@ -1187,7 +1251,8 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   });
   it('shows the position before the decision', function () {
     const doc = documentOf();
-    const at = function (step) { return doc.judgements.find(function (j) { return j.step === step; }); };
+    /** @param {number} step A step. @returns {import('./protocol-types.js').AnalysisJudgement} Its judgement. */
+    const at = function (step) { return doc.judgements.filter(function (j) { return j.step === step; })[0]; };
     assert.equal(Puzzles.positionStep(at(12), steps), 11, 'a play: the step before');
     assert.equal(Puzzles.positionStep(at(50), steps), 50, 'a Tichu not called: where it was offered');
     assert.equal(Puzzles.positionStep(at(60), steps), 59, 'a Tichu called: the step before the call');
@@ -1199,7 +1264,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   it('counts an answer below the inaccuracy threshold as solved, never the choice made', function () {
     const blunder = documentOf().judgements[2];  // means 90, 70, 60, -100; chosen 3; threshold 30
     assert.equal(Puzzles.thresholdOf(documentOf()), 30);
-    assert.equal(Puzzles.thresholdOf({}), Puzzles.INACCURACY);
+    assert.equal(Puzzles.thresholdOf(emptyDocument()), Puzzles.INACCURACY);
     assert.ok(Puzzles.solves(blunder, 0, 30), 'the best');
     assert.ok(Puzzles.solves(blunder, 1, 30), '20 below the best');
     assert.ok(!Puzzles.solves(blunder, 2, 30), '30 below: not below the threshold');
@@ -1212,7 +1277,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   it('plays a session: wrong, retry, solved; the solution; next and previous', function () {
     let session = Puzzles.start(documentOf(), 0);
     assert.equal(session.puzzles.length, 5);
-    assert.equal(Puzzles.current(session).step, 40);
+    assert.equal(Puzzles.current(session)?.step, 40);
     session = Puzzles.answer(session, 3);
     assert.equal(session.last, 'wrong');
     assert.deepEqual(session.tried, [3]);
@@ -1224,7 +1289,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
     assert.equal(session.solved, 1);
     assert.ok(session.revealed, 'a solved puzzle shows the values');
     session = Puzzles.go(session, session.at + 1);
-    assert.equal(Puzzles.current(session).step, 50);
+    assert.equal(Puzzles.current(session)?.step, 50);
     assert.deepEqual([session.solved, session.last, session.revealed, session.tried], [null, null, false, []]);
     session = Puzzles.reveal(Puzzles.answer(session, 1));
     assert.ok(session.revealed);

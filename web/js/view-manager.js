@@ -15,10 +15,9 @@ import { Dom } from './views/dom.js';
 
 /**
  * A view module.
- * @typedef {Object} View
- * @property {function(): void} init Finds its elements and wires its input.
- * @property {function(): void} render Draws itself from the State.
- * @property {function(Object=): void} [onShow] Called when it becomes the active view.
+ * A view: `onShow` takes what `show` was given for it (each view names its own options; a
+ * method, so that a view's narrower options fit).
+ * @typedef {{init(): void, render(): void, onShow?(options?: unknown): void}} View
  */
 
 /** @type {Object<string, View>} The views by name (`loading`, `login`, `lobby`, `table`, `scores`). */
@@ -136,7 +135,7 @@ function init() {
  * Show one view and hide the others; a change of view is announced (`ui:view-shown`), so
  * that a notice about the old view does not stay over the new one.
  * @param {string} name The view's name.
- * @param {Object} [options] Passed to the view's `onShow`.
+ * @param {unknown} [options] Passed to the view's `onShow`.
  * @returns {void}
  */
 function show(name, options) {

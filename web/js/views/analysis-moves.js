@@ -30,7 +30,7 @@ function mark(label) {
 /**
  * The list's items: one button per judgement.
  * @param {Judgement[]} list The judgements, in the order shown.
- * @param {{what: function(Object): string, current: (Object|null)}} options What a judgement
+ * @param {{what: function(Judgement): string, current: (Judgement|null)}} options What a judgement
  *   played in words, and the judgement shown (marked `aria-current`).
  * @returns {HTMLLIElement[]} The `li` items, each with a `button.analysis-move[data-step]`.
  */

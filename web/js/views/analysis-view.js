@@ -27,7 +27,7 @@ import { Dom } from './dom.js';
 import { PushOption } from './push-option.js';
 
 /** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
-/** @typedef {import('../protocol-types.js').AnalysisOption} Option */
+/** @typedef {Partial<import('../protocol-types.js').AnalysisOption>} Option An option (`{}` when the document lacks it). */
 /** @typedef {import('../protocol-types.js').AnalysisDocument} AnalysisDocument */
 
 /** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
@@ -47,21 +47,21 @@ const BEST_CLASS = 'analysis-best';
 const _elements = {};
 /** @type {(number|null)} The seat whose moves and costliest decisions are listed (null: the start seat). */
 let _seat = null;
-/** @type {(Object|null)} The judgement chosen among the several of the step shown (null: the seat's). */
+/** @type {(Judgement|null)} The judgement chosen among the several of the step shown (null: the seat's). */
 let _picked = null;
-/** @type {(Object|null)} The judgement under the pointer on the chart (null: none, the step shown is read out). */
+/** @type {(Judgement|null)} The judgement under the pointer on the chart (null: none, the step shown is read out). */
 let _hover = null;
 /** @type {string} The tab shown: `chart`, `moves` or `costly` (landscape shows the chart always, and the moves for `chart`). */
 let _tab = 'chart';
 /** @type {Array<{x: number, y: number}>} The chart's points, by judgement in step order. */
 let _points = [];
-/** @type {(Object|null)} The document the seat was chosen for. */
+/** @type {(AnalysisDocument|null)} The document the seat was chosen for. */
 let _seatFor = null;
 /** @type {string} What the list of costliest decisions was last drawn for. */
 let _costlyKey = '';
 /** @type {string} What the chart was last drawn for. */
 let _chartKey = '';
-/** @type {{steps: number, index: number, box: Object, name: function(number): string}} What the chart's events need. */
+/** @type {{steps: number, index: number, box: {width: number, height: number, pad: number, left?: number}, name: function(number): string}} What the chart's events need. */
 const _shown = { steps: 0, index: 0, box: { width: 1000, height: 150, pad: PAD }, name: String };
 
 /**
@@ -102,6 +102,7 @@ function _what(judgement, option, name) {
  */
 function optionText(judgement, option, name) {
   const text = String(option.text || '').trim();
+  /** @type {Object<string, string>} */
   const plain = { pass: 'analysis.pass', tichu: 'analysis.tichu', 'no tichu': 'analysis.noTichu',
     'grand tichu': 'analysis.grandTichu', 'no grand tichu': 'analysis.noGrandTichu', 'no wish': 'analysis.noWish',
     'no bomb': 'analysis.noBomb' };
@@ -174,8 +175,8 @@ function moveText(judgement, name) {
  * Expected points with their half interval, e.g. "+35 ± 8"; an exact value (a solved
  * endgame) says so, e.g. "+40 exact", never "± 0"; a sampled value without any spread over
  * its deals says that nothing measured its noise: "+40 ± ?".
- * @param {number} mean The mean.
- * @param {number} half The 95 % half interval.
+ * @param {(number|undefined)} mean The mean.
+ * @param {(number|undefined)} half The 95 % half interval.
  * @param {boolean} [exact] Whether the value is exact.
  * @returns {string} The text.
  */
@@ -237,7 +238,7 @@ function verdict(judgement, name) {
 /**
  * Draw the judged decision of the step shown, and a button for each other decision made there
  * (of the same player, e.g. a push and a Tichu not called, or of another player).
- * @param {(Object|null)} shownJudgement The decision shown.
+ * @param {(Judgement|null)} shownJudgement The decision shown.
  * @param {Judgement[]} others The step's other judged decisions.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
@@ -251,7 +252,7 @@ function _drawJudged(shownJudgement, others, name) {
     box.dataset.label = judgement.label || '';
     const head = document.createElement('p');
     head.className = 'analysis-verdict';
-    if (SYMBOLS[judgement.label]) {
+    if (judgement.label !== null && SYMBOLS[judgement.label]) {
       head.appendChild(_mark(judgement.label));
     }
     head.appendChild(document.createTextNode(verdict(judgement, name)));
@@ -350,7 +351,7 @@ function _svg(tag, attributes) {
  * The chart's scale: a faint line and a label at each tick of the y axis (expected score
  * difference, signed), and the rounds' numbers along the x axis.
  * @param {SVGElement} svg The chart.
- * @param {Object[]} steps The replay's steps.
+ * @param {Array<import('../protocol-types.js').Step>} steps The replay's steps.
  * @param {{range: number, zero: number, half: number}} geometry The y axis.
  * @param {{width: number, height: number, pad: number, left: number, bottom: number}} box The drawing.
  * @param {number} size The labels' font size (drawing units).
@@ -393,7 +394,7 @@ function _drawScale(svg, steps, geometry, box, size) {
  * Draw the chart: a band per round, the scale, the advantage as a line through the judged
  * steps, the markers, the point read out and the step shown.
  * @param {AnalysisDocument} document_ The analysis document.
- * @param {Object[]} steps The replay's steps.
+ * @param {Array<import('../protocol-types.js').Step>} steps The replay's steps.
  * @param {number} index The step shown.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
@@ -460,8 +461,9 @@ function _drawChart(document_, steps, index, name) {
   const x = Analysis.stepX(index, steps.length, box).toFixed(1);
   cursor.setAttribute('x1', x);
   cursor.setAttribute('x2', x);
+  /** @type {{mistake: number, blunder: number} & Object<string, number>} */
   const counts = { mistake: 0, blunder: 0 };
-  Analysis.markers(document_).forEach(function (judgement) { counts[judgement.label]++; });
+  Analysis.markers(document_).forEach(function (judgement) { counts[judgement.label || '']++; });
   holder.setAttribute('aria-label', I18n.t('analysis.chartLabel', { mistakes: counts.mistake,
     blunders: counts.blunder, team20: name(0) + ' & ' + name(2), team31: name(1) + ' & ' + name(3) }));
 }
@@ -469,7 +471,7 @@ function _drawChart(document_, steps, index, name) {
 /**
  * Read out a judged point of the chart below it: the one under the pointer, else the decision
  * shown; the point ringed on the chart.
- * @param {(Object|null)} shownJudgement The decision of the step shown.
+ * @param {(Judgement|null)} shownJudgement The decision of the step shown.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
@@ -490,7 +492,7 @@ function _drawReadout(shownJudgement, name) {
   readout.dataset.seat = judgement ? String(judgement.seat) : '';
   readout.textContent = judgement ? I18n.t('analysis.readout', { round: judgement.round + 1,
     name: name(judgement.seat), what: moveText(judgement, name),
-    mark: Analysis.MARKS[judgement.label] ? ' ' + Analysis.MARKS[judgement.label] : '',
+    mark: Analysis.MARKS[judgement.label || ''] ? ' ' + Analysis.MARKS[judgement.label || ''] : '',
     team20: name(0) + ' & ' + name(2), advantage: Lib.formatSigned(Math.round(Number(judgement.advantage) || 0)) })
     : I18n.t('analysis.readoutHint');
 }
@@ -550,7 +552,7 @@ function _drawCounts(document_, name) {
  * Draw the move list: the chosen player's decisions in the round of the step shown.
  * @param {AnalysisDocument} document_ The analysis document.
  * @param {number} round The round shown (0-based).
- * @param {(Object|null)} shownJudgement The decision shown.
+ * @param {(Judgement|null)} shownJudgement The decision shown.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
@@ -640,6 +642,7 @@ function _drawCostliest(document_, name, names) {
  */
 function _plain(judgement, option, name) {
   const cards = option.cards || [];
+  /** @param {string} label A card's label. @returns {string} Its name. */
   const cardName = function (label) { return I18n.cardName(CardLabels.cardOf(label)); };
   if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
     return cards.map(cardName).join(', ');
@@ -683,20 +686,21 @@ function _statusText() {
  */
 function _shownAt(document_, step) {
   const judged = Analysis.judgementsAt(document_, step);
-  const shownJudgement = judged.includes(_picked) ? _picked
+  const shownJudgement = _picked && judged.includes(_picked) ? _picked
     : (judged.find(function (judgement) { return judgement.seat === _seat; }) || judged[0] || null);
   return { shown: shownJudgement, others: judged.filter(function (judgement) { return judgement !== shownJudgement; }) };
 }
 
 /**
  * Draw the analysis for the step shown, or hide it (null: no game shown).
- * @param {?{steps: Object[], index: number, name: function(number): string, names: string[]}} shown
+ * @param {?{steps: Array<import('../protocol-types.js').Step>, index: number, name: function(number): string, names: string[]}} shown
  *   The replay's steps, the step shown, a seat's name then and the players by seat.
  * @returns {void}
  */
 function draw(shown) {
   const status = shown ? AnalysisState.status : 'hidden';
-  const done = status === 'done' && AnalysisState.document;
+  const document_ = AnalysisState.document;
+  const done = status === 'done' && document_;
   _elements['view-replay'].dataset.analysis = done ? 'done' : status;
   _elements['analysis-start'].hidden = !['none', 'failed', 'busy', 'offline'].includes(status);
   _elements['analysis-start'].textContent = I18n.t('analysis.start');
@@ -705,12 +709,11 @@ function draw(shown) {
   _elements['analysis-status'].hidden = !text;
   _elements['replay-analysis'].hidden = !text && !done;
   _elements['analysis-result'].hidden = !done;
-  if (!done || !shown) {
+  if (!done || !shown || !document_) {
     _elements['analysis-judged'].hidden = true;
     _markBestCards([]);
     return;
   }
-  const document_ = AnalysisState.document;
   if (_seatFor !== document_) {
     _seatFor = document_;
     _seat = Analysis.startSeat(document_, shown.names, User.getName());
@@ -753,7 +756,7 @@ function _pointed(event) {
  * The judgement a pointer on the chart points at: at the nearest judged step, the chosen
  * player's when they decided there.
  * @param {MouseEvent} event The pointer's move.
- * @returns {(Object|null)} The judgement.
+ * @returns {(Judgement|null)} The judgement.
  */
 function _pointedJudgement(event) {
   const step = _pointed(event);

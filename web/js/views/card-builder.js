@@ -11,7 +11,7 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
  * The drawn symbols: lists of SVG elements `[tag, attributes]` in a 100×100 box.
- * @type {Object<string, Array<Array>>}
+ * @type {Object<string, Array<[string, Object<string, (string|number)>]>>}
  */
 const _SYMBOLS = {
   swords: [

@@ -15,9 +15,9 @@ import { Dom } from './dom.js';
 const _elements = {};
 /** @type {string} What the list and the leaderboard were last built from (answers and language). */
 let _built = '';
-/** @type {(Object|null)} The games page last built. */
+/** @type {import('../history-state.js').HistoryFields['page']} The games page last built. */
 let _builtPage = null;
-/** @type {(Object[]|null)} The leaderboard last built. */
+/** @type {import('../history-state.js').HistoryFields['leaders']} The leaderboard last built. */
 let _builtLeaders = null;
 
 /**
@@ -105,7 +105,7 @@ function playerLink(player) {
 
 /**
  * One team of a game: its two players and its score.
- * @param {Object} game The game's summary.
+ * @param {import('../api.js').GameSummary} game The game's summary.
  * @param {number} team 20 or 31.
  * @returns {HTMLDivElement} The `div.history-team`.
  */
@@ -130,10 +130,11 @@ function _team(game, team) {
 /**
  * The players of a game who left it for good: those who began it on a seat that someone else
  * held at its end (`seat_changes`, issue 35, finding 5).
- * @param {Object} game The summary (`players`: the occupants at the start; `seat_changes`).
+ * @param {import('../api.js').GameSummary} game The summary (`players`: the occupants at the start; `seat_changes`).
  * @returns {Set<number>} Their seats.
  */
 function _leftSeats(game) {
+  /** @type {Object<number, string>} */
   const last = {};
   (Array.isArray(game.seat_changes) ? game.seat_changes : []).forEach(function (change) {
     last[change.seat] = change.name;
@@ -148,13 +149,14 @@ function _leftSeats(game) {
  * finding 5: a person who left in round 1 has no part in the win, as in their statistics):
  * "Lena won, Max left" for the winners, "Max left" for the others; nothing for a team that
  * lost with its players.
- * @param {Object} game The summary.
+ * @param {import('../api.js').GameSummary} game The summary.
  * @param {number} team 20 or 31.
  * @returns {(HTMLSpanElement|null)} The `span.history-won` or `span.history-left`, or null.
  */
 function _teamMark(game, team) {
   const left = _leftSeats(game);
   const players = (game.players || []).filter(function (player) { return player.seat % 2 === (team === 20 ? 0 : 1); });
+  /** @param {boolean} leaving Those who left, or those who stayed. @returns {string} Their names. */
   const names = function (leaving) {
     return players.filter(function (player) { return left.has(player.seat) === leaving; })
       .map(function (player) { return player.name; }).join(' & ');
@@ -178,7 +180,7 @@ function _teamMark(game, team) {
 /**
  * How long a game went: its finished rounds, or for a game ended early the round it ended in
  * with the card points taken in it (`unfinished`, issue 35, finding 4: not "0 rounds, 0 : 0").
- * @param {Object} game The summary.
+ * @param {import('../api.js').GameSummary} game The summary.
  * @returns {string} E.g. "3 rounds", "ended in round 1, unfinished (cards 35 : 15)".
  */
 function _lengthText(game) {
@@ -194,11 +196,13 @@ function _lengthText(game) {
  * The changes of a game's seats in words (docs/server.md "Leaving, idle seats and late
  * joiners": `seat_changes`, each naming the seat's new occupant): who left in which round and
  * who played on ("Ben left in round 3 — Bot 4 finished"), or who took a seat.
- * @param {Object} game The summary (`players`: the occupants at the start; `seat_changes`).
+ * @param {{players: Array<{seat: number, name: string}>, seat_changes?: import('../api.js').GameSummary['seat_changes']}} game
+ *   The summary (`players`: the occupants at the start; `seat_changes`, none in an older record).
  * @returns {string[]} One line per change, in order.
  */
 function seatChanges(game) {
   const changes = Array.isArray(game.seat_changes) ? game.seat_changes : [];
+  /** @type {Object<number, string>} */
   const occupants = {};
   (game.players || []).forEach(function (player) { occupants[player.seat] = player.name; });
   return changes.map(function (change, index) {
@@ -216,7 +220,7 @@ function seatChanges(game) {
 
 /**
  * The list item of one game.
- * @param {Object} game The summary (docs/server.md, `GET /api/games`).
+ * @param {import('../api.js').GameSummary} game The summary (docs/server.md, `GET /api/games`).
  * @returns {HTMLLIElement} The `li.history-game[data-game-id]`.
  */
 function _gameItem(game) {

@@ -16,7 +16,7 @@ import { Dom } from './dom.js';
  * What the replay view shows.
  * @typedef {Object} LineModel
  * @property {(string|null)} gameId The stored game (null for a record file: no line).
- * @property {Object[]} steps The replay's steps.
+ * @property {Array<import('../protocol-types.js').Step>} steps The replay's steps.
  * @property {number} index The step shown.
  * @property {function(number): string} name A seat's name at that step.
  */
@@ -29,7 +29,7 @@ let _open = false;
 /**
  * Whether a round is being played after the step: not the round's end, nor its last play
  * (the step before a round's end); the server decides in the end (422 otherwise).
- * @param {Object[]} steps The steps.
+ * @param {Array<import('../protocol-types.js').Step>} steps The steps.
  * @param {number} index The step.
  * @returns {boolean} Whether a line can start there.
  */
@@ -41,14 +41,14 @@ function playable(steps, index) {
 
 /**
  * What the round of a step scored in the game, or null if the record does not finish it.
- * @param {Object[]} steps The steps.
+ * @param {Array<import('../protocol-types.js').Step>} steps The steps.
  * @param {number} index The step.
  * @returns {(number[]|null)} `[team 20, team 31]`.
  */
 function gameRound(steps, index) {
   const round = steps[index].round;
   const end = steps.find(function (step) { return step.kind === 'round_end' && step.round === round; });
-  return end ? end.round_score : null;
+  return end ? end.round_score || null : null;
 }
 
 /**

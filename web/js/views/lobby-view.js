@@ -191,6 +191,7 @@ function _waitingFor() {
   if (!lobby) {
     return [];
   }
+  /** @type {string[]} */
   const names = [];
   lobby.ready.forEach(function (ready, seat) {
     if (ready === false && seat !== State.public.host_index) {

@@ -45,7 +45,7 @@ function _percent(rate) {
 
 /**
  * The term and value pairs of the statistics.
- * @param {Object} stats The statistics (docs/server.md, `GET /api/players/{name}`).
+ * @param {import('../api.js').PlayerStats} stats The statistics (docs/server.md, `GET /api/players/{name}`).
  * @returns {Array<Array<string>>} `[key, value]` pairs; the key is the term's I18n key.
  */
 function _pairs(stats) {
@@ -67,7 +67,7 @@ function _pairs(stats) {
 /**
  * The accuracy over the player's analysed games (docs/server.md: `accuracy`), when any of
  * their games was analysed.
- * @param {Object} stats The statistics.
+ * @param {import('../api.js').PlayerStats} stats The statistics.
  * @returns {Array<Array<string>>} One `['player.accuracy', text]` pair, or none.
  */
 function _accuracy(stats) {
@@ -105,6 +105,7 @@ function render() {
     : stats.kind === 'human' ? I18n.t('player.person')
       : I18n.t('player.agent', { kind: I18n.agentKindLabel(String(stats.kind).replace(/^agent:/, '')) });
   _elements['player-rating'].textContent = stats ? I18n.t('player.rating', { rating: stats.rating.toFixed(0) }) : '';
+  /** @type {HTMLElement[]} */
   const items = [];
   if (stats) {
     _pairs(stats).forEach(function (pair) {

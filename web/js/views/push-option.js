@@ -10,7 +10,7 @@ import { CardBuilder } from './card-builder.js';
 
 /**
  * Whether an option of a judgement is a push of three cards.
- * @param {Object} judgement The judgement.
+ * @param {{kind: string}} judgement The judgement.
  * @param {string[]} cards The option's card labels.
  * @returns {boolean} Whether it is.
  */

@@ -35,7 +35,7 @@ const CARD_KINDS = Object.freeze(['play', 'bomb']);
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
-/** @type {(Object|null)} The replay document of the game shown (its steps and players). */
+/** @type {(import('../protocol-types.js').ReplayDocument|null)} The replay document of the game shown (its steps and players). */
 let _replay = null;
 /** @type {(import('../puzzles.js').Session|null)} The puzzles shown (null: none, the replay is shown). */
 let _session = null;
@@ -47,7 +47,7 @@ let _frame = null;
 /**
  * A seat's name at a step: who held it then, else the record's player.
  * @param {number} seat 0..3.
- * @param {?Object} step The step.
+ * @param {?import('../protocol-types.js').Step} step The step.
  * @returns {string} The name.
  */
 function _nameAt(seat, step) {
@@ -66,7 +66,9 @@ function _nameAt(seat, step) {
 function plainText(judgement, option, name) {
   const cards = option.cards || [];
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
-    return cards.map(function (label) { return I18n.cardName(CardLabels.cardOf(label)); }).join(', ');
+    return cards.map(/** @param {string} label A card's label. @returns {string} Its name. */ function (label) {
+      return I18n.cardName(CardLabels.cardOf(label));
+    }).join(', ');
   }
   if (PushOption.isPush(judgement, cards)) {
     return PushOption.text(cards, I18n.cardName, ' → ');
@@ -84,6 +86,7 @@ function plainText(judgement, option, name) {
  */
 function shortText(judgement, option, name) {
   const cards = option.cards || [];
+  /** @param {number[]} card `[value, suit]`. @returns {string} Its corner's label. */
   const short = function (card) { return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]); };
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
     return CardLabels.cardsOf(cards).map(short).join(' ');
@@ -239,7 +242,7 @@ function _badge(className, text) {
  * Draw the position as the seat saw it: where and what it cost, the last step, the other three
  * seats (name, cards counted, call, out), the open trick and the seat's own hand.
  * @param {Judgement} judgement The judgement.
- * @param {Object} step The position's step.
+ * @param {import('../protocol-types.js').Step} step The position's step.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
@@ -296,7 +299,8 @@ function _drawPosition(judgement, step, name) {
  */
 function render() {
   const session = _session;
-  const on = session !== null && _replay !== null;
+  const replay = _replay;
+  const on = session !== null && replay !== null;
   _elements['puzzle'].hidden = !on;
   if (on) {
     _elements['view-replay'].dataset.puzzle = 'on';
@@ -306,9 +310,10 @@ function render() {
     _optionsKey = '';
     return;
   }
-  const steps = _replay.steps || [];
+  const steps = replay.steps || [];
   const judgement = Puzzles.current(session);
   const step = judgement ? steps[Puzzles.positionStep(judgement, steps)] : steps[0];
+  /** @param {number} seat 0..3. @returns {string} Its name at the position. */
   const name = function (seat) { return _nameAt(seat, step); };
   _elements['puzzle-title'].textContent = judgement
     ? I18n.t('puzzle.title', { n: session.at + 1, total: session.puzzles.length }) : I18n.t('puzzle.learn');
@@ -402,6 +407,10 @@ function init() {
     'puzzle-next'].forEach(function (id) {
     _elements[id] = Dom.byId(id);
   });
+  /**
+   * @param {string} id The button's id.
+   * @param {function(MouseEvent): void} handler What a click does.
+   */
   const click = function (id, handler) { _elements[id].addEventListener('click', handler); };
   click('puzzle-back', _back);
   click('puzzle-retry', function () { if (_session) { _set(Puzzles.retry(_session)); } });

@@ -40,7 +40,7 @@ const _ICONS = {
 };
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
-/** @type {(Object|null)} The replay document (`{id, players, steps, fault, ...}`). */
+/** @type {(import('../protocol-types.js').ReplayDocument|null)} The replay document (`{id, players, steps, fault, ...}`). */
 let _document = null;
 /** @type {(string|null)} The stored game's id (null for a file: no shareable address). */
 let _gameId = null;
@@ -48,7 +48,7 @@ let _gameId = null;
 let _index = 0;
 /** @type {({key: string, detail: string}|null)} Why nothing can be shown. */
 let _error = null;
-/** @type {(Array<Object>|null)} The records of a file of several, to choose from. */
+/** @type {(Array<import('../protocol-types.js').ReplayDocument & {index?: number}>|null)} The records of a file of several, to choose from. */
 let _choices = null;
 /** @type {(number|null)} The playback timer. */
 let _timer = null;
@@ -103,7 +103,7 @@ function comboText(step) {
 
 /**
  * What a step did, in words.
- * @param {Object} step The step.
+ * @param {import('../protocol-types.js').Step} step The step.
  * @returns {string} E.g. "Ada plays a pair of 7s."
  */
 function describe(step) {
@@ -112,7 +112,7 @@ function describe(step) {
     case 'deal':
       return I18n.t('replay.step.deal', { round: step.round + 1 });
     case 'grand_tichu':
-      return step.value && step.value.length
+      return Array.isArray(step.value) && step.value.length
         ? I18n.t('replay.step.grandTichu', { names: step.value.map(_name).join(', ') })
         : I18n.t('replay.step.noGrandTichu');
     case 'push':
@@ -120,24 +120,41 @@ function describe(step) {
     case 'tichu':
       return I18n.t('replay.step.tichu', { name: name });
     case 'play':
-      return I18n.t('replay.step.play', { name: name, combo: comboText(step) });
+      return I18n.t('replay.step.play', { name: name, combo: comboText(_played(step)) });
     case 'bomb':
-      return I18n.t('replay.step.bomb', { name: name, combo: comboText(step) });
+      return I18n.t('replay.step.bomb', { name: name, combo: comboText(_played(step)) });
     case 'pass':
       return I18n.t('replay.step.pass', { name: name });
     case 'wish':
-      return step.value ? I18n.t('replay.step.wish', { name: name, value: _valueName(step.value) })
+      return step.value ? I18n.t('replay.step.wish', { name: name, value: _valueName(Number(step.value)) })
         : I18n.t('replay.step.noWish', { name: name });
     case 'dragon':
-      return I18n.t('replay.step.dragon', { name: name, to: _name(step.value), points: step.points });
+      return I18n.t('replay.step.dragon', { name: name, to: _name(Number(step.value)), points: Number(step.points) });
     case 'trick':
-      return I18n.t('replay.step.trick', { name: name, points: step.points });
+      return I18n.t('replay.step.trick', { name: name, points: Number(step.points) });
     case 'round_end':
       return I18n.t(step.double_victory ? 'replay.step.doubleVictory' : 'replay.step.roundEnd', {
-        round: step.round + 1, a: step.round_score[0], b: step.round_score[1] });
+        round: step.round + 1, a: (step.round_score || [])[0], b: (step.round_score || [])[1] });
     default:
       return '';
   }
+}
+
+/**
+ * The steps of the replay shown.
+ * @returns {Array<import('../protocol-types.js').Step>} They, or none before a replay is loaded.
+ */
+function _steps() {
+  return _document ? _document.steps : [];
+}
+
+/**
+ * A play or bomb step as a play.
+ * @param {import('../protocol-types.js').Step} step The step (its `cards`, `combo` and `rank` set).
+ * @returns {{cards: string[], combo: string, rank: number}} The play.
+ */
+function _played(step) {
+  return { cards: step.cards || [], combo: step.combo || '', rank: step.rank || 0 };
 }
 
 /**
@@ -146,6 +163,7 @@ function describe(step) {
  *   Per round: its first step, and the first steps of its tricks.
  */
 function _sections() {
+  /** @type {Array<{round: number, first: number, starts: Array<{label: string, index: number, trick?: number}>}>} */
   const rounds = [];
   (_document ? _document.steps : []).forEach(function (step, index) {
     if (!rounds[step.round]) {
@@ -254,11 +272,12 @@ function _onKey(event) {
     || _elements['view-replay'].dataset.puzzle) {  // the puzzles (PuzzleView) lie over the replay
     return;
   }
+  /** @type {Object<string, function(): void>} */
   const actions = {
     ArrowLeft: function () { _stop(); go(_index - 1); },
     ArrowRight: function () { _stop(); go(_index + 1); },
     Home: function () { _stop(); go(0); },
-    End: function () { _stop(); go(_document.steps.length - 1); },
+    End: function () { _stop(); go(_steps().length - 1); },
     ' ': togglePlay
   };
   if (actions[event.key]) {
@@ -349,6 +368,10 @@ function init() {
     option.selected = speed === _speed;
     _elements['replay-speed'].appendChild(option);
   });
+  /**
+   * @param {string} id The button's id.
+   * @param {function(): void} handler What a click does.
+   */
   const click = function (id, handler) { _elements[id].addEventListener('click', handler); };
   click('replay-first', function () { _stop(); go(0); });
   click('replay-prev', function () { _stop(); go(_index - 1); });
@@ -409,7 +432,7 @@ function init() {
     _error = null;
     _choices = null;
     _builtFor = '';
-    const last = Math.max(0, _document.steps.length - 1);
+    const last = Math.max(0, _steps().length - 1);
     _index = Math.min(last, loaded.step === null || loaded.step === undefined ? 0 : loaded.step);
   });
   EventBus.on(Events.REPLAY_CHOOSE, function (choice) {
@@ -468,13 +491,13 @@ function _fillSelect(select, options, chosen) {
 
 /**
  * Draw the round and trick selects for the step shown.
- * @param {Object} step The step.
+ * @param {import('../protocol-types.js').Step} step The step.
  * @returns {void}
  */
 function _drawJumps(step) {
   const sections = _sections();
   const rounds = sections.map(function (section, at) {
-    const end = at + 1 < sections.length ? sections[at + 1].first : _document.steps.length;
+    const end = at + 1 < sections.length ? sections[at + 1].first : _steps().length;
     return { label: _marked(I18n.t('replay.roundN', { n: section.round + 1 }), section.first, end),
       index: section.first };
   });
@@ -487,7 +510,7 @@ function _drawJumps(step) {
     }
   });
   const next = sections[sections.indexOf(current) + 1];
-  const roundEnd = next ? next.first : _document.steps.length;
+  const roundEnd = next ? next.first : _steps().length;
   _fillSelect(/** @type {HTMLSelectElement} */ (_elements['replay-trick-select']), current.starts.map(function (start, at) {
     const end = at + 1 < current.starts.length ? current.starts[at + 1].index : roundEnd;
     return { label: _marked(start.label, start.index, end), index: start.index };
@@ -531,19 +554,19 @@ function _group(caption, labels, className) {
 
 /**
  * Draw the middle: the open trick's last plays, the pushes, or the trick just taken.
- * @param {Object} step The step.
+ * @param {import('../protocol-types.js').Step} step The step.
  * @returns {void}
  */
 function _drawTrick(step) {
   const groups = [];
   if (step.kind === 'push') {
-    step.push.forEach(function (cards, seat) {
+    (step.push || []).forEach(function (cards, seat) {
       groups.push(_group(I18n.t('replay.pushed', { name: _name(seat) }), cards, 'seat-' + seat));
     });
   }
   else if (step.kind === 'trick' || step.kind === 'dragon') {
-    const taker = step.kind === 'dragon' ? step.value : step.seat;
-    groups.push(_group(I18n.t('replay.taken', { name: _name(taker), points: step.points }), step.cards, 'taken'));
+    const taker = Number(step.kind === 'dragon' ? step.value : step.seat);
+    groups.push(_group(I18n.t('replay.taken', { name: _name(taker), points: Number(step.points) }), step.cards || [], 'taken'));
   }
   else {
     const turns = step.trick_turns || [];
@@ -569,7 +592,7 @@ function _drawTrick(step) {
 function _passedSeats() {
   const passed = new Set();
   for (let index = _index; index >= 0; index--) {
-    const step = _document.steps[index];
+    const step = _steps()[index];
     if (step.kind === 'pass') {
       passed.add(step.seat);
     }
@@ -591,7 +614,7 @@ const _BEFORE_PLAY = new Set(['deal', 'grand_tichu', 'tichu']);
  */
 function _playBegun() {
   for (let index = _index; index >= 0; index--) {
-    const kind = _document.steps[index].kind;
+    const kind = _steps()[index].kind;
     if (kind === 'deal') {
       return false;
     }
@@ -604,7 +627,7 @@ function _playBegun() {
 
 /**
  * Draw the four seats: name, call, mark (turn, passed, out), points, and the open hand.
- * @param {Object} step The step.
+ * @param {import('../protocol-types.js').Step} step The step.
  * @returns {void}
  */
 function _drawSeats(step) {
@@ -695,17 +718,17 @@ function render() {
     ? I18n.t('trick.wish', { value: _valueName(step.wish) }) : '';
   _elements['replay-wish'].hidden = !(step.wish && step.wish_open);
   _elements['replay-step-text'].textContent = describe(step);
-  const fault = _document.fault;
+  const fault = _document ? _document.fault : null;
   const atFault = fault && _index === steps.length - 1;
   _elements['replay-fault'].hidden = !atFault;
   _elements['replay-fault'].textContent = atFault
-    ? I18n.t(_document.aborted && fault.rule === 'R7.4' ? 'replay.aborted' : 'replay.fault',
+    ? I18n.t(_document && _document.aborted && fault.rule === 'R7.4' ? 'replay.aborted' : 'replay.fault',
       { rule: fault.rule, reason: fault.reason }) : '';
   _elements['replay-position'].textContent = I18n.t('replay.position', { n: _index + 1, total: steps.length });
   _drawSeats(step);
   _drawTrick(step);
   AnalysisView.draw({ steps: steps, index: _index, name: _name,
-    names: (_document.players || []).map(String) });
+    names: (_document ? _document.players : []).map(String) });
   LineView.draw({ gameId: _gameId, steps: steps, index: _index, name: _name });
   if (_builtFor !== I18n.getLanguage()) {
     _builtFor = I18n.getLanguage();
@@ -714,6 +737,7 @@ function render() {
   }
   _drawJumps(step);
   const playing = _timer !== null;
+  /** @type {Object<string, string>} */
   const labels = { 'replay-first': 'replay.first', 'replay-prev': 'replay.prev', 'replay-next': 'replay.next',
     'replay-last': 'replay.last', 'replay-play': playing ? 'replay.pause' : 'replay.play' };
   Object.keys(labels).forEach(function (id) {

@@ -345,6 +345,7 @@ function _renderToggle(tab, offered) {
 function render(view) {
   _view = view;
   const seated = State.playerIndex !== null;
+  /** @type {Object<string, boolean>} */
   const offered = {
     chat: (view === 'lobby' || view === 'table') && seated,
     log: view === 'table',

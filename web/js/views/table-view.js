@@ -238,18 +238,19 @@ function _playingStatus(action) {
 
 /**
  * Why the selection cannot be played, in words for the status line.
- * @returns {({key: string, params: Object}|null)} The I18n key and parameters, or null.
+ * @returns {({key: string, params: Object<string, (string|number)>}|null)} The I18n key and parameters, or null.
  */
 function _selectionProblem() {
-  const context = State.request ? State.request.context : {};
+  const request = State.request;
+  const context = request && request.action === 'play' ? request.context : null;
   const problem = TableControls.selectionProblem({
     selection: _selection(),
     legalPlays: _legalPlays(),
-    trickCombination: context.trick_combination || null,
-    wishValue: Number(context.wish_value) || 0
+    trickCombination: (context && context.trick_combination) || null,
+    wishValue: (context && Number(context.wish_value)) || 0
   });
   if (problem && problem.key === 'reason.wish') {
-    return { key: problem.key, params: { value: I18n.valueLabel(problem.params.value) } };
+    return { key: problem.key, params: { value: I18n.valueLabel(Number(problem.params.value)) } };
   }
   if (problem && (problem.key === 'reason.beat' || problem.key === 'reason.shape')) {
     return { key: problem.key, params: { combo: I18n.t('combo.' + problem.params.combo) } };

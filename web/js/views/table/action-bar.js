@@ -10,12 +10,14 @@ import { Dom } from '../dom.js';
 /**
  * What the table view does on the buttons.
  * @typedef {Object} ActionHandlers
- * @property {function(string, Object): void} onClick A button (`pass`, `tichu`, `bomb`,
+ * @property {function(string, import('./table-controls.js').ButtonState): void} onClick A button (`pass`, `tichu`, `bomb`,
  *   `hint`, `play`) was clicked; gets its current state.
  * @property {function(): void} onLongPress The Grand Tichu button was held long enough.
  * @property {function(): void} onShortPress The Grand Tichu button was let go too early.
  */
 
+/** @type {ReadonlyArray<keyof import('./table-controls.js').ControlStates>} The buttons' names (`#btn-NAME`). */
+const _NAMES = ['pass', 'tichu', 'bomb', 'hint', 'play'];
 /** @type {Object<string, HTMLButtonElement>} The buttons by name. */
 const _buttons = {};
 /** @type {(HTMLElement|null)} */
@@ -103,7 +105,7 @@ function _bindLongPress() {
 function init(handlers) {
   _handlers = handlers;
   _status = Dom.byId('status');
-  ['pass', 'tichu', 'bomb', 'hint', 'play'].forEach(function (name) {
+  _NAMES.forEach(function (name) {
     const button = /** @type {HTMLButtonElement} */ (document.getElementById('btn-' + name));
     _buttons[name] = button;
     button.addEventListener('click', function () {
@@ -123,7 +125,7 @@ function init(handlers) {
  */
 function render(states, statusText) {
   _states = states;
-  Object.keys(_buttons).forEach(function (name) {
+  _NAMES.forEach(function (name) {
     const button = _buttons[name];
     const state = states[name];
     const label = I18n.t(state.label);

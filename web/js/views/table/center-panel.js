@@ -39,7 +39,7 @@ function init(root) {
 
 /**
  * Build the element of one play of the trick.
- * @param {Array} turn The play `[player_index, cards, combination]`.
+ * @param {[number, Array<[number, number]>, [string, number, number]]} turn The play `[player_index, cards, combination]`.
  * @param {string} key Identifies the play.
  * @returns {HTMLElement} The `.trick-turn` element.
  */
@@ -94,8 +94,8 @@ function _renderTrick() {
  * play was made, the Dog and what came before it belong to the trick it ended, not to the
  * new one (the server keeps them in one `trick_turns`); while the Dog is the newest play it
  * is shown alone.
- * @param {Array} turns `public_state.trick_turns`.
- * @returns {Array} The turns to draw.
+ * @param {import('../../protocol-types.js').PublicState['trick_turns']} turns `public_state.trick_turns`.
+ * @returns {import('../../protocol-types.js').PublicState['trick_turns']} The turns to draw.
  */
 function openTrickTurns(turns) {
   let start = 0;

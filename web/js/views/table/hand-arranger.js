@@ -23,7 +23,10 @@ let _mode = 'rank';
 let _order = null;
 /** @type {(string|null)} The card to give the focus after the next render. */
 let _focusKey = null;
-/** @type {(Object|null)} The press or drag going on: `{key, element, pointerId, x, y, dragging}`. */
+/**
+ * @type {({key: string, element: HTMLElement, pointerId: number, x: number, y: number, dragging: boolean}|null)}
+ *   The press or drag going on.
+ */
 let _press = null;
 /** @type {boolean} Whether the click that ends a drag is to be swallowed. */
 let _swallowClick = false;
@@ -92,7 +95,9 @@ function _onHandKey(event) {
   const key = card.dataset.card || '';  // every card has its key
   const keys = _drawnKeys();
   const index = keys.indexOf(key);
-  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+  /** @type {Object<string, number>} */
+  const steps = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+  const step = steps[event.key];
   if (step !== undefined && (event.altKey || event.shiftKey)) {
     event.preventDefault();
     _focusKey = key;
@@ -160,15 +165,16 @@ function _scale() {
 
 /**
  * The index where a dragged card lands: the place of the card nearest the pointer.
+ * @param {{key: string, element: HTMLElement}} press The drag.
  * @param {number} x The pointer's x on screen.
  * @param {number} y The pointer's y on screen.
  * @returns {number} The index in the drawn order.
  */
-function _dropIndex(x, y) {
+function _dropIndex(press, x, y) {
   let best = -1;
   let bestDistance = Infinity;
   _cardElements().forEach(function (element, index) {
-    if (element === _press.element) {
+    if (element === press.element) {
       return;
     }
     const box = element.getBoundingClientRect();
@@ -178,7 +184,7 @@ function _dropIndex(x, y) {
       bestDistance = distance;
     }
   });
-  return best < 0 ? _drawnKeys().indexOf(_press.key) : best;
+  return best < 0 ? _drawnKeys().indexOf(press.key) : best;
 }
 
 /**
@@ -202,10 +208,7 @@ function _endPress(event, drop) {
   window.setTimeout(function () { _swallowClick = false; }, 0);
   if (drop) {
     _focusKey = document.activeElement === press.element ? press.key : null;
-    _press = press;
-    const index = _dropIndex(event.clientX, event.clientY);
-    _press = null;
-    moveCard(press.key, index);
+    moveCard(press.key, _dropIndex(press, event.clientX, event.clientY));
   }
 }
 
@@ -220,7 +223,7 @@ function _bindDrag() {
     if (!card || !event.isPrimary || event.button !== 0) {
       return;
     }
-    _press = { key: card.dataset.card, element: card, pointerId: event.pointerId, x: event.clientX,
+    _press = { key: card.dataset.card || '', element: card, pointerId: event.pointerId, x: event.clientX,
       y: event.clientY, dragging: false };
   });
   hand.addEventListener('pointermove', function (event) {

@@ -97,9 +97,9 @@ function _playTurnState(situation) {
  * trick's combination (`trick_combination[1]`) forms no combination that goes on it, one of
  * that number does not beat it; on a lead, not a combination at all. Each reason is true of
  * any selection that is not a legal play (a bomb that may be played is one).
- * @param {{selection: number[][], legalPlays: number[][][], trickCombination: (Array|null),
+ * @param {{selection: number[][], legalPlays: number[][][], trickCombination: ([string, number, number]|null),
  *   wishValue: number}} situation The selection and the open `play` request's context.
- * @returns {({key: string, params: Object}|null)} The I18n key and its parameters, or null
+ * @returns {({key: string, params: Object<string, (string|number)>}|null)} The I18n key and its parameters, or null
  *   when nothing is selected or the selection is a legal play.
  */
 function selectionProblem(situation) {
@@ -108,6 +108,7 @@ function selectionProblem(situation) {
     return null;
   }
   const wish = situation.wishValue;
+  /** @param {number[][]} cards A play. @returns {boolean} Whether it holds the wished value. */
   const hasWish = function (cards) { return cards.some(function (card) { return card[0] === wish; }); };
   if (wish > 0 && plays.every(hasWish) && !hasWish(situation.selection)) {
     return { key: 'reason.wish', params: { value: wish } };

@@ -206,7 +206,7 @@ function _cardsContent() {
   const fours = unseen.four_of_a_kind.map(I18n.valueLabel).join(' ');
   facts.appendChild(_fact('four-of-a-kind', I18n.t('review.fourKinds'),
     unseen.four_of_a_kind.length ? unseen.four_of_a_kind.length + ' (' + fours + ')' : I18n.t('review.nothing')));
-  const suits = unseen.straight_flush.map(function (suit) { return I18n.t('suit.' + suit); }).join(', ');
+  const suits = unseen.straight_flush.map(/** @param {number} suit 1..4. @returns {string} Its name. */ function (suit) { return I18n.t('suit.' + suit); }).join(', ');
   facts.appendChild(_fact('straight-flush', I18n.t('review.straightFlush'), suits || I18n.t('review.nothing')));
   facts.appendChild(_fact('played', I18n.t('review.played'), String(summary.playedCount)));
   facts.appendChild(_fact('out', I18n.t('review.out'), String(summary.out.length)));
