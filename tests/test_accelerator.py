@@ -27,7 +27,7 @@ from tichu.agents.heuristic_policy import DEFAULT
 from tichu.agents.mc_search import SEARCH
 from tichu.agents.support.knowledge import Knowledge, SeatFacts
 from tichu.core.combos import PASS_PLAY
-from tichu.core.round import RoundResult
+from tichu.core.outcomes import RoundResult
 from tichu.core.ruleset import RuleSet
 from tichu.core.views import PrivateState, TableInfo, build_public_state
 

@@ -6,7 +6,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from tichu.core.round import Round, RoundResult
+from tichu.core.outcomes import RoundResult
+from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import winning_team
 
