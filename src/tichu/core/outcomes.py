@@ -56,6 +56,10 @@ class RoundStarted:
 
     round_index: int
 
+    def __reduce__(self) -> tuple[type[RoundStarted], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class HandCardsDealt:
@@ -65,6 +69,10 @@ class HandCardsDealt:
     """
 
     count: int
+
+    def __reduce__(self) -> tuple[type[HandCardsDealt], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +86,10 @@ class PlayerAnnounced:
     seat: int
     grand: bool
 
+    def __reduce__(self) -> tuple[type[PlayerAnnounced], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerSchupfed:
@@ -88,6 +100,10 @@ class PlayerSchupfed:
 
     seat: int
 
+    def __reduce__(self) -> tuple[type[PlayerSchupfed], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class StartPlaying:
@@ -97,6 +113,10 @@ class StartPlaying:
     """
 
     leader: int
+
+    def __reduce__(self) -> tuple[type[StartPlaying], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +130,10 @@ class PlayerOut:
     seat: int
     place: int
 
+    def __reduce__(self) -> tuple[type[PlayerOut], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class WishMade:
@@ -120,10 +144,18 @@ class WishMade:
 
     value: int
 
+    def __reduce__(self) -> tuple[type[WishMade], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class WishFulfilled:
     """The wish was fulfilled (R5.4)."""
+
+    def __reduce__(self) -> tuple[type[WishFulfilled], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +171,10 @@ class TrickTaken:
     points: int
     dragon_recipient: int | None
 
+    def __reduce__(self) -> tuple[type[TrickTaken], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class TurnChanged:
@@ -149,6 +185,10 @@ class TurnChanged:
 
     seat: int
 
+    def __reduce__(self) -> tuple[type[TurnChanged], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
@@ -158,6 +198,10 @@ class RoundEnded:
     """
 
     result: RoundResult
+
+    def __reduce__(self) -> tuple[type[RoundEnded], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +214,10 @@ class GameEnded:
 
     total: tuple[int, int]
     winner: int | None
+
+    def __reduce__(self) -> tuple[type[GameEnded], tuple[Any, ...]]:
+        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
+        return by_fields(self)
 
 
 #: Every outcome an action can cause.
