@@ -15,6 +15,7 @@ from tichu.core.cards import points_of
 from tichu.core.combos import Play, classify_mask
 from tichu.core.flow import GameState
 from tichu.core.outcomes import (
+    TURN_TO,
     GameEnded,
     Outcome,
     PlayerOut,
@@ -23,7 +24,6 @@ from tichu.core.outcomes import (
     TurnChanged,
     WishFulfilled,
     WishMade,
-    turn_to,
 )
 from tichu.core.round import ActionKind, Decision, Round
 from tichu.core.ruleset import RuleSet
@@ -51,7 +51,7 @@ def test_a_play_that_only_passes_the_turn_causes_a_shared_outcome_R4_1() -> None
     next seat's turn, one shared tuple per seat."""
     state = _endgame(["SK S3", "S5 B5", "S6 B6", "S7 B7"], turn=0)
     caused = state.apply_play(_play("SK"))
-    assert caused == (TurnChanged(1),) and caused is turn_to(1)
+    assert caused == (TurnChanged(1),) and caused is TURN_TO[1]
 
 
 def test_the_last_pass_takes_the_trick_nobody_can_bomb_R4_2() -> None:

@@ -64,6 +64,7 @@ from tichu.core.errors import RuleViolation, Violation
 from tichu.core.game import Game
 from tichu.core.outcomes import (
     NOTHING,
+    TURN_TO,
     GameEnded,
     HandCardsDealt,
     Outcomes,
@@ -72,9 +73,7 @@ from tichu.core.outcomes import (
     RoundEnded,
     RoundStarted,
     StartPlaying,
-    TurnChanged,
     WishMade,
-    turn_to,
 )
 from tichu.core.round import Action, ActionKind, Decision, Phase, Round, check_seat
 from tichu.core.ruleset import RuleSet
@@ -599,26 +598,32 @@ class GameState:
             (R5.4), the trick taken at the round's end (R7.2), the seat at turn now (R4.1), a
             trick taken because nobody could bomb it (R4.2) and the seat at turn after it, the
             round's result (R7.3), the game's end (R7.4). Most plays only pass the turn on: their
-            outcomes are then a shared tuple (:func:`~tichu.core.outcomes.turn_to`).
+            outcomes are then a shared tuple (:data:`~tichu.core.outcomes.TURN_TO`).
         """
         round_ = self.round
         assert round_ is not None
-        return self._played(round_, round_.apply_legal_play(play))
+        caused = round_.apply_legal_play(play)
+        self._stage = _CALLS  # :meth:`_played`, inline: every play of every rollout
+        self._next = 0
+        if round_.phase == Phase.PLAYING:
+            taken = self._settle_playing(round_)
+            if taken is None:
+                return caused
+            caused += taken
+        return caused + self._settle()
 
     def _played(self, round_: Round, caused: Outcomes) -> Outcomes:
-        """Go on after a play, a pass or a bomb that caused ``caused`` in the round: the seat at
-        turn, then the offers of the new moment (R4.3, R6.1). On every play's path."""
+        """Go on after a play, a pass or a bomb that caused ``caused`` in the round: the offers
+        of the new moment (R4.3, R6.1), a trick nobody could bomb taken (R4.2), the round booked
+        (R7.3)."""
         self._stage = _CALLS
         self._next = 0
-        if round_.phase != Phase.PLAYING:
-            return caused + self._settle()
-        turn = round_.turn
-        if turn is not None and not round_._wish_pending and not round_._dragon_pending:
-            caused += turn_to(turn)
-        taken = self._settle_playing(round_)
-        if taken is None:
-            return caused
-        return caused + taken + self._settle()
+        if round_.phase == Phase.PLAYING:
+            taken = self._settle_playing(round_)
+            if taken is None:
+                return caused
+            caused += taken
+        return caused + self._settle()
 
     def wish(self, seat: int, value: int) -> Outcomes:
         """Name the wish after the Mah Jong (R5.1).
@@ -630,7 +635,7 @@ class GameState:
         round_.make_wish(seat, value)
         turn = round_.turn
         assert turn is not None
-        return (WishMade(value), *turn_to(turn), *self._new_moment())
+        return (WishMade(value), *TURN_TO[turn], *self._new_moment())
 
     def give_dragon(self, seat: int, to: int) -> Outcomes:
         """Give the Dragon's trick to an opponent (R4.5).
@@ -642,7 +647,7 @@ class GameState:
         round_ = self._decision_of(seat, Decision.DRAGON, Violation.DRAGON_RECIPIENT, "R4.5")
         taken = round_.give_dragon(seat, to)
         turn = round_.turn
-        caused = (taken,) if turn is None or round_.is_over else (taken, TurnChanged(turn))
+        caused = (taken,) if turn is None or round_.is_over else (taken, *TURN_TO[turn])
         return caused + self._new_moment()
 
     def set_prompted(self, seat: int, prompted: bool) -> Outcomes:
@@ -784,7 +789,7 @@ class GameState:
             self._stage = _CALLS
             self._next = 0
             turn = round_.turn
-            return (taken,) if turn is None else (taken, TurnChanged(turn))
+            return (taken,) if turn is None else (taken, *TURN_TO[turn])
         else:
             self.decision = Decision.PLAY
             self.decision_seat = round_.turn

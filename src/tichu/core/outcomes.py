@@ -9,7 +9,7 @@ and the game's end (R7.4). The engine tells them to the table as its events, the
 are built from them: nobody compares the state before and after.
 
 A play or a pass is the action itself, not an outcome: most cause nothing beyond the next
-seat's turn, and their outcomes are then a shared tuple (:func:`turn_to`), so that the
+seat's turn, and their outcomes are then a shared tuple (:data:`TURN_TO`), so that the
 searches' rollouts, which apply millions of plays, allocate nothing for them.
 """
 
@@ -228,14 +228,11 @@ Outcomes = tuple[Outcome, ...]
 
 #: An action that caused nothing (shared: nothing is allocated for it).
 NOTHING: Outcomes = ()
-_TURNS: tuple[Outcomes, ...] = tuple((TurnChanged(seat),) for seat in range(4))
-
-
-def turn_to(seat: int) -> Outcomes:
-    """The outcomes of a play that only passed the turn on: ``seat`` is at turn (shared, one per seat)."""
-    return _TURNS[seat]
+#: By seat, the outcomes of a play that only passed the turn on to that seat (shared: nothing
+#: is allocated for them).
+TURN_TO: tuple[Outcomes, ...] = tuple((TurnChanged(seat),) for seat in range(4))
 
 
 __all__ = ["NOTHING", "GameEnded", "HandCardsDealt", "Outcome", "Outcomes", "PlayerAnnounced", "PlayerOut",
            "PlayerSchupfed", "RoundEnded", "RoundResult", "RoundStarted", "StartPlaying", "TrickTaken", "TurnChanged",
-           "WishFulfilled", "WishMade", "turn_to"]
+           "TURN_TO", "WishFulfilled", "WishMade"]

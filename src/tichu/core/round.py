@@ -34,7 +34,7 @@ from tichu.core.combos import (
     legal_plays_from,
 )
 from tichu.core.errors import RuleViolation, Violation
-from tichu.core.outcomes import NOTHING, Outcomes, PlayerOut, RoundResult, TrickTaken, WishFulfilled
+from tichu.core.outcomes import NOTHING, TURN_TO, Outcomes, PlayerOut, RoundResult, TrickTaken, WishFulfilled
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import opponents, team_of
 
@@ -617,9 +617,11 @@ class Round:
         everything else calls :meth:`play`.
 
         :returns: What the play caused in the round (:mod:`tichu.core.outcomes`): the seat out
-            (R7.1), the wish fulfilled (R5.4), the trick taken at the round's end (R7.2); the
-            shared :data:`~tichu.core.outcomes.NOTHING` for most plays and every pass. A closed
-            trick that a lead takes first (a replay's order, R4.2) is taken first.
+            (R7.1), the wish fulfilled (R5.4), the trick taken at the round's end (R7.2), the
+            seat at turn next (R4.1: none while a wish or the Dragon's gift waits, or once the
+            round is over); for most plays and passes only the turn, a shared tuple
+            (:data:`~tichu.core.outcomes.TURN_TO`). A closed trick that a lead takes first (a
+            replay's order, R4.2) is taken first.
         """
         seat = self.turn
         assert seat is not None
@@ -632,10 +634,9 @@ class Round:
             assert owner is not None
             # R4.2: every other seat with cards passed (the owner among them once it is out)
             if passes >= (3 if self.hands[owner] else 4) - len(self.out_order):
-                self._close_trick()
-            else:
-                self.turn = self._next_active(seat)
-            return NOTHING
+                return self._close_trick()
+            turn = self.turn = self._next_active(seat)
+            return TURN_TO[turn]
         self.events.append(_new_action(Action, (ActionKind.PLAY, seat, mask)))
         if self.trick_closed:
             taken = self.collect_trick()
@@ -702,10 +703,10 @@ class Round:
             self._wish_pending = True  # R5.1: the wish comes before the turn moves on
             return caused
         if mask == DOG:
-            self.turn = self._next_active((seat + 1) % 4)  # R3.10: from the partner on
+            turn = self.turn = self._next_active((seat + 1) % 4)  # R3.10: from the partner on
         else:
-            self.turn = self._next_active(seat)
-        return caused
+            turn = self.turn = self._next_active(seat)
+        return TURN_TO[turn] if caused is NOTHING else caused + TURN_TO[turn]
 
     def _round_ends(self) -> Outcomes | None:
         """End the round if the last seat out ended it (R7.1, R7.2).
@@ -727,13 +728,17 @@ class Round:
             return (taken,)
         return None
 
-    def _close_trick(self) -> None:
+    def _close_trick(self) -> Outcomes:
+        """Close the trick after the last pass (R4.2): its owner leads next, or the Dragon's
+        trick waits to be given away (R4.5). :returns: The seat at turn, unless the Dragon waits."""
         self.trick_closed = True
         owner = self.trick_owner
         assert owner is not None and self.trick is not None
+        turn = self.turn = owner if self.hands[owner] else self._next_active(owner)
         if self.trick.cards == DRAGON:
             self._dragon_pending = True  # R4.5
-        self.turn = owner if self.hands[owner] else self._next_active(owner)
+            return NOTHING
+        return TURN_TO[turn]
 
     def collect_trick(self, to: int | None = None) -> TrickTaken:
         """Give the open trick's cards to its winner, or to ``to`` (the Dragon gift).
