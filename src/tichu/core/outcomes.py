@@ -16,7 +16,7 @@ searches' rollouts, which apply millions of plays, allocate nothing for them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from tichu.core.frozen import by_fields
 
@@ -227,10 +227,10 @@ Outcome = (RoundStarted | HandCardsDealt | PlayerAnnounced | PlayerSchupfed | St
 Outcomes = tuple[Outcome, ...]
 
 #: An action that caused nothing (shared: nothing is allocated for it).
-NOTHING: Outcomes = ()
+NOTHING: Final[Outcomes] = ()
 #: By seat, the outcomes of a play that only passed the turn on to that seat (shared: nothing
-#: is allocated for them).
-TURN_TO: tuple[Outcomes, ...] = tuple((TurnChanged(seat),) for seat in range(4))
+#: is allocated for them). Both are ``Final``: compiled, the core reads them as C constants.
+TURN_TO: Final[tuple[Outcomes, ...]] = tuple((TurnChanged(seat),) for seat in range(4))
 
 
 __all__ = ["NOTHING", "GameEnded", "HandCardsDealt", "Outcome", "Outcomes", "PlayerAnnounced", "PlayerOut",

@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 from enum import IntEnum
 from itertools import permutations
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, VALUE_MASK, indices_of, mask_of_indices, points_of
 from tichu.core.combos import (
@@ -945,7 +945,7 @@ def _check_deal(deal: Sequence[tuple[int, int]]) -> None:
 #: Builds an :class:`Action` without the named tuple's Python-level ``__new__`` (every play's event).
 _new_action = tuple.__new__
 #: A play's outcome when it fulfilled the wish (R5.4): shared, the outcome holds nothing.
-_FULFILLED: Outcomes = (WishFulfilled(),)
+_FULFILLED: Final[Outcomes] = (WishFulfilled(),)
 #: Each seat's pass as an event (an action is immutable: one object serves every pass).
 _PASSES = tuple(Action(ActionKind.PASS, seat) for seat in range(4))
 #: A valid deal that :meth:`Round.resume` starts from before it sets the real position.
