@@ -29,8 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from poc.rollout_profile import ROLLOUT_WEIGHTS, HeuristicPolicy, finisher, positions  # noqa: E402
+from poc.rollout_profile import finisher, positions  # noqa: E402
 from tichu.agents.driver import play_game  # noqa: E402
+from tichu.agents.heuristic_policy import HeuristicPolicy  # noqa: E402
+from tichu.agents.mc_agent import ROLLOUT_WEIGHTS  # noqa: E402
 from tichu.arena.arena import ChunkJob, _seat_agents, plan_games  # noqa: E402
 from tichu.arena.stats import TimeHistogram  # noqa: E402
 from tichu.core.flow import GameState  # noqa: E402
