@@ -78,7 +78,7 @@ def main() -> int:
             agent = make_agent(args.kind, seed=seed * 10 + seat)
             assert isinstance(agent, HeuristicAgent)
             probes.append(Probe(agent, notes, seat))
-        engine = GameEngine([AgentPlayer(p) for p in probes], RuleSet(seed=seed))
+        engine = GameEngine([AgentPlayer(p) for p in probes], RuleSet(), seed=seed)
         result = asyncio.run(engine.run())
         for index, res in enumerate(result.results):
             for seat in range(4):

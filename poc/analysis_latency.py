@@ -77,7 +77,7 @@ async def run(args: argparse.Namespace) -> None:
         writer = await asyncio.to_thread(StoreWriter, Path(folder) / "tichu.sqlite3")
         runner = AnalysisRunner(writer, pool, ANALYSIS, args.samples)
         try:
-            await writer.read(lambda store: store.add_all(records[1:]))
+            await writer.read(lambda store: store.archive.add_all(records[1:]))
             await runner.start()
             await live_table(pool, agent, live_points, 3.0, args.pause, 0)  # warm: the workers are up
             phases: dict[str, list[float]] = {"idle": [], "analysis": []}

@@ -42,10 +42,11 @@ def _benchmark_module() -> Any:
 
 def played_record(agent: str, target: int, seed: int) -> dict[str, Any]:
     """A seeded game of four ``agent`` agents to ``target`` points, as a record."""
-    rules = RuleSet(seed=seed, target_score=target)
+    rules = RuleSet(target_score=target)
     agents = [make_agent(agent, name=f"{agent}-{seat}", seed=seed * 10 + seat) for seat in range(4)]
-    state = play_game(agents, rules, keep_rounds=True)
-    return dict(game_record(state.rounds, rules, [(a.name, a.kind) for a in agents], record_id=f"poc-{seed}"))
+    state = play_game(agents, rules, seed=seed, keep_rounds=True)
+    return dict(game_record(state.rounds, rules, [(a.name, a.kind) for a in agents], record_id=f"poc-{seed}",
+                            seed=seed))
 
 
 def _percentile(values: list[float], share: float) -> float:

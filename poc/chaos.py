@@ -53,7 +53,8 @@ from typing import Any
 import aiohttp
 
 from tichu.client.bots import RandomBrain
-from tichu.client.connection import TableClient
+from tichu.client.connection import Received, TableClient
+from tichu.client.messages import error_of, notification_of
 from tichu.records.record import replay
 from tichu.records.store import GameStore
 from tichu.server.codes import ErrorCode
@@ -556,17 +557,17 @@ class Seat:
 
     async def _joined_or_refused(self, client: TableClient) -> str | None:
         """``None`` once seated; else the error code that refused the client, or ``"closed"``."""
-        def answer(message: dict[str, Any]) -> bool:
-            payload = message.get("payload") or {}
-            return message.get("type") == "error" or (
-                payload.get("event") == "player_joined" and "session_id" in (payload.get("context") or {}))
+        def answer(message: Received) -> bool:
+            notification = notification_of(message)
+            return error_of(message) is not None or (
+                notification is not None and notification["event"] == "player_joined"
+                and "session_id" in notification["context"])
         try:
             message = await client.wait_for(answer, timeout=15.0)
         except (ConnectionError, TimeoutError):
             return "closed"
-        if message.get("type") == "error":
-            return str(message["payload"]["code"])
-        return None
+        error = error_of(message)
+        return None if error is None else str(error["code"])
 
     _reader: asyncio.Task[None]
 
@@ -622,10 +623,10 @@ class Seat:
 def check_store(path: Path) -> tuple[int, int, int, list[str]]:
     """Finished, aborted and running games, and the finished records that do not replay."""
     with GameStore(path) as store:
-        running = len(store.running_games())
+        running = len(store.running.games())
         finished = aborted = 0
         failures: list[str] = []
-        for record in store.records():
+        for record in store.archive.records():
             if record.get("aborted"):
                 aborted += 1
                 continue

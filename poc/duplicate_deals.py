@@ -72,14 +72,14 @@ def play_deals(make: MakeAgent, names: tuple[str, str], games: int, seed: int, t
     for spec in plan_games(games, seed, duplicate=True):
         times = (TimeHistogram(), TimeHistogram())
         agents = seat_agents(make, names, spec, times)
-        rules = RuleSet(target_score=target, seed=spec.seed)
-        state = play_game(agents, rules, keep_rounds=records is not None)
+        rules = RuleSet(target_score=target)
+        state = play_game(agents, rules, seed=spec.seed, keep_rounds=records is not None)
         assert state.game is not None
         if observe is not None:
             observe(spec, state)
         if records is not None:
             records.write(game_record_line(state.rounds, rules, [(agent.name, agent.kind) for agent in agents],
-                                           record_id=f"arena-{spec.seed}-{spec.index}") + "\n")
+                                           record_id=f"arena-{spec.seed}-{spec.index}", seed=spec.seed) + "\n")
             records.flush()
         report.add(summarize_game(spec.index, state.game.results, spec.swapped,
                                   TEAM_NAMES.index(state.game.winner), times))

@@ -45,11 +45,11 @@ def endgame_points(bsw: Path, seeds: list[int]) -> list[DecisionPoint]:
         record = dict(import_game(decode(path.read_bytes()), path.stem))
         points += [point for point in decision_points(record, [0, 1, 2, 3]) if point.state is not None]
     for seed in seeds:
-        rules = RuleSet(seed=seed, target_score=1000)
+        rules = RuleSet(target_score=1000)
         state = play_game([HeuristicAgent(f"H{seat}", seed * 10 + seat) for seat in range(4)], rules,
-                          keep_rounds=True)
+                          seed=seed, keep_rounds=True)
         record = dict(game_record(state.rounds, rules, [(f"H{seat}", "agent") for seat in range(4)],
-                                  record_id=f"arena-{seed}"))
+                                  record_id=f"arena-{seed}", seed=seed))
         points += [point for point in decision_points(record) if point.state is not None]
     return points
 

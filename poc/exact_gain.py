@@ -54,10 +54,10 @@ class ExpertWithoutSolve(MonteCarloAgent):
 def positions(seed: int) -> tuple[list[DecisionPoint], int]:
     """The two-seat play decisions of one game of unsolving heuristic agents, and its rounds."""
     agents = [HeuristicAgent(f"H{seat}", seed * 10 + seat, UNSOLVED) for seat in range(4)]
-    rules = RuleSet(seed=seed, target_score=1000)
-    state = play_game(agents, rules, keep_rounds=True)
+    rules = RuleSet(target_score=1000)
+    state = play_game(agents, rules, seed=seed, keep_rounds=True)
     record = game_record(state.rounds, rules, [(agent.name, agent.kind) for agent in agents], record_id=str(seed),
-                         started_at="2026-11-28T00:00:00Z")
+                         seed=seed, started_at="2026-11-28T00:00:00Z")
     points = [point for point in decision_points(dict(record)) if point.state is not None and point.kind == "play"
               and len(point.state.legal_plays()) > 1]
     return points, len(state.rounds)

@@ -33,21 +33,21 @@ from tichu.server.workers.store_writer import StoreWriter
 
 
 def read_only(store: GameStore) -> None:
-    store._db.execute("PRAGMA query_only = 1")
+    store.database.execute("PRAGMA query_only = 1")
 
 
 async def play(writer: StoreWriter, seed: int) -> None:
     """One game journalled to ``writer``, then its record (as the server's table does)."""
-    rules = RuleSet(target_score=1000, seed=seed)
+    rules = RuleSet(target_score=1000)
     engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seed * 4 + seat)) for seat in range(4)], rules,
-                        keep_rounds=True)
+                        seed=seed, keep_rounds=True)
     game_id = f"game-{seed}"
-    writer.submit(lambda store: store.begin_game(game_id, "t", "now", seed, rules.to_json()))
+    writer.submit(lambda store: store.running.begin_game(game_id, "t", "now", seed, rules.to_json()))
     engine.observe(GameJournal(writer, game_id, engine))
     await engine.run()
     record = game_record(engine.rounds, rules, [(f"R{seat}", "agent:random") for seat in range(4)],
-                         record_id=game_id)
-    writer.submit(lambda store: store.end_game(game_id, dict(record)))
+                         record_id=game_id, seed=seed)
+    writer.submit(lambda store: store.running.end_game(game_id, dict(record)))
 
 
 async def main(games: int) -> int:

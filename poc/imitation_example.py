@@ -103,7 +103,7 @@ def evaluate(policy: LinearPolicy, opponent: str, games: int, seed: int, target:
         players = [AgentPlayer(PolicyAgent(f"policy-{seat}", policy) if seat % 2 == 0
                                else make_agent(opponent, name=f"{opponent}-{seat}", seed=rng.getrandbits(63)))
                    for seat in range(4)]
-        engine = GameEngine(players, RuleSet(target_score=target, seed=rng.getrandbits(63) + game))
+        engine = GameEngine(players, RuleSet(target_score=target), seed=rng.getrandbits(63) + game)
         result = asyncio.run(engine.run())
         diffs += [float(points[0] - points[1]) for points in (round_.points for round_ in result.results)]
     return mean_interval(diffs)

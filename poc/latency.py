@@ -46,11 +46,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import aiohttp
 
 from tichu.client.bots import RandomBrain
 from tichu.client.connection import TableClient
+from tichu.client.messages import context_of, notification_of, request_of
+from tichu.server.wire.incoming import Response
+from tichu.server.wire.outgoing import NotificationPayload, PlayerIndex, PlayerPlayed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -169,7 +173,7 @@ async def monte_carlo_tables(port: int, tables: int, seconds: float) -> int:
     """``tables`` tables, each one bot with three Monte Carlo agents, for ``seconds``; returns
     the requests the bots answered."""
     clients = await _play_tables(port, tables, seconds, "mc")
-    answered = sum(1 for client in clients for logged in client.sent if logged.message.get("type") == "response")
+    answered = sum(1 for client in clients for logged in client.sent if isinstance(logged.message, Response))
     for client in clients:
         with contextlib.suppress(Exception):
             await client.finish()
@@ -199,14 +203,22 @@ def _since_last_play(client: TableClient) -> list[float]:
     spans: list[float] = []
     last: float | None = None
     for entry in client.received:
-        kind, payload = entry.message.get("type"), entry.message.get("payload", {})
-        if kind == "notification" and payload.get("event") in ("player_played", "player_passed"):
+        notification, request = notification_of(entry.message), request_of(entry.message)
+        event = notification["event"] if notification is not None else None
+        if event in ("player_played", "player_passed"):
             last = entry.time
-        elif kind == "notification" and payload.get("event") == "round_started":
+        elif event == "round_started":
             last = None
-        elif kind == "request" and payload.get("action") == "play" and last is not None:
+        elif request is not None and request["action"] == "play" and last is not None:
             spans.append(entry.time - last)
     return spans
+
+
+def _seat_of(notification: NotificationPayload) -> int:
+    """The seat that played or passed."""
+    if notification["event"] == "player_played":
+        return cast(int, context_of(notification, PlayerPlayed)["turn"][0])  # Turn: [seat, cards, combination]
+    return context_of(notification, PlayerIndex)["player_index"]
 
 
 async def people_tables(port: int, tables: int, seconds: float) -> PeopleTimes:
@@ -218,25 +230,24 @@ async def people_tables(port: int, tables: int, seconds: float) -> PeopleTimes:
     answered = 0
     for client in clients:
         since_play += _since_last_play(client)
-        actions = {entry.message["payload"].get("request_id"): entry.message["payload"].get("action")
-                   for entry in client.received if entry.message.get("type") == "request"}
-        requests = [entry.time for entry in client.received if entry.message.get("type") == "request"]
-        for entry in client.sent:
-            if entry.message.get("type") != "response":
+        asked = [(entry.time, request_of(entry.message)) for entry in client.received]
+        actions = {request["request_id"]: request["action"] for _, request in asked if request is not None}
+        requests = [moment for moment, request in asked if request is not None]
+        for sent in client.sent:
+            if not isinstance(sent.message, Response):
                 continue
             answered += 1
-            if actions.get(entry.message.get("payload", {}).get("request_id")) == "play":
-                later = [moment for moment in requests if moment > entry.time]
+            if actions.get(sent.message.request_id) == "play":
+                later = [moment for moment in requests if moment > sent.time]
                 if later:
-                    to_request.append(later[0] - entry.time)
+                    to_request.append(later[0] - sent.time)
         own = client.player_index
         previous: float | None = None
         for entry in client.received:
-            payload = entry.message.get("payload", {})
-            event = payload.get("event") if entry.message.get("type") == "notification" else None
-            if event in ("player_played", "player_passed"):
-                context = payload.get("context", {})
-                seat = context.get("player_index", context.get("turn", [None])[0])
+            notification = notification_of(entry.message)
+            event = notification["event"] if notification is not None else None
+            if notification is not None and event in ("player_played", "player_passed"):
+                seat = _seat_of(notification)
                 if previous is not None and seat != own:
                     turns.append(entry.time - previous)
                 previous = entry.time

@@ -26,8 +26,10 @@ from pathlib import Path
 
 from tichu.client.bots import RandomBrain
 from tichu.client.connection import TableClient, run_bot
+from tichu.client.messages import request_of
 from tichu.records.store import GameStore
 from tichu.server.keys import STORE_FILE
+from tichu.server.wire.incoming import Response
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,8 +59,8 @@ def latencies(clients: list[TableClient]) -> list[float]:
     """Seconds from each response sent at a table to the next request received there."""
     events: list[tuple[float, str]] = []
     for client in clients:
-        events += [(logged.time, "response") for logged in client.sent if logged.message.get("type") == "response"]
-        events += [(logged.time, "request") for logged in client.received if logged.message.get("type") == "request"]
+        events += [(logged.time, "response") for logged in client.sent if isinstance(logged.message, Response)]
+        events += [(logged.time, "request") for logged in client.received if request_of(logged.message)]
     events.sort()
     waits = []
     last_response: float | None = None
@@ -128,7 +130,7 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=30)
         store = GameStore(Path(data_dir) / STORE_FILE)
-        games = sum(1 for record in store.records() if not record.get("aborted"))
+        games = sum(1 for record in store.archive.records() if not record.get("aborted"))
         store.close()
     waits = sorted(wait for clients in finished for wait in latencies(clients))
     p99 = waits[min(len(waits) - 1, int(0.99 * len(waits)))] if waits else float("nan")

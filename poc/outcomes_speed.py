@@ -45,7 +45,7 @@ def dealt_states(count: int) -> list[GameState]:
     """Rounds dealt and pushed, at their first play (no seat calls)."""
     states = []
     for seed in range(count):
-        state = GameState(RuleSet(seed=seed))
+        state = GameState(RuleSet(), seed=seed)
         state.deal()
         rng = random.Random(seed)
         while state.decision != Decision.PLAY:
@@ -102,9 +102,9 @@ def record_seconds() -> tuple[float, float]:
     started = time.process_time()
     for spec in specs:
         agents = _seat_agents(job, spec, (TimeHistogram(), TimeHistogram()))
-        rules = RuleSet(target_score=1000, seed=spec.seed)
+        rules = RuleSet(target_score=1000)
         players = [(agent.name, agent.kind) for agent in agents]
-        games.append((play_game(agents, rules, keep_rounds=True), rules, players))
+        games.append((play_game(agents, rules, seed=spec.seed, keep_rounds=True), rules, players))
     played = time.process_time() - started
     started = time.process_time()
     for index, (state, rules, players) in enumerate(games):

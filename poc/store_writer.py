@@ -23,11 +23,12 @@ def writes_per_second(batch: int) -> float:
     storage.MAX_BATCH = batch
     with tempfile.TemporaryDirectory() as folder:
         writer = storage.StoreWriter(Path(folder) / "tichu.sqlite3", max_pending=WRITES + 1)
-        writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
+        writer.submit(lambda store: store.running.begin_game("g", "t", "now", None, {}))
         writer.flush()
         began = time.perf_counter()
         for index in range(WRITES):
-            writer.submit(lambda store, index=index: store.append_entries("g", index, [{"seat": 0, "pass": True}]))  # type: ignore[misc]
+            writer.submit(lambda store, index=index:  # type: ignore[misc]
+                          store.running.append_entries("g", index, [{"seat": 0, "pass": True}]))
         writer.flush()
         took = time.perf_counter() - began
         writer.close()

@@ -124,7 +124,7 @@ def test_the_frozen_dataclasses_pickle_back_equal() -> None:
               if isinstance(value, type) and value.__module__ == name and dataclasses.is_dataclass(value)
               and value.__dataclass_params__.frozen]  # type: ignore[attr-defined]
     assert {cls.__name__ for cls in frozen} >= {"RuleSet", "Weights", "SearchOptions", "Knowledge"}
-    samples = {"RuleSet": RuleSet(target_score=500, seed=7), "Weights": DEFAULT, "SearchOptions": SEARCH,
+    samples = {"RuleSet": RuleSet(target_score=500, wish_optional=True), "Weights": DEFAULT, "SearchOptions": SEARCH,
                "RoundResult": RoundResult((2, 0, 3, 1), False, (35, 65), (100, 0), (135, 65), (True, None, None, None),
                                           (1, 0, 0, 0)),
                "SeatFacts": SeatFacts(14, 0, 0), "Knowledge": Knowledge(1, 2, 3, (SeatFacts(1, 2, 3),)),

@@ -136,7 +136,7 @@ def _record_games(tables: Sequence[tuple[tuple[str, ...], int, int]] = TABLES) -
     points: list[Point] = []
     for kinds, seed, target in tables:
         players = [Probe(make_agent(kind, seed=seed * 10 + seat), points) for seat, kind in enumerate(kinds)]
-        engine = GameEngine(players, RuleSet(seed=seed, target_score=target))
+        engine = GameEngine(players, RuleSet(target_score=target), seed=seed)
         for probe in players:
             probe.engine = engine
         asyncio.run(engine.run())
@@ -654,7 +654,7 @@ def test_seats_asked_one_after_another_see_nothing_of_the_answers_before_them_R8
     from tichu.core.views import follow
 
     views: list[tuple[str, SeatView]] = []
-    state = GameState(RuleSet(seed=5, target_score=100))
+    state = GameState(RuleSet(target_score=100), seed=5)
     driver = AgentDriver(state, [_Recorder(views) for _ in range(4)])
     state.deal()
     follow(driver.info, state)

@@ -53,7 +53,7 @@ def test_agent_spec_takes_a_level_or_an_agent_kind() -> None:
 
 def _game_players(agents: list[Agent]) -> list[AgentPlayer]:
     players = [AgentPlayer(agent) for agent in agents]
-    engine = GameEngine(players, RuleSet(seed=21, target_score=500))
+    engine = GameEngine(players, RuleSet(target_score=500), seed=21)
     asyncio.run(engine.run())
     return players
 

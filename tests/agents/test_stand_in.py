@@ -19,7 +19,7 @@ def _calls_per_round(stand_ins: bool) -> list[tuple[int, ...]]:
     for seat in range(4):
         agent = BoldAgent(f"B{seat}", seed=seat)
         players.append(AgentPlayer(StandIn(agent) if stand_ins else agent))
-    engine = GameEngine(players, RuleSet(target_score=300, seed=5), keep_rounds=True)
+    engine = GameEngine(players, RuleSet(target_score=300), seed=5, keep_rounds=True)
     asyncio.run(engine.run())
     return [round_.result().calls for round_ in engine.rounds]
 

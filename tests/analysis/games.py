@@ -21,10 +21,10 @@ from tichu.records.record import game_record
 def record_of(agents: Sequence[Agent], seed: int, target: int, kinds: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of one game of ``agents`` (seeded shuffles, ``target`` points), its players'
     kinds replaced by ``kinds`` if given (``human`` marks a person's seat)."""
-    rules = RuleSet(seed=seed, target_score=target)
-    state = play_game(agents, rules, keep_rounds=True)
+    rules = RuleSet(target_score=target)
+    state = play_game(agents, rules, seed=seed, keep_rounds=True)
     players = [(agent.name, kind) for agent, kind in zip(agents, kinds or [agent.kind for agent in agents])]
-    return dict(game_record(state.rounds, rules, players, record_id=f"test-{seed}",
+    return dict(game_record(state.rounds, rules, players, record_id=f"test-{seed}", seed=seed,
                             started_at="2026-11-26T00:00:00Z"))
 
 

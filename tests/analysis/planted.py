@@ -109,12 +109,12 @@ def planted_game(hand: str, plants: Sequence[str], seed: int) -> tuple[dict[str,
     deal = [(_mask(seat_cards[:8]), _mask(seat_cards[8:])) for seat_cards in cards]
     person = PlantedPerson("Person", seed, plants)
     agents = [person, expert("East", seed * 10 + 1), expert("North", seed * 10 + 2), expert("West", seed * 10 + 3)]
-    rules = RuleSet(seed=seed, target_score=50)
-    state = GameState(rules, keep_rounds=True)
+    rules = RuleSet(target_score=50)
+    state = GameState(rules, seed=seed, keep_rounds=True)
     state.deal(deal)
     AgentDriver(state, agents).advance()
     players = [(agent.name, agent.kind) for agent in agents]
-    record = game_record(state.rounds, rules, players, record_id=f"planted-{seed}",
+    record = game_record(state.rounds, rules, players, record_id=f"planted-{seed}", seed=seed,
                          started_at="2026-11-26T00:00:00Z")
     return dict(record), person
 

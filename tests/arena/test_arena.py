@@ -23,6 +23,9 @@ from tichu.arena.arena import (
     play_chunk,
 )
 from tichu.arena.stats import Sprt, TimeHistogram
+from tichu.core.cards import format_mask
+from tichu.core.flow import GameState
+from tichu.core.ruleset import RuleSet
 from tichu.records.record import json_object, read_records, replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,6 +130,19 @@ def test_same_seed_same_results_with_one_or_two_workers() -> None:
     assert [record["id"] for record in records_one] == [f"arena-{game_seed(42, i)}-{i}" for i in range(20)]
     _, records_other = _run(games=20, seed=43, workers=1, target_score=300, records=True)
     assert records_other[0]["rounds"][0]["deal"] != records_one[0]["rounds"][0]["deal"]
+
+
+def test_the_arena_owns_the_seeds_its_records_keep() -> None:
+    """Issue 36: the Arena, not the rule set, owns each game's seed: a record keeps the seed
+    its game was dealt from (records.md), which deals the same rounds again (R2.1), while its
+    ``rules`` hold none."""
+    _, records = _run(games=3, seed=42, workers=1, target_score=300, records=True)
+    for index, record in enumerate(records):
+        assert record["seed"] == game_seed(42, index) and "seed" not in record["rules"]
+        state = GameState(RuleSet.from_json(record["rules"]), seed=record["seed"])
+        state.deal()
+        assert state.round is not None
+        assert [format_mask(mask) for mask in state.round.first_deal] == record["rounds"][0]["deal"]
 
 
 def test_report_agrees_with_the_records() -> None:

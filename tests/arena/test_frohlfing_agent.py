@@ -147,6 +147,6 @@ def test_the_seat_at_turn_trick_and_wish_are_told_right_throughout_seeded_games(
     for seed in range(1, 9):
         agents: list[Agent] = [Checking(adapter, make_agent(kind, name=f"{kind}{seat}", seed=seed * 10 + seat), seen)
                                for seat, kind in enumerate(("rule", "random", "rule", "random"))]
-        play_game(agents, RuleSet(target_score=400, seed=seed))
+        play_game(agents, RuleSet(target_score=400), seed=seed)
     assert seen["after passes"] > 10 and seen["lead"] > 10 and seen["after a play"] > 10
     assert seen["trick"] > 100 and seen["dog"] > 0

@@ -58,25 +58,25 @@ def _named_as_then(record: dict[str, Any]) -> dict[str, Any]:
 
 def _engine_record(kinds: list[str], rules: RuleSet, seed: int) -> dict[str, Any]:
     agents = [make_agent(kind, name=f"{kind}-{seat}", seed=seed + seat) for seat, kind in enumerate(kinds)]
-    engine = GameEngine([AgentPlayer(agent) for agent in agents], rules, keep_rounds=True)
+    engine = GameEngine([AgentPlayer(agent) for agent in agents], rules, seed=seed, keep_rounds=True)
     asyncio.run(engine.run())
     return dict(game_record(engine.rounds, rules, [(agent.name, agent.kind) for agent in agents], record_id="game",
-                            started_at="now"))
+                            seed=seed, started_at="now"))
 
 
 def _loop_record(kinds: list[str], rules: RuleSet, seed: int) -> dict[str, Any]:
     agents = [make_agent(kind, name=f"{kind}-{seat}", seed=seed + seat) for seat, kind in enumerate(kinds)]
-    state = play_game(agents, rules, keep_rounds=True)
+    state = play_game(agents, rules, seed=seed, keep_rounds=True)
     return dict(game_record(state.rounds, rules, [(agent.name, agent.kind) for agent in agents], record_id="game",
-                            started_at="now"))
+                            seed=seed, started_at="now"))
 
 
 @pytest.mark.parametrize("kinds, seed, rules", [
-    (["random"] * 4, 11, RuleSet(target_score=1000, seed=11)),
-    (["random"] * 4, 12, RuleSet(target_score=500, seed=12, tichu_before_schupf=True, wish_optional=True)),
-    (["rule", "beginner", "heuristic", "random"], 13, RuleSet(target_score=300, seed=13)),
+    (["random"] * 4, 11, RuleSet(target_score=1000)),
+    (["random"] * 4, 12, RuleSet(target_score=500, tichu_before_schupf=True, wish_optional=True)),
+    (["rule", "beginner", "heuristic", "random"], 13, RuleSet(target_score=300)),
     pytest.param(["heuristic", "montecarlo:n2", "heuristic:v1", "montecarlo:v1:n2"], 14,
-                 RuleSet(target_score=150, seed=14), marks=pytest.mark.slow),
+                 RuleSet(target_score=150), marks=pytest.mark.slow),
 ], ids=["random", "random-variants", "mixed", "search"])
 def test_the_engine_and_the_agents_loop_play_the_same_games_R4_3_R6_1(kinds: list[str], seed: int,
                                                                      rules: RuleSet) -> None:

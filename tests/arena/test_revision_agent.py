@@ -51,8 +51,8 @@ def test_this_tree_as_another_package_plays_the_same_games_R8(spec: str, tmp_pat
     for seed in (1, 2):
         native: list[Agent] = [make_agent(spec, name=f"s{seat}", seed=10 * seed + seat) for seat in range(4)]
         translated: list[Agent] = [RevisionAgent(package, spec, f"s{seat}", 10 * seed + seat) for seat in range(4)]
-        rules = RuleSet(target_score=300, seed=seed)
-        ours, theirs = play_game(native, rules), play_game(translated, rules)
+        rules = RuleSet(target_score=300)
+        ours, theirs = play_game(native, rules, seed=seed), play_game(translated, rules, seed=seed)
         assert ours.game is not None and theirs.game is not None
         assert [result.points for result in theirs.game.results] == [result.points for result in ours.game.results]
         assert [result.calls for result in theirs.game.results] == [result.calls for result in ours.game.results]

@@ -9,8 +9,9 @@ modules import the helpers from here (``from tests.client.conftest import ...``)
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import pytest
@@ -18,7 +19,10 @@ from aiohttp import WSMsgType, web
 from aiohttp.test_utils import TestServer
 
 from tichu.client.connection import LoggedMessage, TableClient
+from tichu.client.messages import Answer, encode
 from tichu.rules import parse_cards
+from tichu.server.wire.incoming import Command
+from tichu.server.wire.outgoing import RequestContext, RequestPayload
 
 JsonDict = dict[str, Any]
 
@@ -34,9 +38,9 @@ HAND = cards("Dr RA GK SD B9 S8 R7 G6 S5 B5 G4 S3 Ma Ph")
 def lobby_state(names: tuple[str, ...] = ("Anna", "Bot 1", "Bot 2", "Bot 3")) -> JsonDict:
     return {"table_name": "home", "player_names": list(names), "host_index": 0, "is_running": False,
             "phase": "lobby", "round_index": 0, "current_turn_index": None, "count_hand_cards": [0] * 4,
-            "announcements": [0] * 4, "wish_value": 0, "trick_turns": [], "trick_owner_index": None,
-            "trick_points": 0, "points": [0] * 4, "out_order": [], "played_cards": [], "round_scores": [],
-            "total": [0, 0]}
+            "announcements": [0] * 4, "wish_value": 0, "wish_open": False, "trick_turns": [],
+            "trick_owner_index": None, "trick_points": 0, "points": [0] * 4, "tricks_won": [0] * 4, "out_order": [],
+            "played_cards": [], "count_pushed": [0] * 4, "round_scores": [], "total": [0, 0]}
 
 
 def joined(seat: int = 0, *, pending: JsonDict | None = None, hand: list[list[int]] | None = None) -> JsonDict:
@@ -44,13 +48,28 @@ def joined(seat: int = 0, *, pending: JsonDict | None = None, hand: list[list[in
     return {"player_index": seat, "player_name": "Anna", "session_id": "s-1", "protocol_version": 1,
             "public_state": lobby_state(), "pending_request": pending,
             "private_state": {"player_index": seat, "hand_cards": hand or [], "given_schupf_cards": None,
-                              "received_schupf_cards": None}}
+                              "received_schupf_cards": None, "may_announce": False, "bombs": [],
+                              "unseen_bombs": {"four_of_a_kind": [], "straight_flush": []}}}
 
 
-def play_request(request_id: str, legal: list[list[list[int]]], hand: list[list[int]] | None = None) -> JsonDict:
+def play_request(request_id: str, legal: list[list[list[int]]], hand: list[list[int]] | None = None) -> RequestPayload:
     return {"request_id": request_id, "action": "play", "timeout": None,
             "context": {"hand_cards": hand or HAND, "trick_combination": None, "trick_owner_index": None,
                         "wish_value": 0, "legal_plays": legal, "hint": None}}
+
+
+#: The values a wish request lists where the rules allow no empty wish (R5.1).
+WISH_VALUES = list(range(2, 15))
+
+
+def request(action: str, context: RequestContext, request_id: str = "r-1") -> RequestPayload:
+    """A ``request`` payload without a time limit."""
+    return {"request_id": request_id, "action": action, "context": context, "timeout": None}
+
+
+def answer_json(answer: Answer) -> JsonDict:
+    """An answer as the ``response_data`` it is sent as."""
+    return json.loads(json.dumps(dataclasses.asdict(answer)))  # type: ignore[no-any-return]
 
 
 class FakeSeat:
@@ -61,13 +80,13 @@ class FakeSeat:
         self.query = query
         self.received: list[JsonDict] = []
 
-    async def send(self, type_: str, payload: JsonDict | None = None) -> None:
+    async def send(self, type_: str, payload: Mapping[str, object] | None = None) -> None:
         await self.ws.send_json({"type": type_} if payload is None else {"type": type_, "payload": payload})
 
     async def notify(self, event: str, **context: Any) -> None:
         await self.send("notification", {"event": event, "context": context})
 
-    async def request(self, payload: JsonDict) -> None:
+    async def request(self, payload: Mapping[str, object]) -> None:
         await self.send("request", payload)
 
     async def error(self, code: int, message: str = "refused", **context: Any) -> None:
@@ -148,11 +167,13 @@ async def server() -> AsyncIterator[FakeServer]:
 class OfflineClient(TableClient):
     """A client that records what it would send, for tests without a connection."""
 
-    async def send(self, type_: str, payload: JsonDict | None = None) -> None:
-        self.sent.append(LoggedMessage(0.0, {"type": type_, "payload": payload}))
+    async def send(self, command: Command) -> None:
+        self.sent.append(LoggedMessage(0.0, command))
 
     def sent_of(self, type_: str) -> list[JsonDict]:
-        return [entry.message.get("payload") or {} for entry in self.sent if entry.message["type"] == type_]
+        """The payloads of the messages of a type sent, as JSON (``{}`` for none)."""
+        return [json.loads(encode(entry.message)).get("payload") or {} for entry in self.sent
+                if isinstance(entry.message, Command) and type_ == entry.message.TYPE]
 
 
 async def settle(condition: Callable[[], bool], timeout: float = 2.0) -> None:
@@ -162,5 +183,5 @@ async def settle(condition: Callable[[], bool], timeout: float = 2.0) -> None:
             await asyncio.sleep(0.005)
 
 
-def text(type_: str, payload: JsonDict) -> str:
+def text(type_: str, payload: Mapping[str, object]) -> str:
     return json.dumps({"type": type_, "payload": payload})

@@ -3,24 +3,27 @@ private state allows them, R6.1, R4.3) and next_option."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from tests.client.conftest import HAND, JsonDict, OfflineClient, cards, joined, text
+from tests.client.conftest import HAND, WISH_VALUES, OfflineClient, answer_json, cards, joined, request, text
 from tichu.client.bots import Brain, RandomBrain, next_option
+from tichu.server.wire.incoming import DragonAnswer, GrandTichuAnswer, SchupfAnswer, WishAnswer
+from tichu.server.wire.outgoing import PlayContext, RequestPayload
 
 
 async def test_random_brain_is_seeded_and_legal() -> None:
-    context: JsonDict = {"hand_cards": HAND, "legal_plays": [cards("S5"), cards("B5"), []],
-                         "opponent_indexes": [1, 3]}
+    legal = [cards("S5"), cards("B5"), []]
+    play: PlayContext = {"hand_cards": HAND, "legal_plays": legal, "trick_combination": None,
+                         "trick_owner_index": None, "wish_value": None, "hint": None}
     first, second = RandomBrain(seed=9), RandomBrain(seed=9)
     client = OfflineClient(first)
     for brain in (first, second):
-        assert (await brain.play(client, context))["cards"] in context["legal_plays"]
-        given = (await brain.schupf(client, context))["given_schupf_cards"]
-        assert len({tuple(card) for card in given}) == 3
-        assert 2 <= (await brain.wish(client, context))["wish_value"] <= 14
-        assert (await brain.give_dragon_away(client, context))["dragon_recipient"] in (1, 3)
-        assert isinstance((await brain.announce_grand_tichu(client, context))["announced"], bool)
+        assert answer_json(await brain.play(client, play))["cards"] in legal
+        given = (await brain.schupf(client, {"hand_cards": HAND})).given_schupf_cards
+        assert len(set(given)) == 3 and all(list(card) in HAND for card in given)
+        assert (await brain.wish(client, {"wish_values": [3, 0]})).wish_value in (3, 0)  # as the server lists
+        assert (await brain.give_dragon_away(client, {"opponent_indexes": [1, 3]})).dragon_recipient in (1, 3)
+        assert isinstance((await brain.announce_grand_tichu(client, {"hand_cards": HAND[:8]})).announced, bool)
     assert first.rng.random() == second.rng.random()
 
 
@@ -34,7 +37,8 @@ def _playing_client(brain: Brain, hand: list[list[int]], trick_turns: list[Any])
 def _private_state_changed(hand: list[list[int]], *, may_announce: bool, bombs: list[list[list[int]]]) -> str:
     """The server's ``private_state_changed`` for seat 0 (docs/server.md)."""
     private = {"player_index": 0, "hand_cards": hand, "given_schupf_cards": None, "received_schupf_cards": None,
-               "may_announce": may_announce, "bombs": bombs}
+               "may_announce": may_announce, "bombs": bombs,
+               "unseen_bombs": {"four_of_a_kind": [], "straight_flush": []}}
     return text("notification", {"event": "private_state_changed", "context": {"private_state": private}})
 
 
@@ -88,11 +92,11 @@ async def test_random_brain_never_bombs_at_its_own_turn_or_by_chance_zero() -> N
 
 
 def test_next_option_skips_what_was_tried() -> None:
-    request = {"action": "give_dragon_away", "context": {"opponent_indexes": [1, 3]}}
-    assert next_option(request, [{"dragon_recipient": 1}]) == {"dragon_recipient": 3}
-    assert next_option(request, [{"dragon_recipient": 1}, {"dragon_recipient": 3}]) is None
-    assert next_option({"action": "wish", "context": {}}, [{"wish_value": 2}]) == {"wish_value": 3}
-    assert next_option({"action": "announce_grand_tichu"}, []) == {"announced": False}
-    assert next_option({"action": "schupf", "context": {"hand_cards": HAND}}, []) == \
-        {"given_schupf_cards": HAND[:3]}
-    assert next_option({"action": "dance"}, []) is None
+    dragon = request("give_dragon_away", {"opponent_indexes": [1, 3]})
+    assert next_option(dragon, [DragonAnswer(1)]) == DragonAnswer(3)
+    assert next_option(dragon, [DragonAnswer(1), DragonAnswer(3)]) is None
+    assert next_option(request("wish", {"wish_values": WISH_VALUES}), [WishAnswer(2)]) == WishAnswer(3)
+    assert next_option(request("announce_grand_tichu", {"hand_cards": HAND[:8]}), []) == GrandTichuAnswer(False)
+    schupf = next_option(request("schupf", {"hand_cards": HAND}), [])
+    assert isinstance(schupf, SchupfAnswer) and answer_json(schupf) == {"given_schupf_cards": HAND[:3]}
+    assert next_option(cast(RequestPayload, {"action": "dance"}), []) is None

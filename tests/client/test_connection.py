@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import aiohttp
 import pytest
@@ -17,7 +17,6 @@ from tests.client.conftest import (
     HAND,
     FakeSeat,
     FakeServer,
-    JsonDict,
     OfflineClient,
     cards,
     joined,
@@ -25,8 +24,11 @@ from tests.client.conftest import (
     settle,
     text,
 )
-from tichu.client.bots import RandomBrain
-from tichu.client.connection import TableClient, build_url, run_bot
+from tichu.client.bots import RandomBrain, Seat
+from tichu.client.connection import RawText, TableClient, build_url, run_bot
+from tichu.client.messages import Answer, error_of
+from tichu.server.wire.incoming import Command, PlayAnswer
+from tichu.server.wire.outgoing import ErrorPayload, PlayContext, RequestPayload
 
 
 async def test_join_answers_a_play_request_with_a_legal_play(server: FakeServer) -> None:
@@ -45,10 +47,10 @@ async def test_join_answers_a_play_request_with_a_legal_play(server: FakeServer)
     server.scripts.append(script)
     client = await run_bot("127.0.0.1", server.port, "Anna", "home", brain=RandomBrain(seed=1))
     assert client.session_id == "s-1" and client.player_index == 0 and client.games_over == 1
-    assert [entry.message["type"] for entry in client.received] == ["notification", "request", "notification"]
+    assert [entry.message.get("type") for entry in client.received] == ["notification", "request", "notification"]
     times = [entry.time for entry in client.received]
     assert times == sorted(times)
-    assert [entry.message["type"] for entry in client.sent] == ["response", "leave"]
+    assert [entry.message.TYPE for entry in client.sent] == ["response", "leave"]
     assert client.pending_request is None and client.closed
 
 
@@ -62,7 +64,8 @@ async def test_reconnect_answers_the_pending_request(server: FakeServer) -> None
         given = response["response_data"]["given_schupf_cards"]
         assert response["request_id"] == "r-2" and len(given) == 3
         assert len({tuple(card) for card in given}) == 3 and all(card in HAND for card in given)
-        await seat.notify("player_schupfed", player_index=2)
+        await seat.notify("player_schupfed", player_index=2, private_delta={  # Issue 36: the state sent
+            "hand_cards": [card for card in HAND if card not in given], "given_schupf_cards": given})
         await seat.notify("game_over", game_score=[[0], [0]], total=[0, 1000], winner=31)
 
     server.scripts.append(script)
@@ -90,7 +93,7 @@ async def test_a_refused_response_is_followed_by_the_next_legal_option(server: F
 
     server.scripts.append(script)
     client = await run_bot("127.0.0.1", server.port, "Anna", "home", brain=RandomBrain(seed=3))
-    assert [entry.message["payload"]["code"] for entry in client.received if entry.message["type"] == "error"] \
+    assert [error["code"] for error in map(error_of, (entry.message for entry in client.received)) if error] \
         == [300, 303, 103]
 
 
@@ -111,7 +114,7 @@ async def test_cancelled_and_timed_out_requests_are_not_answered(server: FakeSer
 
     server.scripts.append(script)
     client = await run_bot("127.0.0.1", server.port, "Anna", "home", brain=RandomBrain(seed=4, think=0.1))
-    assert [entry.message["type"] for entry in client.sent] == ["response", "leave"]
+    assert [entry.message.TYPE for entry in client.sent] == ["response", "leave"]
 
 
 async def test_the_host_starts_once_enough_clients_are_seated(server: FakeServer) -> None:
@@ -138,7 +141,8 @@ async def test_a_closing_server_ends_the_loop_cleanly(server: FakeServer) -> Non
     server.scripts.append(script)
     client = await asyncio.wait_for(run_bot("127.0.0.1", server.port, "Anna", "home"), 5)
     assert client.close_code == 1008 and client.games_over == 0
-    assert client.received[0].message["payload"]["code"] == 204 and client.sent == []
+    refusal = error_of(client.received[0].message)
+    assert refusal is not None and refusal["code"] == 204 and client.sent == []
 
 
 async def test_raw_text_ping_and_garbage_are_logged(server: FakeServer) -> None:
@@ -160,10 +164,10 @@ async def test_raw_text_ping_and_garbage_are_logged(server: FakeServer) -> None:
         await client.ping()
         await client.wait_for(lambda message: message.get("type") == "pong", timeout=5)
         await client.send_raw("{not json")
-        error = await client.wait_for(lambda message: message.get("type") == "error", timeout=5)
-        assert error["payload"]["code"] == 101
+        error = error_of(await client.wait_for(lambda message: message.get("type") == "error", timeout=5))
+        assert error is not None and error["code"] == 101
         assert {"raw": "garbage"} in [entry.message for entry in client.received]
-        assert client.sent[-1].message == {"raw": "{not json"}
+        assert client.sent[-1].message == RawText("{not json")
         await asyncio.wait_for(runner, 5)  # the server closes after its script
         with pytest.raises(ConnectionError):
             await client.wait_for(lambda message: False, timeout=5)
@@ -180,14 +184,18 @@ def test_build_url_quotes_the_names() -> None:
 
 
 async def test_a_malformed_notification_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 36: a frame is read once at the edge; one that is no message of the protocol is
+    logged as raw text with what is wrong, and never reaches the table state."""
     client = OfflineClient(RandomBrain(seed=7))
     await client.receive_text(text("notification", {"event": "player_joined", "context": joined()}))
-    await client.receive_text(text("notification", {"event": "player_out", "context": {}}))
-    assert "could not apply player_out" in caplog.text and client.player_index == 0
+    malformed = text("notification", {"event": "player_out", "context": {"player_index": 1}})
+    await client.receive_text(malformed)
+    assert "payload.context: missing field 'place'" in caplog.text and client.player_index == 0
+    assert client.received[-1].message == {"raw": malformed} and client.state.public["out_order"] == []
 
 
 class FailingBrain(RandomBrain):
-    async def play(self, client: TableClient, context: JsonDict) -> JsonDict:
+    async def play(self, client: Seat, context: PlayContext) -> PlayAnswer:
         raise RuntimeError("bug")
 
 
@@ -211,13 +219,13 @@ async def test_an_unknown_action_is_not_answered() -> None:
 class GrumpyBrain(RandomBrain):
     """A brain whose hooks and second thoughts fail."""
 
-    async def on_notification(self, client: TableClient, event: str, context: JsonDict) -> None:
+    async def on_notification(self, client: Seat, event: str, context: Mapping[str, object]) -> None:
         raise RuntimeError("hook bug")
 
-    async def on_error(self, client: TableClient, error: JsonDict) -> None:
+    async def on_error(self, client: Seat, error: ErrorPayload) -> None:
         raise RuntimeError("hook bug")
 
-    async def refused(self, client: TableClient, request: JsonDict, tried: Sequence[JsonDict]) -> JsonDict | None:
+    async def refused(self, client: Seat, request: RequestPayload, tried: Sequence[Answer]) -> Answer | None:
         raise RuntimeError("bug")
 
 
@@ -238,14 +246,14 @@ async def test_failing_hooks_are_logged_and_a_refusal_still_gets_the_next_option
 
 
 class DeadClient(OfflineClient):
-    async def send(self, type_: str, payload: JsonDict | None = None) -> None:
+    async def send(self, command: Command) -> None:
         raise ConnectionResetError("gone")
 
 
 async def test_a_response_on_a_lost_connection_is_logged(caplog: pytest.LogCaptureFixture) -> None:
     client = DeadClient(RandomBrain(seed=15))
     with pytest.raises(RuntimeError, match="no request is pending"):
-        await client.respond({"cards": []})
+        await client.respond(PlayAnswer(cards=()))
     await client.receive_text(text("request", play_request("r-1", [cards("S5")])))
     await settle(lambda: "could not send: gone" in caplog.text)
     assert client.pending_request is None

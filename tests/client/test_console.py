@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+from typing import cast
 
 import pytest
 
-from tests.client.conftest import HAND, JsonDict, OfflineClient, cards, joined, play_request, settle, text
+from tests.client.conftest import (
+    HAND,
+    WISH_VALUES,
+    JsonDict,
+    OfflineClient,
+    answer_json,
+    cards,
+    joined,
+    play_request,
+    request,
+    settle,
+    text,
+)
 from tichu.client.console import (
     Command,
     CommandError,
@@ -20,6 +33,7 @@ from tichu.client.console import (
 )
 from tichu.client.state import TableState
 from tichu.rules import parse_cards
+from tichu.server.wire.outgoing import PlayContext, RequestPayload
 
 
 @pytest.mark.parametrize(("line", "expected"), [
@@ -60,15 +74,15 @@ def test_parse_command_refuses(line: str, message: str) -> None:
 
 
 def test_interpret_checks_the_play_against_the_legal_plays() -> None:
-    request = play_request("r-1", [cards("S5 B5"), cards("Ph S5"), []])
-    assert interpret(parse_command("B5 S5"), request) == {"cards": cards("S5 B5")}
-    assert interpret(parse_command("pass"), request) == {"cards": []}
+    play = play_request("r-1", [cards("S5 B5"), cards("Ph S5"), []])
+    assert answer_json(interpret(parse_command("B5 S5"), play)) == {"cards": cards("S5 B5")}
+    assert answer_json(interpret(parse_command("pass"), play)) == {"cards": []}
     with pytest.raises(CommandError, match="you do not hold RZ"):
-        interpret(parse_command("RZ"), request)
+        interpret(parse_command("RZ"), play)
     with pytest.raises(CommandError, match="Dr is not a legal play now"):
-        interpret(parse_command("Dr"), request)
+        interpret(parse_command("Dr"), play)
     lead = play_request("r-2", [cards("S5")])
-    lead["context"]["wish_value"] = 5
+    cast(PlayContext, lead["context"])["wish_value"] = 5
     with pytest.raises(CommandError, match="cannot pass"):
         interpret(parse_command("pass"), lead)
     with pytest.raises(CommandError, match=r"the wish \(5\) must be fulfilled"):
@@ -76,32 +90,36 @@ def test_interpret_checks_the_play_against_the_legal_plays() -> None:
     with pytest.raises(CommandError, match="play cards"):
         interpret(parse_command("yes"), lead)
     bomb_turn = play_request("r-3", [cards("SA BA GA RA")], cards("SA BA GA RA"))
-    assert interpret(parse_command("bomb RA GA BA SA"), bomb_turn) == {"cards": cards("SA BA GA RA")}
+    assert answer_json(interpret(parse_command("bomb RA GA BA SA"), bomb_turn)) == {"cards": cards("SA BA GA RA")}
 
 
 def test_interpret_the_other_requests() -> None:
-    grand = {"action": "announce_grand_tichu", "context": {"hand_cards": HAND[:8]}}
-    assert interpret(parse_command("yes"), grand) == {"announced": True}
-    assert interpret(parse_command("no"), grand) == {"announced": False}
+    grand = request("announce_grand_tichu", {"hand_cards": HAND[:8]})
+    assert answer_json(interpret(parse_command("yes"), grand)) == {"announced": True}
+    assert answer_json(interpret(parse_command("no"), grand)) == {"announced": False}
     with pytest.raises(CommandError, match="yes or no"):
         interpret(parse_command("S5"), grand)
-    schupf = {"action": "schupf", "context": {"hand_cards": HAND}}
-    assert interpret(parse_command("S3 Ph Ma"), schupf) == {"given_schupf_cards": cards("S3 Ph Ma")}
+    schupf = request("schupf", {"hand_cards": HAND})
+    assert answer_json(interpret(parse_command("S3 Ph Ma"), schupf)) == {"given_schupf_cards": cards("S3 Ph Ma")}
     with pytest.raises(CommandError, match="three cards"):
         interpret(parse_command("S3 Ph"), schupf)
     with pytest.raises(CommandError, match="you do not hold Hu"):
         interpret(parse_command("S3 Ph Hu"), schupf)
-    wish = {"action": "wish", "context": {}}
-    assert interpret(parse_command("wish K"), wish) == {"wish_value": 13}
-    assert interpret(parse_command("9"), wish) == {"wish_value": 9}
-    with pytest.raises(CommandError, match="wish a value"):
+    wish = request("wish", {"wish_values": WISH_VALUES})
+    assert answer_json(interpret(parse_command("wish K"), wish)) == {"wish_value": 13}
+    assert answer_json(interpret(parse_command("9"), wish)) == {"wish_value": 9}
+    with pytest.raises(CommandError, match="wish one of 2, 3, "):
         interpret(parse_command("15"), wish)
-    dragon = {"action": "give_dragon_away", "context": {"opponent_indexes": [1, 3]}}
-    assert interpret(parse_command("3"), dragon) == {"dragon_recipient": 3}
+    with pytest.raises(CommandError, match="wish one of 2, 3, "):  # the server lists no empty wish here (R5.1)
+        interpret(parse_command("wish 0"), wish)
+    optional = request("wish", {"wish_values": [*WISH_VALUES, 0]})
+    assert answer_json(interpret(parse_command("wish 0"), optional)) == {"wish_value": 0}
+    dragon = request("give_dragon_away", {"opponent_indexes": [1, 3]})
+    assert answer_json(interpret(parse_command("3"), dragon)) == {"dragon_recipient": 3}
     with pytest.raises(CommandError, match="seat 1 or 3"):
         interpret(parse_command("dragon 2"), dragon)
     with pytest.raises(CommandError, match="cannot answer"):
-        interpret(parse_command("yes"), {"action": "dance"})
+        interpret(parse_command("yes"), cast(RequestPayload, {"action": "dance"}))
 
 
 def test_render_table_and_describe_events() -> None:
@@ -125,8 +143,9 @@ def test_render_table_and_describe_events() -> None:
     assert describe_event(state, "wish_made", {"wish_value": 14}) == "Wish: Ace"
     assert describe_event(state, "player_out", {}) == "player_out: {}"
     assert describe_event(state, "player_turn_changed", {"current_turn_index": 1}) is None
-    dragon = {"action": "give_dragon_away", "context": {"opponent_indexes": [1, 3]}}
+    dragon = request("give_dragon_away", {"opponent_indexes": [1, 3]})
     assert prompt_for(dragon) == "> Give the Dragon trick to an opponent: dragon SEAT (1 or 3)"
+    assert prompt_for(request("wish", {"wish_values": [2, 3, 0]})).endswith("one of 2, 3, 0 for none")
 
 
 def test_the_console_offers_what_the_server_allows_beyond_the_turn() -> None:
@@ -153,9 +172,9 @@ async def test_console_brain_answers_from_typed_lines() -> None:
     await client.receive_text(text("notification", {"event": "player_joined", "context": joined(hand=HAND)}))
     assert await brain.handle_line(client, "pass")
     assert output[-1] == "! nothing to decide now"
-    request = play_request("r-1", [cards("S5"), cards("SA BA GA RA"), []], cards("SA BA GA RA S5 Dr"))
-    request["context"]["hint"] = [cards("S5")]
-    await client.receive_text(text("request", request))
+    play = play_request("r-1", [cards("S5"), cards("SA BA GA RA"), []], cards("SA BA GA RA S5 Dr"))
+    cast(PlayContext, play["context"])["hint"] = [cards("S5")]
+    await client.receive_text(text("request", play))
     await settle(lambda: any(line.startswith("> Your turn") for line in output))
     assert "[hint: S5]" in output[-1] and "Your hand:" in output[-2]
     await brain.handle_line(client, "Dr")
@@ -179,13 +198,13 @@ async def test_console_brain_answers_from_typed_lines() -> None:
     assert not await brain.handle_line(client, "quit")
     assert client.sent_of("bomb") == [{"cards": cards("SA BA GA RA")}]
     assert client.sent_of("swap_players") == [{"player_index_1": 1, "player_index_2": 2}]
-    assert [entry.message["type"] for entry in client.sent][-3:] == ["start_game", "swap_players", "leave"]
+    assert [entry.message.TYPE for entry in client.sent][-3:] == ["start_game", "swap_players", "leave"]
 
 
 @pytest.mark.parametrize(("request_", "line", "answer"), [
     ({"action": "announce_grand_tichu", "context": {"hand_cards": HAND[:8]}}, "no", {"announced": False}),
     ({"action": "schupf", "context": {"hand_cards": HAND}}, "S3 Ma Ph", {"given_schupf_cards": cards("S3 Ma Ph")}),
-    ({"action": "wish", "context": {}}, "wish D", {"wish_value": 12}),
+    ({"action": "wish", "context": {"wish_values": WISH_VALUES}}, "wish D", {"wish_value": 12}),
     ({"action": "give_dragon_away", "context": {"opponent_indexes": [1, 3]}}, "dragon 1", {"dragon_recipient": 1}),
 ])
 async def test_console_brain_answers_each_request(request_: JsonDict, line: str, answer: JsonDict) -> None:
@@ -204,7 +223,7 @@ async def test_console_brain_drops_lines_typed_before_the_question() -> None:
     output: list[str] = []
     brain = ConsoleBrain(output.append)
     client = OfflineClient(brain)
-    grand = {"request_id": "r-1", "action": "announce_grand_tichu", "context": {"hand_cards": HAND[:8]}}
+    grand = request("announce_grand_tichu", {"hand_cards": HAND[:8]})
     await client.receive_text(text("request", grand))
     await settle(lambda: bool(output))
     await brain.handle_line(client, "yes")

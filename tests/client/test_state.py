@@ -2,55 +2,54 @@
 
 from __future__ import annotations
 
+import copy
+from typing import cast
+
 from tests.client.conftest import HAND, JsonDict, OfflineClient, cards, joined, text
 from tichu.client.bots import RandomBrain
 from tichu.client.state import TableState
 
 
 def test_the_state_follows_a_round() -> None:
+    """Issue 36: the seats' names follow the table's notifications; the game's state is what each
+    event carries (``public_delta``, ``private_delta``), replaced field by field, and an event
+    without it changes nothing (no hand counts around the push, no trick points, no places)."""
     state = TableState()
     state.apply("player_joined", joined())
-    events: list[tuple[str, JsonDict]] = [
-        ("player_joined", {"player_index": 2, "player_name": "Ben"}),
-        ("players_swapped", {"player_index_1": 1, "player_index_2": 2}),
+    state.apply("player_joined", {"player_index": 2, "player_name": "Ben"})
+    state.apply("players_swapped", {"player_index_1": 1, "player_index_2": 2})
+    public = state.public
+    assert public["player_names"] == ["Anna", "Ben", "Bot 1", "Bot 3"] and state.client_seats == {0, 1}
+    before, hand = copy.deepcopy(public), state.hand
+    bare: list[tuple[str, JsonDict]] = [
         ("game_started", {}), ("round_started", {"round_index": 0}),
         ("hand_cards_dealt", {"count": 8, "hand_cards": HAND[:8]}),
         ("player_announced", {"player_index": 1, "grand": True}),
-        ("hand_cards_dealt", {"count": 6, "hand_cards": HAND}),
-    ]
-    for event, context in events:
+        ("player_schupfed", {"player_index": 0}), ("start_playing", {"start_player_index": 3}),
+        ("player_played", {"turn": [0, cards("S5 B5"), ["pair", 2, 5]], "trick_points": 10, "trick_owner_index": 0,
+                           "is_bomb": False, "out_of_turn": False}),
+        ("wish_made", {"wish_value": 8}), ("player_turn_changed", {"current_turn_index": 1}),
+        ("trick_taken", {"player_index": 0, "points": 25, "dragon_recipient": 3}),
+        ("player_out", {"player_index": 2, "place": 1}),
+        ("round_over", {"card_points": [10, 90], "bonus": [0, -200], "points": [10, -110], "total": [10, -110],
+                        "out_order": [2, 0, 1], "is_double_victory": False})]
+    for event, context in bare:
         state.apply(event, context)
-    public = state.public
-    assert public["player_names"] == ["Anna", "Ben", "Bot 1", "Bot 3"] and state.client_seats == {0, 1}
-    assert public["phase"] == "schupf" and public["count_hand_cards"] == [14] * 4
-    assert public["announcements"] == [0, 2, 0, 0] and len(state.hand) == 14
+    assert state.public == before and state.hand == hand, "an event without the state changes nothing"
 
-    state.private["given_schupf_cards"] = cards("S3 Ma Ph")
-    for seat in range(4):
-        state.apply("player_schupfed", {"player_index": seat})
-    assert public["count_hand_cards"] == [11] * 4 and len(state.hand) == 11
-    state.apply("start_playing", {"start_player_index": 3, "received_schupf_cards": cards("RZ G2 Hu")})
-    assert public["phase"] == "playing" and public["current_turn_index"] == 3
-    assert len(state.hand) == 14 and cards("Hu")[0] in state.hand and public["count_hand_cards"] == [14] * 4
-
+    state.apply("player_schupfed", {"player_index": 3, "private_delta": {"hand_cards": HAND[:11]},
+                                    "public_delta": {"phase": "playing", "current_turn_index": 3}})
+    assert (public["phase"], public["current_turn_index"], len(state.hand)) == ("playing", 3, 11)
+    assert public["count_hand_cards"] == before["count_hand_cards"], "a field not sent is kept"
+    delta = {"points": [10, 0, 0, 25], "trick_turns": [], "out_order": [2], "passed": []}
+    state.apply("trick_taken", {"player_index": 0, "points": 25, "dragon_recipient": 3, "public_delta": delta})
+    assert {key: public[key] for key in delta} == delta
+    state.apply("hands_revealed", {"hands": [HAND, [], [], []]})
     state.apply("player_played", {"turn": [0, cards("S5 B5"), ["pair", 2, 5]], "trick_points": 10,
                                   "trick_owner_index": 0, "is_bomb": False, "out_of_turn": False})
-    assert public["count_hand_cards"][0] == 12 and cards("S5")[0] not in state.hand
-    assert public["trick_owner_index"] == 0 and public["trick_points"] == 10 and len(public["played_cards"]) == 2
-    state.apply("wish_made", {"wish_value": 8})
-    assert public["wish_open"]
-    state.apply("wish_fulfilled", {})
-    state.apply("player_turn_changed", {"current_turn_index": 1})
-    state.apply("trick_taken", {"player_index": 0, "points": 10, "dragon_recipient": None})
-    state.apply("trick_taken", {"player_index": 0, "points": 25, "dragon_recipient": 3})
-    assert public["points"] == [10, 0, 0, 25] and public["trick_turns"] == [] and not public["wish_open"]
-    state.apply("player_out", {"player_index": 2, "place": 1})
-    state.apply("hands_revealed", {"hands": [HAND, [], [], []]})
-    state.apply("round_over", {"card_points": [10, 90], "bonus": [0, -200], "points": [10, -110],
-                               "total": [10, -110], "out_order": [2, 0, 1], "is_double_victory": False})
-    assert public["round_scores"] == [[10, -110]] and public["phase"] == "round_over"
-    assert state.revealed_hands is not None and public["out_order"] == [2]
-    state.apply("game_over", {"game_score": [[10], [-110]], "total": [1010, 0], "winner": 20})
+    assert state.revealed_hands is not None and cards("S5")[0] not in state.revealed_hands[0]  # R8.3
+    state.apply("game_over", {"game_score": [[10], [-110]], "total": [1010, 0], "winner": 20,
+                              "public_delta": {"phase": "game_over", "is_running": False, "total": [1010, 0]}})
     assert public["phase"] == "game_over" and not public["is_running"] and public["total"] == [1010, 0]
 
 
@@ -70,8 +69,8 @@ async def test_the_joined_state_is_a_copy_of_the_logged_message() -> None:
     await client.receive_text(text("notification", {"event": "player_joined", "context": joined()}))
     await client.receive_text(text("notification", {"event": "round_over", "context": {
         "points": [1, 2], "total": [1, 2], "card_points": [1, 2], "bonus": [0, 0], "out_order": [],
-        "is_double_victory": False}}))
-    logged = client.received[0].message["payload"]["context"]["public_state"]
+        "is_double_victory": False, "public_delta": {"round_scores": [[1, 2]], "total": [1, 2]}}}))
+    logged = cast(JsonDict, client.notifications("player_joined")[0]["public_state"])
     assert logged["round_scores"] == [] and client.public_state["round_scores"] == [[1, 2]]
 
 

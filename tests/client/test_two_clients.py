@@ -1,6 +1,12 @@
-"""One stream, two clients: the golden stream drives both the Python client's reducer
-(:class:`tichu.client.state.TableState`) and the browser's (``web/js/state.js``, under Node),
-and both must reach the same table state after every frame.
+"""One stream, two clients: the transport of the state (Issue 36).
+
+The server sends each seat the state after every game event (``public_delta``,
+``private_delta``: docs/server.md, "The state with every event"); both clients' reducers only
+replace what it sends, the Python client's (:class:`tichu.client.state.TableState`) and the
+browser's (``web/js/state.js``, under Node). So these tests check transport, not rules: after
+every frame of a whole game both clients hold exactly the state the server sent (the joining
+state with every field a later message replaced), they agree with each other, and without the
+server's state they change nothing of the game (no rule is worked out on the client).
 
 The stream is ``tests/data/golden_stream.txt`` (``tests/data/make_golden_stream.py``): the text frames seat 0
 received during a whole game at a live server. Both sides give their state as one canonical
@@ -21,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from tichu.client.state import TableState
+from tichu.client.state import _SNAPSHOT_PUBLIC, TableState
 
 ROOT = Path(__file__).resolve().parents[2]
 STREAM = ROOT / "tests" / "data" / "golden_stream.txt"
@@ -97,11 +103,62 @@ def _notification(event: str, **context: Any) -> JsonDict:
     return {"type": "notification", "payload": {"event": event, "context": context}}
 
 
-def test_both_clients_reach_the_same_state_after_every_frame(tmp_path: Path) -> None:
+def _sent(frames: list[JsonDict]) -> list[JsonDict]:
+    """The state the server sent, after each frame, in the snapshot's shape (its public fields,
+    the seats that passed, the hand and the private cards): the joining message's states with
+    every field a later message replaced. Plain dictionary updates: no rule is read here."""
+    public: JsonDict = {}
+    private: JsonDict = {}
+    sent = []
+    for frame in frames:
+        payload = frame["payload"]
+        context = payload.get("context") or {}
+        if frame["type"] == "notification" and payload["event"] == "player_joined" and "session_id" in context:
+            public, private = copy.deepcopy(context["public_state"]), copy.deepcopy(context["private_state"])
+        elif frame["type"] == "notification" and payload["event"] == "private_state_changed":
+            private = copy.deepcopy(context["private_state"])
+        elif frame["type"] == "notification":
+            public.update(context.get("public_delta") or {})
+            private.update(context.get("private_delta") or {})
+        view = {key: copy.deepcopy(public.get(key)) for key in _SNAPSHOT_PUBLIC}
+        view.update(passed=sorted(public.get("passed") or []), hand_cards=sorted(private.get("hand_cards") or []),
+                    may_announce=bool(private.get("may_announce")), bombs=private.get("bombs") or [])
+        for key in ("given_schupf_cards", "received_schupf_cards"):
+            view[key] = None if private.get(key) is None else sorted(private[key])
+        sent.append(view)
+    return sent
+
+
+def test_both_clients_hold_the_state_the_server_sent_after_every_frame(tmp_path: Path) -> None:
     """Fed the same frames, the Python and the browser client hold the same snapshot after each
-    one, and the stream is a whole game (so every kind of notification in it was compared)."""
-    python = _compare(_frames(), tmp_path)
+    one, and it is the state the server sent; the stream is a whole game (so every kind of
+    notification in it was compared)."""
+    frames = _frames()
+    python = _compare(frames, tmp_path)
+    for step, (frame, ours, sent) in enumerate(zip(frames, python, _sent(frames), strict=True)):
+        for key, value in sent.items():
+            assert ours[key] == value, f"after frame {step} ({_describe(frame)}): {key} is not as sent"
     assert python[-1]["phase"] == "game_over" and python[-1]["round_scores"], "the stream is not a whole game"
+
+
+def test_without_the_state_sent_the_clients_change_nothing_of_the_game(tmp_path: Path) -> None:
+    """The same frames without ``public_delta``, ``private_delta`` and ``private_state_changed``:
+    both clients keep the state they joined with through the whole game (the revealed hands aside,
+    which protocol.md has a seat track from the plays, R8.3): they work out no rule (Issue 36:
+    no hand counts around the push, no trick points, no turn order, no places)."""
+    frames = []
+    for frame in _frames():
+        payload = frame["payload"]
+        if payload.get("event") == "private_state_changed":
+            continue
+        frame = copy.deepcopy(frame)
+        for key in ("public_delta", "private_delta"):
+            (frame["payload"].get("context") or {}).pop(key, None)
+        frames.append(frame)
+    python = _compare(frames, tmp_path)
+    joined = {key: value for key, value in python[0].items() if key != "revealed_hands"}
+    for step, ours in enumerate(python):
+        assert {key: value for key, value in ours.items() if key != "revealed_hands"} == joined, f"frame {step}"
 
 
 def test_both_clients_agree_on_the_events_the_golden_stream_lacks(tmp_path: Path) -> None:
@@ -133,8 +190,8 @@ def test_both_clients_agree_on_the_events_the_golden_stream_lacks(tmp_path: Path
 
 
 def test_the_tracked_hand_is_the_one_each_request_carries() -> None:
-    """At every request that carries the hand (the server's truth), the hand the client worked
-    out from the notifications alone is that hand: the comparison above compares real state."""
+    """At every request that carries the hand (the server's truth), the hand the client holds
+    from the notifications alone is that hand: the state sent with the events is whole."""
     state = TableState()
     checked = 0
     for step, frame in enumerate(_frames()):

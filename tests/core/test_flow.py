@@ -6,6 +6,7 @@ closing (R4.2, R4.5), and a game to its end (R7.4)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 
 import pytest
@@ -60,13 +61,29 @@ def _refused(state: GameState, code: Violation, action: Action, rule: str) -> No
 
 
 def test_a_game_starts_with_the_deal_as_chance_R2_1() -> None:
-    state = GameState(RuleSet(seed=7))
+    state = GameState(RuleSet(), seed=7)
     assert (state.decision, state.decision_seat, state.is_chance) == (Decision.DEAL, CHANCE, True)
     assert state.legal_actions() == [] and state.open_decisions() == []
     state.deal()
-    expected = Game(RuleSet(seed=7)).new_round()
+    expected = Game(RuleSet(), random.Random(7)).new_round()
     assert state.round is not None and state.round.first_deal == expected.first_deal  # the seeded default
     assert (state.decision, state.decision_seat) == (Decision.GRAND_TICHU, 0)
+
+
+def test_the_rules_hold_no_seed_whoever_runs_the_game_owns_it_R2_1_R8() -> None:
+    """Issue 36: the deal is a chance outcome; its seed belongs to whoever runs the game, not
+    to the rule set, which every seat sees (R8). The same seed deals the same rounds, given as
+    a seed or as the game's shuffle source."""
+    assert "seed" not in {field.name for field in dataclasses.fields(RuleSet)}
+    rules = RuleSet(target_score=300, wish_optional=True)
+    assert "seed" not in rules.to_json() and RuleSet.from_json({**rules.to_json(), "seed": 7}) == rules
+    by_seed, by_source, other = GameState(rules, seed=7), GameState(rules, Game(rules, random.Random(7))), \
+        GameState(rules, seed=8)
+    for state in (by_seed, by_source, other):
+        state.deal()
+    assert by_seed.round is not None and by_source.round is not None and other.round is not None
+    assert by_seed.round.first_deal == by_source.round.first_deal != other.round.first_deal
+    assert by_seed.round.rules is rules
 
 
 def test_any_deal_can_be_given_and_a_bad_one_is_refused_R1_1() -> None:
@@ -318,7 +335,7 @@ def test_the_fallback_declines_passes_or_plays_the_first_option() -> None:
 
 
 def test_a_clone_goes_its_own_way() -> None:
-    state = GameState(RuleSet(seed=4, target_score=300))
+    state = GameState(RuleSet(target_score=300), seed=4)
     state.deal()
     other = state.clone()
     for seat in range(4):
@@ -373,8 +390,8 @@ def test_random_games_follow_the_rules_to_their_end_R7(seed: int, prompted: list
     call or bomb), every state names a decision with actions, every round's events replay
     through the rules, card points add up to 100 (R1.2, R7.2) and the game ends (R7.4)."""
     rng = random.Random(seed)
-    rules = RuleSet(target_score=300, seed=seed, tichu_before_schupf=before_schupf, wish_optional=optional_wish)
-    state = GameState(rules, prompted=prompted, keep_rounds=True)
+    rules = RuleSet(target_score=300, tichu_before_schupf=before_schupf, wish_optional=optional_wish)
+    state = GameState(rules, seed=seed, prompted=prompted, keep_rounds=True)
     for _ in range(20_000):
         if state.is_over:
             break
@@ -415,7 +432,7 @@ def test_random_games_follow_the_rules_to_their_end_R7(seed: int, prompted: list
 def test_redeal_during_grand_tichu_may_move_cards_between_hands_and_what_is_still_to_deal_R2_1() -> None:
     """A seat deciding on Grand Tichu sees its eight cards only: a world of its may hand the
     others any of the 48 other cards, now or in the six still to come."""
-    state = GameState(RuleSet(seed=9))
+    state = GameState(RuleSet(), seed=9)
     state.deal()
     state.decide_grand_tichu(0, True)
     round_ = state.round
@@ -439,7 +456,7 @@ def test_a_clone_carries_every_attribute_and_shares_no_list() -> None:
     missed, and none of the lists is shared with the original."""
     from tests.core.helpers import state_names
 
-    state = GameState(RuleSet(seed=6, target_score=300), prompted=(True, False, True, False), keep_rounds=True)
+    state = GameState(RuleSet(target_score=300), seed=6, prompted=(True, False, True, False), keep_rounds=True)
     rng = random.Random(6)
     for _ in range(400):  # into a game: a round finished, offers and a window under way
         if state.is_chance:

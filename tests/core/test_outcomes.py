@@ -100,7 +100,7 @@ def _random_game(seed: int, prompted: Sequence[bool]) -> tuple[GameState, list[l
     """A whole game of random legal actions through :meth:`GameState.apply`; the outcomes per
     round. No seat calls: random calls lose more than they win, and the game would not end."""
     rng = random.Random(seed)
-    state = GameState(RuleSet(target_score=300, seed=seed), prompted=prompted, keep_rounds=True)
+    state = GameState(RuleSet(target_score=300), seed=seed, prompted=prompted, keep_rounds=True)
     per_round: list[list[Outcome]] = []
     while not state.is_over:
         if state.is_chance:

@@ -131,7 +131,7 @@ async def table_stream(data_dir: Path) -> list[str]:
         await runner.cleanup()
     store = GameStore(data_dir / STORE_FILE)
     try:
-        record = [json.dumps(stored, ensure_ascii=False, separators=(",", ":")) for stored in store.records()]
+        record = [json.dumps(stored, ensure_ascii=False, separators=(",", ":")) for stored in store.archive.records()]
     finally:
         store.close()
     return frames + record

@@ -80,7 +80,7 @@ def record(kind: str, seed: int, target: int = TARGET) -> list[list[Any]]:
     """The decisions of four agents of ``kind`` in the game of ``seed``."""
     log: list[list[Any]] = []
     agents = [RecordingAgent(make_agent(kind, seed=seed * 10 + seat), log, seat) for seat in range(4)]
-    engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(target_score=target, seed=seed))
+    engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(target_score=target), seed=seed)
     asyncio.run(engine.run())
     return log
 

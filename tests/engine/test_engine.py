@@ -274,8 +274,8 @@ def _cards_in(value: Any) -> set[tuple[int, int]]:
 
 async def test_random_game_ends_with_a_winner_at_target_R7_4() -> None:
     """Four RandomAgents play one game to its end: a team has >= target and more points (R7.4)."""
-    rules = RuleSet(seed=11)
-    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", 100 + seat)) for seat in range(4)], rules)
+    rules = RuleSet()
+    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", 100 + seat)) for seat in range(4)], rules, seed=11)
     game = await engine.run()
     assert game.is_over
     assert max(game.total) >= 1000
@@ -293,7 +293,7 @@ async def test_random_game_ends_with_a_winner_at_target_R7_4() -> None:
 async def test_target_score_from_rules_R7_4() -> None:
     """``RuleSet.target_score`` replaces 1000 (R7.4)."""
     engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seat)) for seat in range(4)],
-                        RuleSet(target_score=150, seed=3))
+                        RuleSet(target_score=150), seed=3)
     game = await engine.run()
     assert max(game.total) >= 150 and game.total[0] != game.total[1]
     before_last = [sum(r.points[t] for r in game.results[:-1]) for t in (0, 1)]
@@ -406,7 +406,7 @@ async def test_notifications_follow_protocol_names_and_contexts() -> None:
     """Every notification of a whole game has a protocol.md name and exactly its context keys, in a
     consistent order (turns, trick points, places, round totals, game_over)."""
     players = [ListeningRandom(f"L{seat}", 40 + seat) for seat in range(4)]
-    engine = GameEngine(players, RuleSet(seed=5))
+    engine = GameEngine(players, RuleSet(), seed=5)
     await engine.run()
     names = set()
     for seat, player in enumerate(players):
@@ -425,7 +425,7 @@ async def test_many_games_keep_the_protocol_stream_consistent() -> None:
     bombs = dragons = doubles = 0
     for seed in range(6):
         players = [ListeningRandom(f"L{seat}", seed * 10 + seat) for seat in range(4)]
-        await GameEngine(players, RuleSet(seed=seed)).run()
+        await GameEngine(players, RuleSet(), seed=seed).run()
         for seat, player in enumerate(players):
             _check_protocol_stream(player.events, seat)
         for event in players[0].events:
@@ -442,7 +442,7 @@ async def test_final_play_of_a_round_shows_its_trick_points() -> None:
     finals = []
     for seed in range(4):
         players = [ListeningRandom(f"L{seat}", seed * 10 + seat) for seat in range(4)]
-        await GameEngine(players, RuleSet(seed=seed)).run()
+        await GameEngine(players, RuleSet(), seed=seed).run()
         finals += _check_protocol_stream(players[0].events, 0)
     assert finals == [], f"(shown, expected) trick points of rounds' final plays: {finals}"
 
@@ -451,7 +451,7 @@ async def test_seeded_games_are_deterministic() -> None:
     """The same seeds give the same game: deals, every notification and the scores."""
     async def play(seed: int) -> tuple[list[Event], list[Any], list[Any]]:
         players = [ListeningRandom(f"L{seat}", seed + seat) for seat in range(4)]
-        engine = GameEngine(players, RuleSet(seed=seed), keep_rounds=True)
+        engine = GameEngine(players, RuleSet(), seed=seed, keep_rounds=True)
         game = await engine.run()
         deals = [round_.first_deal + round_.second_deal for round_ in engine.rounds]
         return players[1].events, game.results, deals
@@ -468,7 +468,7 @@ async def test_async_client_players_play_a_whole_game() -> None:
     """Four async :class:`Player` subclasses (like WebSocket clients) play a game through ``run()``;
     each receives protocol notifications and the game is a valid record (records.md)."""
     clients = [Client(f"C{seat}", seed=seat) for seat in range(4)]
-    engine = GameEngine(clients, RuleSet(seed=21, target_score=400), keep_rounds=True)
+    engine = GameEngine(clients, RuleSet(target_score=400), seed=21, keep_rounds=True)
     game = await engine.run()
     assert game.is_over and max(game.total) >= 400
     assert all(client.requests for client in clients)
@@ -496,7 +496,7 @@ async def test_mixed_table_of_clients_and_agents() -> None:
     """Two clients and two agents at one table finish a game; the agents are never awaited."""
     players: list[Player] = [Client("C0", 1), AgentPlayer(RandomAgent("A1", 2)), Client("C2", 3),
                              AgentPlayer(RandomAgent("A3", 4))]
-    engine = GameEngine(players, RuleSet(seed=9, target_score=300))
+    engine = GameEngine(players, RuleSet(target_score=300), seed=9)
     game = await engine.run()
     assert game.winner in (20, 31)
     assert players[0].requests and players[2].requests  # type: ignore[attr-defined]
@@ -657,7 +657,7 @@ async def test_engine_survives_a_player_whose_decisions_raise() -> None:
     """A client that raises on every request does not stop the table; it is treated as no answer."""
     players: list[Player] = [Exploder("X"), AgentPlayer(RandomAgent("R1", 1)),
                              AgentPlayer(RandomAgent("R2", 2)), AgentPlayer(RandomAgent("R3", 3))]
-    engine = GameEngine(players, RuleSet(seed=2, target_score=300), keep_rounds=True)
+    engine = GameEngine(players, RuleSet(target_score=300), seed=2, keep_rounds=True)
     game = await asyncio.wait_for(engine.run(), 20)
     assert game.is_over
     assert players[0].requests  # type: ignore[attr-defined]
@@ -714,7 +714,8 @@ async def _recorded_game(seed: int, tichu_rate: float = 0.01, rules: RuleSet | N
                          ) -> tuple[GameEngine, list[tuple[Any, ...]]]:
     log: list[tuple[Any, ...]] = []
     agents = [Recorder(f"Rec{seat}", seed * 7 + seat, log, tichu_rate=tichu_rate) for seat in range(4)]
-    engine = GameEngine([AgentPlayer(agent) for agent in agents], rules or RuleSet(seed=seed), keep_rounds=True)
+    engine = GameEngine([AgentPlayer(agent) for agent in agents], rules or RuleSet(), seed=seed,
+                        keep_rounds=True)
     for agent in agents:
         agent.engine = engine
     await engine.run()
@@ -766,7 +767,7 @@ async def test_tichu_accepted_once_then_not_offered_again_R6_3() -> None:
 
 async def test_tichu_offered_before_push_with_tichu_before_schupf() -> None:
     """With ``RuleSet.tichu_before_schupf`` an agent is offered Tichu before the push, with 14 cards."""
-    _, log = await _recorded_game(3, rules=RuleSet(seed=3, tichu_before_schupf=True, target_score=200))
+    _, log = await _recorded_game(3, rules=RuleSet(tichu_before_schupf=True, target_score=200))
     phases = {entry[3] for entry in log if entry[0] == "tichu"}
     assert 1 in phases  # Phase.SCHUPF
     assert all(entry[4] == 14 for entry in log if entry[0] == "tichu")
@@ -1111,7 +1112,7 @@ async def test_no_notification_reveals_another_seats_hand_R8() -> None:
     revealed = 0
     for seed in (31, 32, 33):
         players = [ListeningRandom(f"L{seat}", seed + seat) for seat in range(4)]
-        engine = GameEngine(players, RuleSet(seed=seed))
+        engine = GameEngine(players, RuleSet(), seed=seed)
 
         def checker(engine: GameEngine, seat: int) -> Callable[[Event], None]:
             def check(event: Event) -> None:
@@ -1136,7 +1137,7 @@ async def test_no_notification_reveals_another_seats_hand_R8() -> None:
 async def test_hands_not_revealed_when_the_table_forbids_it_R8_3() -> None:
     """With ``reveal_hands_when_out=False`` nobody ever receives ``hands_revealed``."""
     players = [ListeningRandom(f"L{seat}", seat) for seat in range(4)]
-    await GameEngine(players, RuleSet(seed=4, reveal_hands_when_out=False)).run()
+    await GameEngine(players, RuleSet(reveal_hands_when_out=False), seed=4).run()
     assert all(event.name != "hands_revealed" for player in players for event in player.events)
     assert any(event.name == "player_out" for event in players[0].events)
 
@@ -1154,7 +1155,7 @@ async def test_grand_tichu_decided_on_eight_cards_R2_1() -> None:
             return super().decide_grand_tichu(view)
 
     engine = GameEngine([AgentPlayer(Peeking(f"P{seat}", seat)) for seat in range(4)],
-                        RuleSet(seed=1, target_score=200))
+                        RuleSet(target_score=200), seed=1)
     await engine.run()
     assert seen and all(entry == (8, (8, 8, 8, 8)) for entry in seen)
 
@@ -1169,7 +1170,7 @@ async def test_replace_player_takes_over_the_seat() -> None:
     """``replace_player`` seats another player (an agent for a client that left): it is asked from
     then on, and its name shows in the table info."""
     engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seat)) for seat in range(4)],
-                        RuleSet(seed=1, target_score=100))
+                        RuleSet(target_score=100), seed=1)
     listener = ListeningRandom("L", 9)
     old = engine.replace_player(2, listener)
     assert old.name == "R2" and engine.info.player_names[2] == "L" and engine.players[2] is listener
@@ -1265,7 +1266,7 @@ async def test_offers_answered_later_play_the_same_game_R6_1_R4_3(before_schupf:
             for agent in agents:
                 agent.TICHU_RATE = 0.05
             engine = GameEngine([seat_agent(agent) for agent in agents],
-                                RuleSet(seed=seed, target_score=300, tichu_before_schupf=before_schupf),
+                                RuleSet(target_score=300, tichu_before_schupf=before_schupf), seed=seed,
                                 keep_rounds=True)
             await asyncio.wait_for(engine.run(), 30)
             games.append([round_.events for round_ in engine.rounds])

@@ -4,9 +4,11 @@ and their JSON forms (protocol.md ``public_state`` / ``private_state``)."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import pickle
 import random
+import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,12 +41,13 @@ PHASES = {"lobby", "grand_tichu", "schupf", "playing", "round_over", "game_over"
 
 
 def _cards(value: Any) -> set[tuple[int, int]]:
-    """Every ``[value, suit]`` card pair in a JSON value (score keys skipped)."""
+    """Every ``[value, suit]`` card pair in a JSON value (score keys skipped, and ``unseen_bombs``:
+    values and suits, no cards; ``tests/core/test_unseen.py`` shows it holds only what the seat saw)."""
     found: set[tuple[int, int]] = set()
     if isinstance(value, dict):
         for key, item in value.items():
             if key not in {"round_scores", "total", "points", "count_hand_cards", "announcements", "tricks_won",
-                           "count_pushed", "out_order", "player_names"}:
+                           "count_pushed", "out_order", "player_names", "unseen_bombs"}:
                 found |= _cards(item)
     elif isinstance(value, list):
         if len(value) == 2 and all(type(x) is int for x in value):
@@ -95,7 +98,8 @@ def test_states_without_a_round() -> None:
     assert public["played_cards"] == [] and public["host_index"] == 1 and public["player_names"] == ["a", "b", "c", "d"]
     private = private_state_json(build_private_state(None, 2))
     assert private == {"player_index": 2, "hand_cards": [], "given_schupf_cards": None, "received_schupf_cards": None,
-                       "may_announce": False, "bombs": []}
+                       "may_announce": False, "bombs": [],
+                       "unseen_bombs": {"four_of_a_kind": [], "straight_flush": []}}
     json.dumps(public)
 
 
@@ -266,7 +270,7 @@ async def test_seat_views_never_show_another_hand_R8() -> None:
     Inspector.checks = 0
     for seed in (1, 2):
         agents = [Inspector(f"I{seat}", seed * 4 + seat) for seat in range(4)]
-        engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(seed=seed), info=TableInfo(
+        engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(), seed=seed, info=TableInfo(
             table_name="t", player_names=[
             agent.name for agent in agents]))
         for agent in agents:
@@ -278,7 +282,7 @@ async def test_seat_views_never_show_another_hand_R8() -> None:
 async def test_public_state_between_and_after_rounds() -> None:
     """After a game the table info holds the round scores and the total (R8.1), phase ``game_over``."""
     agents = [RandomAgent(f"R{seat}", seat) for seat in range(4)]
-    engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(seed=3, target_score=300))
+    engine = GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(target_score=300), seed=3)
     game = await engine.run()
     public = SeatView.of(engine, 0).public_state()
     assert public.phase == "game_over" and not public.is_running
@@ -370,22 +374,46 @@ def test_a_view_without_the_table_refuses_to_read_it() -> None:
             read()
 
 
-async def test_no_view_tells_the_seed_of_the_shuffles_R8() -> None:
-    """The seed deals every hand: a seat's view shows the table's rules without it (R8), while
-    the game keeps dealing from it and the record keeps it."""
-    seeds: set[int | None] = set()
+#: A seed no card mask, count or score of a game can equal (they stay far below 2**56).
+_SEED = 0x5EED_0F_DEA1_5EED
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through references, classes and modules left out."""
+    seen, found, todo = set[int](), list[object](), [root]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen or isinstance(item, (type, types.ModuleType, types.FunctionType)):
+            continue
+        seen.add(id(item))
+        found.append(item)
+        todo.extend(gc.get_referents(item))
+    return found
+
+
+async def test_no_seat_can_reach_the_seed_of_the_shuffles_R8() -> None:
+    """Issue 36: the seed deals every hand, so it is the engine's (its owner's), not the
+    rules'. Nothing a seated agent is handed (its frozen views, R8) reaches the seed or the
+    shuffles' source, while the same seed deals the same game again."""
+    views: list[SeatView] = []
 
     class Watcher(RandomAgent):
         def decide_play(self, view: SeatView, legal: Sequence[Play]) -> Play:
-            seeds.add(view.rules.seed)
+            views.append(view)
             return super().decide_play(view, legal)
 
-    rules = RuleSet(seed=7, target_score=200, wish_optional=True)
-    engine = GameEngine([AgentPlayer(Watcher(f"W{seat}", seat)) for seat in range(4)], rules, keep_rounds=True)
-    await engine.run()
-    assert seeds == {None}
-    assert engine.rounds[0].rules == dataclasses.replace(rules, seed=None)
-    assert engine.rules.seed == 7
+    def engine() -> GameEngine:
+        players = [AgentPlayer(Watcher(f"W{seat}", seat)) for seat in range(4)]
+        return GameEngine(players, RuleSet(target_score=200, wish_optional=True), seed=_SEED, keep_rounds=True)
+
+    first, again = engine(), engine()
+    await first.run()
+    await again.run()
+    assert views and first.seed == _SEED
+    assert [round_.first_deal for round_ in first.rounds] == [round_.first_deal for round_ in again.rounds]
+    reached = [item for view in views[::50] for item in _reachable(view)]
+    assert not [item for item in reached if isinstance(item, random.Random) or item == _SEED]
+    assert not [item for item in reached if isinstance(item, (GameEngine, Round))]
 
 
 def test_a_fulfilled_wish_is_no_wish_on_the_wire() -> None:

@@ -53,8 +53,8 @@ def _agents(seed: int) -> list[Player]:
 
 
 def _play(seed: int, target: int = 200) -> tuple[GameEngine, Snapshots]:
-    rules = RuleSet(target_score=target, seed=seed)
-    engine = GameEngine(_agents(seed), rules, keep_rounds=True)
+    rules = RuleSet(target_score=target)
+    engine = GameEngine(_agents(seed), rules, seed=seed, keep_rounds=True)
     snapshots = Snapshots(engine)
     engine.observe(snapshots)
     asyncio.run(engine.run())

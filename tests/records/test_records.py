@@ -107,7 +107,7 @@ def test_arena_records_follow_the_format(arena_records: list[Record]) -> None:
 
 def _states(record: Record) -> Iterator[tuple[int, int, Round, dict[str, Any]]]:
     """Every (round, event index, state before the event, event) of a record."""
-    rules = RuleSet.from_json(record["rules"], record["seed"])
+    rules = RuleSet.from_json(record["rules"])
     for index, data in enumerate(record["rounds"]):
         round_ = Round(rules, deal=[(parse_mask(a), parse_mask(b)) for a, b in zip(data["deal"], data["deal_rest"])])
         for seat, called in enumerate(data["grand_tichu"]):
@@ -490,7 +490,7 @@ def test_game_record_from_a_round() -> None:
     while not round_.is_over:  # everybody plays its first legal option
         decision = round_.legal_actions()
         round_.apply(decision[0])
-    built = game_record([round_], RuleSet(target_score=0, seed=77), [("Anna", "human")] * 4, record_id="x",
+    built = game_record([round_], RuleSet(target_score=0), [("Anna", "human")] * 4, record_id="x", seed=77,
                         started_at="2026-11-22T10:00:00Z")
     assert built["format"] == FORMAT and built["id"] == "x" and built["seed"] == 77
     assert built["rules"]["target_score"] == 0 and "seed" not in built["rules"]
@@ -562,10 +562,10 @@ def test_a_record_line_is_the_json_of_the_record_and_its_cache_is_bounded() -> N
     kinds: set[ActionKind] = set()
     for seed in range(12):
         agents = [make_agent("random", name=f'R"{seat}\\ü\n', seed=seed * 4 + seat) for seat in range(4)]
-        state = play_game(agents, RuleSet(seed=seed, target_score=300), keep_rounds=True)
+        state = play_game(agents, RuleSet(target_score=300), seed=seed, keep_rounds=True)
         players = [(agent.name, agent.kind) for agent in agents]
-        record = game_record(state.rounds, state.rules, players, record_id=f"g{seed}", started_at="t")
-        line = game_record_line(state.rounds, state.rules, players, record_id=f"g{seed}", started_at="t")
+        record = game_record(state.rounds, state.rules, players, record_id=f"g{seed}", seed=seed, started_at="t")
+        line = game_record_line(state.rounds, state.rules, players, record_id=f"g{seed}", seed=seed, started_at="t")
         assert line == record_line(record) and json.loads(line) == record
         kinds |= {action.kind for round_ in state.rounds for action in round_.events}
     assert kinds == {ActionKind.TICHU, ActionKind.PLAY, ActionKind.PASS, ActionKind.BOMB, ActionKind.WISH,

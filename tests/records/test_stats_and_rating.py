@@ -135,17 +135,17 @@ def test_the_store_sums_stats_and_rates_in_order_whatever_the_order_of_adding(
     dated = [{**record, "started_at": f"2026-11-24T10:0{number}:00Z"} for number, record in enumerate(arena_games)]
     with GameStore(tmp_path / "a.sqlite3") as in_order, GameStore(tmp_path / "b.sqlite3") as shuffled:
         for record in dated:
-            in_order.add(record)
-        shuffled.add_all(dated[2:])
-        shuffled.add_all(dated[:2])
-        board = in_order.leaderboard(10)
-        assert board == shuffled.leaderboard(10)
+            in_order.archive.add(record)
+        shuffled.archive.add_all(dated[2:])
+        shuffled.archive.add_all(dated[:2])
+        board = in_order.statistics.leaderboard(10)
+        assert board == shuffled.statistics.leaderboard(10)
         expected_ratings = rate_games(([player_key(p["name"], p["kind"]) for p in record["players"]], record["winner"],
                                        []) for record in dated)
         assert {entry["name"]: entry["rating"] for entry in board} == {
             key: round(value, 1) for key, value in expected_ratings.items()}
-        stats = in_order.player_stats("agent:heuristic")
-        assert stats is not None and in_order.player_stats("nobody") is None
+        stats = in_order.statistics.player_stats("agent:heuristic")
+        assert stats is not None and in_order.statistics.player_stats("nobody") is None
         seats = [seat for record in dated for seat in game_stats(record) if seat.key == "agent:heuristic"]
         assert stats["games"] == len(seats) == 2 * len(dated)
         assert stats["wins"] == sum(1 for seat in seats if seat.won)
@@ -156,19 +156,19 @@ def test_the_store_sums_stats_and_rates_in_order_whatever_the_order_of_adding(
 
 def test_list_games_filters_and_pages(tmp_path: Path) -> None:
     with GameStore(tmp_path / "t.sqlite3") as store:
-        store.add(crafted())
-        store.add(crafted(id="c2", started_at="2026-11-25T10:00:00Z",
+        store.archive.add(crafted())
+        store.archive.add(crafted(id="c2", started_at="2026-11-25T10:00:00Z",
                           players=[{**PLAYERS[0], "name": "Cleo"}, *PLAYERS[1:]]))
-        store.add({"id": "odd", "started_at": "2026-11-23T10:00:00Z"})  # no players: listed, counts for nobody
-        games, total = store.list_games(20, 0)
+        store.archive.add({"id": "odd", "started_at": "2026-11-23T10:00:00Z"})  # no players: listed, counts for nobody
+        games, total = store.archive.list_games(20, 0)
         assert [game["id"] for game in games] == ["c2", "c1", "odd"] and total == 3
         assert games[1]["players"][1] == {"seat": 1, "name": "Bot 1", "kind": "agent:random", "key": "agent:random"}
         assert (games[1]["rounds"], games[1]["score"], games[1]["winner"], games[1]["aborted"]) == (2, [360, -160], 20,
                                                                                                   False)
-        assert store.list_games(1, 1)[0][0]["id"] == "c1"
-        assert [g["id"] for g in store.list_games(20, 0, player="Anna")[0]] == ["c1"]
-        assert store.list_games(20, 0, player="agent:random")[1] == 2
-        assert [g["id"] for g in store.list_games(20, 0, since="2026-11-24T00:00:00Z",
+        assert store.archive.list_games(1, 1)[0][0]["id"] == "c1"
+        assert [g["id"] for g in store.archive.list_games(20, 0, player="Anna")[0]] == ["c1"]
+        assert store.archive.list_games(20, 0, player="agent:random")[1] == 2
+        assert [g["id"] for g in store.archive.list_games(20, 0, since="2026-11-24T00:00:00Z",
                                                   until="2026-11-25T00:00:00Z")[0]] == ["c1"]
 
 
@@ -182,22 +182,22 @@ def test_a_version_2_store_gains_the_seats_and_ratings_of_its_records(tmp_path: 
         db.execute("INSERT INTO games (id, started_at, record) VALUES ('junk', 'then', '{\"id\": \"junk\"}')")
         db.commit()
     with GameStore(path) as store:
-        assert store.version == len(MIGRATIONS) == 6
-        anna = store.player_stats("Anna")
+        assert store.database.version == len(MIGRATIONS) == 6
+        anna = store.statistics.player_stats("Anna")
         assert anna is not None and anna["games"] == 1 and anna["wins"] == 1 and anna["tichu_made"] == 1
         assert anna["rating"] == INITIAL + K / 2
-        assert store.player_stats("agent:random") is not None
-        assert store.get("junk") == {"id": "junk"}
+        assert store.statistics.player_stats("agent:random") is not None
+        assert store.archive.get("junk") == {"id": "junk"}
 
 
 def test_an_aborted_game_is_listed_and_counted_but_moves_no_rating(tmp_path: Path) -> None:
     with GameStore(tmp_path / "t.sqlite3") as store:
-        store.add(crafted(aborted=True, winner=None))
-        store.end_game("c2", crafted(id="c2", started_at="2026-11-24T11:00:00Z"))  # as the server stores one
-        anna = store.player_stats("Anna")
+        store.archive.add(crafted(aborted=True, winner=None))
+        store.running.end_game("c2", crafted(id="c2", started_at="2026-11-24T11:00:00Z"))  # as the server stores one
+        anna = store.statistics.player_stats("Anna")
         assert anna is not None and (anna["games"], anna["finished"], anna["wins"]) == (2, 1, 1)
         assert anna["rating"] == INITIAL + K / 2 and anna["rounds"] == 4
-        games, total = store.list_games(20, 0)
+        games, total = store.archive.list_games(20, 0)
         assert total == 2 and [game["aborted"] for game in games] == [False, True]
-        store.rerate()
-        assert store.player_stats("Anna") == anna
+        store.statistics.rerate()
+        assert store.statistics.player_stats("Anna") == anna

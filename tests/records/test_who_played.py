@@ -85,19 +85,19 @@ def test_leaving_conserves_the_sum_and_never_pays(seats: list[str], leavers: lis
 
 def test_the_leaver_loses_what_a_loss_costs_and_the_others_are_not_rated(tmp_path: Path) -> None:
     with GameStore(tmp_path / "t.sqlite3") as store:
-        store.add(left_game("g1", "2026-11-26T10:00:00Z"))
-        ben, anna = store.player_stats("Ben"), store.player_stats("Anna")
+        store.archive.add(left_game("g1", "2026-11-26T10:00:00Z"))
+        ben, anna = store.statistics.player_stats("Ben"), store.statistics.player_stats("Anna")
         assert ben is not None and anna is not None
         loss = K * expected(INITIAL, INITIAL)
         assert ben["rating"] == INITIAL - loss and (ben["games"], ben["finished"], ben["left"]) == (1, 0, 1)
         assert anna["rating"] == INITIAL and (anna["finished"], anna["wins"]) == (1, 1)  # counted, not rated
-        assert store.player_stats("agent:rule") is None, "the substitute's moves count for nobody"
-        board = {entry["name"]: entry for entry in store.leaderboard(10)}
+        assert store.statistics.player_stats("agent:rule") is None, "the substitute's moves count for nobody"
+        board = {entry["name"]: entry for entry in store.statistics.leaderboard(10)}
         assert board["agent:random"]["rating"] == board["agent:heuristic"]["rating"] == INITIAL + loss / 2
         assert (board["Ben"]["games"], board["Ben"]["left"], board["Ben"]["wins"]) == (1, 1, 0)
-        before = store.leaderboard(10)
-        store.rerate()
-        assert store.leaderboard(10) == before
+        before = store.statistics.leaderboard(10)
+        store.statistics.rerate()
+        assert store.statistics.leaderboard(10) == before
 
 
 def test_after_an_afternoon_of_left_games_the_leaderboard_ranks_people_by_what_they_played(
@@ -107,30 +107,30 @@ def test_after_an_afternoon_of_left_games_the_leaderboard_ranks_people_by_what_t
     play from its start."""
     with GameStore(tmp_path / "t.sqlite3") as store:
         for index in range(3):
-            store.add(crafted(id=f"won{index}", started_at=f"2026-11-26T1{index}:00:00Z",
+            store.archive.add(crafted(id=f"won{index}", started_at=f"2026-11-26T1{index}:00:00Z",
                               players=[{"name": "Anna", "kind": "human"}, {"name": "Bot 1", "kind": "agent:random"},
                                        {"name": "Bot 2", "kind": "agent:rule"},
                                        {"name": "Bot 3", "kind": "agent:heuristic"}]))
-            store.add(left_game(f"left{index}", f"2026-11-26T1{index}:30:00Z"))
-        board = store.leaderboard(10)
+            store.archive.add(left_game(f"left{index}", f"2026-11-26T1{index}:30:00Z"))
+        board = store.statistics.leaderboard(10)
         names = [entry["name"] for entry in board]
         assert names[0] == "Anna" and names.index("Ben") == len(names) - 1
         ben = next(entry for entry in board if entry["name"] == "Ben")
         assert ben["rating"] < INITIAL and (ben["games"], ben["left"], ben["wins"]) == (3, 3, 0)
-        rule = store.player_stats("agent:rule")
+        rule = store.statistics.player_stats("agent:rule")
         assert rule is not None and rule["games"] == 3, "only the games agent:rule began"
-        games, total = store.list_games(20, 0, player="Ben")
+        games, total = store.archive.list_games(20, 0, player="Ben")
         assert total == 3 and all(game["seat_changes"] == BEN_LEFT for game in games)
 
 
 def test_the_history_filters_games_with_people_and_names_who_ended_one(tmp_path: Path) -> None:
     agents = [{"name": f"Bot {seat + 1}", "kind": "agent:random"} for seat in range(4)]
     with GameStore(tmp_path / "t.sqlite3") as store:
-        store.add(crafted(id="bots", players=agents))
-        store.add(crafted(id="ended", started_at="2026-11-26T12:00:00Z", aborted=True, winner=None,
+        store.archive.add(crafted(id="bots", players=agents))
+        store.archive.add(crafted(id="ended", started_at="2026-11-26T12:00:00Z", aborted=True, winner=None,
                           ended_by={"seat": 2, "name": "Ben"}))
-        assert store.list_games(20, 0)[1] == 2
-        games, total = store.list_games(20, 0, people=True)
+        assert store.archive.list_games(20, 0)[1] == 2
+        games, total = store.archive.list_games(20, 0, people=True)
         assert total == 1 and games[0]["id"] == "ended" and games[0]["ended_by"] == {"seat": 2, "name": "Ben"}
         assert games[0]["seat_changes"] == []
 
@@ -145,6 +145,6 @@ def test_a_version_3_store_learns_who_left_its_games(tmp_path: Path) -> None:
                    (json.dumps(left_game("g1", "2026-11-26T10:00:00Z")),))
         db.commit()
     with GameStore(path) as store:
-        assert store.version == len(MIGRATIONS) == 6
-        ben = store.player_stats("Ben")
+        assert store.database.version == len(MIGRATIONS) == 6
+        ben = store.statistics.player_stats("Ben")
         assert ben is not None and ben["left"] == 1 and ben["rating"] == INITIAL - K / 2

@@ -294,7 +294,7 @@ async def test_every_agent_decision_at_a_server_runs_in_a_worker(start: Callable
     made: list[PidAgent] = []
     server = await start(agents_of(PidAgent, made), hints=True, agent_workers=2)
     client = await server.join("Ann", "t")
-    hinter = server.table("t")._hinter = PidHinter()
+    hinter = server.table("t").hints.ranker = PidHinter()
     await client.send_type("start_game")
     await client.play()
     client.assert_clean()

@@ -44,7 +44,7 @@ async def test_every_decision_of_a_server_agent_runs_in_a_worker_process(pool: A
     """At a server every decision (Grand Tichu, push, plays, offers...) is made in another process,
     and the game still ends normally (R7.4)."""
     agents = [PidAgent(f"P{seat}", seat) for seat in range(4)]
-    engine = GameEngine([at_server(agent, pool) for agent in agents], RuleSet(target_score=200, seed=7))
+    engine = GameEngine([at_server(agent, pool) for agent in agents], RuleSet(target_score=200), seed=7)
     game = await asyncio.wait_for(engine.run(), 60)
     assert game.is_over
     made = [decision for agent in agents for decision in agent.decisions]
@@ -55,7 +55,7 @@ async def test_every_decision_of_a_server_agent_runs_in_a_worker_process(pool: A
 async def test_the_arena_engine_calls_it_directly() -> None:
     """In the Arena (:class:`AgentPlayer`) every decision is a plain call in this process."""
     agents = [PidAgent(f"P{seat}", seat) for seat in range(4)]
-    await GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(target_score=200, seed=7)).run()
+    await GameEngine([AgentPlayer(agent) for agent in agents], RuleSet(target_score=200), seed=7).run()
     assert {pid for agent in agents for _, pid in agent.decisions} == {os.getpid()}
 
 
@@ -65,7 +65,7 @@ async def test_a_server_game_is_the_arena_game(pool: AgentPool) -> None:
     games = []
     for seat_agent in (AgentPlayer, lambda agent: at_server(agent, pool)):
         agents = [RandomAgent(f"R{seat}", seat) for seat in range(4)]
-        engine = GameEngine([seat_agent(agent) for agent in agents], RuleSet(target_score=200, seed=3),
+        engine = GameEngine([seat_agent(agent) for agent in agents], RuleSet(target_score=200), seed=3,
                             keep_rounds=True)
         await asyncio.wait_for(engine.run(), 60)
         games.append([round_.events for round_ in engine.rounds])
@@ -76,7 +76,7 @@ async def test_a_play_takes_the_delay_while_people_are_seated(pool: AgentPool) -
     """With people seated every play takes at least the delay (the thinking counts towards it)."""
     delay = 0.01
     agents = [PidAgent(f"P{seat}", seat) for seat in range(4)]
-    engine = GameEngine([at_server(agent, pool, delay) for agent in agents], RuleSet(target_score=1, seed=7))
+    engine = GameEngine([at_server(agent, pool, delay) for agent in agents], RuleSet(target_score=1), seed=7)
     began = time.monotonic()
     await asyncio.wait_for(engine.run(), 60)
     took = time.monotonic() - began
@@ -91,7 +91,7 @@ async def test_a_change_during_the_decision_makes_its_answer_stale(pool: AgentPo
     sleepy = SleepyAgent("S", 1, nap=0.5)
     seated = at_server(sleepy, pool)
     others = [at_server(PidAgent(f"P{seat}", seat), pool) for seat in (1, 2, 3)]
-    engine = GameEngine([seated, *others], RuleSet(target_score=1, seed=7))
+    engine = GameEngine([seated, *others], RuleSet(target_score=1), seed=7)
     task = asyncio.create_task(asyncio.wait_for(engine.run(), 60))
     try:
         while not _asked_to_play_again(engine):

@@ -41,7 +41,7 @@ async def call(server: Server, method: str, path: str) -> tuple[int, Any]:
 
 
 async def add_games(server: Server, records: list[Record]) -> None:
-    await server.app[STORE].read(lambda store: store.add_all(records))
+    await server.app[STORE].read(lambda store: store.archive.add_all(records))
 
 
 async def until_status(server: Server, game_id: str, *statuses: str) -> dict[str, Any]:
@@ -132,10 +132,10 @@ async def test_analyses_stored_as_queued_or_running_are_queued_again_on_start(
     """A stop left one analysis running and one queued: the next start runs both."""
     data = tmp_path / "stopped"
     with GameStore(data / STORE_FILE) as store:
-        store.add_all(records[:2])
-        store.queue_analysis(records[0]["id"], "2026-11-26T10:00:00Z")
-        store.start_analysis(records[0]["id"], 7, "2026-11-26T10:00:01Z")
-        store.queue_analysis(records[1]["id"], "2026-11-26T10:00:02Z")
+        store.archive.add_all(records[:2])
+        store.analyses.queue_analysis(records[0]["id"], "2026-11-26T10:00:00Z")
+        store.analyses.start_analysis(records[0]["id"], 7, "2026-11-26T10:00:01Z")
+        store.analyses.queue_analysis(records[1]["id"], "2026-11-26T10:00:02Z")
     server = await start_server(data_dir=data, analysis_samples=SAMPLES)
     for record in records[:2]:
         assert (await until_status(server, record["id"], "done", "failed"))["status"] == "done"
@@ -174,7 +174,7 @@ async def test_a_live_decision_goes_before_the_next_judged_point(tmp_path: Path,
     runner = AnalysisRunner(writer, pool, support.TIMED, SAMPLES)
     game_id = records[0]["id"]
     try:
-        await writer.read(lambda store: store.add(records[0]))
+        await writer.read(lambda store: store.archive.add(records[0]))
         await pool.decide(SleepyAgent("Warm", 1).doze, 0.0)  # the live worker is up
         await runner.start()
         assert runner.request(game_id) == "queued"
@@ -185,7 +185,7 @@ async def test_a_live_decision_goes_before_the_next_judged_point(tmp_path: Path,
         await pool.decide(SleepyAgent("Live", 2).doze, 0.5)
         answered = time.monotonic()
         await eventually(lambda: runner.progress is None, 6 * WAIT)
-        row = await writer.read(lambda store: store.analysis(game_id))
+        row = await writer.read(lambda store: store.analyses.analysis(game_id))
         assert row is not None and row.status == "done" and row.document is not None
         began: list[float] = json.loads(row.document)["judged_at"]
         assert [moment for moment in began if asked < moment < answered] == []

@@ -117,7 +117,7 @@ def check_stored(server: Server) -> None:
         [record] = server.records(table)
         assert replay(record) is None, table
     with GameStore(server.settings.data_dir / STORE_FILE) as store:
-        assert store.running_games() == []
+        assert store.running.games() == []
 
 
 async def test_a_full_disk_holds_the_writes_the_games_go_on_and_all_is_written_after(
@@ -153,7 +153,7 @@ async def test_a_running_game_keeps_its_whole_journal_through_a_full_disk(
     await until_health(server, lambda answer: answer["status"] == "ok")
     engine = server.table(TABLES[0]).engine
     assert engine is not None and engine.round is not None
-    [game] = [game for game in await server.app[STORE].read(lambda store: store.running_games())
+    [game] = [game for game in await server.app[STORE].read(lambda store: store.running.games())
               if game.table_name == TABLES[0]]
     assert game.complete
     rounds, current = rebuild(engine.rules, game.entries)
@@ -166,7 +166,7 @@ async def test_a_running_game_keeps_its_whole_journal_through_a_full_disk(
 def _query_only(on: bool) -> Callable[[GameStore], None]:
     """Set the server's connection read-only (SQLite's ``query_only``), or writable again."""
     def run(store: GameStore) -> None:
-        store._db.execute(f"PRAGMA query_only = {int(on)}")  # white box: the server's own connection
+        store.database.execute(f"PRAGMA query_only = {int(on)}")  # white box: the server's own connection
     return run
 
 
@@ -179,7 +179,7 @@ async def test_a_read_only_database_holds_the_writes_and_all_is_written_when_wri
     assert "attempt to write a readonly database" in degraded["reason"]
     await asyncio.gather(*(client.play() for client in clients))
     assert (await health(server))["status"] == "degraded"
-    assert len(await server.app[STORE].read(lambda store: store.running_games())) == len(TABLES)  # as on disk
+    assert len(await server.app[STORE].read(lambda store: store.running.games())) == len(TABLES)  # as on disk
 
     await server.app[STORE].read(_query_only(False))  # answered at once while writes are held
     await until_health(server, lambda answer: answer["status"] == "ok")

@@ -56,8 +56,8 @@ async def _ended_games(server: ProcessServer, timeout: float = WAIT) -> list[dic
     async with asyncio.timeout(timeout):
         while True:
             with _stored(server) as store:
-                if not store.running_games():
-                    return list(store.records())
+                if not store.running.games():
+                    return list(store.archive.records())
             await asyncio.sleep(0.05)
 
 
@@ -89,7 +89,7 @@ async def test_sigkill_in_the_middle_of_a_trick_loses_nothing(server: ProcessSer
     await _journal_settled(server)
 
     with _stored(server) as store:
-        [running] = store.running_games()
+        [running] = store.running.games()
     assert running.seats == {ann.seat: ("Ann", session_hash(ann.session_id))}
     assert ann.session_id.encode() not in (server.data_dir / STORE_FILE).read_bytes()
 
@@ -164,8 +164,8 @@ async def test_a_sigterm_restart_keeps_the_games_and_the_lobbies(server: Process
     benning.cancel()
     await asyncio.gather(benning, return_exceptions=True)
     with _stored(server) as store:
-        assert [game.table_name for game in store.running_games()] == ["update"]
-        assert len(store) == 0, "no game ended"
+        assert [game.table_name for game in store.running.games()] == ["update"]
+        assert len(store.archive) == 0, "no game ended"
     await server.start()
     clients = [await server.connect({"session_id": client.session_id or ""}, client.name, seed=10 + index)
                for index, client in enumerate((ann, ben, cleo))]
@@ -180,8 +180,8 @@ async def test_a_sigterm_restart_keeps_the_games_and_the_lobbies(server: Process
 
 def _journal_of_a_game(seed: int) -> tuple[RuleSet, list[Entry]]:
     """The whole journal of a game of random agents (target 200)."""
-    rules = RuleSet(target_score=200, seed=seed)
-    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seed + seat)) for seat in range(4)], rules)
+    rules = RuleSet(target_score=200)
+    engine = GameEngine([AgentPlayer(RandomAgent(f"R{seat}", seed + seat)) for seat in range(4)], rules, seed=seed)
     cursor, entries = JournalCursor(), list[Entry]()
 
     class Journal:
@@ -198,7 +198,8 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
     """At start, of two games stored as running at one table the newer goes on; a journal with
     a gap (a lost write) and one the rules refuse (R4.1: a seat not at turn) are stored as
     aborted records with their rounds as far as they replay; the server starts either way."""
-    rules, entries = await asyncio.to_thread(_journal_of_a_game, 3)
+    seed = 3
+    rules, entries = await asyncio.to_thread(_journal_of_a_game, seed)
     cut = next(index for index, entry in enumerate(entries) if "play" in entry) + 5
     wrong = dict(entries[cut], seat=(int(str(entries[cut]["seat"])) + 1) % 4)
     data = tmp_path / "restored"
@@ -208,11 +209,11 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
                 ("newer", "t", "2026-11-24T10:00:00Z", entries[:cut]),
                 ("gap", "g", "2026-11-24T10:00:00Z", entries[:cut]),
                 ("refused", "r", "2026-11-24T10:00:00Z", [*entries[:cut], wrong])):
-            store.begin_game(game_id, table_name, started, rules.seed, rules.to_json(),
+            store.running.begin_game(game_id, table_name, started, seed, rules.to_json(),
                              {"agent": "random", "hints": False})
-            store.append_entries(game_id, 0, journal)
-            store.seat_person(game_id, 0, "Ann", "ab" * 32)
-        store.append_entries("gap", cut + 1, [entries[cut + 1]])
+            store.running.append_entries(game_id, 0, journal)
+            store.running.seat_person(game_id, 0, "Ann", "ab" * 32)
+        store.running.append_entries("gap", cut + 1, [entries[cut + 1]])
     server = await start_server(data_dir=data, grace_period=5.0)
     assert set(server.factory.tables) == {"t"}
     table = server.table("t")
@@ -225,7 +226,7 @@ async def test_games_that_cannot_go_on_are_stored_as_aborted_and_the_others_go_o
         assert record["unfinished_round"]["events"], "the rounds as far as they replay"
     assert len(records["refused"]["unfinished_round"]["events"]) == len(records["gap"]["unfinished_round"]["events"])
     with GameStore(data / STORE_FILE) as store:
-        assert [game.id for game in store.running_games()] == ["newer"]
+        assert [game.id for game in store.running.games()] == ["newer"]
 
 
 @pytest.mark.slow
@@ -245,7 +246,7 @@ async def test_a_person_who_left_before_a_crash_stays_named_on_the_seat(server: 
                    and request["context"]["trick_combination"] is not None)
     await _journal_settled(server)
     with _stored(server) as store:
-        [running] = store.running_games()
+        [running] = store.running.games()
     assert json_list(running.options["starters"])[ben.seat or 0] == ["Ben", "human"]
     assert [json_object(change)["reason"] for change in json_list(running.options["seat_changes"])] == ["left"]
     server.kill()

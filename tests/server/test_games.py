@@ -48,7 +48,7 @@ async def test_one_client_and_three_agents_play_a_whole_game(start_server: Start
         await anna.send_type("start_game")
         game_over = await anna.play()
         check_game_over([anna], [game_over["payload"]["context"]])
-        assert anna.events("game_started") == [{}]
+        assert anna.events("game_started") == [{"public_delta": {"is_running": True}}]  # Issue 36: the state sent
         [record] = read_table_records(server, "solo")
         assert [p["kind"] for p in record["players"]] == ["human", "agent:random", "agent:random", "agent:random"]
         assert record["score"] == game_over["payload"]["context"]["total"]

@@ -248,7 +248,7 @@ async def test_export_then_import_round_trips_games_stored_by_the_real_server(st
     again = run_script("import_games", "--db", str(fresh / STORE_FILE), str(exported))
     assert f"{exported}: 0 games added, 3 already stored" in again.stdout
     with GameStore(fresh / STORE_FILE) as store:
-        assert list(store.records()) == stored
+        assert list(store.archive.records()) == stored
 
     original = await start_server(data_dir=server.settings.data_dir)
     expected = await history_answers(original)

@@ -59,7 +59,7 @@ async def test_swapped_clients_call_tichu_and_bomb_in_their_new_seats(start_serv
             if not round_.is_over and bomber.seat is not None:
                 after = next(seat for seat in ((bomber.seat + k) % 4 for k in (1, 2, 3, 4)) if round_.hands[seat])
                 changed = await at_turn.wait_event("player_turn_changed", start=start_turn)
-                assert changed == {"current_turn_index": after}
+                assert changed["current_turn_index"] == after
             bombs.append((bomber.seat or 0, card_set(cards)))
 
         async def strategy(client: Client, request: Message) -> Message | Skip | None:
@@ -78,8 +78,9 @@ async def test_swapped_clients_call_tichu_and_bomb_in_their_new_seats(start_serv
             if first_round and seat not in announced and not client.played_this_round:
                 start = len(client.messages)
                 await client.send_type("announce")
-                assert await client.wait_event("player_announced", start=start, player_index=seat) == {
-                    "player_index": seat, "grand": False}
+                called = await client.wait_event("player_announced", start=start, player_index=seat)
+                assert (called["player_index"], called["grand"]) == (seat, False)
+                assert called["public_delta"]["announcements"][seat] == 1  # Issue 36: the state sent
                 announced.add(seat)
                 again = await client.roundtrip({"type": "announce"})  # R6.3: one call per round
                 assert [m["payload"]["code"] for m in again] == [307], again

@@ -38,7 +38,7 @@ async def _post(server: Server, game_id: str, body: object) -> tuple[int, Messag
 
 async def _stored(start_server: StartServer, record: Record) -> Server:
     server = await start_server()
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
     return server
 
 

@@ -187,8 +187,8 @@ async def test_a_kept_lobby_this_program_cannot_read_is_left_out(start_server: S
     server = await start_server()
     await server.stop()
     with GameStore(server.settings.data_dir / STORE_FILE) as store:
-        store.keep_lobby("broken", {"seats": "nonsense"})
-        store.keep_lobby("fine", {"options": {"agent": "random", "hints": False, "turn_clock": 0,
+        store.running.keep_lobby("broken", {"seats": "nonsense"})
+        store.running.keep_lobby("fine", {"options": {"agent": "random", "hints": False, "turn_clock": 0,
                                               "on_leave": "agent", "newcomers": False},
                                   "target_score": 200, "host": 0, "seats": [[0, "Ann", "hash"]]})
     again = await start_server(data_dir=server.settings.data_dir)

@@ -21,7 +21,7 @@ CYCLES = 40
 def kept(server: Server, table: str) -> dict[str, int]:
     """How many of each per-client record the factory and the table keep."""
     open_table = server.table(table)
-    return {"sessions": len(server.factory._sessions), "joined": len(open_table._joined),
+    return {"sessions": len(server.factory._sessions), "joined": len(open_table.seats.joined),
             "ready": len(open_table.social._ready),
             "chat rates": len(open_table.social._buckets), "consents": len(open_table.spectators._allowing),
             "chat lines": len(open_table.social.log)}

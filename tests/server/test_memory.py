@@ -23,9 +23,9 @@ from tichu.server.guard import memory as memory
 from tichu.server.keys import SWEEPER
 from tichu.server.tables import factory as factory_module
 from tichu.server.tables.agent_seat import ServerAgent
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.table import Table
 from tichu.server.wire.connection import Connection, WebSocket
-from tichu.server.wire.peer import Peer
 
 WATCHED = (Table, GameEngine, Round, Peer, ServerAgent, Connection)
 

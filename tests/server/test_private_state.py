@@ -1,6 +1,7 @@
 """What a seat may do beyond its turn (docs/server.md, an extension of the protocol): the
-``private_state`` of ``player_joined`` carries ``may_announce`` (R6.1) and ``bombs`` (R4.3), and
-the notification ``private_state_changed`` tells the seat, and only it (R8), whenever either
+``private_state`` of ``player_joined`` carries ``may_announce`` (R6.1), ``bombs`` (R4.3) and
+``unseen_bombs`` (R3.7, issue 36: the bombs the cards the seat has not seen could still form), and
+the notification ``private_state_changed`` tells the seat, and only it (R8), whenever one of them
 differs from what it was last told, right after the notification of the event that changed it."""
 
 from __future__ import annotations
@@ -16,18 +17,22 @@ from tests.support.raw_client import GAME_WAIT, Client, Skip, StartServer, is_ev
 from tichu.client.state import TableState
 from tichu.core.cards import DOG, mask_of, parse_mask
 from tichu.core.combos import bombs_of
+from tichu.core.unseen import UnseenBombs, unseen_bombs, unseen_cards
 from tichu.core.views import PrivateState, build_private_state
 from tichu.server.wire.protocol import cards_json, private_state_json
 
 #: The fields the extension adds to ``private_state``.
-OPTIONS = {"may_announce", "bombs"}
-Options = tuple[bool, frozenset[frozenset[Card]]]
+OPTIONS = {"may_announce", "bombs", "unseen_bombs"}
+Options = tuple[bool, frozenset[frozenset[Card]], UnseenBombs]
 
 
 def options_of(private: Message) -> Options:
-    """What a ``private_state`` says the seat may do beyond its turn, the bombs in no order."""
+    """What a ``private_state`` says the seat may do beyond its turn, the bombs in no order, and
+    the bombs its unseen cards could still form."""
     assert set(private) >= OPTIONS and isinstance(private["may_announce"], bool), private
-    return private["may_announce"], frozenset(card_set(bomb) for bomb in private["bombs"])
+    unseen = private["unseen_bombs"]
+    return (private["may_announce"], frozenset(card_set(bomb) for bomb in private["bombs"]),
+            UnseenBombs(tuple(unseen["four_of_a_kind"]), tuple(unseen["straight_flush"])))
 
 
 def bomb_cards(hand: list[list[int]]) -> frozenset[Card]:
@@ -81,6 +86,8 @@ def check_options(client: Client) -> Seen:
     - R8: each ``private_state_changed`` is this seat's own (``player_index``), its bombs are of
       its own hand, and it differs from what the seat was last told (``player_joined`` or an
       earlier change: nothing is sent without a change);
+    - R3.7, R8: its unseen bombs are those of the cards neither in its hand nor played, as the
+      seat's own view of the table (the played cards it was told) gives them;
     - R4.3: before each play or pass of another seat while this one is not at turn (the table
       then waits for that seat, so everything the last event changed has been told) the bombs
       told are exactly those of the hand that beat the open trick: none on a lead or on the Dog;
@@ -123,6 +130,9 @@ def check_options(client: Client) -> Seen:
             assert private["player_index"] == seat, f"seat {seat} got another seat's private state (R8): {message}"
             assert all(card_set(bomb) <= card_set(private["hand_cards"]) for bomb in private["bombs"]), message
             assert options_of(private) != told, f"seat {seat}: private_state_changed without a change: {message}"
+            on_table = mask_from_json(state.public.get("played_cards") or [])
+            unseen = unseen_cards(mask_from_json(private["hand_cards"]), on_table)
+            assert options_of(private)[2] == unseen_bombs(unseen), f"seat {seat}: unseen bombs (R3.7): {message}"
             told = options_of(private)
         elif event == "player_joined" and "session_id" in context:
             told = options_of(context["private_state"])
@@ -180,7 +190,7 @@ async def test_each_seat_is_told_when_it_may_call_and_bomb(start_server: StartSe
         await spectator.wait_event("spectate_started")
         for client in clients:
             joined = client.events("player_joined")[0]
-            assert options_of(joined["private_state"]) == (False, frozenset())
+            assert options_of(joined["private_state"]) == (False, frozenset(), UnseenBombs((), ()))
 
         async def caller(client: Client, request: Message) -> Message | Skip | None:
             calls = [call for call in client.events("player_announced") if call["player_index"] == client.seat]
@@ -259,3 +269,11 @@ def test_the_bombs_are_listed_weakest_first() -> None:
     flush, fours = next(bomb for bomb in found if bomb.length == 5), next(bomb for bomb in found if bomb.length == 4)
     state = PrivateState(0, hand, None, None, bombs=(flush, fours))
     assert private_state_json(state)["bombs"] == [cards_json(fours.cards), cards_json(flush.cards)]
+
+
+def test_the_unseen_bombs_go_out_as_values_and_suits() -> None:
+    """Issue 36, finding 5: the browser shows which bombs the unseen cards could still form (R3.7)
+    as the server lists them: the values of four of a kind and the suits of straight flushes."""
+    unseen = parse_mask("S3 B3 G3 R3 SA BA GA RA B2 B4 B5 B6 R9 RZ RB RD RK Ph")
+    state = PrivateState(0, parse_mask("S8 B8"), None, None, unseen_cards=unseen)
+    assert private_state_json(state)["unseen_bombs"] == {"four_of_a_kind": [3, 14], "straight_flush": [2, 4]}

@@ -43,7 +43,7 @@ async def _post(url: str, data: Any) -> tuple[int, Any]:
 async def test_a_stored_games_steps(start_server: StartServer, records: list[Record]) -> None:
     server = await start_server()
     store = server.app[STORE]
-    assert await store.read(lambda games: games.add(records[0]))
+    assert await store.read(lambda games: games.archive.add(records[0]))
     async with aiohttp.ClientSession() as session:
         async with session.get(f"{server.url}api/games/{records[0]['id']}/steps") as response:
             assert response.status == 200
@@ -213,7 +213,7 @@ async def test_a_full_pool_answers_503_with_retry_after(start_server: StartServe
     """Issue 33, finding 4: a request that finds every replay process busy and the queue full
     gets 503 with ``Retry-After`` and the reason, for an upload and for a stored game's steps."""
     server = await start_server()
-    assert await server.app[STORE].read(lambda games: games.add(records[0]))
+    assert await server.app[STORE].read(lambda games: games.archive.add(records[0]))
     pool = server.app[REPLAYS]
     pool.busy, pool.waiting = pool.limit, pool.queued
     try:

@@ -19,7 +19,7 @@ from tichu.server.wire.protocol import cards_json
 UNAUTHORIZED, TABLE_FULL, SERVER_BUSY, TABLE_NOT_FOUND = 104, 203, 105, 202
 #: Keys that hold a seat's private cards or a seat's session: a spectator never gets them.
 SEAT_KEYS = {"hand_cards", "legal_plays", "hint", "received_schupf_cards", "given_schupf_cards", "private_state",
-             "pending_request", "session_id"}
+             "private_delta", "pending_request", "session_id"}
 
 
 async def watch(server: Server, table: str, name: str = "watcher") -> Client:
@@ -48,7 +48,8 @@ def check_spectator_messages(client: Client, record: Message, *, whole: bool = F
                 assert value is None, message
         if message.get("type") != "notification":
             continue
-        event, context = payload["event"], payload["context"]
+        event, context = payload["event"], dict(payload["context"])
+        context.pop("public_delta", None)  # the public state after the event (docs/server.md)
         assert event not in ("hands_revealed", "request_cancelled"), message
         if event == "round_started":
             round_index = context["round_index"]
@@ -80,6 +81,21 @@ def check_spectator_messages(client: Client, record: Message, *, whole: bool = F
             (index, seen, expected)
 
 
+def public_state_held(client: Client) -> Message:
+    """The public state a client holds at the end: the one it joined or started watching with,
+    each field replaced by every later ``public_delta`` (docs/server.md, "The state with every
+    event"), without the table's ``away`` and ``agent_plays_for``, which have their own messages."""
+    state: Message = {}
+    for message in client.messages:
+        context = (message.get("payload") or {}).get("context") or {}
+        if message.get("type") != "notification":
+            continue
+        if "public_state" in context:
+            state = dict(context["public_state"])
+        state.update(context.get("public_delta") or {})
+    return {key: value for key, value in state.items() if key not in ("away", "agent_plays_for")}
+
+
 async def test_a_spectator_sees_no_hand_card_in_a_whole_game(start_server: StartServer) -> None:
     """Two clients and two agents play a whole game; one spectator watches from the lobby to the
     end, another comes mid-game, drops and comes back (a reload): no message either gets holds a
@@ -107,6 +123,9 @@ async def test_a_spectator_sees_no_hand_card_in_a_whole_game(start_server: Start
             player.assert_clean()
             check_seat_messages(player, record)
             assert not player.events("spectators_changed")
+        # Issue 36: the spectators get the public state as the seats do, from start and mid-game
+        held = [public_state_held(client) for client in (*players, early, again)]
+        assert held[0]["phase"] == "game_over" and all(state == held[0] for state in held), held
 
 
 async def test_a_spectator_may_do_nothing_but_leave(start_server: StartServer) -> None:

@@ -43,14 +43,14 @@ async def test_the_queue_is_bounded_and_a_write_beyond_it_is_dropped_and_logged(
 
     assert writer.submit(slow_disk)
     running.wait()
-    assert writer.submit(lambda store: store.begin_game("a", "t", "now", None, {}))
-    assert writer.submit(lambda store: store.begin_game("b", "t", "now", None, {}))
+    assert writer.submit(lambda store: store.running.begin_game("a", "t", "now", None, {}))
+    assert writer.submit(lambda store: store.running.begin_game("b", "t", "now", None, {}))
     with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
-        assert not writer.submit(lambda store: store.begin_game("c", "t", "now", None, {}))
+        assert not writer.submit(lambda store: store.running.begin_game("c", "t", "now", None, {}))
     assert writer.dropped == 1 and "dropped writes" in caplog.text and "1 x begin_game" in caplog.text
     assert not writer.health().ok and "1 writes dropped" in writer.health().reason()
     stuck.set()
-    games = await writer.read(lambda store: [game.id for game in store.running_games()])
+    games = await writer.read(lambda store: [game.id for game in store.running.games()])
     assert sorted(games) == ["a", "b"]
     writer.close()
 
@@ -69,7 +69,7 @@ async def test_a_disk_that_does_not_answer_is_told_after_a_while(
 
     writer.submit(slow_disk)
     running.wait()
-    writer.submit(lambda store: store.begin_game("a", "t", "now", None, {}))
+    writer.submit(lambda store: store.running.begin_game("a", "t", "now", None, {}))
     await _until(lambda: writer.health().stalled_for is not None)
     health = writer.health()
     assert not health.ok and health.queued == 1 and "has not answered for" in health.reason()
@@ -90,17 +90,17 @@ async def test_writes_queued_together_commit_together_and_a_failed_one_alone_is_
         stuck.wait()
 
     def half_then_broken(store: GameStore) -> None:
-        store.begin_game("half", "t", "now", None, {})
+        store.running.begin_game("half", "t", "now", None, {})
         raise OSError("disk full")
 
     writer.submit(slow_disk)
     running.wait()
     with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
-        writer.submit(lambda store: store.begin_game("before", "t", "now", None, {}))
+        writer.submit(lambda store: store.running.begin_game("before", "t", "now", None, {}))
         writer.submit(half_then_broken)
-        writer.submit(lambda store: store.begin_game("after", "t", "now", None, {}))
+        writer.submit(lambda store: store.running.begin_game("after", "t", "now", None, {}))
         stuck.set()
-        stored = [game.id for game in await writer.read(lambda store: store.running_games())]
+        stored = [game.id for game in await writer.read(lambda store: store.running.games())]
     assert sorted(stored) == ["after", "before"]
     assert "a write to the game store failed" in caplog.text
     writer.close()
@@ -142,7 +142,7 @@ class Disk:
 
     def append(self, game_id: str, seq: int) -> Write:
         def write(store: GameStore) -> None:
-            store.append_entries(game_id, seq, [{"seq": seq}])
+            store.running.append_entries(game_id, seq, [{"seq": seq}])
             if self.full:
                 self.attempts += 1
                 raise _disk_full()
@@ -150,7 +150,7 @@ class Disk:
 
 
 def _append(game_id: str, seq: int) -> Write:
-    return lambda store: store.append_entries(game_id, seq, [{"seq": seq}])
+    return lambda store: store.running.append_entries(game_id, seq, [{"seq": seq}])
 
 
 async def _until(check: Callable[[], bool]) -> None:
@@ -166,7 +166,7 @@ async def test_writes_the_disk_fails_are_held_in_order_and_stored_when_it_has_ro
     writer = StoreWriter(tmp_path / "tichu.sqlite3", retry=(0.01, 0.05))
     disk = Disk()
     with caplog.at_level(logging.WARNING, "tichu.server.workers.store_writer"):
-        writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
+        writer.submit(lambda store: store.running.begin_game("g", "t", "now", None, {}))
         writer.submit(disk.append("g", 0))
         for seq in range(1, 50):
             writer.submit(_append("g", seq))
@@ -174,11 +174,11 @@ async def test_writes_the_disk_fails_are_held_in_order_and_stored_when_it_has_ro
         health = writer.health()
         assert not health.ok and health.held == 51 and "database or disk is full" in (health.error or "")
         assert "database or disk is full" in health.reason()
-        stored = await writer.read(lambda store: store.running_games())  # answered from the disk
+        stored = await writer.read(lambda store: store.running.games())  # answered from the disk
         assert stored == []
         disk.full = False
         await _until(lambda: writer.health().ok)
-    [game] = await writer.read(lambda store: store.running_games())
+    [game] = await writer.read(lambda store: store.running.games())
     assert game.complete and [entry["seq"] for entry in game.entries] == list(range(50))
     assert writer.health().to_json() == {"queued": 0, "held": 0, "held_bytes": 0, "dropped": 0, "error": None,
                                          "failing_for": None, "stalled_for": None}
@@ -191,7 +191,7 @@ async def test_a_fault_is_logged_at_once_and_then_once_a_minute_not_per_attempt(
     writer = StoreWriter(tmp_path / "tichu.sqlite3", retry=(0.001, 0.001))
     disk = Disk()
     with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
-        writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
+        writer.submit(lambda store: store.running.begin_game("g", "t", "now", None, {}))
         writer.submit(disk.append("g", 0))
         await _until(lambda: disk.attempts >= 50)
     assert caplog.text.count("the game store cannot write (database or disk is full)") == 1
@@ -208,10 +208,10 @@ async def test_the_writes_held_are_bounded_and_what_is_dropped_is_named(
     disk = Disk()
     game_id = "g"
     with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
-        writer.submit(lambda store: store.begin_game(game_id, "t", "now", None, {}))
+        writer.submit(lambda store: store.running.begin_game(game_id, "t", "now", None, {}))
         writer.submit(disk.append(game_id, 0))
         await _until(lambda: disk.attempts >= 1)
-        writer.submit(lambda store: store.append_entries(game_id, 1, [{"seq": 1}]))
+        writer.submit(lambda store: store.running.append_entries(game_id, 1, [{"seq": 1}]))
         for seq in (2, 3):
             writer.submit(_append(game_id, seq))
         await _until(lambda: writer.dropped == 2)
@@ -227,7 +227,7 @@ async def test_the_writes_held_are_bounded_and_what_is_dropped_is_named(
     health = writer.health()
     assert health.dropped == 2 and not health.ok and "2 writes dropped" in health.reason()
     with GameStore(tmp_path / "tichu.sqlite3") as store:
-        [game] = store.running_games()
+        [game] = store.running.games()
     assert [entry["seq"] for entry in game.entries] == [0, 1]
 
 
@@ -236,13 +236,13 @@ async def test_the_bytes_held_are_bounded_too(tmp_path: Path) -> None:
     record = {"id": "r", "rounds": ["x" * 1000]}
 
     def store_record(store: GameStore) -> None:
-        store.add(record)
+        store.archive.add(record)
 
     size = held_size(store_record)
     assert 1000 < size - WRITE_OVERHEAD < 1100
     writer = StoreWriter(tmp_path / "tichu.sqlite3", max_held_bytes=3 * size, retry=(0.01, 0.01))
     disk = Disk()
-    writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
+    writer.submit(lambda store: store.running.begin_game("g", "t", "now", None, {}))
     writer.submit(disk.append("g", 0))
     await _until(lambda: disk.attempts >= 1)
     for _ in range(4):
@@ -260,7 +260,7 @@ async def test_closing_while_the_disk_fails_tries_once_more_and_logs_what_is_los
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     writer = StoreWriter(tmp_path / "tichu.sqlite3", retry=(60.0, 60.0))
     disk = Disk()
-    writer.submit(lambda store: store.begin_game("g", "t", "now", None, {}))
+    writer.submit(lambda store: store.running.begin_game("g", "t", "now", None, {}))
     writer.submit(disk.append("g", 0))
     await _until(lambda: disk.attempts >= 1)
     with caplog.at_level(logging.ERROR, "tichu.server.workers.store_writer"):
@@ -284,5 +284,5 @@ def test_faults_of_the_disk_are_told_from_faults_of_the_write(tmp_path: Path) ->
 
 def test_a_write_is_named_by_its_store_method_and_game() -> None:
     game_id = "1f3c"
-    assert describe(lambda store: store.end_game(game_id, None)) == "end_game of game 1f3c"
-    assert describe(lambda store: store.begin_game("x", "t", "now", None, {})) == "begin_game"
+    assert describe(lambda store: store.running.end_game(game_id, None)) == "end_game of game 1f3c"
+    assert describe(lambda store: store.running.begin_game("x", "t", "now", None, {})) == "begin_game"

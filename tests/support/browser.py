@@ -661,9 +661,12 @@ def screenshots_since(start: float) -> list[str]:
     return sorted(path.name for path in SCREENSHOTS.glob("*.png") if path.stat().st_mtime >= start)
 
 
-def notification(event: str, context: Message) -> str:
-    """A protocol.md ``notification`` frame, as a scripted socket sends it to the page."""
-    return json.dumps({"type": "notification", "payload": {"event": event, "context": context}})
+def notification(event: str, context: Message, public: Message | None = None, private: Message | None = None) -> str:
+    """A protocol.md ``notification`` frame, as a scripted socket sends it to the page; ``public``
+    and ``private`` are the fields of the state the event changed, which a server sends with it
+    (``public_delta``, ``private_delta``: docs/server.md, "The state with every event", Issue 36)."""
+    state = {**({"public_delta": public} if public else {}), **({"private_delta": private} if private else {})}
+    return json.dumps({"type": "notification", "payload": {"event": event, "context": {**context, **state}}})
 
 
 async def join_scripted_table(tab: Tab, url: str, name: str, joined: Message,

@@ -7,6 +7,7 @@ whose deals set up the situation a test needs.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 
 from tichu.core.cards import cards_of, mask_of, parse_mask
@@ -33,7 +34,7 @@ def mask_from_json(cards: Iterable[Sequence[int]]) -> int:
 
 def deals_of(seed: int, rounds: int = 1) -> list[list[frozenset[Card]]]:
     """The 14 cards each seat is dealt in the first rounds of a game with ``Settings(seed=seed)``."""
-    game = Game(RuleSet(seed=seed))
+    game = Game(RuleSet(), random.Random(seed))
     deals = []
     for _ in range(rounds):
         round_ = game.new_round()

@@ -99,7 +99,7 @@ class LiveServer:
         if not path.is_file():
             return []
         with GameStore(path) as store:
-            return list(store.records())
+            return list(store.archive.records())
 
     def records(self, table: str, *, aborted: bool = False) -> list[Message]:
         """The game records stored for a table (finished games, or games ended early), read from

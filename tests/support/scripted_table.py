@@ -25,9 +25,11 @@ class Script:
     sockets: list[WebSocketRoute]
     sent: list[Message]
 
-    def send(self, event: str, context: Message) -> None:
-        """Send a notification to the page."""
-        self.sockets[-1].send(notification(event, context))
+    def send(self, event: str, context: Message, public: Message | None = None,
+             private: Message | None = None) -> None:
+        """Send a notification to the page, with the fields of the state it changed (``public_delta``,
+        ``private_delta``, as a server sends them: Issue 36)."""
+        self.sockets[-1].send(notification(event, context, public, private))
 
     def request(self, request_id: str, action: str, context: Message) -> None:
         """Send a request to the page (protocol.md, "Requests and responses"), without a clock."""

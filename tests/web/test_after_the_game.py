@@ -41,14 +41,15 @@ async def test_the_score_sheet_offers_the_stored_games_replay_and_analysis(
         language: str) -> None:
     """The game ends (``game_over``): the sheet offers no replay until ``game_stored`` names the
     game; then "Replay and analyse this game" opens the replay viewer on it."""
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
     tab = await open_page(size, f"after-{language}")
     script = await scripted_table(tab, server, announcements=[0, 0, 1, 2])
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
     if language == "de":
         await tab.click("#lang-switch")
     end_the_round(script)
-    script.send("game_over", {"game_score": [[170, -170]], "total": [170, -170], "winner": 20})
+    script.send("game_over", {"game_score": [[170, -170]], "total": [170, -170], "winner": 20},
+                {"phase": "game_over", "is_running": False})  # Issue 36: the state the server sends
     await tab.until(lambda: tab.visible("#round-result .result-winner"), "the result names the winners")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")

@@ -54,10 +54,10 @@ def planted_record(seed: int = PLANTED_SEED, cleo: str = "agent:heuristic") -> R
     ``heuristic:v3`` (rollouts in the endgame only), whose round plants the blunder as before."""
     agents = [_GrandCaller("Ada", seed), *(HeuristicAgent(name, seed * 10 + seat, V3)
                                            for seat, name in ((1, "Ben"), (2, "Cleo"), (3, "Dan")))]
-    rules = RuleSet(seed=seed, target_score=1)
-    state = play_game(agents, rules, keep_rounds=True)
+    rules = RuleSet(target_score=1)
+    state = play_game(agents, rules, seed=seed, keep_rounds=True)
     players = [("Ada", "human"), ("Ben", "agent:heuristic"), ("Cleo", cleo), ("Dan", "agent:heuristic")]
-    return dict(game_record(state.rounds, rules, players, record_id=f"planted-{seed}",
+    return dict(game_record(state.rounds, rules, players, record_id=f"planted-{seed}", seed=seed,
                             started_at="2026-11-26T00:00:00Z"))
 
 
@@ -71,7 +71,7 @@ def planted() -> Record:
 
 
 async def _store(server: LiveServer, record: Record) -> None:
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
 
 
 async def _position(tab: Tab) -> int | None:

@@ -195,10 +195,10 @@ def long_record(seed: int = 6) -> Record:
     analysis' panels at their fullest."""
     agents = [_GrandCaller("Ada", seed), *(RandomAgent(name, seed * 10 + seat)
                                            for seat, name in ((1, "Ben"), (2, "Cleo"), (3, "Dan")))]
-    rules = RuleSet(seed=seed, target_score=1000)
-    state = play_game(agents, rules, keep_rounds=True)
+    rules = RuleSet(target_score=1000)
+    state = play_game(agents, rules, seed=seed, keep_rounds=True)
     players = [("Ada", "human"), ("Ben", "agent:random"), ("Cleo", "human"), ("Dan", "agent:random")]
-    return dict(game_record(state.rounds, rules, players, record_id=f"long-{seed}",
+    return dict(game_record(state.rounds, rules, players, record_id=f"long-{seed}", seed=seed,
                             started_at="2026-11-26T00:00:00Z"))
 
 

@@ -338,9 +338,10 @@ class Scripted:
     tab: Tab
     sockets: list[WebSocketRoute]
 
-    def send(self, event: str, context: Message) -> None:
-        """Send a notification to the page."""
-        self.sockets[-1].send(notification(event, context))
+    def send(self, event: str, context: Message, public: Message | None = None) -> None:
+        """Send a notification to the page, with the fields of the public state it changed (as a
+        server sends them: Issue 36)."""
+        self.sockets[-1].send(notification(event, context, public))
 
     def send_error(self, code: int, message: str) -> None:
         """Send an ``error`` to the page."""
@@ -407,9 +408,11 @@ async def test_landscape_partner_seat_with_pass_then_first_and_a_toast(server: L
     await shots.take(tab, "table-landscape-pass")
 
     script.send("player_played", {"turn": [2, [[13, 3]], ["single", 1, 13]], "trick_points": 10,
-                                  "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False})
-    script.send("player_out", {"player_index": 2, "place": 1})
-    script.send("player_passed", {"player_index": 3})
+                                  "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False},
+                {"trick_turns": [[2, [[13, 3]], ["single", 1, 13]]], "trick_owner_index": 2, "trick_points": 10,
+                 "passed": []})
+    script.send("player_out", {"player_index": 2, "place": 1}, {"out_order": [2]})
+    script.send("player_passed", {"player_index": 3}, {"passed": [3]})
     await tab.until(lambda: tab.visible(f"{partner}.out .seat-place"), "the partner's seat shows 1st")
     assert (await tab.texts(f"{partner} .seat-place"))[0] == "1st"
     assert await tab.visible(f"{partner} .seat-call"), "the partner's Tichu call went with its first place"
@@ -437,10 +440,12 @@ async def test_landscape_toast_never_lies_over_game_over(server: LiveServer, ope
     script.send_error(309, "time is up")
     script.send("player_played", {"turn": [2, [[13, 3]], ["single", 1, 13]], "trick_points": 10,
                                   "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False})
-    script.send("player_out", {"player_index": 2, "place": 1})
+    script.send("player_out", {"player_index": 2, "place": 1}, {"out_order": [2]})
     script.send("round_over", {"card_points": [70, 30], "bonus": [100, -200], "points": [170, -170],
-                               "total": [220, -120], "out_order": [2, 1, 3], "is_double_victory": False})
-    script.send("game_over", {"game_score": [[50, 170], [50, -170]], "total": [220, -120], "winner": 20})
+                               "total": [220, -120], "out_order": [2, 1, 3], "is_double_victory": False},
+                {"phase": "round_over", "current_turn_index": None, "total": [220, -120]})
+    script.send("game_over", {"game_score": [[50, 170], [50, -170]], "total": [220, -120], "winner": 20},
+                {"phase": "game_over", "is_running": False})
     await tab.until(lambda: tab.visible("#round-result .result-winner"), "the last round's result names the winners")
     await tab.until(partial(_toast_is, tab, "Time is up"), "the toast says that the time was up")
     assert "game is over" in (await tab.texts("#status"))[0], await tab.texts("#status")

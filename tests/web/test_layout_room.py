@@ -58,7 +58,7 @@ async def test_long_own_name_beside_its_badges(server: LiveServer, open_page: Op
     script = await scripted_table(tab, server, names=names, announcements=[2, 0, 0, 0])
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
     await tab.click("#btn-pass")
-    script.send("player_passed", {"player_index": 0})
+    script.send("player_passed", {"player_index": 0}, {"passed": [0]})
     await tab.until(lambda: tab.visible(".seat.pos-bottom .seat-pass"), "the own seat shows Pass")
     await shots.take(tab, f"long-own-name-{size.name}", both=False)
     problems = await name_problems(tab, ".seat.pos-bottom")
@@ -83,8 +83,9 @@ async def test_phone_the_others_hands_fill_the_room_once_out(server: LiveServer,
     own = [[2, 1], [3, 2], [5, 2], [7, 3], [7, 4], [9, 1], [10, 4], [11, 2], [12, 1], [13, 3], [14, 2],
            [14, 3], [1, 0], [16, 0]]
     script.send("player_played", {"turn": [0, own, ["street", 14, 14]], "trick_points": 10,
-                                  "trick_owner_index": 0, "is_bomb": False, "out_of_turn": False})
-    script.send("player_out", {"player_index": 0, "place": 1})
+                                  "trick_owner_index": 0, "is_bomb": False, "out_of_turn": False},
+                {"trick_turns": [[0, own, ["street", 14, 14]]], "trick_owner_index": 0}, {"hand_cards": []})
+    script.send("player_out", {"player_index": 0, "place": 1}, {"out_order": [0]})
     script.send("hands_revealed", {"hands": [[], _cards(13, 1), _cards(12, 2), _cards(14, 3)]})
     await tab.until(lambda: tab.visible('.revealed-hand[data-seat="3"] .card'), "the others' hands are shown")
     room = await box(tab, "#revealed-hands")
@@ -112,10 +113,13 @@ async def test_phone_score_sheet_fills_the_screen(server: LiveServer, open_page:
     for round_index in range(3):
         points = [170, -170] if round_index % 2 == 0 else [40, 60]
         total = [total[0] + points[0], total[1] + points[1]]
-        script.send("round_started", {"round_index": round_index + 1})
+        script.send("round_started", {"round_index": round_index + 1},
+                    {"phase": "grand_tichu", "round_index": round_index + 1})
         script.send("round_over", {"card_points": [70, 30], "bonus": [100, -200], "points": points, "total": total,
-                                   "out_order": [2, 1, 3], "is_double_victory": False})
-    script.send("game_over", {"game_score": [], "total": total, "winner": 20})
+                                   "out_order": [2, 1, 3], "is_double_victory": False},
+                    {"phase": "round_over", "total": total})
+    script.send("game_over", {"game_score": [], "total": total, "winner": 20},
+                {"phase": "game_over", "is_running": False})
     await tab.until(lambda: tab.visible("#round-result .result-winner"), "the result names the winners")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")
@@ -142,7 +146,7 @@ async def test_phone_replay_leaves_no_empty_band(server: LiveServer, open_page: 
     record = found[0]
     record["players"] = [{"name": name, "kind": "agent:random"} for name in ("Ada", "Ben", "Cleo", "Dan")]
     record["id"] = "room-replay"
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
     steps = replay_document(record)["steps"]
     middle = next(index for index, step in enumerate(steps) if step["kind"] == "play"
                   and len(step["trick_turns"]) >= 3 and step["round"] == 0)
@@ -169,11 +173,16 @@ async def test_full_hd_table_uses_its_room(server: LiveServer, open_page: OpenPa
     tab = await open_page(FULL_HD, "full-hd-room")
     script = await scripted_table(tab, server)
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
-    script.send("player_passed", {"player_index": 0})
-    script.send("player_played", {"turn": [3, [[11, 1]], ["single", 1, 11]], "trick_points": 0,
-                                  "trick_owner_index": 3, "is_bomb": False, "out_of_turn": False})
-    script.send("player_played", {"turn": [2, [[4, 1], [5, 2], [6, 3], [7, 1], [8, 4]], ["street", 5, 8]],
-                                  "trick_points": 10, "trick_owner_index": 2, "is_bomb": False, "out_of_turn": False})
+    script.send("player_passed", {"player_index": 0}, {"passed": [0]})
+    opponent = [3, [[11, 1]], ["single", 1, 11]]
+    partner = [2, [[4, 1], [5, 2], [6, 3], [7, 1], [8, 4]], ["street", 5, 8]]
+    script.send("player_played", {"turn": opponent, "trick_points": 0,
+                                  "trick_owner_index": 3, "is_bomb": False, "out_of_turn": False},
+                {"trick_turns": [[1, [[9, 2]], ["single", 1, 9]], opponent], "trick_owner_index": 3, "passed": []})
+    script.send("player_played", {"turn": partner, "trick_points": 10, "trick_owner_index": 2, "is_bomb": False,
+                                  "out_of_turn": False},
+                {"trick_turns": [[1, [[9, 2]], ["single", 1, 9]], opponent, partner], "trick_owner_index": 2,
+                 "trick_points": 10})
     await tab.until(partial(_any, tab, '#trick .trick-turn[data-seat="2"] .card'), "the partner's play is shown")
     await tab.next_frame()
     cards = await boxes(tab, "#trick .card")

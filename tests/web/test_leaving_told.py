@@ -232,11 +232,14 @@ async def test_the_score_sheet_names_who_held_each_seat_in_each_round(server: Li
     socket.send(notification("player_left", {"player_index": 1, "player_name": "Ben", "host_index": 0,
                                              "replaced_by_agent": True}))
     socket.send(notification("round_over", {"card_points": [60, 40], "bonus": [0, 0], "points": [60, 40],
-                                            "total": [60, 40], "out_order": [0, 1, 2], "is_double_victory": False}))
-    socket.send(notification("round_started", {"round_index": 1}))
+                                            "total": [60, 40], "out_order": [0, 1, 2], "is_double_victory": False},
+                             {"phase": "round_over", "total": [60, 40]}))  # Issue 36: the state sent with it
+    socket.send(notification("round_started", {"round_index": 1}, {"phase": "grand_tichu", "round_index": 1}))
     socket.send(notification("round_over", {"card_points": [30, 70], "bonus": [0, 0], "points": [30, 70],
-                                            "total": [90, 110], "out_order": [1, 0, 3], "is_double_victory": False}))
-    socket.send(notification("game_over", {"game_score": [[60, 30], [40, 70]], "total": [90, 110], "winner": 31}))
+                                            "total": [90, 110], "out_order": [1, 0, 3], "is_double_victory": False},
+                             {"phase": "round_over", "total": [90, 110]}))
+    socket.send(notification("game_over", {"game_score": [[60, 30], [40, 70]], "total": [90, 110], "winner": 31},
+                             {"phase": "game_over", "is_running": False}))
     await tab.until(lambda: tab.visible("#round-result .result-close"), "the last round's result")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")

@@ -64,7 +64,7 @@ async def test_a_person_plays_another_line_from_a_replay_step(server: LiveServer
     step = next(index for index, made in enumerate(steps)
                 if made["round"] == 0 and made["kind"] == "play" and made["turn"] == 1 and made["trick"] > 1)
     end = next(made for made in steps if made["kind"] == "round_end" and made["round"] == 0)
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
     button, offer, in_the_game, back = WORDS[language]
     tab = await open_page(size, f"line-{language}-{size.name}")
     await tab.page.goto(f"{server.url}#replay={record['id']}&step={step}")

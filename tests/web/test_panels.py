@@ -255,9 +255,10 @@ async def test_score_sheet_during_the_game(server: LiveServer, open_page: OpenPa
     await tab.until(lambda: tab.visible("#sheet-table .sheet-empty"), "the sheet says that no round is over")
     assert await _cell_is(tab, "#sheet-team-20", "Anna & Ben")
     assert await _cell_is(tab, "#sheet-team-31", "Rolf & Dora")
-    script.send("player_out", {"player_index": 2, "place": 1})
+    script.send("player_out", {"player_index": 2, "place": 1}, {"out_order": [2]})
     script.send("round_over", {"card_points": [70, 30], "bonus": [100, -200], "points": [170, -170],
-                               "total": [170, -170], "out_order": [2, 1, 3], "is_double_victory": False})
+                               "total": [170, -170], "out_order": [2, 1, 3], "is_double_victory": False},
+                {"phase": "round_over", "round_scores": [[170, -170]], "total": [170, -170]})  # Issue 36
     await tab.until(partial(_count_is, tab, "#sheet-table tr.score-round", 1), "the round's row in the sheet")
     row = await tab.texts("#sheet-table tr.score-round td")
     assert row == ["170 (170)", "-170 (-170)"], row

@@ -47,7 +47,7 @@ def planted() -> Record:
 
 
 async def _store(server: LiveServer, record: Record) -> None:
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
 
 
 async def _has(tab: Tab, selector: str, text: str) -> bool:

@@ -43,7 +43,7 @@ def records() -> list[Record]:
 
 
 async def _store(server: LiveServer, record: Record) -> None:
-    assert await server.app[STORE].read(lambda games: games.add(record))
+    assert await server.app[STORE].read(lambda games: games.archive.add(record))
 
 
 async def _shown_position(tab: Tab) -> tuple[int, int] | None:

@@ -25,11 +25,17 @@ async def _cell_is(tab: Tab, selector: str, text: str) -> bool:
     return bool(texts) and texts[0] == text
 
 
+#: The public state's fields ``game_over`` changes (Issue 36: the server sends them with it).
+GAME_OVER = {"phase": "game_over", "is_running": False}
+
+
 def end_the_round(script: Script) -> None:
     """Ben (the partner, Tichu) goes out first, then Rolf and Dora (Grand Tichu): the round ends."""
-    script.send("player_out", {"player_index": 2, "place": 1})
+    script.send("player_out", {"player_index": 2, "place": 1}, {"out_order": [2]})
     script.send("round_over", {"card_points": [70, 30], "bonus": [100, -200], "points": [170, -170],
-                               "total": [170, -170], "out_order": [2, 1, 3], "is_double_victory": False})
+                               "total": [170, -170], "out_order": [2, 1, 3], "is_double_victory": False},
+                {"phase": "round_over", "current_turn_index": None, "out_order": [2, 1, 3],
+                 "round_scores": [[170, -170]], "total": [170, -170]})
 
 
 @pytest.mark.slow
@@ -62,7 +68,7 @@ async def test_score_sheet_keeps_the_name_of_a_partner_who_left_after_the_game(s
     script = await scripted_table(tab, server, announcements=[0, 0, 1, 2])
     await tab.until(lambda: tab.enabled("#btn-pass"), "the own turn")
     end_the_round(script)
-    script.send("game_over", {"game_score": [[170, -170]], "total": [170, -170], "winner": 20})
+    script.send("game_over", {"game_score": [[170, -170]], "total": [170, -170], "winner": 20}, GAME_OVER)
     await tab.until(lambda: tab.visible("#round-result .result-winner"), "the result names the winners")
     script.send("player_left", {"player_index": 2, "player_name": "Ben", "host_index": 0, "replaced_by_agent": True})
     await tab.until(lambda: tab.page.evaluate("Tichu.State.displayName(2) === 'Bot 3'"), "Ben's seat is an agent's")

@@ -42,18 +42,24 @@ END_CELLS = "#scores-table th, #scores-table td"
 
 def play_three_rounds(script: Script) -> None:
     """Three rounds as a server would end them, with calls made and failed, a double victory
-    and three-digit points; then the game's end (Maximilian and Friederike win)."""
+    and three-digit points, each event with the state it changed (Issue 36); then the game's end
+    (Maximilian and Friederike win)."""
     script.send("round_over", {"card_points": [70, 30], "bonus": [100, -200], "points": [170, -170],
-                               "total": [170, -170], "out_order": [2, 0, 3], "is_double_victory": False})
-    script.send("round_started", {"round_index": 1})
-    script.send("player_announced", {"player_index": 0, "grand": True})
-    script.send("player_announced", {"player_index": 1, "grand": True})
+                               "total": [170, -170], "out_order": [2, 0, 3], "is_double_victory": False},
+                {"phase": "round_over", "round_scores": [[170, -170]], "total": [170, -170]})
+    script.send("round_started", {"round_index": 1},
+                {"phase": "grand_tichu", "round_index": 1, "announcements": [0, 0, 0, 0]})
+    script.send("player_announced", {"player_index": 0, "grand": True}, {"announcements": [2, 0, 0, 0]})
+    script.send("player_announced", {"player_index": 1, "grand": True}, {"announcements": [2, 2, 0, 0]})
     script.send("round_over", {"card_points": [0, 200], "bonus": [-200, 200], "points": [-200, 400],
-                               "total": [-30, 230], "out_order": [1, 3], "is_double_victory": True})
-    script.send("round_started", {"round_index": 2})
-    script.send("player_announced", {"player_index": 3, "grand": False})
+                               "total": [-30, 230], "out_order": [1, 3], "is_double_victory": True},
+                {"phase": "round_over", "round_scores": [[170, -170], [-200, 400]], "total": [-30, 230]})
+    script.send("round_started", {"round_index": 2},
+                {"phase": "grand_tichu", "round_index": 2, "announcements": [0, 0, 0, 0]})
+    script.send("player_announced", {"player_index": 3, "grand": False}, {"announcements": [0, 0, 0, 1]})
     script.send("round_over", {"card_points": [-25, 125], "bonus": [0, -100], "points": [-25, 25],
-                               "total": [-55, 255], "out_order": [0, 1, 2], "is_double_victory": False})
+                               "total": [-55, 255], "out_order": [0, 1, 2], "is_double_victory": False},
+                {"phase": "round_over", "round_scores": [[170, -170], [-200, 400], [-25, 25]], "total": [-55, 255]})
 
 
 async def _count_is(tab: Tab, selector: str, count: int) -> bool:
@@ -88,7 +94,7 @@ async def open_sheet_with_rounds(tab: Tab, server: LiveServer) -> Script:
 async def end_the_game(tab: Tab, script: Script) -> None:
     """The game ends; the result's button opens the end-of-game score sheet."""
     script.send("game_over", {"game_score": [[170, -170], [-200, 400], [-25, 25]], "total": [-55, 255],
-                              "winner": 31})
+                              "winner": 31}, {"phase": "game_over", "is_running": False})
     await tab.until(lambda: tab.visible("#round-result .result-winner"), "the result names the winners")
     await tab.click("#round-result .result-close")
     await tab.wait_view("view-scores")

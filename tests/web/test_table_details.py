@@ -35,10 +35,19 @@ def joined(hand: list[list[int]], **public: Any) -> Message:
             "pending_request": None, "public_state": state, "private_state": private}
 
 
-def played(seat: int, cards: list[list[int]], combination: list[Any], points: int = 0) -> str:
-    """A ``player_played`` notification."""
-    return notification("player_played", {"turn": [seat, cards, combination], "trick_points": points,
-                                           "trick_owner_index": seat, "is_bomb": False, "out_of_turn": False})
+def played(seat: int, cards: list[list[int]], combination: list[Any], points: int = 0,
+           trick: list[Any] | None = None) -> str:
+    """A ``player_played`` notification, with the open trick it leaves (its plays before this one:
+    ``trick``) as the server sends it (Issue 36)."""
+    turn = [seat, cards, combination]
+    return notification("player_played", {"turn": turn, "trick_points": points, "trick_owner_index": seat,
+                                           "is_bomb": False, "out_of_turn": False},
+                        {"trick_turns": [*(trick or []), turn], "trick_owner_index": seat, "trick_points": points,
+                         "passed": []})
+
+
+#: The state of a trick taken (Issue 36: the server sends it with ``trick_taken``).
+TAKEN: Message = {"trick_turns": [], "trick_owner_index": None, "trick_points": 0, "passed": []}
 
 
 def play_request(request_id: str, hand: list[list[int]], legal: list[list[list[int]]],
@@ -67,8 +76,8 @@ async def test_the_dog_leaves_the_table_once_the_next_trick_begins(server: LiveS
     sockets = await join_scripted_table(tab, server.url, "Ada", joined(hand))
     sockets[-1].send(played(1, [[0, 0]], ["single", 1, 0]))
     await tab.until(lambda: _seats_are(tab, ["1"]), "the Dog lies in front of Ben")
-    sockets[-1].send(notification("player_turn_changed", {"current_turn_index": 3}))
-    sockets[-1].send(played(3, [[7, 4]], ["single", 1, 7]))
+    sockets[-1].send(notification("player_turn_changed", {"current_turn_index": 3}, {"current_turn_index": 3}))
+    sockets[-1].send(played(3, [[7, 4]], ["single", 1, 7], trick=[[1, [[0, 0]], ["single", 1, 0]]]))
     await tab.until(lambda: _seats_are(tab, ["3"]), "only Dan's play is on the new trick")
     assert await tab.count('#trick .card[data-card="0-0"]') == 0, "the Dog is still on the table"
     assert "Dan" in (await tab.texts("#trick-owner"))[0]
@@ -88,13 +97,16 @@ async def test_the_final_trick_of_a_round_stays_reviewable_during_the_next_deal(
     sockets = await join_scripted_table(tab, server.url, "Ada", joined(hand))
     socket = sockets[-1]
     socket.send(played(1, [[13, 2]], ["single", 1, 13], 10))
-    socket.send(notification("player_passed", {"player_index": 2}))
-    socket.send(notification("trick_taken", {"player_index": 1, "points": 10, "dragon_recipient": None}))
+    socket.send(notification("player_passed", {"player_index": 2}, {"passed": [2]}))
+    socket.send(notification("trick_taken", {"player_index": 1, "points": 10, "dragon_recipient": None}, TAKEN))
     socket.send(notification("round_over", {"points": [40, 60], "total": [40, 60], "card_points": [40, 60],
-                                            "bonus": [0, 0], "out_order": [1, 3, 0], "is_double_victory": False}))
-    socket.send(notification("round_started", {"round_index": 1}))
-    socket.send(notification("hand_cards_dealt", {"count": 8, "hand_cards": [[2, 1], [3, 1], [4, 1], [6, 2],
-                                                                            [7, 3], [8, 4], [10, 1], [11, 2]]}))
+                                            "bonus": [0, 0], "out_order": [1, 3, 0], "is_double_victory": False},
+                             {"phase": "round_over", "current_turn_index": None, "round_scores": [[40, 60]],
+                              "total": [40, 60]}))
+    socket.send(notification("round_started", {"round_index": 1}, {"phase": "grand_tichu", "round_index": 1}))
+    deal = [[2, 1], [3, 1], [4, 1], [6, 2], [7, 3], [8, 4], [10, 1], [11, 2]]
+    socket.send(notification("hand_cards_dealt", {"count": 8, "hand_cards": deal}, {"count_hand_cards": [8] * 4},
+                             {"hand_cards": deal}))
     await tab.until(lambda: _hand_size(tab, 8), "the next deal is drawn")
     await tab.click("#btn-last-trick")
     await tab.until(lambda: tab.visible("#dialog-review"), "#btn-last-trick opens the review during the deal")
@@ -103,9 +115,10 @@ async def test_the_final_trick_of_a_round_stays_reviewable_during_the_next_deal(
     assert rows == ["1", "2p"], f"the review shows {rows}, not the round's final trick"
     assert await tab.page.get_attribute("#review-trick .review-taken", "data-seat") == "1"
     await tab.click("#review-close")
-    socket.send(notification("start_playing", {"start_player_index": 2, "received_schupf_cards": None}))
+    socket.send(notification("start_playing", {"start_player_index": 2, "received_schupf_cards": None},
+                             {"phase": "playing", "current_turn_index": 2}))
     socket.send(played(2, [[9, 3]], ["single", 1, 9]))
-    socket.send(notification("trick_taken", {"player_index": 2, "points": 0, "dragon_recipient": None}))
+    socket.send(notification("trick_taken", {"player_index": 2, "points": 0, "dragon_recipient": None}, TAKEN))
     await tab.click("#btn-last-trick")
     await tab.until(lambda: _review_winner_is(tab, "2"), "the new round's first trick replaces it")
 

@@ -610,7 +610,8 @@ async def test_a_double_victory_result_reads_sensibly(server: LiveServer, open_p
     sockets = await join_scripted_table(tab, server.url, "Dora", joined)
     round_over_context = {"card_points": [200, 0], "bonus": [100, 0], "points": [300, 0], "total": [300, 0],
                           "out_order": [0, 2], "is_double_victory": True}
-    sockets[-1].send(notification("round_over", round_over_context))
+    sockets[-1].send(notification("round_over", round_over_context, {  # Issue 36: with the state the server sends
+        "phase": "round_over", "current_turn_index": None, "round_scores": [[300, 0]], "total": [300, 0]}))
     await tab.until(lambda: tab.visible("#round-result"), "#round-result shown for the double victory")
     await assert_double_victory_reads_sensibly(tab, round_over_context)
     assert await tab.texts("#round-result .result-close") == ["Close"]

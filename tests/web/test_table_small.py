@@ -66,9 +66,14 @@ async def _status_matches(tab: Tab, pattern: str) -> bool:
     return re.fullmatch(pattern, await _text(tab, "#status")) is not None
 
 
-def _played(seat: int, cards: list[list[int]], combination: list[object], points: int = 0) -> str:
-    return notification("player_played", {"turn": [seat, cards, combination], "trick_points": points,
-                                          "trick_owner_index": seat, "is_bomb": False, "out_of_turn": False})
+def _played(seat: int, cards: list[list[int]], combination: list[object], points: int = 0,
+            trick: list[object] | None = None) -> str:
+    """``player_played`` with the open trick it leaves (its plays before: ``trick``), as the
+    server sends it (Issue 36)."""
+    turn = [seat, cards, combination]
+    return notification("player_played", {"turn": turn, "trick_points": points, "trick_owner_index": seat,
+                                          "is_bomb": False, "out_of_turn": False},
+                        {"trick_turns": [*(trick or []), turn], "trick_owner_index": seat, "trick_points": points})
 
 
 _OVERLAP_JS = """([a, b]) => {
@@ -91,12 +96,12 @@ async def test_the_hand_over_banner_leaves_the_trick_free_and_names_the_agent(
     _, socket = await _scripted(tab, server, _joined())
     socket.send(notification("seat_handed_over", {"player_index": 0, "player_name": "Bo", "reason": "host"}))
     await tab.until(lambda: tab.visible("#handover-banner"), "the banner of the own seat handed over")
-    socket.send(_played(2, [[9, 1]], ["single", 1, 9]))
-    socket.send(notification("player_turn_changed", {"current_turn_index": 3}))
-    socket.send(_played(3, [[11, 2]], ["single", 1, 11]))
-    socket.send(notification("player_turn_changed", {"current_turn_index": 0}))
-    socket.send(_played(0, [[13, 4]], ["single", 1, 13]))
-    socket.send(notification("player_turn_changed", {"current_turn_index": 1}))
+    plays: list[tuple[int, list[list[int]], list[object]]] = [
+        (2, [[9, 1]], ["single", 1, 9]), (3, [[11, 2]], ["single", 1, 11]), (0, [[13, 4]], ["single", 1, 13])]
+    for index, (seat, cards, combination) in enumerate(plays):
+        socket.send(_played(seat, cards, combination, trick=[list(play) for play in plays[:index]]))
+        turn = (seat + 1) % 4
+        socket.send(notification("player_turn_changed", {"current_turn_index": turn}, {"current_turn_index": turn}))
     await tab.until(lambda: _count_is(tab, "#trick .trick-turn .card", 3), "the three plays on the table")
     for seat in (2, 3, 0):
         covered = await tab.page.evaluate(_OVERLAP_JS, ["#handover-banner", f'.trick-turn[data-seat="{seat}"]'])
@@ -121,7 +126,9 @@ async def test_each_received_card_says_from_whom(server: LiveServer, open_page: 
     hand = [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0], [4, 1], [6, 2], [7, 3], [8, 4]]
     _, socket = await _scripted(tab, server, _joined(phase="schupf", turn=None, hand=hand))
     received = [[9, 2], [11, 3], [1, 0]]
-    socket.send(notification("start_playing", {"start_player_index": 1, "received_schupf_cards": received}))
+    socket.send(notification("start_playing", {"start_player_index": 1, "received_schupf_cards": received},
+                             {"phase": "playing", "current_turn_index": 1},
+                             {"hand_cards": hand + received, "received_schupf_cards": received}))
     await tab.until(lambda: _count_is(tab, "#hand .card.received", 3), "the three received cards outlined")
     for card, giver in zip(received, ["Ann", "Ida", "Cy"], strict=True):
         selector = f'#hand .card[data-card="{card[0]}-{card[1]}"]'

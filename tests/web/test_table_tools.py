@@ -83,6 +83,21 @@ def played_this_round(wire: Wire) -> list[list[int]]:
     return cards
 
 
+#: The suits' names on an English page (web/js/i18n.js ``suit.1``..``suit.4``).
+SUIT_NAMES = {1: "Swords", 2: "Pagodas", 3: "Jade", 4: "Stars"}
+
+
+def told_unseen_bombs(wire: Wire) -> Message:
+    """The ``unseen_bombs`` of the last ``private_state`` the seat was told (issue 36)."""
+    told: Message = {}
+    for message in wire.received():
+        if message.get("type") == "notification":
+            event, context = message["payload"]["event"], message["payload"]["context"]
+            if event == "private_state_changed" or (event == "player_joined" and "session_id" in context):
+                told = context["private_state"]["unseen_bombs"]
+    return told
+
+
 def play_request(wire: Wire) -> Message | None:
     """The open ``play`` request, or ``None``."""
     request = wire.open_request()
@@ -186,6 +201,13 @@ async def test_each_play_of_the_trick_is_labelled_and_the_last_trick_reviewable(
     known = played_this_round(tab.wire) + request["context"]["hand_cards"]
     aces_out = 4 - sum(1 for card in known if card[0] == 14)
     assert (await tab.texts('#review-cards .review-fact[data-fact="aces"] dd')) == [str(aces_out)]
+    # Issue 36: the bombs the cards out could form are the server's list (R3.7), not the page's reckoning
+    unseen = told_unseen_bombs(tab.wire)
+    [fours] = await tab.texts('#review-cards .review-fact[data-fact="four-of-a-kind"] dd')
+    count = len(unseen["four_of_a_kind"])
+    assert fours.startswith(f"{count} (") if count else fours == "none", f"four of a kind {fours!r}, the wire: {unseen}"
+    suits = ", ".join(SUIT_NAMES[suit] for suit in unseen["straight_flush"]) or "none"
+    assert (await tab.texts('#review-cards .review-fact[data-fact="straight-flush"] dd')) == [suits], unseen
     await shots.take(tab, "table-review-cards")
     await tab.page.keyboard.press("Escape")
     await tab.until(lambda: _hidden(tab, "#dialog-review"), "Escape closes #dialog-review")

@@ -19,7 +19,7 @@ const POLL_MAX_MS = 4000;
 /** @type {ReadonlyArray<string>} The statuses that are asked about again. */
 const PENDING = Object.freeze(['queued', 'running']);
 
-/** @type {Object} What the views draw (AnalysisState). */
+/** What the views draw. */
 const model = AnalysisState;
 /** @type {number} The number of the game opened: answers for an older one are dropped. */
 let _generation = 0;
@@ -43,7 +43,7 @@ function _stopPolling() {
 /**
  * Set the state and draw it.
  * @param {string} status The status.
- * @param {Object} [fields] `progress`, `document`, `reason`.
+ * @param {Partial<import('./analysis-state.js').AnalysisFields>} [fields] `progress`, `document`, `reason`.
  * @returns {void}
  */
 function _set(status, fields) {
@@ -105,7 +105,11 @@ function _take(generation, answer) {
  * @returns {void}
  */
 function _ask(generation) {
-  ReplayApi.fetchAnalysis(model.gameId).then(function (answer) {
+  const gameId = model.gameId;
+  if (gameId === null) {
+    return;  // no stored game shown (opening another one also stops the questions about this one)
+  }
+  ReplayApi.fetchAnalysis(gameId).then(function (answer) {
     _take(generation, answer);
   }, function (error) {
     if (generation === _generation) {

@@ -5,6 +5,8 @@
  * no network: the AnalysisView draws what these compute.
  */
 
+/** @typedef {import('./protocol-types.js').AnalysisJudgement} Judgement */
+
 /** @type {ReadonlyArray<string>} The labels the chart marks (the others show in the judged panel only). */
 const MARKED = Object.freeze(['mistake', 'blunder']);
 /** @type {Object<string, number>} The labels by weight (for the worst label of a stretch of steps). */
@@ -21,7 +23,7 @@ const THRESHOLDS = Object.freeze({ inaccuracy: 35, mistake: 60, blunder: 120 });
 /**
  * The document's judgements in the order of their steps (the document's order within a step).
  * @param {?Object} document The analysis document.
- * @returns {Object[]} The judgements.
+ * @returns {Judgement[]} The judgements.
  */
 function judgements(document) {
   const list = (document && Array.isArray(document.judgements)) ? document.judgements.slice() : [];
@@ -34,7 +36,7 @@ function judgements(document) {
  * The judgements of one step, the costliest first.
  * @param {?Object} document The analysis document.
  * @param {number} step The step's index.
- * @returns {Object[]} The judgements made at that step.
+ * @returns {Judgement[]} The judgements made at that step.
  */
 function judgementsAt(document, step) {
   return judgements(document).filter(function (judgement) { return judgement.step === step; })
@@ -44,10 +46,12 @@ function judgementsAt(document, step) {
 /**
  * The marked judgements (mistakes and blunders), in step order.
  * @param {?Object} document The analysis document.
- * @returns {Object[]} The judgements whose label is marked.
+ * @returns {Judgement[]} The judgements whose label is marked.
  */
 function markers(document) {
-  return judgements(document).filter(function (judgement) { return MARKED.includes(judgement.label); });
+  return judgements(document).filter(function (judgement) {
+    return judgement.label !== null && MARKED.includes(judgement.label);
+  });
 }
 
 /**
@@ -60,7 +64,8 @@ function markers(document) {
 function worstLabel(document, from, to) {
   let worst = null;
   markers(document).forEach(function (judgement) {
-    if (judgement.step >= from && judgement.step < to && (!worst || _WEIGHT[judgement.label] > _WEIGHT[worst])) {
+    const label = judgement.label || '';  // a marker has a label
+    if (judgement.step >= from && judgement.step < to && (!worst || _WEIGHT[label] > _WEIGHT[worst])) {
       worst = judgement.label;
     }
   });
@@ -161,7 +166,7 @@ function nextMarked(document, step, direction) {
  * @param {?Object} document The analysis document.
  * @param {number} seat The seat.
  * @param {number} [count] How many (5).
- * @returns {Object[]} The judgements.
+ * @returns {Judgement[]} The judgements.
  */
 function costliest(document, seat, count) {
   return judgements(document).filter(function (judgement) { return judgement.seat === seat && judgement.loss > 0; })
@@ -206,7 +211,7 @@ function playerSummary(document, seat) {
 
 /**
  * The option chosen and the best option of a judgement.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @returns {{chosen: Object, best: Object}} The two options (the same when the best was chosen).
  */
 function choiceAndBest(judgement) {
@@ -219,7 +224,7 @@ function choiceAndBest(judgement) {
  * @param {?Object} document The analysis document.
  * @param {(number|null)} seat The seat.
  * @param {number} [round] Only this round's (0-based), when given.
- * @returns {Object[]} The judgements.
+ * @returns {Judgement[]} The judgements.
  */
 function moves(document, seat, round) {
   return judgements(document).filter(function (judgement) {
@@ -236,7 +241,7 @@ function moves(document, seat, round) {
 function counts(document, seat) {
   const found = { inaccuracy: 0, mistake: 0, blunder: 0 };
   moves(document, seat).forEach(function (judgement) {
-    if (LABELS.includes(judgement.label)) {
+    if (judgement.label !== null && LABELS.includes(judgement.label)) {
       found[judgement.label]++;
     }
   });

@@ -10,12 +10,15 @@ import { I18n } from './i18n.js';
 import { IdleSeats } from './idle-seats.js';
 import { Modals } from './modals.js';
 import { Network } from './network.js';
+import { Commands, Notifications } from './protocol.js';
 import { ReplayController } from './replay-controller.js';
 import { SoundManager } from './sound.js';
 import { Spectate } from './spectate.js';
 import { State } from './state.js';
 import { User } from './user.js';
 import { ViewManager } from './view-manager.js';
+
+/** @typedef {import('./network.js').Payloads} Payloads The payload of each message to the server, by its type. */
 
 /** @type {string} The type of the last message sent (`response`, `bomb`, `announce`, ...). */
 let _lastSent = '';
@@ -34,8 +37,9 @@ let _rejoining = null;
 
 /**
  * Send a message and remember its type.
- * @param {string} type The message type.
- * @param {Object} [payload] The payload.
+ * @template {keyof Payloads} K
+ * @param {K} type The message type.
+ * @param {Payloads[K]} [payload] The payload.
  * @returns {void}
  */
 function _send(type, payload) {
@@ -69,37 +73,37 @@ function _viewForState() {
  * @returns {void}
  */
 function _afterNotification(event, context, returning) {
-  if (event === 'player_joined' && 'session_id' in context) {
+  if (event === Notifications.PLAYER_JOINED && 'session_id' in context) {
     _rejoining = null;
     User.setLeftSession(null);
     User.setSessionId(context.session_id);
     Network.setSessionId(context.session_id);
-    _send('table_sync');  // the chat, readiness and target score (docs/server.md)
+    _send(Commands.TABLE_SYNC);  // the chat, readiness and target score (docs/server.md)
     EventBus.emit(Events.UI_CONNECTION, { lost: false });
     ViewManager.show(_viewForState());
   }
-  else if (event === 'player_joined') {
+  else if (event === Notifications.PLAYER_JOINED) {
     _toast(I18n.t(returning ? 'notice.playerBack' : 'notice.playerJoined', { name: context.player_name }));
   }
-  else if (event === 'player_left') {
+  else if (event === Notifications.PLAYER_LEFT) {
     _toast(I18n.t('notice.playerLeft', { name: context.player_name }));
   }
-  else if (event === 'game_started') {
+  else if (event === Notifications.GAME_STARTED) {
     ViewManager.show('table');
   }
-  else if (event === 'game_ended_early') {
+  else if (event === Notifications.GAME_ENDED_EARLY) {
     ViewManager.show('lobby');  // the lobby says who ended it (SeatRulesView)
   }
-  else if (event === 'request_cancelled') {
+  else if (event === Notifications.REQUEST_CANCELLED) {
     _toast(I18n.t(_cancelledBecauseHandedOver() ? 'notice.requestHandedOver' : 'notice.requestCancelled'));
   }
-  else if (event === 'player_played') {
+  else if (event === Notifications.PLAYER_PLAYED) {
     SoundManager.play(context.is_bomb ? 'bomb' : 'play');
   }
-  else if (event === 'player_passed') {
+  else if (event === Notifications.PLAYER_PASSED) {
     SoundManager.play('pass');
   }
-  else if (event === 'player_announced') {
+  else if (event === Notifications.PLAYER_ANNOUNCED) {
     SoundManager.play('announce');
   }
 }
@@ -140,11 +144,11 @@ function _onError(error) {
     _closingError = { code: code, reason: String(context.reason || ''), spectate: context.spectate === true };
     return;
   }
-  if (_lastSent === 'chat' && code === Config.UNAUTHORIZED_CODE) {
+  if (_lastSent === Commands.CHAT && code === Config.UNAUTHORIZED_CODE) {
     _toast(I18n.t('chat.outOfRound'));
     return;
   }
-  if (_lastSent === 'chat' || _lastSent === 'reaction') {
+  if (_lastSent === Commands.CHAT || _lastSent === Commands.REACTION) {
     if (code === Config.SERVER_BUSY_CODE || code === Config.INVALID_MESSAGE_CODE) {
       _toast(I18n.t(code === Config.SERVER_BUSY_CODE ? 'chat.tooFast' : 'chat.invalid'));
       return;
@@ -156,7 +160,7 @@ function _onError(error) {
   else if (Config.CLOSED_REQUEST_ERROR_CODES.includes(code)) {
     State.closeRequest();
   }
-  else if (Config.REFUSAL_ERROR_CODES.includes(code) && _lastSent === 'response') {
+  else if (Config.REFUSAL_ERROR_CODES.includes(code) && _lastSent === Commands.RESPONSE) {
     State.reopenRequest();
   }
   if (ViewManager.activeView() === 'loading') {
@@ -175,7 +179,7 @@ function _onMessage(message) {
   if (message.type === 'notification') {
     const event = String(payload.event);
     const context = payload.context || {};
-    const returning = event === 'player_joined' && !('session_id' in context) && _isReturning(context);
+    const returning = event === Notifications.PLAYER_JOINED && !('session_id' in context) && _isReturning(context);
     State.apply(event, context);
     EventBus.emit(Events.STATE_CHANGED, { event: event, context: context });
     _afterNotification(event, context, returning);
@@ -261,7 +265,7 @@ function _onRespond(intent) {
   if (!request || request.action !== intent.action) {
     return;
   }
-  _send('response', { request_id: request.request_id, action: request.action, response_data: intent.data });
+  _send(Commands.RESPONSE, { request_id: request.request_id, action: request.action, response_data: intent.data });
   State.answerRequest(intent.data);
   ViewManager.requestRender();
 }
@@ -309,26 +313,26 @@ function init() {
     }
   });
   EventBus.on(Events.INTENT_SWAP, function (swap) {
-    _send('swap_players', { player_index_1: swap.first, player_index_2: swap.second });
+    _send(Commands.SWAP_PLAYERS, { player_index_1: swap.first, player_index_2: swap.second });
   });
   EventBus.on(Events.INTENT_OPTIONS, function (options) {
-    _send('set_options', options);
+    _send(Commands.SET_OPTIONS, options);
   });
   EventBus.on(Events.INTENT_READY, function (ready) {
-    _send('set_ready', { ready: Boolean(ready.ready) });
+    _send(Commands.SET_READY, { ready: Boolean(ready.ready) });
   });
-  EventBus.on(Events.INTENT_CHAT, function (chat) { _send('chat', { text: chat.text }); });
-  EventBus.on(Events.INTENT_REACTION, function (reaction) { _send('reaction', { reaction: reaction.reaction }); });
+  EventBus.on(Events.INTENT_CHAT, function (chat) { _send(Commands.CHAT, { text: chat.text }); });
+  EventBus.on(Events.INTENT_REACTION, function (reaction) { _send(Commands.REACTION, { reaction: reaction.reaction }); });
   EventBus.on(Events.INTENT_START, function () {
-    _send('start_game');
+    _send(Commands.START_GAME);
     ViewManager.show('loading', { message: 'loading.starting' });
   });
   EventBus.on(Events.INTENT_LEAVE, _onLeave);
   EventBus.on(Events.INTENT_RESPOND, _onRespond);
-  EventBus.on(Events.INTENT_ANNOUNCE, function () { _send('announce'); });
-  EventBus.on(Events.INTENT_BOMB, function (bomb) { _send('bomb', { cards: bomb.cards }); });
-  EventBus.on(Events.INTENT_TAKE_BACK, function () { _send('take_back'); });
-  EventBus.on(Events.INTENT_HAND_OVER, function (handOver) { _send('hand_over', { player_index: handOver.seat }); });
+  EventBus.on(Events.INTENT_ANNOUNCE, function () { _send(Commands.ANNOUNCE); });
+  EventBus.on(Events.INTENT_BOMB, function (bomb) { _send(Commands.BOMB, { cards: bomb.cards }); });
+  EventBus.on(Events.INTENT_TAKE_BACK, function () { _send(Commands.TAKE_BACK); });
+  EventBus.on(Events.INTENT_HAND_OVER, function (handOver) { _send(Commands.HAND_OVER, { player_index: handOver.seat }); });
   EventBus.on(Events.INTENT_LANGUAGE, function () {
     I18n.setLanguage(I18n.otherLanguage());
     User.setLanguage(I18n.getLanguage());

@@ -4,6 +4,8 @@
  * bombs the server's private state lets the seat lay.
  */
 
+import { Notifications } from './protocol.js';
+
 /**
  * The modes: `trick` passes every play request until the trick is taken; `bomb` does the
  * same but leaves a request to the player when the player may bomb.
@@ -38,7 +40,7 @@ function shouldPass(mode, request, bombs) {
  * @returns {boolean} True to switch it off.
  */
 function endsWith(event) {
-  return event === 'trick_taken' || event === 'round_over' || event === 'round_started' || event === 'game_over';
+  return event === Notifications.TRICK_TAKEN || event === Notifications.ROUND_OVER || event === Notifications.ROUND_STARTED || event === Notifications.GAME_OVER;
 }
 
 /**

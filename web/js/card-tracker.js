@@ -1,7 +1,8 @@
 /**
  * @file CardTracker: what is known about the cards of the round from one seat: which cards
- * were played, which are still out (neither played nor in the own hand), and which bombs the
- * cards still out could form (R3.7). Pure: no DOM, no state.
+ * were played and which are still out (neither played nor in the own hand). Which bombs the
+ * cards still out could form (R3.7) is a rule: the server lists it (`private_state.unseen_bombs`,
+ * docs/server.md). Pure: no DOM, no state.
  */
 
 import { Lib } from './lib.js';
@@ -14,8 +15,6 @@ const _VALUES = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 const _SUITS = [1, 2, 3, 4];
 /** @type {number[]} The special cards' values. */
 const _SPECIALS = [CardValue.DOG, CardValue.MAHJONG, CardValue.DRAGON, CardValue.PHOENIX];
-/** @type {number} The fewest cards of a straight-flush bomb (R3.7). */
-const _MIN_STRAIGHT_FLUSH = 5;
 
 /**
  * The whole deck of 56 cards, lowest first.
@@ -44,25 +43,6 @@ function _whereIs(played, own, value) {
 }
 
 /**
- * The suits in which a straight-flush bomb (five or more cards of one suit in a row) can
- * still be formed from the cards still out.
- * @param {Set<string>} out Keys of the cards still out.
- * @returns {number[]} The suits (1..4).
- */
-function _straightFlushSuits(out) {
-  return _SUITS.filter(function (suit) {
-    let run = 0;
-    for (const value of _VALUES) {
-      run = out.has(value + '-' + suit) ? run + 1 : 0;
-      if (run >= _MIN_STRAIGHT_FLUSH) {
-        return true;
-      }
-    }
-    return false;
-  });
-}
-
-/**
  * The summary of a round's cards from one seat.
  * @typedef {Object} CardSummary
  * @property {number[][]} out The cards still out (not played, not in the own hand), sorted.
@@ -71,9 +51,6 @@ function _straightFlushSuits(out) {
  *   (`dragon`, `phoenix`, `dog`, `mahjong`): `played`, `hand` or `out`.
  * @property {number} acesOut How many Aces are still out.
  * @property {Object<number, number>} outByValue How many cards of each value 2..14 are still out.
- * @property {number[]} fourOfAKindValues The values whose four cards are all still out (a
- *   four-of-a-kind bomb is possible in another hand).
- * @property {number[]} straightFlushSuits The suits in which a straight flush is still possible.
  */
 
 /**
@@ -105,9 +82,7 @@ function summarize(playedCards, handCards) {
       mahjong: _whereIs(played, own, CardValue.MAHJONG)
     },
     acesOut: outByValue[CardValue.ACE],
-    outByValue: outByValue,
-    fourOfAKindValues: _VALUES.filter(function (value) { return outByValue[value] === _SUITS.length; }),
-    straightFlushSuits: _straightFlushSuits(outKeys)
+    outByValue: outByValue
   };
 }
 

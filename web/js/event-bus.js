@@ -14,10 +14,12 @@ const _handlers = new Map();
  * @returns {void}
  */
 function on(name, handler) {
-  if (!_handlers.has(name)) {
-    _handlers.set(name, new Set());
+  let handlers = _handlers.get(name);
+  if (!handlers) {
+    handlers = new Set();
+    _handlers.set(name, handlers);
   }
-  _handlers.get(name).add(handler);
+  handlers.add(handler);
 }
 
 /**
@@ -36,7 +38,7 @@ function off(name, handler) {
 /**
  * Call every handler of an event, in the order they subscribed.
  * @param {EventName} name The event's name.
- * @param {*} [payload] Passed to each handler.
+ * @param {*} [payload] Passed to each handler (any value: each event has its own, events.js).
  * @returns {void}
  */
 function emit(name, payload) {

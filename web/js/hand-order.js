@@ -44,7 +44,7 @@ function arrange(cards, mode, order) {
   const placed = order.filter(function (key) { return byKey.has(key); });
   const known = new Set(placed);
   const rest = sortCards(cards.filter(function (card) { return !known.has(Lib.cardKey(card)); }), mode);
-  return placed.map(function (key) { return byKey.get(key); }).concat(rest);
+  return placed.map(function (key) { return /** @type {number[]} */ (byKey.get(key)); }).concat(rest);
 }
 
 /**

@@ -21,7 +21,7 @@ const PAGE_SIZE = 6;
 /** Players on the leaderboard. */
 const LEADERS = 10;
 
-/** @type {Object} What the history views draw (HistoryState). */
+/** What the history views draw. */
 const model = HistoryState;
 /** @type {number} The number of the latest request: older answers are dropped. */
 let _request = 0;

@@ -5,8 +5,7 @@
 
 /**
  * The history's state.
- * @namespace HistoryState
- * @type {Object}
+ * @typedef {object} HistoryFields
  * @property {string} tab The history's tab: `games` or `leaderboard`.
  * @property {?{games: Object[], total: number, limit: number, offset: number}} page The games shown.
  * @property {number} offset The first game of the page asked for.
@@ -17,6 +16,12 @@
  * @property {boolean} loading Whether an answer is awaited.
  * @property {?{status: number, error: string, reason: string}} error The last call's failure.
  * @property {string} returnTo The view the history's Back button returns to.
+ */
+
+/**
+ * The history's state.
+ * @namespace HistoryState
+ * @type {HistoryFields}
  */
 export const HistoryState = {
   tab: 'games', page: null, offset: 0, player: null, people: false, leaders: null, stats: null, loading: false,

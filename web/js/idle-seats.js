@@ -8,6 +8,7 @@
 
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
+import { Notifications } from './protocol.js';
 
 /** @type {number} Seconds a seat must be waited for before the host may hand it to an agent (`HAND_OVER_AFTER`). */
 const HAND_OVER_AFTER = 60;
@@ -46,7 +47,7 @@ function reset() {
 
 /**
  * The clocks of a `turn_clocks` context.
- * @param {*} clocks `[{player_index, seconds_left, waited}]`.
+ * @param {(Array<import('./protocol-types.js').Clock>|undefined)} clocks The context's `clocks`.
  * @param {number} now `Date.now()`.
  * @returns {Object<number, SeatClock>} The clocks by seat.
  */
@@ -65,7 +66,7 @@ function _clocks(clocks, now) {
 
 /**
  * The handed-over seats of a `public_state` (its `agent_plays_for`, when the server sends it).
- * @param {Object} publicState The state.
+ * @param {(import('./protocol-types.js').PublicState|null|undefined)} publicState The state.
  * @returns {Set<number>} The seats.
  */
 function _handedOver(publicState) {
@@ -81,28 +82,28 @@ function _handedOver(publicState) {
  * @returns {void}
  */
 function apply(event, context, now) {
-  if (event === 'turn_clocks') {
+  if (event === Notifications.TURN_CLOCKS) {
     IdleSeats.clocks = _clocks(context.clocks, now);
   }
-  else if (event === 'seat_handed_over') {
+  else if (event === Notifications.SEAT_HANDED_OVER) {
     IdleSeats.handedOver.add(Number(context.player_index));
     delete IdleSeats.clocks[Number(context.player_index)];  // its agent answers now
   }
-  else if (event === 'seat_taken_back') {
+  else if (event === Notifications.SEAT_TAKEN_BACK) {
     IdleSeats.handedOver.delete(Number(context.player_index));
   }
-  else if ((event === 'player_joined' && 'session_id' in context) || event === 'spectate_started') {
+  else if ((event === Notifications.PLAYER_JOINED && 'session_id' in context) || event === Notifications.SPECTATE_STARTED) {
     reset();  // a (re)connection: the snapshot says who is handed over; the clocks follow
     IdleSeats.handedOver = _handedOver(context.public_state);
   }
-  else if (event === 'game_started') {
+  else if (event === Notifications.GAME_STARTED) {
     reset();
   }
-  else if (event === 'game_over') {
+  else if (event === Notifications.GAME_OVER) {
     IdleSeats.clocks = {};
     IdleSeats.handedOver = new Set();
   }
-  else if (event === 'game_ended_early') {
+  else if (event === Notifications.GAME_ENDED_EARLY) {
     reset();
     IdleSeats.endedEarly = { seat: Number(context.player_index), name: String(context.player_name || '') };
   }

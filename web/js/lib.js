@@ -130,7 +130,7 @@ function findLegalPlay(selection, legalPlays) {
  * The server's hint of a `play` request as the client uses it (protocol.md: `hint`, the legal
  * plays best first, or null): only plays that are legal now, each once, in the server's order;
  * a pass is `[]`.
- * @param {*} hint The request's `hint`.
+ * @param {(Card[][]|null|undefined)} hint The request's `hint`.
  * @param {Card[][]} legalPlays The request's `legal_plays`.
  * @returns {Card[][]} The hinted plays (empty without a hint).
  */

@@ -12,7 +12,7 @@ import { Dom } from './views/dom.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
-/** @type {(function(): void|null)} What "yes" in the confirmation dialog does. */
+/** @type {((function(): void)|null)} What "yes" in the confirmation dialog does. */
 let _onConfirm = null;
 /** @type {{question: string, yes: string, no: string}} The I18n keys of the confirmation dialog's texts. */
 let _confirmKeys = { question: '', yes: 'confirm.yes', no: 'confirm.no' };
@@ -28,9 +28,9 @@ const _ALL_WISHES = Object.freeze(Array.from({ length: Lib.CardValue.ACE - 1 }, 
  */
 function init() {
   ['dialog-wish', 'dialog-dragon', 'dialog-confirm', 'confirm-text', 'confirm-yes', 'confirm-no']
-    .forEach(function (id) { _elements[id] = document.getElementById(id); });
-  _elements.wishGrid = _elements['dialog-wish'].querySelector('.wish-grid');
-  _elements.dragonChoices = _elements['dialog-dragon'].querySelector('.dragon-choices');
+    .forEach(function (id) { _elements[id] = Dom.byId(id); });
+  _elements.wishGrid = Dom.part(_elements['dialog-wish'], '.wish-grid');
+  _elements.dragonChoices = Dom.part(_elements['dialog-dragon'], '.dragon-choices');
   _elements.wishGrid.addEventListener('click', function (event) {
     const button = Dom.closestTo(event, 'button[data-wish]');
     if (button) {
@@ -101,9 +101,10 @@ function _closeConfirm() {
 /**
  * Draw the Dragon dialog's buttons: one per opponent, with its name and side.
  * @param {number[]} recipients The request's `opponent_indexes`.
+ * @param {number} ownSeat The own seat (the sides are seen from it).
  * @returns {void}
  */
-function _renderDragonChoices(recipients) {
+function _renderDragonChoices(recipients, ownSeat) {
   const container = _elements.dragonChoices;
   const key = recipients.join(',') + '|' + I18n.getLanguage() + '|' + recipients.map(State.displayName).join(',');
   if (container.dataset.key === key) {
@@ -119,7 +120,7 @@ function _renderDragonChoices(recipients) {
     const name = document.createElement('strong');
     name.textContent = State.displayName(seat);
     const side = document.createElement('span');
-    side.textContent = I18n.t(Lib.relativePosition(seat, State.playerIndex) === 'left' ? 'dialog.left' : 'dialog.right');
+    side.textContent = I18n.t(Lib.relativePosition(seat, ownSeat) === 'left' ? 'dialog.left' : 'dialog.right');
     button.append(name, side);
     container.appendChild(button);
   }
@@ -177,11 +178,11 @@ function render() {
   const action = State.requestAction();
   _toggle(_elements['dialog-wish'], action === 'wish');
   _toggle(_elements['dialog-dragon'], action === 'give_dragon_away');
-  if (action === 'wish') {
+  if (State.request && State.request.action === 'wish') {
     _renderWishChoices(State.request.context.wish_values || _ALL_WISHES);
   }
-  if (action === 'give_dragon_away') {
-    _renderDragonChoices(State.request.context.opponent_indexes || []);
+  if (State.request && State.playerIndex !== null && State.request.action === 'give_dragon_away') {
+    _renderDragonChoices(State.request.context.opponent_indexes || [], State.playerIndex);
   }
   if (!_elements['dialog-confirm'].hidden) {
     _writeConfirmTexts();

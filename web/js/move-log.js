@@ -9,6 +9,7 @@
 
 import { I18n } from './i18n.js';
 import { Lib } from './lib.js';
+import { Notifications } from './protocol.js';
 
 /**
  * One line of the log.
@@ -48,7 +49,7 @@ function empty() {
  */
 function reduce(log, event, context, nameOf, limit) {
   const move = _move(log, event, context, nameOf);
-  const lastPlayer = event === 'player_played' ? Number(context.turn[0]) : log.lastPlayer;
+  const lastPlayer = event === Notifications.PLAYER_PLAYED ? Number(context.turn[0]) : log.lastPlayer;
   if (!move.length) {
     return lastPlayer === log.lastPlayer ? log : { moves: log.moves, lastPlayer: lastPlayer };
   }
@@ -68,11 +69,11 @@ function _move(log, event, context, nameOf) {
     return { kind: kind, seat: seat, name: nameOf(seat), data: data || {} };
   };
   switch (event) {
-    case 'round_started':
+    case Notifications.ROUND_STARTED:
       return [{ kind: 'round', data: { round: Number(context.round_index) + 1 } }];
-    case 'player_announced':
+    case Notifications.PLAYER_ANNOUNCED:
       return [seatMove('call', Number(context.player_index), { grand: Boolean(context.grand) })];
-    case 'player_played': {
+    case Notifications.PLAYER_PLAYED: {
       const turn = context.turn;
       const seat = Number(turn[0]);
       if (Lib.isDog(turn[1])) {
@@ -80,17 +81,17 @@ function _move(log, event, context, nameOf) {
       }
       return [seatMove(context.is_bomb ? 'bomb' : 'play', seat, { cards: turn[1], combination: turn[2] })];
     }
-    case 'player_passed':
+    case Notifications.PLAYER_PASSED:
       return [seatMove('pass', Number(context.player_index))];
-    case 'wish_made':
+    case Notifications.WISH_MADE:
       if (!context.wish_value) {
         return [];
       }
       return [log.lastPlayer === null ? { kind: 'wish', data: { value: context.wish_value } }
         : seatMove('wish', log.lastPlayer, { value: context.wish_value })];
-    case 'wish_fulfilled':
+    case Notifications.WISH_FULFILLED:
       return [{ kind: 'wished', data: {} }];
-    case 'trick_taken': {
+    case Notifications.TRICK_TAKEN: {
       const taken = [seatMove('taken', Number(context.player_index), { points: Number(context.points) })];
       const recipient = context.dragon_recipient;
       if (recipient !== null && recipient !== undefined) {
@@ -99,11 +100,11 @@ function _move(log, event, context, nameOf) {
       }
       return taken;
     }
-    case 'player_out':
+    case Notifications.PLAYER_OUT:
       return [seatMove('out', Number(context.player_index), { place: Number(context.place) })];
-    case 'round_over':
+    case Notifications.ROUND_OVER:
       return [{ kind: 'points', data: { points: context.points.slice(), total: context.total.slice() } }];
-    case 'player_left': {
+    case Notifications.PLAYER_LEFT: {
       if (!context.replaced_by_agent) {
         return [];
       }
@@ -136,34 +137,35 @@ function _cardsText(cards) {
  */
 function text(move) {
   const data = move.data || {};
+  const name = move.name || '';
   switch (move.kind) {
     case 'round':
       return I18n.t('log.round', { n: data.round });
     case 'call':
-      return I18n.t(data.grand ? 'log.grand' : 'log.tichu', { name: move.name });
+      return I18n.t(data.grand ? 'log.grand' : 'log.tichu', { name: name });
     case 'play':
     case 'bomb':
-      return I18n.t('log.' + move.kind, { name: move.name, combo: I18n.t('combo.' + data.combination[0]),
+      return I18n.t('log.' + move.kind, { name: name, combo: I18n.t('combo.' + data.combination[0]),
         cards: _cardsText(data.cards) });
     case 'dog':
-      return I18n.t('log.dog', { name: move.name, to: data.toName });
+      return I18n.t('log.dog', { name: name, to: data.toName });
     case 'pass':
-      return I18n.t('log.pass', { name: move.name });
+      return I18n.t('log.pass', { name: name });
     case 'wish':
       return I18n.t(move.name ? 'log.wish' : 'log.wishAnon',
-        { name: move.name || '', value: data.value > 10 ? I18n.t('value.' + data.value) : String(data.value) });
+        { name: name, value: data.value > 10 ? I18n.t('value.' + data.value) : String(data.value) });
     case 'wished':
       return I18n.t('log.wished');
     case 'taken':
-      return I18n.t('log.taken', { name: move.name, points: data.points });
+      return I18n.t('log.taken', { name: name, points: data.points });
     case 'dragon':
-      return I18n.t('log.dragon', { name: move.name, to: data.toName });
+      return I18n.t('log.dragon', { name: name, to: data.toName });
     case 'out':
-      return I18n.t('log.out', { name: move.name, place: I18n.t('place.' + data.place) });
+      return I18n.t('log.out', { name: name, place: I18n.t('place.' + data.place) });
     case 'points':
       return I18n.t('log.points', { a: data.points[0], b: data.points[1], ta: data.total[0], tb: data.total[1] });
     case 'left':
-      return I18n.t('log.left', { name: move.name, agent: data.agent });
+      return I18n.t('log.left', { name: name, agent: data.agent });
     default:
       return '';
   }

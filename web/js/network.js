@@ -9,6 +9,12 @@
 import { Config } from './config.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
+import { Commands } from './protocol.js';
+
+/**
+ * The payload of each message to the server, by its type.
+ * @typedef {{[M in import('./protocol-types.js').ClientMessage as M['type']]: M['payload']}} Payloads
+ */
 
 /** @type {(WebSocket|null)} */
 let _socket = null;
@@ -161,8 +167,9 @@ function setSessionId(sessionId) {
 
 /**
  * Send one message `{type, payload}` if connected.
- * @param {string} type The message type, e.g. `response`.
- * @param {Object} [payload] The payload; left out when undefined.
+ * @template {keyof Payloads} K
+ * @param {K} type The message type, e.g. `response`.
+ * @param {Payloads[K]} [payload] The payload; left out when undefined.
  * @returns {boolean} Whether it was sent.
  */
 function send(type, payload) {
@@ -181,7 +188,7 @@ function send(type, payload) {
 function leave() {
   _cancelRetry();
   _spectateTable = null;
-  if (send('leave')) {
+  if (send(Commands.LEAVE)) {
     _leaving = true;
   }
   else {

@@ -8,6 +8,8 @@
  * object that each function returns anew. No DOM: the PuzzleView draws what these compute.
  */
 
+/** @typedef {import('./protocol-types.js').AnalysisJudgement} Judgement */
+
 /** @type {ReadonlyArray<string>} The labels whose decisions become puzzles. */
 const LABELLED = Object.freeze(['inaccuracy', 'mistake', 'blunder']);
 /** @type {number} The inaccuracy threshold when a document names none (src/tichu/analysis/judge.py). */
@@ -17,7 +19,7 @@ const INACCURACY = 35;
  * A puzzle session: the seat's puzzles, the one shown and what was answered to it.
  * @typedef {Object} Session
  * @property {number} seat The seat whose decisions are replayed.
- * @property {Object[]} puzzles The judgements, the costliest first.
+ * @property {Judgement[]} puzzles The judgements, the costliest first.
  * @property {number} threshold The loss below which an answer solves a puzzle.
  * @property {number} at The puzzle shown (an index into `puzzles`).
  * @property {number[]} tried The options answered wrongly to it, in order.
@@ -31,7 +33,7 @@ const INACCURACY = 35;
  * A seat's labelled decisions, the costliest first (the earlier one first at equal losses).
  * @param {?Object} document The analysis document.
  * @param {number} seat The seat.
- * @returns {Object[]} The judgements.
+ * @returns {Judgement[]} The judgements.
  */
 function puzzlesOf(document, seat) {
   const judgements = (document && Array.isArray(document.judgements)) ? document.judgements : [];
@@ -58,7 +60,7 @@ function thresholdOf(document) {
  * first eight cards (the round's `deal` step), a push on the whole hand before any card is
  * given (the round's `grand_tichu` step), and a Tichu not called is judged at the position in
  * which it was offered (its `step` itself).
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {Object[]} steps The replay's steps.
  * @returns {number} The step's index.
  */
@@ -82,7 +84,7 @@ function positionStep(judgement, steps) {
 
 /**
  * What an option loses against the best, by the document's values.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @returns {number} Points (0 for the best).
  */
@@ -96,7 +98,7 @@ function lossOf(judgement, index) {
 /**
  * Whether an option solves a puzzle: not the choice made in the game, and losing less than
  * the threshold against the best.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @param {number} threshold The loss below which an answer solves.
  * @returns {boolean} True when it solves.
@@ -109,7 +111,7 @@ function solves(judgement, index, threshold) {
 /**
  * The order in which a puzzle's options are offered: by the number of cards, then by their
  * text, so that nothing in it tells the values (the document lists the best first).
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @returns {number[]} The options' indices.
  */
 function displayOrder(judgement) {

@@ -51,7 +51,7 @@ function _read(response) {
 /**
  * Send a request; a network failure becomes a failure with status 0.
  * @param {string} url The address.
- * @param {Object} [options] `fetch`'s options.
+ * @param {RequestInit} [options] `fetch`'s options.
  * @returns {Promise<Object>} The parsed document.
  */
 function _request(url, options) {

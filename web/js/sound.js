@@ -60,13 +60,14 @@ function init() {
 
 /**
  * Play one tone.
+ * @param {AudioContext} context The audio context.
  * @param {Tone} tone The tone.
  * @param {number} now The context's current time.
  * @returns {void}
  */
-function _playTone(tone, now) {
-  const oscillator = _context.createOscillator();
-  const gain = _context.createGain();
+function _playTone(context, tone, now) {
+  const oscillator = context.createOscillator();
+  const gain = context.createGain();
   const start = now + tone.start;
   const end = start + tone.length;
   oscillator.type = tone.wave;
@@ -76,7 +77,7 @@ function _playTone(tone, now) {
   gain.gain.exponentialRampToValueAtTime(tone.volume, start + 0.01);
   gain.gain.exponentialRampToValueAtTime(0.0001, end);
   oscillator.connect(gain);
-  gain.connect(_context.destination);
+  gain.connect(context.destination);
   oscillator.start(start);
   oscillator.stop(end + 0.02);
 }
@@ -96,7 +97,7 @@ function play(name) {
   }
   const now = _context.currentTime;
   for (const tone of tones) {
-    _playTone(tone, now);
+    _playTone(_context, tone, now);
   }
 }
 

@@ -10,6 +10,7 @@ import { Config } from './config.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
 import { Network } from './network.js';
+import { Commands, Notifications } from './protocol.js';
 import { State } from './state.js';
 import { ViewManager } from './view-manager.js';
 
@@ -86,14 +87,14 @@ function init() {
   EventBus.on(Events.NETWORK_REFUSED, function () { _remember(null); });
   EventBus.on(Events.NETWORK_FAILED, function () { _remember(null); });
   EventBus.on(Events.INTENT_SPECTATOR_HANDS, function (intent) {
-    Network.send('set_spectator_hands', { allow: Boolean(intent.allow) });
+    Network.send(Commands.SET_SPECTATOR_HANDS, { allow: Boolean(intent.allow) });
   });
   EventBus.on(Events.STATE_CHANGED, function (change) {
-    if (change.event === 'spectate_started') {
+    if (change.event === Notifications.SPECTATE_STARTED) {
       EventBus.emit(Events.UI_CONNECTION, { lost: false });
       ViewManager.show(State.public.is_running ? 'table' : 'lobby');
     }
-    else if (change.event === 'game_started' && State.spectating) {
+    else if (change.event === Notifications.GAME_STARTED && State.spectating) {
       ViewManager.show('table');
     }
   });

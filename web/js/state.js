@@ -1,10 +1,14 @@
 /**
  * @file State: the game as this seat knows it, kept up to date from the server's messages
- * (the logic of the Python client's `TableState`, src/tichu/client/state.py).
+ * (the logic of the Python client's `TableState`, src/tichu/client/state.py): the public and
+ * private state as the server sends them, their fields replaced by those each game event
+ * carries (`public_delta`, `private_delta`; docs/server.md, "The state with every event"), never
+ * worked out from the events (issue 36).
  */
 
 import { I18n } from './i18n.js';
 import { Lib } from './lib.js';
+import { Phases } from './protocol.js';
 
 /**
  * One finished round as the score sheet shows it.
@@ -24,12 +28,8 @@ import { Lib } from './lib.js';
  */
 
 /**
- * A request as the protocol sends it.
- * @typedef {Object} Request
- * @property {string} request_id The id to answer with.
- * @property {string} action `announce_grand_tichu`, `schupf`, `play`, `wish` or `give_dragon_away`.
- * @property {Object} context The action's context (protocol.md).
- * @property {(number|null)} timeout Seconds left, or null.
+ * A request as the protocol sends it (`timeout`: seconds left, or null).
+ * @typedef {import('./protocol-types.js').RequestPayload} Request
  */
 
 /**
@@ -71,14 +71,15 @@ import { Lib } from './lib.js';
  * through the functions below (the exported `State` is these fields and those functions).
  * @typedef {Object} StateFields
  * @property {(number|null)} playerIndex The own seat, or null before joining.
- * @property {Object} public The protocol's `public_state`, kept up to date.
- * @property {Object} private The protocol's `private_state`, kept up to date; its `may_announce`
+ * @property {Object<string, *>} public The protocol's `public_state`, its fields replaced by each event's `public_delta`.
+ * @property {Object<string, *>} private The protocol's `private_state`, its fields replaced by each event's
+ *   `private_delta` and wholly by `private_state_changed`; its `may_announce`
  *   and `bombs` (what the seat may do beyond its turn, R6.1, R4.3) are the server's, replaced by
  *   each `private_state_changed` (docs/server.md): the client does not work them out.
  * @property {Set<number>} clientSeats Seats known to be held by clients.
  * @property {(Array<Array<number[]>>|null)} revealedHands The other hands while this seat is out (R8.3).
  * @property {(Request|null)} request The open request not yet answered.
- * @property {boolean[]} passed Per seat: passed since the last play.
+ * @property {boolean[]} passed Per seat: passed since the last play (`public_state.passed`).
  * @property {RoundRecord[]} rounds The finished rounds of the game.
  * @property {(RoundRecord|null)} lastRound The round that just ended, until the next push.
  * @property {(Object|null)} gameOver The `game_over` context of the last game.
@@ -178,7 +179,7 @@ const _CHAT_LINES = 100;
 
 /**
  * Keep a chat line, dropping the oldest beyond {@link _CHAT_LINES}.
- * @param {Object} context A `chat_message` or `reaction` context.
+ * @param {Object<string, *>} context A `chat_message` or `reaction` context.
  * @param {(string|null)} reaction The reaction's id, or null.
  * @returns {void}
  */
@@ -214,9 +215,9 @@ function _options(options) {
   const levels = Array.isArray(options.levels) ? options.levels : [];
   return { agent: String(options.agent || ''), hints: Boolean(options.hints),
     agents: Array.isArray(options.agents) ? options.agents.map(String) : [],
-    levels: levels.filter(function (level) {
+    levels: levels.filter(/** @param {*} level @returns {boolean} */ function (level) {
       return level && typeof level === 'object';
-    }).map(function (level) {
+    }).map(/** @param {{level: *}} level @returns {string} */ function (level) {
       return String(level.level);
     }),
     turnClock: typeof options.turn_clock === 'number' ? options.turn_clock : null,
@@ -228,7 +229,7 @@ function _options(options) {
 /**
  * A per-seat list of `public_state`, created with zeros when missing.
  * @param {string} key E.g. `count_hand_cards`.
- * @returns {Array} The list (the state's own, to change in place).
+ * @returns {Array<*>} The list (the state's own, to change in place).
  */
 function _seats(key) {
   if (!Array.isArray(State.public[key])) {
@@ -282,7 +283,7 @@ function _forgetMovedAgentName(seat, from) {
   }
 }
 
-/** @type {Object<string, function(Object): void>} The notification handlers by event. */
+/** @type {Object<string, function(Object<string, *>): void>} The notification handlers by event. */
 const _HANDLERS = {
   player_joined: function (context) {
     const seat = context.player_index;
@@ -292,7 +293,7 @@ const _HANDLERS = {
       State.private = JSON.parse(JSON.stringify(context.private_state || {}));
       State.clientSeats = new Set([seat]);
       State.revealedHands = null;
-      State.passed = [0, 1, 2, 3].map(function (other) { return (State.public.passed || []).indexOf(other) >= 0; });
+      State.passed = _passedSeats(State.public.passed);
       State.rounds = _roundsFromScores(State.public.round_scores || []);
       State.lastRound = null;
       State.request = context.pending_request || null;
@@ -350,7 +351,6 @@ const _HANDLERS = {
     }
   },
   game_started: function () {
-    Object.assign(State.public, { is_running: true, round_scores: [], total: [0, 0] });
     State.rounds = [];
     State.lastRound = null;
     State.gameOver = null;
@@ -359,115 +359,40 @@ const _HANDLERS = {
       State.lobby.ready = State.lobby.ready.map(function (ready) { return ready === null ? null : false; });
     }
   },
-  round_started: function (context) {
-    Object.assign(State.public, {
-      round_index: context.round_index, phase: 'grand_tichu', current_turn_index: null,
-      count_hand_cards: [0, 0, 0, 0], announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false,
-      trick_turns: [], trick_owner_index: null, trick_points: 0, points: [0, 0, 0, 0],
-      tricks_won: [0, 0, 0, 0], out_order: [], played_cards: []
-    });
-    Object.assign(State.private, { hand_cards: [], given_schupf_cards: null, received_schupf_cards: null });
+  round_started: function () {
     State.revealedHands = null;
-    State.passed = [false, false, false, false];
     _roundHolders = _names().map(function (name) { return [name]; });
   },
   hand_cards_dealt: function (context) {
-    const count = Number(context.count);
-    State.public.count_hand_cards = _seats('count_hand_cards').map(function (held) { return held + count; });
-    State.public.phase = count === 8 ? 'grand_tichu' : 'schupf';
-    if (context.hand_cards) {
-      State.private.hand_cards = context.hand_cards.slice();
-    }
-    if (count !== 8) {
+    if (Number(context.count) !== 8) {
       State.lastRound = null;
     }
   },
-  player_announced: function (context) {
-    _seats('announcements')[context.player_index] = context.grand ? 2 : 1;
-  },
-  player_schupfed: function (context) {
-    const seat = context.player_index;
-    _seats('count_hand_cards')[seat] -= 3;
-    const given = State.private.given_schupf_cards;
-    if (seat === State.playerIndex && given) {
-      State.private.hand_cards = Lib.withoutCards(hand(), given);
-    }
-  },
-  start_playing: function (context) {
-    State.public.count_hand_cards = _seats('count_hand_cards').map(function (held) { return held + 3; });
-    Object.assign(State.public, { phase: 'playing', current_turn_index: context.start_player_index });
-    const received = context.received_schupf_cards;
-    if (received) {  // a private_state_changed before it may have brought them already
-      State.private.received_schupf_cards = received;
-      State.private.hand_cards = Lib.withoutCards(hand(), received).concat(received);
-    }
-  },
   player_passed: function (context) {
-    State.passed[context.player_index] = true;
     if (context.player_index === State.playerIndex) {
       _answering = null;  // after the own pass the bombs told still hold; a change would follow now
     }
   },
   player_played: function (context) {
-    const turn = context.turn;
-    const seat = turn[0];
-    const cards = turn[1];
-    if (!Array.isArray(State.public.trick_turns)) {
-      State.public.trick_turns = [];
+    const seat = context.turn[0];
+    if (seat === State.playerIndex && _answering === 'sent') {
+      _answering = 'played';
     }
-    State.public.trick_turns.push(turn);
-    State.public.played_cards = (State.public.played_cards || []).concat(cards);
-    _seats('count_hand_cards')[seat] -= cards.length;
-    State.public.trick_owner_index = context.trick_owner_index;
-    State.public.trick_points = context.trick_points;
-    State.passed = [false, false, false, false];
-    if (seat === State.playerIndex) {
-      State.private.hand_cards = Lib.withoutCards(hand(), cards);
-      if (_answering === 'sent') {
-        _answering = 'played';
-      }
+    if (State.revealedHands) {  // protocol.md: the seat tracks the rest from player_played
+      State.revealedHands[seat] = Lib.withoutCards(State.revealedHands[seat] || [], context.turn[1]);
     }
-    if (State.revealedHands) {
-      State.revealedHands[seat] = Lib.withoutCards(State.revealedHands[seat] || [], cards);
-    }
-  },
-  player_out: function (context) {
-    if (!Array.isArray(State.public.out_order)) {
-      State.public.out_order = [];
-    }
-    State.public.out_order.push(context.player_index);
-  },
-  wish_made: function (context) {
-    Object.assign(State.public, { wish_value: context.wish_value, wish_open: context.wish_value !== 0 });
-  },
-  wish_fulfilled: function () {
-    Object.assign(State.public, { wish_value: 0, wish_open: false });  // as public_state sends it
-  },
-  trick_taken: function (context) {
-    const recipient = context.dragon_recipient;
-    const taker = recipient === null || recipient === undefined ? context.player_index : recipient;
-    _seats('points')[taker] += context.points;
-    _seats('tricks_won')[taker] += 1;
-    Object.assign(State.public, { trick_turns: [], trick_owner_index: null, trick_points: 0 });
-    State.passed = [false, false, false, false];
   },
   hands_revealed: function (context) {
-    State.revealedHands = context.hands.map(function (cards) { return cards.slice(); });
-  },
-  player_turn_changed: function (context) {
-    State.public.current_turn_index = context.current_turn_index;
+    State.revealedHands = context.hands.map(/** @param {Array<number[]>} cards @returns {Array<number[]>} */
+      function (cards) { return cards.slice(); });
   },
   round_over: function (context) {
     const record = _roundRecord(context);
-    State.public.round_scores = (State.public.round_scores || []).concat([context.points.slice()]);
-    Object.assign(State.public, { phase: 'round_over', current_turn_index: null, total: context.total });
     State.rounds.push(record);
     State.lastRound = record;
     State.request = null;
   },
   game_over: function (context) {
-    Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null,
-      total: context.total });
     State.gameOver = context;
     State.request = null;
   },
@@ -476,7 +401,7 @@ const _HANDLERS = {
   },
   game_ended_early: function () {
     // a person's leaving ended the game (on_leave "end"): the table is back in its lobby
-    Object.assign(State.public, { phase: 'game_over', is_running: false, current_turn_index: null });
+    Object.assign(State.public, { phase: Phases.GAME_OVER, is_running: false, current_turn_index: null });
     State.request = null;
   },
   request_cancelled: function (context) {
@@ -514,7 +439,7 @@ const _HANDLERS = {
     State.private = { hand_cards: [] };
     State.clientSeats = new Set();
     State.revealedHands = null;
-    State.passed = [0, 1, 2, 3].map(function (other) { return (State.public.passed || []).indexOf(other) >= 0; });
+    State.passed = _passedSeats(State.public.passed);
     State.rounds = _roundsFromScores(State.public.round_scores || []);
     State.lastRound = null;
     State.request = null;
@@ -541,11 +466,12 @@ const _HANDLERS = {
 /**
  * The score-sheet record of a `round_over` notification; the calls come from the round's
  * announcements (R6: a call is made when its caller went out first).
- * @param {Object} context The notification's context.
+ * @param {Object<string, *>} context The notification's context.
  * @returns {RoundRecord} The record.
  */
 function _roundRecord(context) {
   const first = (context.out_order || [])[0];
+  /** @type {Array<{seat: number, grand: boolean, success: boolean}>} */
   const calls = [];
   _seats('announcements').forEach(function (call, seat) {
     if (call) {
@@ -583,13 +509,46 @@ function _roundNames() {
 }
 
 /**
- * Apply one notification; an event without effect on the state is ignored.
+ * Take the state a game event brings (docs/server.md, "The state with every event"): the fields
+ * of `public_state` and `private_state` that changed, replaced as sent; nothing is worked out.
+ * @param {{public_delta?: Object<string, *>, private_delta?: Object<string, *>}} context A notification's context.
+ * @returns {void}
+ */
+function _replace(context) {
+  const publicDelta = context.public_delta;
+  if (publicDelta && typeof publicDelta === 'object') {
+    Object.assign(State.public, JSON.parse(JSON.stringify(publicDelta)));
+    if ('passed' in publicDelta) {
+      State.passed = _passedSeats(State.public.passed);
+    }
+  }
+  const privateDelta = context.private_delta;
+  if (privateDelta && typeof privateDelta === 'object') {
+    Object.assign(State.private, JSON.parse(JSON.stringify(privateDelta)));
+  }
+}
+
+/**
+ * Per seat, whether it passed since the last play, from `public_state.passed`.
+ * @param {*} passed The seats that passed.
+ * @returns {boolean[]} Seat 0..3.
+ */
+function _passedSeats(passed) {
+  const seats = Array.isArray(passed) ? passed : [];
+  return [0, 1, 2, 3].map(function (seat) { return seats.indexOf(seat) >= 0; });
+}
+
+/**
+ * Apply one notification: the state it carries (`public_delta`, `private_delta`), then what the
+ * event means beyond it (the seats' names, the score sheet, the open request); an event without
+ * either is ignored.
  * @param {string} event The notification's `event`.
  * @param {Object} context Its `context`.
  * @returns {void}
  */
 function apply(event, context) {
   const afterOwnPlay = _answering === 'played';
+  _replace(context || {});
   const handler = _HANDLERS[event];
   if (handler) {
     handler(context || {});
@@ -605,8 +564,8 @@ function apply(event, context) {
  * @returns {void}
  */
 function openRequest(request) {
-  const context = request.context || {};
-  if (context.hand_cards) {
+  const context = request.context;
+  if (context && 'hand_cards' in context && context.hand_cards) {
     State.private.hand_cards = context.hand_cards.slice();
   }
   State.request = request;
@@ -617,7 +576,7 @@ function openRequest(request) {
 
 /**
  * Note that the open request was answered (pushed cards are remembered, R8.2).
- * @param {Object} responseData The answer sent.
+ * @param {Object<string, *>} responseData The answer sent.
  * @returns {void}
  */
 function answerRequest(responseData) {
@@ -682,7 +641,7 @@ function requestSecondsLeft() {
  * @returns {Array<Array<number[]>>} The plays, or `[]` without a hint.
  */
 function hintPlays() {
-  if (requestAction() !== 'play') {
+  if (!State.request || State.request.action !== 'play') {
     return [];
   }
   const context = State.request.context || {};
@@ -774,13 +733,14 @@ function snapshot() {
   }
   /** @param {*} cards @returns {(Array<number[]>|null)} The cards sorted by value, then suit. */
   function sorted(cards) {
-    return Array.isArray(cards) ? plain(cards).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }) : null;
+    return Array.isArray(cards) ? plain(cards).sort(/** @param {number[]} a @param {number[]} b @returns {number} */
+      function (a, b) { return a[0] - b[0] || a[1] - b[1]; }) : null;
   }
   /** @type {Object<string, *>} */
   const view = { seat: State.playerIndex };
   for (const key of ['player_names', 'host_index', 'is_running', 'phase', 'round_index', 'current_turn_index',
     'count_hand_cards', 'announcements', 'wish_value', 'wish_open', 'trick_turns', 'trick_owner_index',
-    'trick_points', 'points', 'tricks_won', 'out_order', 'played_cards', 'round_scores', 'total']) {
+    'trick_points', 'points', 'tricks_won', 'out_order', 'played_cards', 'count_pushed', 'round_scores', 'total']) {
     view[key] = plain(State.public[key]);
   }
   view.passed = [0, 1, 2, 3].filter(function (seat) { return State.passed[seat]; });

@@ -80,9 +80,9 @@ function _show(value) {
 }
 
 /**
- * The assertions; each throws an Error with a message when it fails.
+ * The assertions; each throws an Error with a message when it fails. They take any value
+ * (`{*}`): what a test compares may be of any type.
  * @namespace assert
- * @type {Object}
  */
 const assert = Object.freeze({
   /**
@@ -95,6 +95,19 @@ const assert = Object.freeze({
     if (!value) {
       throw new Error(message || 'expected a truthy value, got ' + _show(value));
     }
+  },
+  /**
+   * The value is neither null nor undefined; it is returned, typed so.
+   * @template T
+   * @param {T} value The value.
+   * @param {string} [message] What was expected.
+   * @returns {NonNullable<T>} The value.
+   */
+  present: function (value, message) {
+    if (value === null || value === undefined) {
+      throw new Error(message || 'expected a value, got ' + _show(value));
+    }
+    return /** @type {NonNullable<T>} */ (value);
   },
   /**
    * The values are identical (`Object.is`).
@@ -142,6 +155,7 @@ function _report(list, text, className) {
  * @returns {Promise<{passed: number, failed: number, failures: Failure[]}>} The results.
  */
 async function run(output) {
+  /** @type {{passed: number, failed: number, failures: Failure[]}} */
   const results = { passed: 0, failed: 0, failures: [] };
   const list = document.createElement('ul');
   const summary = document.createElement('p');

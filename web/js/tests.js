@@ -5,6 +5,7 @@
 import { TestRunner } from './test-runner.js';
 import { Analysis } from './analysis.js';
 import { AutoPass } from './auto-pass.js';
+import { CardLabels } from './card-labels.js';
 import { CardTracker } from './card-tracker.js';
 import { Events } from './events.js';
 import { EventBus } from './event-bus.js';
@@ -13,6 +14,7 @@ import { I18n } from './i18n.js';
 import { IdleSeats } from './idle-seats.js';
 import { Lib } from './lib.js';
 import { MoveLog } from './move-log.js';
+import { Notifications, Phases } from './protocol.js';
 import { Puzzles } from './puzzles.js';
 import { ReplayController } from './replay-controller.js';
 import { State } from './state.js';
@@ -41,7 +43,7 @@ function joined(publicState, privateState) {
     player_index: 0, player_name: 'Anna', session_id: 'abc', protocol_version: 1, pending_request: null,
     public_state: Object.assign({
       table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
-      phase: 'playing', round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
+      phase: Phases.PLAYING, round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
       announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
       trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
       count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
@@ -51,6 +53,25 @@ function joined(publicState, privateState) {
       given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: []
     }, privateState || {})
   };
+}
+
+/**
+ * A judged decision with the fields a test sets and neutral values for the others.
+ * @param {Partial<import('./protocol-types.js').AnalysisJudgement>} fields The fields to set.
+ * @returns {import('./protocol-types.js').AnalysisJudgement} The judgement.
+ */
+function judgedDecision(fields) {
+  return Object.assign({ step: 0, round: 0, seat: 0, kind: 'play', options: [], best: 0, chosen: 0, loss: 0,
+    loss_half_width: 0, label: null, advantage: 0, samples: 0 }, fields);
+}
+
+/**
+ * An option of a judged decision with the fields a test sets and neutral values for the others.
+ * @param {Partial<import('./protocol-types.js').AnalysisOption>} fields The fields to set.
+ * @returns {import('./protocol-types.js').AnalysisOption} The option.
+ */
+function judgedOption(fields) {
+  return Object.assign({ text: '', cards: [], mean: 0, half_width: 0 }, fields);
 }
 
 /**
@@ -71,7 +92,7 @@ function playRequest(legalPlays, trick) {
  * @returns {Object} The situation.
  */
 function situation(fields) {
-  return Object.assign({ phase: 'playing', requestAction: null, legalPlays: [], selection: [], pushCount: 0,
+  return Object.assign({ phase: Phases.PLAYING, requestAction: null, legalPlays: [], selection: [], pushCount: 0,
     hasPushed: false, canAnnounce: false, bombs: [], hints: [] }, fields);
 }
 
@@ -127,7 +148,8 @@ describe('Lib: legal selection', function () {
 describe('Lib: the server hint (Hint button)', function () {
   const legal = [[[2, 1]], [[5, 1], [5, 2]], [[9, 3]], []];
   it('keeps only legal plays, each once, in the server order', function () {
-    const hint = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+    const malformed = [[[5, 2], [5, 1]], [[9, 3]], [[14, 4]], [[5, 1], [5, 2]], [], [[2, 1]], 'junk', [[2, 1]]];
+    const hint = /** @type {number[][][]} */ (/** @type {unknown} */ (malformed));  // with an item no play
     assert.deepEqual(Lib.hintPlays(hint, legal), [[[5, 1], [5, 2]], [[9, 3]], [], [[2, 1]]]);
     assert.deepEqual(Lib.hintPlays(null, legal), []);
     assert.deepEqual(Lib.hintPlays([[]], [[[2, 1]]]), [], 'no pass on a lead');
@@ -271,7 +293,7 @@ describe('State: joining and the lobby', function () {
     State.reset();
     const context = joined({ round_scores: [[100, 0], [20, 80]] }, {});
     context.pending_request = playRequest([[[2, 1]]]);
-    State.apply('player_joined', context);
+    State.apply(Notifications.PLAYER_JOINED, context);
     assert.equal(State.playerIndex, 0);
     assert.equal(State.public.table_name, 'home');
     assert.equal(State.hand().length, 7);
@@ -280,61 +302,61 @@ describe('State: joining and the lobby', function () {
   });
   it('adds other clients and swaps seats, the own one included', function () {
     State.reset();
-    State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
-    State.apply('player_joined', { player_index: 1, player_name: 'Ben' });
+    State.apply(Notifications.PLAYER_JOINED, joined({ is_running: false, phase: Phases.LOBBY }));
+    State.apply(Notifications.PLAYER_JOINED, { player_index: 1, player_name: 'Ben' });
     assert.equal(State.displayName(1), 'Ben');
-    State.apply('players_swapped', { player_index_1: 0, player_index_2: 2 });
+    State.apply(Notifications.PLAYERS_SWAPPED, { player_index_1: 0, player_index_2: 2 });
     assert.equal(State.playerIndex, 2);
     assert.equal(State.displayName(2), 'Anna');
     assert.ok(State.clientSeats.has(2) && State.clientSeats.has(1));
   });
   it('names an agent after its new seat when seats are swapped', function () {
     State.reset();
-    State.apply('player_joined', joined({ is_running: false, phase: 'lobby', player_names: ['Anna', 'Bot 2', 'Bot 3', 'Ben'] }));
-    State.apply('player_joined', { player_index: 3, player_name: 'Ben' });
-    State.apply('players_swapped', { player_index_1: 1, player_index_2: 3 });
+    State.apply(Notifications.PLAYER_JOINED, joined({ is_running: false, phase: Phases.LOBBY, player_names: ['Anna', 'Bot 2', 'Bot 3', 'Ben'] }));
+    State.apply(Notifications.PLAYER_JOINED, { player_index: 3, player_name: 'Ben' });
+    State.apply(Notifications.PLAYERS_SWAPPED, { player_index_1: 1, player_index_2: 3 });
     assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
-    State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
+    State.apply(Notifications.PLAYERS_SWAPPED, { player_index_1: 2, player_index_2: 3 });
     assert.deepEqual([0, 1, 2, 3].map(State.displayName), ['Anna', 'Ben', 'Bot 3', 'Bot 4']);
   });
   it('keeps the table options from player_joined and options_changed', function () {
     State.reset();
-    State.apply('player_joined', Object.assign(joined({ is_running: false, phase: 'lobby' }), {
+    State.apply(Notifications.PLAYER_JOINED, Object.assign(joined({ is_running: false, phase: Phases.LOBBY }), {
       options: { agent: 'montecarlo', hints: true, agents: ['random', 'rule', 'heuristic', 'montecarlo'] } }));
     assert.deepEqual(State.options, { agent: 'montecarlo', hints: true,
       agents: ['random', 'rule', 'heuristic', 'montecarlo'], levels: [], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
-    State.apply('options_changed', { agent: 'casual', hints: false, agents: ['random', 'rule'],
+    State.apply(Notifications.OPTIONS_CHANGED, { agent: 'casual', hints: false, agents: ['random', 'rule'],
       levels: [{ level: 'beginner', agent: 'beginner' }, { level: 'casual', agent: 'rule' }] });
     assert.deepEqual(State.options, { agent: 'casual', hints: false, agents: ['random', 'rule'],
       levels: ['beginner', 'casual'], turnClock: null, turnClocks: [], onLeave: null, newcomers: null });
     State.reset();
-    State.apply('player_joined', joined());
+    State.apply(Notifications.PLAYER_JOINED, joined());
     assert.equal(State.options, null, 'a server without options');
   });
   it('keeps readiness, the target score and the chat (lobby_state, chat_*, reaction)', function () {
     State.reset();
-    State.apply('player_joined', joined({ is_running: false, phase: 'lobby' }));
+    State.apply(Notifications.PLAYER_JOINED, joined({ is_running: false, phase: Phases.LOBBY }));
     assert.equal(State.lobby, null, 'a server without the extension');
     assert.ok(State.everyoneReady(), 'nothing to wait for without it');
-    State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, false, null] });
+    State.apply(Notifications.LOBBY_STATE, { target_score: 500, target_score_range: [100, 10000], ready: [false, null, false, null] });
     assert.deepEqual(State.lobby, { targetScore: 500, targetRange: [100, 10000], ready: [false, null, false, null] });
     assert.ok(!State.everyoneReady(), 'seat 2 is not ready');
-    State.apply('lobby_state', { target_score: 500, target_score_range: [100, 10000], ready: [false, null, true, null] });
+    State.apply(Notifications.LOBBY_STATE, { target_score: 500, target_score_range: [100, 10000], ready: [false, null, true, null] });
     assert.ok(State.everyoneReady(), 'the host (seat 0) need not be ready; agents never hold up the start');
     assert.ok(!State.isReady());
-    State.apply('players_swapped', { player_index_1: 2, player_index_2: 3 });
-    assert.deepEqual(State.lobby.ready, [false, null, null, false], 'readiness moves and is cleared');
-    State.apply('player_left', { player_index: 3, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
-    assert.deepEqual(State.lobby.ready, [false, null, null, null]);
-    State.apply('chat_history', { messages: [{ player_index: 2, player_name: '<b>Ben</b>', text: 'hi & bye' }] });
-    State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: 'hello' });
-    State.apply('reaction', { player_index: 2, player_name: '<b>Ben</b>', reaction: 'nice' });
+    State.apply(Notifications.PLAYERS_SWAPPED, { player_index_1: 2, player_index_2: 3 });
+    assert.deepEqual(assert.present(State.lobby).ready, [false, null, null, false], 'readiness moves and is cleared');
+    State.apply(Notifications.PLAYER_LEFT, { player_index: 3, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
+    assert.deepEqual(assert.present(State.lobby).ready, [false, null, null, null]);
+    State.apply(Notifications.CHAT_HISTORY, { messages: [{ player_index: 2, player_name: '<b>Ben</b>', text: 'hi & bye' }] });
+    State.apply(Notifications.CHAT_MESSAGE, { player_index: 0, player_name: 'Anna', text: 'hello' });
+    State.apply(Notifications.REACTION, { player_index: 2, player_name: '<b>Ben</b>', reaction: 'nice' });
     assert.deepEqual(State.chat, [
       { seat: 2, name: '<b>Ben</b>', text: 'hi & bye', reaction: null },
       { seat: 0, name: 'Anna', text: 'hello', reaction: null },
       { seat: 2, name: '<b>Ben</b>', text: '', reaction: 'nice' }]);
     for (let number = 0; number < 150; number++) {
-      State.apply('chat_message', { player_index: 0, player_name: 'Anna', text: String(number) });
+      State.apply(Notifications.CHAT_MESSAGE, { player_index: 0, player_name: 'Anna', text: String(number) });
     }
     assert.equal(State.chat.length, 100, 'the client keeps a bounded number of lines');
     assert.equal(State.chat[99].text, '149');
@@ -342,7 +364,7 @@ describe('State: joining and the lobby', function () {
   it('watches a table as a spectator (spectate_started, spectators_changed, spectator_hands)', function () {
     State.reset();
     const seated = joined();
-    State.apply('spectate_started', { table_name: 'home', public_state: seated.public_state,
+    State.apply(Notifications.SPECTATE_STARTED, { table_name: 'home', public_state: seated.public_state,
       options: { agent: 'rule', hints: true, agents: ['rule'] },
       lobby_state: { target_score: 500, target_score_range: [100, 10000], ready: [null, null, null, null] },
       protocol_version: 1 });
@@ -351,109 +373,80 @@ describe('State: joining and the lobby', function () {
     assert.deepEqual(State.hand(), [], 'and no hand');
     assert.equal(State.request, null);
     assert.equal(State.public.table_name, 'home');
-    assert.equal(State.lobby.targetScore, 500);
+    assert.equal(assert.present(State.lobby).targetScore, 500);
     assert.equal(State.spectators, null, 'a server without the count');
-    State.apply('spectators_changed', { count: 2, limit: 20, allowed: true, hands_open: false, allow: [false, null, null, null] });
+    State.apply(Notifications.SPECTATORS_CHANGED, { count: 2, limit: 20, allowed: true, hands_open: false, allow: [false, null, null, null] });
     assert.deepEqual(State.spectators, { count: 2, limit: 20, allowed: true, handsOpen: false, allow: [false, null, null, null] });
-    State.apply('spectator_hands', { hands: [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]] });
+    State.apply(Notifications.SPECTATOR_HANDS, { hands: [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]] });
     assert.deepEqual(State.revealedHands, [[[2, 1]], [[3, 1]], [[4, 1]], [[5, 1]]]);
-    State.apply('spectator_hands', { hands: null });
+    State.apply(Notifications.SPECTATOR_HANDS, { hands: null });
     assert.equal(State.revealedHands, null, 'the hands close again');
     State.reset();
     assert.ok(!State.spectating && State.spectators === null);
   });
   it('shows an agent on a seat a client left', function () {
     State.reset();
-    State.apply('player_joined', joined());
-    State.apply('player_left', { player_index: 2, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
+    State.apply(Notifications.PLAYER_JOINED, joined());
+    State.apply(Notifications.PLAYER_LEFT, { player_index: 2, player_name: 'Ben', host_index: 0, replaced_by_agent: true });
     assert.equal(State.displayName(2), 'Bot 3');
   });
 });
 
 describe('State: a round', function () {
-  it('deals, announces, pushes and receives', function () {
+  it('replaces the fields each event carries and works out nothing else (issue 36)', function () {
     State.reset();
-    State.apply('player_joined', joined({ phase: 'lobby', is_running: false }, { hand_cards: [] }));
-    State.apply('game_started', {});
-    State.apply('round_started', { round_index: 0 });
-    State.apply('hand_cards_dealt', { count: 8, hand_cards: [[2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [7, 1], [8, 1], [9, 1]] });
-    assert.equal(State.public.phase, 'grand_tichu');
-    assert.deepEqual(State.public.count_hand_cards, [8, 8, 8, 8]);
-    State.apply('player_announced', { player_index: 3, grand: true });
-    const hand = State.hand().concat([[10, 1], [11, 1], [12, 1], [13, 1], [14, 1], [16, 0]]);
-    State.apply('hand_cards_dealt', { count: 6, hand_cards: hand });
-    assert.equal(State.public.phase, 'schupf');
-    State.openRequest({ request_id: 's', action: 'schupf', context: { hand_cards: hand }, timeout: null });
-    State.answerRequest({ given_schupf_cards: [[2, 1], [3, 1], [4, 1]] });
-    [0, 1, 2, 3].forEach(function (seat) { State.apply('player_schupfed', { player_index: seat }); });
-    assert.equal(State.hand().length, 11);
-    assert.ok(!State.canAnnounceTichu(), 'not before the server says so');
-    const received = [[2, 2], [0, 0], [5, 4]];
-    const changed = Object.assign({}, State.private, { hand_cards: State.hand().concat(received),
-      received_schupf_cards: received, may_announce: true });
-    State.apply('private_state_changed', { private_state: changed });
-    assert.ok(State.canAnnounceTichu(), 'the server says so (R2.4, R6.1)');
-    State.apply('start_playing', { start_player_index: 2, received_schupf_cards: received });
-    assert.equal(State.hand().length, 14, 'the received cards, brought by private_state_changed, are not added twice');
-    assert.equal(State.public.current_turn_index, 2);
-    assert.deepEqual(State.public.announcements, [0, 0, 0, 2]);
-  });
-  it('plays, passes, takes tricks and gives the Dragon away', function () {
-    State.reset();
-    State.apply('player_joined', joined());
-    State.apply('player_played', { turn: [0, [[2, 1]], ['single', 1, 2]], trick_points: 0, trick_owner_index: 0,
+    State.apply(Notifications.PLAYER_JOINED, joined({ phase: 'schupf' }, { hand_cards: [[2, 1], [3, 1], [4, 1]] }));
+    State.apply(Notifications.PLAYER_SCHUPFED, { player_index: 0 });
+    assert.deepEqual(State.public.count_hand_cards, [14, 14, 14, 14], 'no -3 around the push: the server says');
+    State.apply(Notifications.PLAYER_SCHUPFED, { player_index: 3, private_delta: { hand_cards: [[5, 2]], received_schupf_cards: null },
+      public_delta: { phase: 'playing', current_turn_index: 2, count_pushed: [3, 3, 3, 3] } });
+    assert.deepEqual(State.hand(), [[5, 2]]);
+    assert.deepEqual([State.public.phase, State.public.current_turn_index], ['playing', 2]);
+    assert.deepEqual(State.public.announcements, [0, 0, 0, 0], 'a field not sent is kept');
+    State.apply(Notifications.PLAYER_PLAYED, { turn: [2, [[15, 0]], ['single', 1, 15]], trick_points: 25, trick_owner_index: 2,
       is_bomb: false, out_of_turn: false });
-    assert.equal(State.hand().length, 6);
-    assert.equal(State.public.count_hand_cards[0], 13);
-    State.apply('player_passed', { player_index: 1 });
-    assert.deepEqual(State.passed, [false, true, false, false]);
-    State.apply('player_played', { turn: [2, [[15, 0]], ['single', 1, 15]], trick_points: 25, trick_owner_index: 2,
-      is_bomb: false, out_of_turn: false });
-    assert.deepEqual(State.passed, [false, false, false, false]);
-    assert.equal(State.public.trick_turns.length, 2);
-    State.apply('trick_taken', { player_index: 2, points: 25, dragon_recipient: 3 });
+    assert.deepEqual(State.public.trick_turns, [], 'no play appended: the delta brings the trick');
+    State.apply(Notifications.PLAYER_PASSED, { player_index: 3, public_delta: { passed: [3], current_turn_index: 0 } });
+    assert.deepEqual(State.passed, [false, false, false, true]);
+    State.apply(Notifications.TRICK_TAKEN, { player_index: 2, points: 25, dragon_recipient: 3,
+      public_delta: { points: [0, 0, 0, 25], tricks_won: [0, 0, 0, 1], passed: [] } });
     assert.deepEqual(State.public.points, [0, 0, 0, 25]);
-    assert.deepEqual(State.public.trick_turns, []);
-    assert.equal(State.public.trick_owner_index, null);
+    assert.deepEqual(State.passed, [false, false, false, false]);
   });
-  it('tracks the wish, who is out and the revealed hands', function () {
+  it('tracks the revealed hands from the plays (R8.3)', function () {
     State.reset();
-    State.apply('player_joined', joined());
-    State.apply('wish_made', { wish_value: 8 });
-    assert.ok(State.public.wish_open);
-    State.apply('wish_fulfilled', {});
-    assert.ok(!State.public.wish_open);
-    assert.equal(State.public.wish_value, 0);
-    State.apply('player_out', { player_index: 0, place: 1 });
-    assert.equal(State.placeOf(0), 1);
-    assert.equal(State.placeOf(1), 0);
-    State.apply('hands_revealed', { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
-    State.apply('player_played', { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
+    State.apply(Notifications.PLAYER_JOINED, joined());
+    State.apply(Notifications.HANDS_REVEALED, { hands: [[], [[3, 2], [4, 2]], [[9, 9]], [[12, 1]]] });
+    State.apply(Notifications.PLAYER_PLAYED, { turn: [1, [[3, 2]], ['single', 1, 3]], trick_points: 0, trick_owner_index: 1,
       is_bomb: false, out_of_turn: false });
-    assert.deepEqual(State.revealedHands[1], [[4, 2]]);
+    assert.deepEqual(assert.present(State.revealedHands)[1], [[4, 2]]);
+    State.apply(Notifications.ROUND_STARTED, { round_index: 1 });
+    assert.equal(State.revealedHands, null);
   });
   it('records a round with its calls and their outcome', function () {
     State.reset();
-    State.apply('player_joined', joined({ announcements: [1, 0, 2, 0] }));
-    State.apply('round_over', { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
-      out_order: [2, 1, 0], is_double_victory: false });
-    assert.equal(State.public.phase, 'round_over');
-    assert.deepEqual(State.lastRound.calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
+    State.apply(Notifications.PLAYER_JOINED, joined({ announcements: [1, 0, 2, 0] }));
+    State.apply(Notifications.ROUND_OVER, { card_points: [60, 40], bonus: [-100, 0], points: [-40, 40], total: [-40, 40],
+      out_order: [2, 1, 0], is_double_victory: false,
+      public_delta: { phase: Notifications.ROUND_OVER, round_scores: [[-40, 40]], total: [-40, 40] } });
+    assert.equal(State.public.phase, Notifications.ROUND_OVER);
+    assert.deepEqual(assert.present(State.lastRound).calls, [{ seat: 0, grand: false, success: false }, { seat: 2, grand: true, success: true }]);
     assert.deepEqual(State.public.round_scores, [[-40, 40]]);
-    State.apply('game_over', { game_score: [[-40], [40]], total: [-40, 40], winner: 31 });
+    State.apply(Notifications.GAME_OVER, { game_score: [[-40], [40]], total: [-40, 40], winner: 31,
+      public_delta: { phase: Notifications.GAME_OVER, is_running: false } });
     assert.ok(!State.public.is_running);
     assert.equal(State.gameOver.winner, 31);
   });
   it('names everyone who held a seat during a round (issue 35, finding 5)', function () {
     State.reset();
-    State.apply('player_joined', joined({ player_names: ['Anna', 'Max', 'Ben', 'Bot 4'] }));
-    State.apply('round_started', { round_index: 0 });
-    State.apply('player_left', { player_index: 1, player_name: 'Max', host_index: 0, replaced_by_agent: true });
-    State.apply('round_over', { card_points: [60, 40], bonus: [0, 0], points: [60, 40], total: [60, 40],
+    State.apply(Notifications.PLAYER_JOINED, joined({ player_names: ['Anna', 'Max', 'Ben', 'Bot 4'] }));
+    State.apply(Notifications.ROUND_STARTED, { round_index: 0 });
+    State.apply(Notifications.PLAYER_LEFT, { player_index: 1, player_name: 'Max', host_index: 0, replaced_by_agent: true });
+    State.apply(Notifications.ROUND_OVER, { card_points: [60, 40], bonus: [0, 0], points: [60, 40], total: [60, 40],
       out_order: [2, 1, 0], is_double_victory: false });
     assert.deepEqual(State.rounds[0].names, ['Anna', 'Max → Bot 2', 'Ben', 'Bot 4']);
-    State.apply('round_started', { round_index: 1 });
-    State.apply('round_over', { card_points: [50, 50], bonus: [0, 0], points: [50, 50], total: [110, 90],
+    State.apply(Notifications.ROUND_STARTED, { round_index: 1 });
+    State.apply(Notifications.ROUND_OVER, { card_points: [50, 50], bonus: [0, 0], points: [50, 50], total: [110, 90],
       out_order: [0, 1, 2], is_double_victory: false });
     assert.deepEqual(State.rounds[1].names, ['Anna', 'Bot 2', 'Ben', 'Bot 4'], 'the next round: its holders only');
   });
@@ -462,20 +455,20 @@ describe('State: a round', function () {
 describe('State: requests', function () {
   it('reopens a refused answer and closes a cancelled request', function () {
     State.reset();
-    State.apply('player_joined', joined());
+    State.apply(Notifications.PLAYER_JOINED, joined());
     State.openRequest(playRequest([[[2, 1]]]));
     State.answerRequest({ cards: [[2, 1]] });
     assert.equal(State.request, null);
     State.reopenRequest();
     assert.equal(State.requestAction(), 'play');
-    State.apply('request_cancelled', { request_id: 'other' });
+    State.apply(Notifications.REQUEST_CANCELLED, { request_id: 'other' });
     assert.equal(State.requestAction(), 'play');
-    State.apply('request_cancelled', { request_id: 'r1' });
+    State.apply(Notifications.REQUEST_CANCELLED, { request_id: 'r1' });
     assert.equal(State.request, null);
   });
   it('reads the hint of a play request (only legal plays)', function () {
     State.reset();
-    State.apply('player_joined', joined());
+    State.apply(Notifications.PLAYER_JOINED, joined());
     const request = playRequest([[[2, 1]], [[16, 0]], [[13, 4], [16, 0]]]);
     assert.deepEqual(State.hintPlays(), []);
     State.openRequest(request);
@@ -487,18 +480,18 @@ describe('State: requests', function () {
   });
   it('takes what the seat may do beyond its turn from the server (R6.1, R4.3)', function () {
     State.reset();
-    State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1 },
+    State.apply(Notifications.PLAYER_JOINED, joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1 },
       { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: true, bombs: [FOUR_SEVENS] }));
     assert.ok(State.canAnnounceTichu());
     assert.deepEqual(State.playableBombs(), [FOUR_SEVENS]);
     const changed = Object.assign({}, State.private, { may_announce: false, bombs: [] });
-    State.apply('private_state_changed', { private_state: changed });
+    State.apply(Notifications.PRIVATE_STATE_CHANGED, { private_state: changed });
     assert.ok(!State.canAnnounceTichu());
     assert.deepEqual(State.playableBombs(), [], 'the hand holds a bomb, but the server says none may land now');
     assert.deepEqual(State.private, changed, 'the private state replaced');
     assert.ok(State.private !== changed, 'as a copy');
     State.reset();
-    State.apply('player_joined', joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: undefined,
+    State.apply(Notifications.PLAYER_JOINED, joined({}, { hand_cards: FOUR_SEVENS.concat([[2, 2]]), may_announce: undefined,
       bombs: undefined }));
     assert.ok(!State.canAnnounceTichu(), 'a server without the extension: no call offered');
     assert.deepEqual(State.playableBombs(), [], 'nor a bomb');
@@ -506,20 +499,20 @@ describe('State: requests', function () {
   it('offers neither the call nor a bomb while the own play is on its way', function () {
     State.reset();
     const mahJong = [[1, 0]];
-    State.apply('player_joined', joined({ current_turn_index: 0 },
+    State.apply(Notifications.PLAYER_JOINED, joined({ current_turn_index: 0 },
       { hand_cards: FOUR_SEVENS.concat(mahJong), may_announce: true, bombs: [FOUR_SEVENS] }));
     State.openRequest(playRequest([mahJong, FOUR_SEVENS, FOUR_SEVENS.concat(mahJong)]));
     assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [true, 1], 'at the own lead');
     State.answerRequest({ cards: mahJong });
     assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the answer sent');
-    State.apply('player_played', { turn: [0, mahJong, ['single', 1, 1]], trick_points: 0, trick_owner_index: 0,
+    State.apply(Notifications.PLAYER_PLAYED, { turn: [0, mahJong, ['single', 1, 1]], trick_points: 0, trick_owner_index: 0,
       is_bomb: false, out_of_turn: false });
     assert.equal(State.playableBombs().length, 0, 'played: what it changed comes next');
-    State.apply('private_state_changed', { private_state: Object.assign({}, State.private,
+    State.apply(Notifications.PRIVATE_STATE_CHANGED, { private_state: Object.assign({}, State.private,
       { may_announce: false, bombs: [] }) });
     assert.deepEqual([State.canAnnounceTichu(), State.playableBombs().length], [false, 0], 'the wish is chosen');
-    State.apply('wish_made', { wish_value: 8 });
-    State.apply('private_state_changed', { private_state: Object.assign({}, State.private, { bombs: [FOUR_SEVENS] }) });
+    State.apply(Notifications.WISH_MADE, { wish_value: 8 });
+    State.apply(Notifications.PRIVATE_STATE_CHANGED, { private_state: Object.assign({}, State.private, { bombs: [FOUR_SEVENS] }) });
     assert.equal(State.playableBombs().length, 1, 'the server offers the bomb again');
     State.openRequest(playRequest([[], FOUR_SEVENS]));
     State.answerRequest({ cards: [] });
@@ -527,30 +520,30 @@ describe('State: requests', function () {
     State.reopenRequest();
     assert.equal(State.playableBombs().length, 1, 'the pass refused: the request is open again');
     State.answerRequest({ cards: [] });
-    State.apply('player_passed', { player_index: 0 });
+    State.apply(Notifications.PLAYER_PASSED, { player_index: 0 });
     assert.equal(State.playableBombs().length, 1, 'a pass confirmed leaves the bombs as told');
   });
   it('shows the passes of the open trick again after a reconnect (public_state.passed)', function () {
     State.reset();
-    State.apply('player_joined', joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1,
+    State.apply(Notifications.PLAYER_JOINED, joined({ trick_turns: [[1, [[14, 1]], ['single', 1, 14]]], trick_owner_index: 1,
       passed: [2, 3] }));
     assert.deepEqual(State.passed, [false, false, true, true]);
   });
   it('counts down the seat of a dropped client until it is back or an agent takes it', function () {
     State.reset();
-    State.apply('player_joined', joined({ away: [[1, 12.3]] }));
+    State.apply(Notifications.PLAYER_JOINED, joined({ away: [[1, 12.3]] }));
     assert.equal(State.awaySeconds(1), 13);
     assert.equal(State.awaySeconds(2), null);
-    State.apply('player_disconnected', { player_index: 2, player_name: 'Ben', seconds: 20 });
+    State.apply(Notifications.PLAYER_DISCONNECTED, { player_index: 2, player_name: 'Ben', seconds: 20 });
     assert.equal(State.awaySeconds(2), 20);
-    State.apply('player_joined', { player_index: 2, player_name: 'Ben' });
+    State.apply(Notifications.PLAYER_JOINED, { player_index: 2, player_name: 'Ben' });
     assert.equal(State.awaySeconds(2), null, 'back');
-    State.apply('player_left', { player_index: 1, player_name: 'Bot 2', host_index: 0, replaced_by_agent: true });
+    State.apply(Notifications.PLAYER_LEFT, { player_index: 1, player_name: 'Bot 2', host_index: 0, replaced_by_agent: true });
     assert.equal(State.awaySeconds(1), null, 'an agent took the seat');
   });
   it('runs a turn clock only for a request with a timeout', function () {
     State.reset();
-    State.apply('player_joined', joined());
+    State.apply(Notifications.PLAYER_JOINED, joined());
     const untimed = playRequest([[[2, 1]], []]);
     State.openRequest(untimed);
     assert.equal(State.requestSecondsLeft(), null, 'no limit');
@@ -564,14 +557,14 @@ describe('State: requests', function () {
 
 describe('TableControls (design 8.1.5)', function () {
   it('Grand Tichu step: continue, long press, play disabled', function () {
-    const states = TableControls.compute(situation({ phase: 'grand_tichu', requestAction: 'announce_grand_tichu' }));
+    const states = TableControls.compute(situation({ phase: Phases.GRAND_TICHU, requestAction: 'announce_grand_tichu' }));
     assert.deepEqual([states.pass.label, states.pass.enabled], ['button.continue', true]);
     assert.deepEqual([states.tichu.job, states.tichu.enabled], ['grandTichu', true]);
     assert.ok(!states.play.enabled);
   });
   it('push step: push enabled with three cards in the zones', function () {
-    const two = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 2 }));
-    const three = TableControls.compute(situation({ phase: 'schupf', requestAction: 'schupf', pushCount: 3 }));
+    const two = TableControls.compute(situation({ phase: Phases.SCHUPF, requestAction: 'schupf', pushCount: 2 }));
+    const three = TableControls.compute(situation({ phase: Phases.SCHUPF, requestAction: 'schupf', pushCount: 3 }));
     assert.deepEqual([two.play.label, two.play.enabled, three.play.enabled], ['button.push', false, true]);
     assert.ok(!three.pass.enabled && !three.tichu.enabled);
   });
@@ -628,30 +621,30 @@ describe('TableControls (design 8.1.5)', function () {
     assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal, hints: [] })).hint.visible);
     assert.ok(!TableControls.compute(situation({ requestAction: 'play', legalPlays: legal })).hint.visible);
     assert.ok(!TableControls.compute(situation({ hints: [legal[1]] })).hint.visible, 'not at turn');
-    for (const phase of ['grand_tichu', 'schupf', 'round_over']) {
+    for (const phase of ['grand_tichu', 'schupf', Notifications.ROUND_OVER]) {
       assert.ok(!TableControls.compute(situation({ phase: phase })).hint.visible, phase);
     }
   });
   it('after the own action the status speaks to the player, never of them (issue 11, item 12)', function () {
     let own = null;
-    own = TableControls.ownAction(own, 'player_passed', { player_index: 0 }, 0);
+    own = TableControls.ownAction(own, Notifications.PLAYER_PASSED, { player_index: 0 }, 0);
     assert.equal(own, 'pass');
     assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: own }),
       { key: 'status.youPassed', seat: null }, 'the turn still points here: not "Anna is playing."');
     assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: own }),
       { key: 'status.youPassedTurnOf', seat: 1 });
     assert.equal(I18n.t('status.youPassedTurnOf', { name: 'Bot 2' }), 'You passed. Bot 2 is playing.');
-    own = TableControls.ownAction(own, 'player_played', { turn: [1, [[9, 1]], ['single', 1, 9]] }, 0);
+    own = TableControls.ownAction(own, Notifications.PLAYER_PLAYED, { turn: [1, [[9, 1]], ['single', 1, 9]] }, 0);
     assert.equal(own, null, 'another seat acted');
     assert.deepEqual(TableControls.turnStatus({ turn: 2, seat: 0, ownAction: own }),
       { key: 'status.turnOf', seat: 2 });
-    own = TableControls.ownAction(own, 'player_played', { turn: [0, [[5, 1], [5, 2]], ['pair', 2, 5]] }, 0);
+    own = TableControls.ownAction(own, Notifications.PLAYER_PLAYED, { turn: [0, [[5, 1], [5, 2]], ['pair', 2, 5]] }, 0);
     assert.equal(own, 'play');
-    assert.equal(TableControls.ownAction(own, 'player_turn_changed', { current_turn_index: 1 }, 0), 'play');
-    assert.equal(TableControls.ownAction(own, 'trick_taken', { player_index: 0, points: 0 }, 0), null);
-    assert.equal(TableControls.ownAction(own, 'round_started', { round_index: 1 }, 0), null);
-    assert.equal(TableControls.ownAction(own, 'player_joined', joined(), 0), null);
-    assert.equal(TableControls.ownAction(own, 'player_joined', { player_index: 2, player_name: 'Ben' }, 0), 'play');
+    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_TURN_CHANGED, { current_turn_index: 1 }, 0), 'play');
+    assert.equal(TableControls.ownAction(own, Notifications.TRICK_TAKEN, { player_index: 0, points: 0 }, 0), null);
+    assert.equal(TableControls.ownAction(own, Notifications.ROUND_STARTED, { round_index: 1 }, 0), null);
+    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_JOINED, joined(), 0), null);
+    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_JOINED, { player_index: 2, player_name: 'Ben' }, 0), 'play');
     assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: null }),
       { key: 'status.waiting', seat: null });
     assert.equal(TableControls.turnStatus({ turn: null, seat: 0, ownAction: 'play' }), null);
@@ -675,13 +668,13 @@ describe('TableControls (design 8.1.5)', function () {
 });
 
 describe('CardBuilder', function () {
-  const fixture = document.getElementById('fixture');
+  const fixture = assert.present(document.getElementById('fixture'));
   it('builds a card with its key, suit class, value and symbols', function () {
     const card = CardBuilder.build([14, 4]);
     assert.equal(card.tagName, 'DIV');
     assert.equal(card.dataset.card, '14-4');
     assert.ok(card.classList.contains('card') && card.classList.contains('card-stars'));
-    assert.equal(card.querySelector('.card-value').textContent, 'A');
+    assert.equal(assert.present(card.querySelector('.card-value')).textContent, 'A');
     assert.equal(card.querySelectorAll('svg').length, 2);
     assert.equal(card.getAttribute('aria-label'), 'Ace of Stars');
   });
@@ -689,7 +682,7 @@ describe('CardBuilder', function () {
     const names = [[0, 0], [1, 0], [15, 0], [16, 0]].map(function (special) {
       const card = CardBuilder.build(special);
       assert.ok(card.classList.contains('special'));
-      return CardBuilder.symbolOf(special) + ':' + card.querySelector('.card-value').textContent;
+      return CardBuilder.symbolOf(special) + ':' + assert.present(card.querySelector('.card-value')).textContent;
     });
     assert.deepEqual(names, ['dog:Dog', 'mahjong:1', 'dragon:Dr', 'phoenix:Ph']);
   });
@@ -712,7 +705,7 @@ describe('CardBuilder', function () {
     CardBuilder.syncCards(fixture, [[11, 2]]);
     I18n.setLanguage('de');
     CardBuilder.syncCards(fixture, [[11, 2]]);
-    assert.equal(fixture.querySelector('.card-value').textContent, 'B');
+    assert.equal(assert.present(fixture.querySelector('.card-value')).textContent, 'B');
     assert.equal(fixture.children.length, 1);
     I18n.setLanguage('en');
   });
@@ -728,8 +721,6 @@ describe('CardTracker: cards still out', function () {
     assert.equal(summary.playedCount, 0);
     assert.equal(summary.acesOut, 3);
     assert.deepEqual(summary.specials, { dragon: 'out', phoenix: 'hand', dog: 'out', mahjong: 'out' });
-    assert.deepEqual(summary.fourOfAKindValues, [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    assert.deepEqual(summary.straightFlushSuits, [1, 2, 3, 4]);
   });
   it('takes played cards and the own hand out of what is out', function () {
     const played = [[15, 0], [0, 0], [14, 2], [7, 1], [9, 3]];
@@ -738,16 +729,8 @@ describe('CardTracker: cards still out', function () {
     assert.equal(summary.acesOut, 2);
     assert.equal(summary.outByValue[7], 2);
     assert.equal(summary.playedCount, 5);
-    assert.ok(summary.fourOfAKindValues.indexOf(7) < 0 && summary.fourOfAKindValues.indexOf(14) < 0);
-    assert.ok(summary.fourOfAKindValues.indexOf(8) >= 0);
+    assert.equal(summary.outByValue[8], 4);
     assert.equal(summary.out.length, 56 - 5 - 3);
-  });
-  it('sees no straight flush in a suit without five in a row out', function () {
-    // Swords: 6 and 10 gone leave runs 2-5, 7-9, J-A: none of five
-    const summary = CardTracker.summarize([[6, 1]], [[10, 1]]);
-    assert.deepEqual(summary.straightFlushSuits, [2, 3, 4]);
-    const next = CardTracker.summarize([[6, 1]], [[12, 1]]);
-    assert.deepEqual(next.straightFlushSuits, [1, 2, 3, 4], 'Swords 7..J are five in a row');
   });
 });
 
@@ -765,37 +748,37 @@ describe('CenterPanel: the plays of the open trick', function () {
 describe('TrickLog: the last trick', function () {
   it('keeps plays and passes in order and the taken trick with its winner', function () {
     let log = TrickLog.empty();
-    log = TrickLog.reduce(log, 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
-    log = TrickLog.reduce(log, 'player_passed', { player_index: 2 });
-    log = TrickLog.reduce(log, 'player_played', { turn: [3, [[15, 0]], ['single', 1, 15]] });
+    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [1, [[5, 1]], ['single', 1, 5]] });
+    log = TrickLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: 2 });
+    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [3, [[15, 0]], ['single', 1, 15]] });
     assert.equal(log.current.length, 3);
     assert.ok(log.current[1].pass);
-    log = TrickLog.reduce(log, 'trick_taken', { player_index: 3, points: 30, dragon_recipient: 0 });
+    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 3, points: 30, dragon_recipient: 0 });
     assert.deepEqual(log.current, []);
-    assert.equal(log.last.winner, 3);
-    assert.equal(log.last.dragonRecipient, 0);
-    assert.equal(log.last.points, 30);
-    assert.deepEqual(log.last.entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
+    assert.equal(assert.present(log.last).winner, 3);
+    assert.equal(assert.present(log.last).dragonRecipient, 0);
+    assert.equal(assert.present(log.last).points, 30);
+    assert.deepEqual(assert.present(log.last).entries.map(function (entry) { return entry.seat; }), [1, 2, 3]);
     assert.equal(log.taken, 1);
   });
   it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
-    let log = TrickLog.reduce(TrickLog.empty(), 'player_played', { turn: [1, [[5, 1]], ['single', 1, 5]] });
-    log = TrickLog.reduce(log, 'trick_taken', { player_index: 1, points: 5, dragon_recipient: null });
-    log = TrickLog.reduce(log, 'round_started', { round_index: 1 });
-    assert.equal(log.last.winner, 1, 'the final trick is kept over the deal');
+    let log = TrickLog.reduce(TrickLog.empty(), Notifications.PLAYER_PLAYED, { turn: [1, [[5, 1]], ['single', 1, 5]] });
+    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 1, points: 5, dragon_recipient: null });
+    log = TrickLog.reduce(log, Notifications.ROUND_STARTED, { round_index: 1 });
+    assert.equal(assert.present(log.last).winner, 1, 'the final trick is kept over the deal');
     assert.equal(log.taken, 0);
-    log = TrickLog.reduce(log, 'player_played', { turn: [2, [[9, 1]], ['single', 1, 9]] });
-    log = TrickLog.reduce(log, 'trick_taken', { player_index: 2, points: 0, dragon_recipient: null });
-    assert.equal(log.last.winner, 2, 'the new round\'s first trick replaces it');
+    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [2, [[9, 1]], ['single', 1, 9]] });
+    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 2, points: 0, dragon_recipient: null });
+    assert.equal(assert.present(log.last).winner, 2, 'the new round\'s first trick replaces it');
   });
   it('starts from the open trick on joining', function () {
-    let log = TrickLog.reduce(TrickLog.empty(), 'trick_taken', { player_index: 1, points: 0, dragon_recipient: null });
-    log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [] }));
+    let log = TrickLog.reduce(TrickLog.empty(), Notifications.TRICK_TAKEN, { player_index: 1, points: 0, dragon_recipient: null });
+    log = TrickLog.reduce(log, Notifications.PLAYER_JOINED, joined({ trick_turns: [] }));
     assert.equal(log.last, null);
-    log = TrickLog.reduce(log, 'player_joined', joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
+    log = TrickLog.reduce(log, Notifications.PLAYER_JOINED, joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
     assert.equal(log.current.length, 1);
     assert.equal(log.current[0].seat, 2);
-    assert.equal(TrickLog.reduce(log, 'player_turn_changed', {}), log, 'other events leave it');
+    assert.equal(TrickLog.reduce(log, Notifications.PLAYER_TURN_CHANGED, {}), log, 'other events leave it');
   });
 });
 
@@ -804,18 +787,18 @@ describe('MoveLog: the running log of the moves', function () {
   const nameOf = function (seat) { return names[seat]; };
   it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
     let log = MoveLog.empty();
-    log = MoveLog.reduce(log, 'player_played', { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
-    log = MoveLog.reduce(log, 'wish_made', { wish_value: 12 }, nameOf, 10);
+    log = MoveLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
+    log = MoveLog.reduce(log, Notifications.WISH_MADE, { wish_value: 12 }, nameOf, 10);
     names[2] = 'Bot 3';
-    log = MoveLog.reduce(log, 'player_passed', { player_index: 2 }, nameOf, 10);
+    log = MoveLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: 2 }, nameOf, 10);
     names[2] = 'Ben';
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['play', 'wish', 'pass']);
     assert.equal(log.moves[1].name, 'Ben');
     assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
-    assert.equal(MoveLog.reduce(log, 'player_turn_changed', {}, nameOf, 10), log, 'other events leave it');
+    assert.equal(MoveLog.reduce(log, Notifications.PLAYER_TURN_CHANGED, {}, nameOf, 10), log, 'other events leave it');
   });
   it('says that the Dog passes the lead to the partner, not "Single" (issue 35, finding 9)', function () {
-    const log = MoveLog.reduce(MoveLog.empty(), 'player_played', { turn: [1, [[0, 0]], ['single', 1, 0]], is_bomb: false },
+    const log = MoveLog.reduce(MoveLog.empty(), Notifications.PLAYER_PLAYED, { turn: [1, [[0, 0]], ['single', 1, 0]], is_bomb: false },
       nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['dog']);
     assert.equal(MoveLog.text(log.moves[0]), 'Rolf plays the Dog: the lead passes to Dora.');
@@ -823,19 +806,19 @@ describe('MoveLog: the running log of the moves', function () {
   it('keeps at most the limit, the newest', function () {
     let log = MoveLog.empty();
     for (let seat = 0; seat < 4; seat += 1) {
-      log = MoveLog.reduce(log, 'player_passed', { player_index: seat }, nameOf, 3);
+      log = MoveLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: seat }, nameOf, 3);
     }
     assert.deepEqual(log.moves.map(function (move) { return move.seat; }), [1, 2, 3]);
   });
   it('adds the Dragon gift to the trick taken', function () {
-    const log = MoveLog.reduce(MoveLog.empty(), 'trick_taken', { player_index: 1, points: 25, dragon_recipient: 2 },
+    const log = MoveLog.reduce(MoveLog.empty(), Notifications.TRICK_TAKEN, { player_index: 1, points: 25, dragon_recipient: 2 },
       nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
     assert.equal(log.moves[1].data.toName, 'Ben');
   });
   it('says who left the table and who plays the seat now (issue 35, finding 5)', function () {
     names[1] = 'Bot 2';  // the State took the notification first: the seat is the agent's
-    const log = MoveLog.reduce(MoveLog.empty(), 'player_left',
+    const log = MoveLog.reduce(MoveLog.empty(), Notifications.PLAYER_LEFT,
       { player_index: 1, player_name: 'Rolf', host_index: 0, replaced_by_agent: true }, nameOf, 10);
     names[1] = 'Rolf';
     assert.deepEqual(log.moves.map(function (move) { return [move.kind, move.name]; }), [['left', 'Rolf']]);
@@ -884,23 +867,23 @@ describe('AutoPass: the decision', function () {
     assert.ok(!AutoPass.shouldPass('bomb', request([[[9, 1]]]), []), 'not where passing is not legal');
   });
   it('ends with the trick', function () {
-    assert.ok(AutoPass.endsWith('trick_taken'));
-    assert.ok(AutoPass.endsWith('round_over'));
-    assert.ok(!AutoPass.endsWith('player_played'));
-    assert.ok(!AutoPass.endsWith('player_passed'));
+    assert.ok(AutoPass.endsWith(Notifications.TRICK_TAKEN));
+    assert.ok(AutoPass.endsWith(Notifications.ROUND_OVER));
+    assert.ok(!AutoPass.endsWith(Notifications.PLAYER_PLAYED));
+    assert.ok(!AutoPass.endsWith(Notifications.PLAYER_PASSED));
   });
 });
 
 describe('Replay viewer: labels, words and addresses', function () {
   it('reads record labels as cards', function () {
-    assert.deepEqual(ReplayView.cardOf('SZ'), [10, 1]);
-    assert.deepEqual(ReplayView.cardOf('RA'), [14, 4]);
-    assert.deepEqual(ReplayView.cardOf('GB'), [11, 3]);
-    assert.deepEqual(ReplayView.cardOf('B7'), [7, 2]);
-    assert.deepEqual(ReplayView.cardOf('Hu'), [0, 0]);
-    assert.deepEqual(ReplayView.cardOf('Ma'), [1, 0]);
-    assert.deepEqual(ReplayView.cardOf('Dr'), [15, 0]);
-    assert.deepEqual(ReplayView.cardOf('Ph'), [16, 0]);
+    assert.deepEqual(CardLabels.cardOf('SZ'), [10, 1]);
+    assert.deepEqual(CardLabels.cardOf('RA'), [14, 4]);
+    assert.deepEqual(CardLabels.cardOf('GB'), [11, 3]);
+    assert.deepEqual(CardLabels.cardOf('B7'), [7, 2]);
+    assert.deepEqual(CardLabels.cardOf('Hu'), [0, 0]);
+    assert.deepEqual(CardLabels.cardOf('Ma'), [1, 0]);
+    assert.deepEqual(CardLabels.cardOf('Dr'), [15, 0]);
+    assert.deepEqual(CardLabels.cardOf('Ph'), [16, 0]);
   });
   it('says what a step did, in English and German', function () {
     I18n.setLanguage('en');
@@ -1021,12 +1004,12 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     const unmeasured = Object.assign(judgement(10, 2, 50, null, 0), { loss_half_width: 0 });
     assert.equal(AnalysisView.verdict(unmeasured, name),
       'Cleo: 50 points lost, not established (no spread over the deals)');
-    const option = function (text) { return { text: text, cards: [] }; };
-    const tichu = { kind: 'tichu', seat: 0 };
+    const option = function (text) { return judgedOption({ text: text, cards: [] }); };
+    const tichu = judgedDecision({ kind: 'tichu', seat: 0 });
     assert.equal(AnalysisView.optionText(tichu, option('no Tichu'), name), 'no Tichu');
-    assert.equal(AnalysisView.optionText({ kind: 'wish', seat: 0 }, option('wish 12'), name), 'wish for a Queen');
-    assert.equal(AnalysisView.optionText({ kind: 'dragon', seat: 0 }, option('Dragon to seat 1'), name), 'Dragon to Ben');
-    assert.equal(AnalysisView.optionText({ kind: 'push', seat: 0 }, option('R2 → right'), name), 'R2 → right');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'wish', seat: 0 }), option('wish 12'), name), 'wish for a Queen');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'dragon', seat: 0 }), option('Dragon to seat 1'), name), 'Dragon to Ben');
+    assert.equal(AnalysisView.optionText(judgedDecision({ kind: 'push', seat: 0 }), option('R2 → right'), name), 'R2 → right');
     I18n.setLanguage('de');
     assert.equal(AnalysisView.verdict(blunder, name), 'Ada: grober Fehler, 90 ± 10 Punkte verschenkt');
     assert.equal(AnalysisView.verdict(exactBlunder, name), 'Ada: grober Fehler, 130 Punkte verschenkt, exakt');
@@ -1058,15 +1041,16 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
   it('names options in short words: the cards as in their corners, a push with its targets', function () {
     const name = function (seat) { return ['Ada', 'Ben', 'Cleo', 'Dan'][seat]; };
     const play = judgement(60, 0, 90, 'blunder', -120);
-    assert.equal(AnalysisView.shortText(play, { cards: ['GB', 'RB'] }, name), 'J J');
-    assert.equal(AnalysisView.shortText(play, { cards: ['Dr'] }, name), 'Dragon');
-    const push = { kind: 'push', seat: 0 };
-    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong right, 10 partner, A left');
-    assert.equal(AnalysisView.shortText({ kind: 'grand_tichu', seat: 0 }, { text: 'no Grand Tichu', cards: [] }, name),
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GB', 'RB'] }), name), 'J J');
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['Dr'] }), name), 'Dragon');
+    const push = judgedDecision({ kind: 'push', seat: 0 });
+    assert.equal(AnalysisView.shortText(push, judgedOption({ cards: ['Ma', 'SZ', 'RA'] }), name), 'Mah Jong right, 10 partner, A left');
+    const grand = judgedDecision({ kind: 'grand_tichu', seat: 0 });
+    assert.equal(AnalysisView.shortText(grand, judgedOption({ text: 'no Grand Tichu', cards: [] }), name),
       'no Grand Tichu');
     I18n.setLanguage('de');
-    assert.equal(AnalysisView.shortText(play, { cards: ['GD', 'RD'] }, name), 'D D');
-    assert.equal(AnalysisView.shortText(push, { cards: ['Ma', 'SZ', 'RA'] }, name), 'Mah Jong rechts, 10 Partner, A links');
+    assert.equal(AnalysisView.shortText(play, judgedOption({ cards: ['GD', 'RD'] }), name), 'D D');
+    assert.equal(AnalysisView.shortText(push, judgedOption({ cards: ['Ma', 'SZ', 'RA'] }), name), 'Mah Jong rechts, 10 Partner, A links');
     I18n.setLanguage('en');
   });
 });
@@ -1074,7 +1058,7 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
   describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
   it('counts every seat down from turn_clocks, and the time waited', function () {
     IdleSeats.reset();
-    IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
+    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
       { player_index: 1, seconds_left: null, waited: 5 }] }, 1000000);
     assert.equal(IdleSeats.secondsLeft(2, 1000000), 42);
     assert.equal(IdleSeats.secondsLeft(2, 1010500), 32);
@@ -1085,59 +1069,59 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(IdleSeats.waited(0, 1000000), null);
     assert.equal(IdleSeats.formatClock(42), '0:42');
     assert.equal(IdleSeats.formatClock(120), '2:00');
-    IdleSeats.apply('turn_clocks', { clocks: [] }, 1001000);
+    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [] }, 1001000);
     assert.ok(!IdleSeats.anyWaited());
   });
   it('offers the hand-over after 60 s of waiting, not for a seat handed over', function () {
     IdleSeats.reset();
-    IdleSeats.apply('turn_clocks', { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] }, 0);
+    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] }, 0);
     assert.ok(!IdleSeats.canHandOver(3, 9000));
     assert.ok(IdleSeats.canHandOver(3, 10000));
-    IdleSeats.apply('seat_handed_over', { player_index: 3, player_name: 'Ida', reason: 'host' }, 10000);
+    IdleSeats.apply(Notifications.SEAT_HANDED_OVER, { player_index: 3, player_name: 'Ida', reason: 'host' }, 10000);
     assert.ok(IdleSeats.handedOver.has(3));
     assert.ok(!IdleSeats.canHandOver(3, 20000));
-    IdleSeats.apply('seat_taken_back', { player_index: 3, player_name: 'Ida' }, 20000);
+    IdleSeats.apply(Notifications.SEAT_TAKEN_BACK, { player_index: 3, player_name: 'Ida' }, 20000);
     assert.ok(!IdleSeats.handedOver.has(3));
   });
   it('takes the handed-over seats from the own player_joined', function () {
     IdleSeats.reset();
-    IdleSeats.apply('player_joined', joined({ agent_plays_for: [0, 2] }), 0);
+    IdleSeats.apply(Notifications.PLAYER_JOINED, joined({ agent_plays_for: [0, 2] }), 0);
     assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2]);
-    IdleSeats.apply('player_joined', { player_index: 1, player_name: 'Ben' }, 0);
+    IdleSeats.apply(Notifications.PLAYER_JOINED, { player_index: 1, player_name: 'Ben' }, 0);
     assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2], 'another client changes nothing');
-    IdleSeats.apply('game_over', {}, 0);
+    IdleSeats.apply(Notifications.GAME_OVER, {}, 0);
     assert.equal(IdleSeats.handedOver.size, 0);
   });
   it('remembers who ended the game early until the next game, and State goes to the lobby', function () {
     State.reset();
-    State.apply('player_joined', joined());
+    State.apply(Notifications.PLAYER_JOINED, joined());
     State.openRequest(playRequest([[[2, 1]]]));
     IdleSeats.reset();
-    State.apply('game_ended_early', { player_index: 2, player_name: 'Ben' });
-    IdleSeats.apply('game_ended_early', { player_index: 2, player_name: 'Ben' }, 0);
+    State.apply(Notifications.GAME_ENDED_EARLY, { player_index: 2, player_name: 'Ben' });
+    IdleSeats.apply(Notifications.GAME_ENDED_EARLY, { player_index: 2, player_name: 'Ben' }, 0);
     assert.equal(State.public.is_running, false);
     assert.equal(State.request, null);
     assert.deepEqual(IdleSeats.endedEarly, { seat: 2, name: 'Ben' });
     I18n.setLanguage('en');
     assert.equal(I18n.t('rules.endedEarly', { name: 'Ben' }), 'Ben left; the game ended early.');
-    IdleSeats.apply('game_started', {}, 0);
+    IdleSeats.apply(Notifications.GAME_STARTED, {}, 0);
     assert.equal(IdleSeats.endedEarly, null);
   });
   it('keeps the turn clock, the leaving rule and the newcomers option', function () {
     State.reset();
-    const context = joined({ is_running: false, phase: 'lobby' });
+    const context = joined({ is_running: false, phase: Phases.LOBBY });
     context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
       newcomers: false };
-    State.apply('player_joined', context);
-    assert.equal(State.options.turnClock, 60);
-    assert.equal(State.options.onLeave, 'agent');
-    assert.equal(State.options.newcomers, false);
-    State.apply('options_changed', { agent: 'random', hints: true, turn_clock: 0, on_leave: 'end', newcomers: true });
-    assert.equal(State.options.turnClock, 0);
-    assert.equal(State.options.onLeave, 'end');
-    assert.equal(State.options.newcomers, true);
-    State.apply('options_changed', { agent: 'random', hints: true });
-    assert.equal(State.options.turnClock, null, 'a server without the options');
+    State.apply(Notifications.PLAYER_JOINED, context);
+    assert.equal(assert.present(State.options).turnClock, 60);
+    assert.equal(assert.present(State.options).onLeave, 'agent');
+    assert.equal(assert.present(State.options).newcomers, false);
+    State.apply(Notifications.OPTIONS_CHANGED, { agent: 'random', hints: true, turn_clock: 0, on_leave: 'end', newcomers: true });
+    assert.equal(assert.present(State.options).turnClock, 0);
+    assert.equal(assert.present(State.options).onLeave, 'end');
+    assert.equal(assert.present(State.options).newcomers, true);
+    State.apply(Notifications.OPTIONS_CHANGED, { agent: 'random', hints: true });
+    assert.equal(assert.present(State.options).turnClock, null, 'a server without the options');
   });
   it('says who left a game and who played on, in English and German', function () {
     const game = { players: [{ seat: 0, name: 'Anna' }, { seat: 1, name: 'Ben' }, { seat: 2, name: 'Bot 3' },
@@ -1209,7 +1193,7 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
     assert.equal(Puzzles.positionStep(at(60), steps), 59, 'a Tichu called: the step before the call');
     assert.equal(Puzzles.positionStep(Object.assign({}, at(3), { step: 2 }), steps), 1,
       'a push: the round\'s Grand Tichu step');
-    assert.equal(Puzzles.positionStep({ step: 1, round: 0, kind: 'grand_tichu', options: [], chosen: 0 }, steps), 0,
+    assert.equal(Puzzles.positionStep(judgedDecision({ step: 1, round: 0, kind: 'grand_tichu', options: [], chosen: 0 }), steps), 0,
       'a Grand Tichu: the deal (eight cards)');
   });
   it('counts an answer below the inaccuracy threshold as solved, never the choice made', function () {
@@ -1271,4 +1255,4 @@ describe('Puzzles: learn from your mistakes (issue 35, finding 8)', function () 
   });
 });
 
-run(document.getElementById('results'));
+run(assert.present(document.getElementById('results')));

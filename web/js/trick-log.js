@@ -4,6 +4,8 @@
  * as a pure reducer (the server sends no history; `trick_taken` empties the open trick).
  */
 
+import { Notifications } from './protocol.js';
+
 /**
  * One step of a trick: a play (`cards`, `combination`) or a pass (`pass: true`).
  * @typedef {Object} TrickEntry
@@ -56,22 +58,22 @@ function _playEntry(turn) {
  * @returns {TrickLogState} The log after.
  */
 function reduce(log, event, context) {
-  if (event === 'player_joined' && 'session_id' in context) {
+  if (event === Notifications.PLAYER_JOINED && 'session_id' in context) {
     const state = context.public_state || {};
     return { current: (state.trick_turns || []).map(_playEntry), last: null, taken: 0 };
   }
-  if (event === 'round_started') {
+  if (event === Notifications.ROUND_STARTED) {
     // the round's final trick stays reviewable through the next deal, until a trick is taken
     return { current: [], last: log.last, taken: 0 };
   }
-  if (event === 'player_played') {
+  if (event === Notifications.PLAYER_PLAYED) {
     return Object.assign({}, log, { current: log.current.concat([_playEntry(context.turn)]) });
   }
-  if (event === 'player_passed') {
+  if (event === Notifications.PLAYER_PASSED) {
     const entry = { seat: context.player_index, pass: true, cards: [], combination: null };
     return Object.assign({}, log, { current: log.current.concat([entry]) });
   }
-  if (event === 'trick_taken') {
+  if (event === Notifications.TRICK_TAKEN) {
     const recipient = context.dragon_recipient;
     return {
       current: [],

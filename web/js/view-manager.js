@@ -11,6 +11,7 @@ import { I18n } from './i18n.js';
 import { Modals } from './modals.js';
 import { SocialView } from './views/social-view.js';
 import { ToolbarView } from './views/toolbar-view.js';
+import { Dom } from './views/dom.js';
 
 /**
  * A view module.
@@ -51,7 +52,7 @@ function register(name, view) {
  * @returns {void}
  */
 function _applyLayout() {
-  const wrapper = document.getElementById('wrapper');
+  const wrapper = Dom.byId('wrapper');
   const width = window.innerWidth;
   const height = window.innerHeight;
   const landscape = width > height;
@@ -87,7 +88,7 @@ function _translateStatic() {
   document.documentElement.lang = language;
   document.title = I18n.t('app.title');
   for (const element of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n]'))) {
-    element.textContent = I18n.t(element.dataset.i18n);
+    element.textContent = I18n.t(element.dataset.i18n || '');
   }
 }
 
@@ -140,7 +141,7 @@ function init() {
  */
 function show(name, options) {
   Object.keys(_views).forEach(function (other) {
-    const element = document.getElementById('view-' + other);
+    const element = Dom.byId('view-' + other);
     element.hidden = other !== name;
     element.classList.toggle('active', other === name);
   });

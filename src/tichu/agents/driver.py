@@ -128,15 +128,18 @@ class AgentDriver:
             self.state.apply(self.state.fallback(action.seat))
 
 
-def play_game(agents: Sequence[Agent], rules: RuleSet, *, keep_rounds: bool = False) -> GameState:
-    """Play one game of four agents to its end (R7.4), with the rules' seeded shuffles.
+def play_game(agents: Sequence[Agent], rules: RuleSet, *, seed: int | None = None,
+              keep_rounds: bool = False) -> GameState:
+    """Play one game of four agents to its end (R7.4).
 
     :param agents: The agents, seat 0 first.
-    :param rules: The rule set; its seed seeds the shuffles.
+    :param rules: The rule set.
+    :param seed: (Optional) Seed of the game's shuffles (the caller's: the agents never see
+        it, R8); ``None`` for random ones.
     :param keep_rounds: Keep the finished rounds (for a game record).
     :returns: The finished game's state.
     """
-    state = GameState(rules, keep_rounds=keep_rounds)
+    state = GameState(rules, seed=seed, keep_rounds=keep_rounds)
     AgentDriver(state, agents).advance()
     return state
 

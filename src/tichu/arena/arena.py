@@ -188,14 +188,15 @@ def _play_chunk(job: ChunkJob) -> list[GameSummary]:
     for spec in job.specs:
         times = (TimeHistogram(), TimeHistogram())
         agents = _seat_agents(job, spec, times)
-        rules = RuleSet(target_score=job.target_score, seed=spec.seed)
-        state = play_game(agents, rules, keep_rounds=job.records)
+        rules = RuleSet(target_score=job.target_score)
+        state = play_game(agents, rules, seed=spec.seed, keep_rounds=job.records)
         game = state.game
         assert game is not None
         record = None
         if job.records:
             record = game_record_line(state.rounds, rules, [(agent.name, agent.kind) for agent in agents],
-                                      record_id=f"arena-{spec.seed}-{spec.index}", started_at=job.started_at)
+                                      record_id=f"arena-{spec.seed}-{spec.index}", seed=spec.seed,
+                                      started_at=job.started_at)
         summaries.append(summarize_game(spec.index, game.results, spec.swapped, TEAM_NAMES.index(game.winner),
                                         times, record))
     return summaries

@@ -21,6 +21,7 @@ from tichu.cli.errors import CommandError, CommandParser, run_command
 from tichu.client.bots import RandomBrain
 from tichu.client.connection import TableClient, run_bot
 from tichu.client.console import ConsoleBrain
+from tichu.client.messages import error_of
 
 
 def parser() -> CommandParser:
@@ -153,14 +154,13 @@ def refusal(client: TableClient) -> str | None:
     """
     if client.player_index is not None:
         return None
-    errors = [entry.message.get("payload") or {} for entry in client.received if entry.message.get("type") == "error"]
+    errors = [error for error in (error_of(entry.message) for entry in client.received) if error is not None]
     if not errors:
         return f"the server closed the connection before a seat was taken (close code {client.close_code})"
     last = errors[-1]
-    message = str(last.get("message", ""))
-    context = last.get("context") or {}
-    details = [f"{key}={value}" for key, value in context.items() if str(value) not in message]
-    return f"refused by the server: {message} (code {last.get('code')}{''.join(', ' + item for item in details)})"
+    message = last["message"]
+    details = [f"{key}={value}" for key, value in last["context"].items() if str(value) not in message]
+    return f"refused by the server: {message} (code {last['code']}{''.join(', ' + item for item in details)})"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,8 +32,8 @@ def export(args: argparse.Namespace) -> int:
         raise CommandError(f"no database at {args.db}")
     store = GameStore(args.db)
     try:
-        count = store.export_jsonl(args.out)
-        running = store.running_count()
+        count = store.archive.export_jsonl(args.out)
+        running = store.running.count()
     finally:
         store.close()
     print(f"{count} games written to {args.out}")

@@ -36,7 +36,7 @@ def import_files(args: argparse.Namespace) -> int:
                 unreadable += 1
                 print(f"{path}:{number}: skipped, {why}")
 
-            added, known = store.import_jsonl(path, report)
+            added, known = store.archive.import_jsonl(path, report)
             print(f"{path}: {added} games added, {known} already stored")
     finally:
         store.close()

@@ -3,7 +3,9 @@
 :class:`TableClient` connects (a first join or a reconnect, :func:`build_url`), logs every
 message both ways (:class:`LoggedMessage`), keeps the seat's
 :class:`~tichu.client.state.TableState` up to date from the notifications and hands each
-request to a :class:`~tichu.client.bots.Brain`. It answers again when the server refuses an
+request to a :class:`~tichu.client.bots.Brain`. Each frame is read once at the edge
+(:func:`~tichu.client.messages.read_message`) into the server's wire types; what the client
+sends are the commands of :mod:`tichu.server.wire.incoming`. It answers again when the server refuses an
 answer and drops requests that were cancelled or timed out, so that a brain only ever
 decides. :func:`run_bot` joins a table, plays and leaves. This is the one module of the
 client that talks to the network (aiohttp); ``tichu-client`` and ``poc/load_test.py``
@@ -14,36 +16,81 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar, Generic, TypeVar
 from urllib.parse import urlencode
 
 import aiohttp
 
-from tichu.client.bots import Brain, RandomBrain, decider, next_option
-from tichu.client.messages import CLOSED_CODES, REFUSAL_CODES, JsonDict
+from tichu.client.bots import Brain, RandomBrain, decide, next_option
+from tichu.client.messages import (
+    CLOSED_CODES,
+    REFUSAL_CODES,
+    Answer,
+    BadFrame,
+    JsonDict,
+    RawFrame,
+    context_of,
+    encode,
+    notification_of,
+    read_message,
+    response,
+)
 from tichu.client.state import TableState
 from tichu.server.codes import ErrorCode
+from tichu.server.wire.incoming import (
+    Announce,
+    Bomb,
+    Command,
+    Leave,
+    Ping,
+    SchupfAnswer,
+    StartGame,
+    SwapPlayers,
+)
+from tichu.server.wire.outgoing import (
+    ErrorPayload,
+    NotificationPayload,
+    PlayerJoined,
+    RequestCancelled,
+    RequestPayload,
+    ServerMessage,
+)
 
-__all__ = ["LoggedMessage", "TableClient", "build_url", "run_bot"]
+__all__ = ["LoggedMessage", "RawText", "Received", "Sent", "TableClient", "build_url", "run_bot"]
 
 log = logging.getLogger(__name__)
 
+M = TypeVar("M")
+
 
 @dataclass(frozen=True, slots=True)
-class LoggedMessage:
+class RawText:
+    """A text frame sent as it is (:meth:`TableClient.send_raw`), as the client logs it."""
+
+    TYPE: ClassVar[str] = "raw"
+    text: str
+
+
+#: A message received: the server's, or a frame that is none (kept as ``{"raw": text}``).
+Received = ServerMessage | RawFrame
+#: A message sent: a command, or text sent as it is.
+Sent = Command | RawText
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedMessage(Generic[M]):
     """One message sent or received.
 
     :ivar time: :func:`time.monotonic` when it was sent or received.
-    :ivar message: The message; text that is no JSON object is kept as ``{"raw": text}``.
+    :ivar message: The message (:data:`Received` or :data:`Sent`).
     """
 
     time: float
-    message: JsonDict
+    message: M
 
 
 
@@ -71,8 +118,8 @@ def build_url(host: str, port: int, *, player_name: str | None = None, table_nam
 
 @dataclass(slots=True)
 class _Answered:
-    request: JsonDict
-    tried: list[JsonDict]
+    request: RequestPayload
+    tried: list[Answer]
 
 
 class TableClient:
@@ -95,9 +142,9 @@ class TableClient:
         self.brain = brain if brain is not None else RandomBrain()
         self.state = TableState()
         self.session_id: str | None = None
-        self.pending_request: JsonDict | None = None
-        self.received: list[LoggedMessage] = []
-        self.sent: list[LoggedMessage] = []
+        self.pending_request: RequestPayload | None = None
+        self.received: list[LoggedMessage[Received]] = []
+        self.sent: list[LoggedMessage[Sent]] = []
         self.games_over = 0
         self.close_code: int | None = None
         self.has_left = False
@@ -131,15 +178,15 @@ class TableClient:
         """Whether there is no open connection."""
         return self._ws is None or self._ws.closed
 
-    def notifications(self, event: str | None = None) -> list[JsonDict]:
+    def notifications(self, event: str | None = None) -> list[Mapping[str, object]]:
         """Return the contexts of the notifications received, in order.
 
         :param event: Only this event's (``None``: every event's).
-        :returns: The ``context`` objects.
+        :returns: The ``context`` objects (:func:`~tichu.client.messages.context_of` types them).
         """
-        return [entry.message.get("payload", {}).get("context", {}) for entry in self.received
-                if entry.message.get("type") == "notification"
-                and (event is None or entry.message.get("payload", {}).get("event") == event)]
+        payloads = (notification_of(entry.message) for entry in self.received)
+        return [payload["context"] for payload in payloads
+                if payload is not None and (event is None or payload["event"] == event)]
 
     # -- connecting --
 
@@ -186,25 +233,23 @@ class TableClient:
 
     # -- sending --
 
-    async def send(self, type_: str, payload: JsonDict | None = None) -> None:
-        """Send one message ``{"type", "payload"}``.
+    async def send(self, command: Command) -> None:
+        """Send one message.
 
-        :param type_: The message's ``type``.
-        :param payload: Its ``payload`` (``None``: left out).
+        :param command: The message (:mod:`tichu.server.wire.incoming`).
         :raises ConnectionError: If the connection is closed.
         """
-        message: JsonDict = {"type": type_} if payload is None else {"type": type_, "payload": payload}
-        await self._send_text(json.dumps(message), message)
+        await self._send_text(encode(command), command)
 
     async def send_raw(self, text: str) -> None:
-        """Send a text frame as it is (for tests of malformed input); logged as ``{"raw": text}``.
+        """Send a text frame as it is (for tests of malformed input); logged as :class:`RawText`.
 
         :param text: The frame's text.
         :raises ConnectionError: If the connection is closed.
         """
-        await self._send_text(text, {"raw": text})
+        await self._send_text(text, RawText(text))
 
-    async def _send_text(self, text: str, logged: JsonDict) -> None:
+    async def _send_text(self, text: str, logged: Sent) -> None:
         if self._ws is None or self._ws.closed:
             raise ConnectionResetError("the connection is closed")
         self.sent.append(LoggedMessage(time.monotonic(), logged))
@@ -213,7 +258,7 @@ class TableClient:
     async def leave(self) -> None:
         """Leave the table (an agent takes the seat)."""
         self.has_left = True
-        await self.send("leave")
+        await self.send(Leave())
 
     async def swap_players(self, player_index_1: int, player_index_2: int) -> None:
         """Swap two seats (host only, lobby only).
@@ -221,15 +266,15 @@ class TableClient:
         :param player_index_1: One seat.
         :param player_index_2: The other seat.
         """
-        await self.send("swap_players", {"player_index_1": player_index_1, "player_index_2": player_index_2})
+        await self.send(SwapPlayers(player_index_1=player_index_1, player_index_2=player_index_2))
 
     async def start_game(self) -> None:
         """Start the game (host only, lobby only)."""
-        await self.send("start_game")
+        await self.send(StartGame())
 
     async def announce(self) -> None:
         """Call a plain Tichu (R6.1)."""
-        await self.send("announce")
+        await self.send(Announce())
 
     async def bomb(self, cards: Sequence[Sequence[int]]) -> None:
         """Play a bomb out of turn (R4.3).
@@ -237,31 +282,30 @@ class TableClient:
         :param cards: The bomb's ``[value, suit]`` pairs.
         """
         self._last_play_message = "bomb"
-        await self.send("bomb", {"cards": [list(card) for card in cards]})
+        await self.send(Bomb(cards=tuple((int(card[0]), int(card[1])) for card in cards)))
 
     async def ping(self) -> None:
         """Ask for a ``pong``."""
-        await self.send("ping")
+        await self.send(Ping())
 
-    async def respond(self, response_data: JsonDict) -> None:
+    async def respond(self, answer: Answer) -> None:
         """Answer the pending request; it stays known until the server accepts or refuses it.
 
-        :param response_data: The answer (see protocol.md, "Requests and responses").
+        :param answer: The answer, of the request's action (see protocol.md, "Requests and responses").
         :raises RuntimeError: If no request is pending.
         """
         request = self.pending_request
         if request is None:
             raise RuntimeError("no request is pending")
         self.pending_request = None
-        self._answered = _Answered(request, [response_data])
-        await self._send_response(request, response_data)
+        self._answered = _Answered(request, [answer])
+        await self._send_response(request, answer)
 
-    async def _send_response(self, request: JsonDict, response_data: JsonDict) -> None:
-        if request.get("action") == "schupf":
-            self.state.private["given_schupf_cards"] = response_data.get("given_schupf_cards")
+    async def _send_response(self, request: RequestPayload, answer: Answer) -> None:
+        if isinstance(answer, SchupfAnswer):
+            self.state.private["given_schupf_cards"] = [list(card) for card in answer.given_schupf_cards]
         self._last_play_message = "response"
-        await self.send("response", {"request_id": request.get("request_id"), "action": request.get("action"),
-                                     "response_data": response_data})
+        await self.send(response(request, answer))
 
     # -- receiving --
 
@@ -299,7 +343,7 @@ class TableClient:
             self._starts_sent += 1
             await self.start_game()
 
-    async def wait_for(self, predicate: Callable[[JsonDict], bool], timeout: float | None = None) -> JsonDict:
+    async def wait_for(self, predicate: Callable[[Received], bool], timeout: float | None = None) -> Received:
         """Wait for a received message (already received ones included) while :meth:`run` runs.
 
         :param predicate: Tells the wanted message.
@@ -323,40 +367,36 @@ class TableClient:
     async def receive_text(self, text: str) -> None:
         """Log and handle one text frame from the server (what :meth:`run` does per frame).
 
-        :param text: The frame's text; one that is no JSON object is logged and ignored.
+        :param text: The frame's text; one that is no message of the protocol
+            (:func:`~tichu.client.messages.read_message`) is logged as ``{"raw": text}`` and ignored.
         """
         try:
-            message = json.loads(text)
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
+            message = read_message(text)
+        except BadFrame as error:
             self._log_received({"raw": text})
-            log.warning("not a JSON object from the server: %.200s", text)
+            log.warning("no message of the protocol from the server (%s): %.200s", error, text)
             return
         self._log_received(message)
-        payload = message.get("payload") or {}
-        kind = message.get("type")
-        if kind == "notification":
-            await self._on_notification(str(payload.get("event")), payload.get("context") or {})
-        elif kind == "request":
-            self._open_request(payload)
-        elif kind == "error":
-            await self._on_error(payload)
+        if message["type"] == "notification":
+            await self._on_notification(message["payload"])
+        elif message["type"] == "request":
+            self._open_request(message["payload"])
+        elif message["type"] == "error":
+            await self._on_error(message["payload"])
 
-    def _log_received(self, message: JsonDict) -> None:
+    def _log_received(self, message: Received) -> None:
         self.received.append(LoggedMessage(time.monotonic(), message))
         self._news.set()
 
-    async def _on_notification(self, event: str, context: JsonDict) -> None:
+    async def _on_notification(self, payload: NotificationPayload) -> None:
+        event, context = payload["event"], payload["context"]
         try:
-            self.state.apply(event, context)
+            self.state.apply(event, dict(context))
         except (KeyError, IndexError, TypeError, ValueError) as error:
             log.warning("could not apply %s %r: %r", event, context, error)
-        if event == "player_joined" and "session_id" in context:
-            self.session_id = context["session_id"]
-            if context.get("pending_request"):
-                self._open_request(context["pending_request"])
-        elif event == "request_cancelled" and self._is_pending(context.get("request_id")):
+        if event == "player_joined":
+            self._on_joined(context_of(payload, PlayerJoined))
+        elif event == "request_cancelled" and self._is_pending(context_of(payload, RequestCancelled)["request_id"]):
             self._cancel_decision()
             self.pending_request = None
         elif event == "game_over":
@@ -366,12 +406,22 @@ class TableClient:
         except Exception:
             log.exception("the brain's hook failed on %s", event)
 
-    def _is_pending(self, request_id: Any) -> bool:
-        return self.pending_request is not None and self.pending_request.get("request_id") == request_id
+    def _on_joined(self, joined: PlayerJoined) -> None:
+        """This client joined (its session told) or another one did (no session): open the request
+        left pending while away."""
+        if "session_id" not in joined:
+            return
+        self.session_id = joined["session_id"]
+        pending = joined.get("pending_request")
+        if pending:
+            self._open_request(pending)
 
-    async def _on_error(self, error: JsonDict) -> None:
-        code = error.get("code")
-        log.warning("error %s from the server: %s %s", code, error.get("message"), error.get("context") or "")
+    def _is_pending(self, request_id: str) -> bool:
+        return self.pending_request is not None and self.pending_request["request_id"] == request_id
+
+    async def _on_error(self, error: ErrorPayload) -> None:
+        code = error["code"]
+        log.warning("error %s from the server: %s %s", code, error["message"], error["context"] or "")
         try:
             await self.brain.on_error(self, error)
         except Exception:
@@ -384,22 +434,22 @@ class TableClient:
         elif code in REFUSAL_CODES and self._answered is not None and self._last_play_message == "response":
             self._start_decision(self._answer_again(self._answered))
 
-    def _concerns_open_request(self, error: JsonDict) -> bool:
-        request_id = (error.get("context") or {}).get("request_id")
+    def _concerns_open_request(self, error: ErrorPayload) -> bool:
+        request_id = error["context"].get("request_id")
         open_request = self.pending_request or (self._answered.request if self._answered else None)
-        return request_id is None or (open_request is not None and open_request.get("request_id") == request_id)
+        return request_id is None or (open_request is not None and open_request["request_id"] == request_id)
 
     # -- deciding --
 
-    def _open_request(self, request: JsonDict) -> None:
-        hand = (request.get("context") or {}).get("hand_cards")
-        if hand is not None:
+    def _open_request(self, request: RequestPayload) -> None:
+        hand = request["context"].get("hand_cards")
+        if isinstance(hand, list):
             self.state.private["hand_cards"] = list(hand)
         self.pending_request = request
         self._answered = None
         self._start_decision(self._decide(request))
 
-    def _start_decision(self, decision: Coroutine[Any, Any, None]) -> None:
+    def _start_decision(self, decision: Coroutine[object, None, None]) -> None:
         self._cancel_decision()
         self._decision = asyncio.create_task(decision)
 
@@ -408,18 +458,14 @@ class TableClient:
             self._decision.cancel()
         self._decision = None
 
-    async def _decide(self, request: JsonDict) -> None:
-        action = str(request.get("action"))
-        method = decider(self.brain, action)
-        if method is None:
-            log.warning("unknown request action %r; not answered", action)
-            return
+    async def _decide(self, request: RequestPayload) -> None:
+        action = request["action"]
         try:
-            answer = await method(self, request.get("context") or {})
+            answer: Answer | None = await decide(self.brain, self, request)
         except Exception:
             log.exception("the brain failed on %s; answering the first option", action)
-            answer = next_option(request, []) or {}
-        if self.pending_request is request:
+            answer = next_option(request, [])
+        if answer is not None and self.pending_request is request:
             with _logged_send_failure():
                 await self.respond(answer)
 
@@ -430,7 +476,7 @@ class TableClient:
             log.exception("the brain failed on a refused answer")
             answer = next_option(answered.request, answered.tried)
         if answer is None:
-            log.warning("no answer left for request %s", answered.request.get("request_id"))
+            log.warning("no answer left for request %s", answered.request["request_id"])
             return
         answered.tried.append(answer)
         with _logged_send_failure():

@@ -16,21 +16,34 @@ Command(verb='swap', cards=(), numbers=(1, 2))
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
-from tichu.client.bots import Brain
+from tichu.client.bots import Brain, Seat
 from tichu.client.connection import TableClient
-from tichu.client.messages import JsonDict
+from tichu.client.messages import Answer, request_context
 from tichu.client.state import TableState
 from tichu.core.cards import CARDS, LABELS, Card, card_index
 from tichu.core.errors import RuleViolation
 from tichu.core.seats import TEAM_NAMES, team_of
+from tichu.server.wire import outgoing as out
+from tichu.server.wire.incoming import DragonAnswer, GrandTichuAnswer, PlayAnswer, SchupfAnswer, WishAnswer
+from tichu.server.wire.outgoing import (
+    DragonContext,
+    ErrorPayload,
+    HandContext,
+    PlayContext,
+    RequestPayload,
+    WishContext,
+)
 
 __all__ = ["HELP", "Command", "CommandError", "ConsoleBrain", "describe_event", "format_cards", "interpret",
            "options_text", "parse_command", "prompt_for", "render_table"]
 
 CALL_NAMES = {1: "Tichu", 2: "Grand Tichu"}
+A = TypeVar("A", bound=Answer)
+C = TypeVar("C", bound=Mapping[str, object])
 VALUE_NAMES = {10: "10", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
 
 
@@ -56,6 +69,11 @@ def format_cards(cards: Iterable[Sequence[int]], *, sort: bool = False) -> str:
 
 def _same_cards(first: Iterable[Sequence[int]], second: Iterable[Sequence[int]]) -> bool:
     return sorted(map(tuple, first)) == sorted(map(tuple, second))
+
+
+def _pairs(cards: Iterable[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    """Cards as the answers' ``(value, suit)`` pairs."""
+    return tuple((int(card[0]), int(card[1])) for card in cards)
 
 
 class CommandError(ValueError):
@@ -152,57 +170,57 @@ def _parse_seat(word: str) -> int:
     return int(word)
 
 
-def interpret(command: Command, request: JsonDict) -> JsonDict:
+def interpret(command: Command, request: RequestPayload) -> Answer:
     """Turn a command into the answer to a request, checked against the request's context.
 
     :param command: The parsed line.
     :param request: The open ``request`` payload.
-    :returns: The ``response_data``.
+    :returns: The answer.
     :raises CommandError: With a message for people, if the command does not answer the
         request or breaks a rule the context shows.
     """
-    action, context = request.get("action"), request.get("context") or {}
+    action = request["action"]
     if action == "announce_grand_tichu":
         return _interpret_grand_tichu(command)
     if action == "schupf":
-        return _interpret_schupf(command, context)
+        return _interpret_schupf(command, request_context(request, HandContext))
     if action == "play":
-        return _interpret_play(command, context)
+        return _interpret_play(command, request_context(request, PlayContext))
     if action == "wish":
-        return _interpret_wish(command)
+        return _interpret_wish(command, request_context(request, WishContext))
     if action == "give_dragon_away":
-        return _interpret_dragon(command, context)
+        return _interpret_dragon(command, request_context(request, DragonContext))
     raise CommandError(f"cannot answer the request {action!r}")
 
 
-def _interpret_grand_tichu(command: Command) -> JsonDict:
+def _interpret_grand_tichu(command: Command) -> GrandTichuAnswer:
     if command.verb not in ("yes", "no", "pass"):
         raise CommandError("Grand Tichu? answer yes or no")
-    return {"announced": command.verb == "yes"}
+    return GrandTichuAnswer(announced=command.verb == "yes")
 
 
-def _interpret_schupf(command: Command, context: JsonDict) -> JsonDict:
+def _interpret_schupf(command: Command, context: HandContext) -> SchupfAnswer:
     if command.verb != "cards" or len(command.cards) != 3:
         raise CommandError("name three cards to push: to the right, to your partner, to the left")
-    _check_held(command.cards, context.get("hand_cards") or [])
-    return {"given_schupf_cards": [list(card) for card in command.cards]}
+    _check_held(command.cards, context["hand_cards"])
+    return SchupfAnswer(given_schupf_cards=_pairs(command.cards))
 
 
-def _interpret_play(command: Command, context: JsonDict) -> JsonDict:
-    legal = context.get("legal_plays") or []
+def _interpret_play(command: Command, context: PlayContext) -> PlayAnswer:
+    legal = context["legal_plays"]
     if command.verb == "pass":
         if [] not in legal:
             raise CommandError("you cannot pass now: you lead, or the wish must be fulfilled")
-        return {"cards": []}
+        return PlayAnswer(cards=())
     if command.verb not in ("cards", "bomb"):
         raise CommandError("play cards (e.g. S5 B5) or pass")
-    _check_held(command.cards, context.get("hand_cards") or [])
+    _check_held(command.cards, context["hand_cards"])
     match = next((play for play in legal if play and _same_cards(play, command.cards)), None)
     if match is None:
-        wish = context.get("wish_value") or 0
+        wish = context["wish_value"] or 0
         reason = f"; the wish ({wish}) must be fulfilled if you can" if wish else ""
         raise CommandError(f"{format_cards(command.cards)} is not a legal play now{reason}")
-    return {"cards": match}
+    return PlayAnswer(cards=_pairs(match))
 
 
 def _check_held(cards: Sequence[Card], hand: Sequence[Sequence[int]]) -> None:
@@ -212,17 +230,23 @@ def _check_held(cards: Sequence[Card], hand: Sequence[Sequence[int]]) -> None:
         raise CommandError(f"you do not hold {format_cards(missing)}")
 
 
-def _interpret_wish(command: Command) -> JsonDict:
-    if command.verb not in ("wish", "number") or not (command.numbers[0] == 0 or 2 <= command.numbers[0] <= 14):
-        raise CommandError("wish a value: wish 2..14 (or 2-9 Z B D K A)")
-    return {"wish_value": command.numbers[0]}
+def _interpret_wish(command: Command, context: WishContext) -> WishAnswer:
+    values = context["wish_values"]
+    if command.verb not in ("wish", "number") or command.numbers[0] not in values:
+        raise CommandError(f"wish one of {_wish_choices(values)}")
+    return WishAnswer(wish_value=command.numbers[0])
 
 
-def _interpret_dragon(command: Command, context: JsonDict) -> JsonDict:
-    opponents = list(context.get("opponent_indexes") or [])
+def _wish_choices(values: Iterable[int]) -> str:
+    """The values the server lists for a wish, for people (``0`` as ``0 for none``)."""
+    return ", ".join("0 for none" if value == 0 else str(value) for value in values)
+
+
+def _interpret_dragon(command: Command, context: DragonContext) -> DragonAnswer:
+    opponents = context["opponent_indexes"]
     if command.verb not in ("dragon", "number") or command.numbers[0] not in opponents:
         raise CommandError(f"give the Dragon trick to seat {' or '.join(map(str, opponents))}")
-    return {"dragon_recipient": command.numbers[0]}
+    return DragonAnswer(dragon_recipient=command.numbers[0])
 
 
 def render_table(state: TableState) -> str:
@@ -295,14 +319,16 @@ def _value_name(value: int) -> str:
     return VALUE_NAMES.get(value, str(value))
 
 
-def describe_event(state: TableState, event: str, context: JsonDict) -> str | None:
+def describe_event(state: TableState, event: str, context: Mapping[str, object]) -> str | None:
     """Describe a notification in one line for people (after :meth:`TableState.apply`).
 
     :param state: The seat's view (for names).
     :param event: The notification's event.
-    :param context: Its context.
+    :param context: Its context (of the type :data:`~tichu.server.wire.outgoing.NOTIFICATIONS`
+        names for the event).
     :returns: The line, or ``None`` for an event not worth a line (a change of the private state
-        that leaves the seat neither a call nor a bomb).
+        that leaves the seat neither a call nor a bomb); a context not of its event's shape is
+        shown as it is.
     """
     describe = _DESCRIPTIONS.get(event)
     if describe is None:
@@ -310,43 +336,66 @@ def describe_event(state: TableState, event: str, context: JsonDict) -> str | No
     try:
         return describe(state, context)
     except (KeyError, IndexError, TypeError, ValueError):
-        return f"{event}: {context}"
+        return f"{event}: {dict(context)}"
 
 
-def _played(state: TableState, context: JsonDict) -> str:
-    seat, cards, combination = context["turn"]
-    how = "bombs" if context.get("out_of_turn") else "plays"
+#: How a notification is described: from the seat's view and the context (read as its event's type).
+Description = Callable[[TableState, Mapping[str, object]], "str | None"]
+
+
+def _describing(kind: type[C], describe: Callable[[TableState, C], str | None]) -> Description:
+    """A description of the notifications whose context is a ``kind``."""
+    def described(state: TableState, context: Mapping[str, object]) -> str | None:
+        return describe(state, cast(C, context))  # its event's type: read_message checked it
+    return described
+
+
+def _played(state: TableState, context: out.PlayerPlayed) -> str:
+    seat, cards, combination = cast(tuple[int, out.Cards, list[object]], context["turn"])  # Turn's shape
+    how = "bombs" if context["out_of_turn"] else "plays"
     return f"{state.name(seat)} {how} {format_cards(cards)} ({combination[0]} {combination[2]})"
 
 
-def _trick_taken(state: TableState, context: JsonDict) -> str:
-    text = f"{state.name(context['player_index'])} takes the trick ({context['points']} points)"
-    recipient = context.get("dragon_recipient")
+def _trick_taken(state: TableState, context: out.TrickTaken) -> str:
+    taker, recipient = context["player_index"], context["dragon_recipient"]
+    text = f"{state.name(taker) if taker is not None else '?'} takes the trick ({context['points']} points)"
     return text if recipient is None else f"{text}; the Dragon trick goes to {state.name(recipient)}"
 
 
-_DESCRIPTIONS: dict[str, Callable[[TableState, JsonDict], str | None]] = {
-    "player_joined": lambda s, c: f"{c['player_name']} joins at seat {c['player_index']}",
-    "player_left": lambda s, c: f"{c['player_name']} leaves seat {c['player_index']}"
-                                + (" (an agent plays on)" if c.get("replaced_by_agent") else ""),
-    "players_swapped": lambda s, c: f"seats {c['player_index_1']} and {c['player_index_2']} swapped",
+def _left(state: TableState, context: out.PlayerLeft) -> str:
+    agent = " (an agent plays on)" if context["replaced_by_agent"] else ""
+    return f"{context['player_name']} leaves seat {context['player_index']}{agent}"
+
+
+def _start_playing(state: TableState, context: out.StartPlaying) -> str:
+    received = context.get("received_schupf_cards") or []
+    return f"Received {format_cards(received)}; {state.name(context['start_player_index'])} leads."
+
+
+_DESCRIPTIONS: dict[str, Description] = {
+    "player_joined": _describing(out.PlayerJoined,
+                                 lambda s, c: f"{c['player_name']} joins at seat {c['player_index']}"),
+    "player_left": _describing(out.PlayerLeft, _left),
+    "players_swapped": _describing(out.PlayersSwapped,
+                                   lambda s, c: f"seats {c['player_index_1']} and {c['player_index_2']} swapped"),
     "game_started": lambda s, c: "The game starts.",
-    "round_started": lambda s, c: f"Round {c['round_index'] + 1} starts.",
+    "round_started": _describing(out.RoundStarted, lambda s, c: f"Round {c['round_index'] + 1} starts."),
     "hand_cards_dealt": lambda s, c: f"Dealt: {format_cards(s.hand, sort=True)}",
-    "player_announced": lambda s, c: f"{s.name(c['player_index'])} calls {CALL_NAMES[2 if c.get('grand') else 1]}!",
-    "start_playing": lambda s, c: f"Received {format_cards(c.get('received_schupf_cards') or [])}; "
-                                  f"{s.name(c['start_player_index'])} leads.",
-    "player_passed": lambda s, c: f"{s.name(c['player_index'])} passes",
-    "player_played": _played,
-    "player_out": lambda s, c: f"{s.name(c['player_index'])} is out (#{c['place']})",
-    "wish_made": lambda s, c: f"Wish: {_value_name(c['wish_value'])}",
+    "player_announced": _describing(out.PlayerAnnounced, lambda s, c: f"{s.name(c['player_index'])} calls "
+                                                                      f"{CALL_NAMES[2 if c['grand'] else 1]}!"),
+    "start_playing": _describing(out.StartPlaying, _start_playing),
+    "player_passed": _describing(out.PlayerIndex, lambda s, c: f"{s.name(c['player_index'])} passes"),
+    "player_played": _describing(out.PlayerPlayed, _played),
+    "player_out": _describing(out.PlayerOut, lambda s, c: f"{s.name(c['player_index'])} is out (#{c['place']})"),
+    "wish_made": _describing(out.WishMade, lambda s, c: f"Wish: {_value_name(c['wish_value'])}"),
     "wish_fulfilled": lambda s, c: "The wish is fulfilled.",
     "request_cancelled": lambda s, c: "(A bomb cancelled your turn.)",
     "private_state_changed": lambda s, c: options_text(s),
-    "trick_taken": _trick_taken,
-    "round_over": lambda s, c: f"Round over: {c['points'][0]} : {c['points'][1]}, total {c['total'][0]} : "
-                               f"{c['total'][1]}",
-    "game_over": lambda s, c: f"Game over: team {c['winner']} wins, {c['total'][0]} : {c['total'][1]}",
+    "trick_taken": _describing(out.TrickTaken, _trick_taken),
+    "round_over": _describing(out.RoundOver, lambda s, c: f"Round over: {c['points'][0]} : {c['points'][1]}, "
+                                                          f"total {c['total'][0]} : {c['total'][1]}"),
+    "game_over": _describing(out.GameOver, lambda s, c: f"Game over: team {c['winner']} wins, "
+                                                        f"{c['total'][0]} : {c['total'][1]}"),
 }
 
 
@@ -354,20 +403,23 @@ _PROMPTS = {
     "announce_grand_tichu": "Grand Tichu? (yes/no)",
     "schupf": "Push three cards: to the right, to your partner, to the left (e.g. S2 Ph B3)",
     "play": "Your turn: type cards (e.g. S5 B5) or pass",
-    "wish": "Wish a value: wish 2..14 (or 2-9 Z B D K A)",
+    "wish": "Wish a value (e.g. wish 8, wish K): one of",
     "give_dragon_away": "Give the Dragon trick to an opponent: dragon SEAT",
 }
 
 
-def prompt_for(request: JsonDict) -> str:
-    """The question a request asks a person, with the hint where the server sends one."""
-    action, context = str(request.get("action")), request.get("context") or {}
+def prompt_for(request: RequestPayload) -> str:
+    """The question a request asks a person, with the choices and the hint where the server sends them."""
+    action = request["action"]
     prompt = _PROMPTS.get(action, action)
     if action == "give_dragon_away":
-        prompt += f" ({' or '.join(map(str, context.get('opponent_indexes') or []))})"
-    hint = context.get("hint")
-    if hint:
-        prompt += f" [hint: {format_cards(hint[0]) or 'pass'}]"
+        prompt += f" ({' or '.join(map(str, request_context(request, DragonContext)['opponent_indexes']))})"
+    elif action == "wish":
+        prompt += f" {_wish_choices(request_context(request, WishContext)['wish_values'])}"
+    elif action == "play":
+        hint = request_context(request, PlayContext)["hint"]
+        if hint:
+            prompt += f" [hint: {format_cards(hint[0]) or 'pass'}]"
     return f"> {prompt}"
 
 
@@ -383,47 +435,53 @@ class ConsoleBrain(Brain):
         self._answers: asyncio.Queue[Command] = asyncio.Queue()
         self._asking: str | None = None
 
-    async def announce_grand_tichu(self, client: TableClient, context: JsonDict) -> JsonDict:
-        return await self._ask(client, "announce_grand_tichu", context)
+    async def announce_grand_tichu(self, client: Seat, context: HandContext) -> GrandTichuAnswer:
+        return await self._ask(client, "announce_grand_tichu", context, _interpret_grand_tichu)
 
-    async def schupf(self, client: TableClient, context: JsonDict) -> JsonDict:
-        return await self._ask(client, "schupf", context)
+    async def schupf(self, client: Seat, context: HandContext) -> SchupfAnswer:
+        return await self._ask(client, "schupf", context, lambda command: _interpret_schupf(command, context))
 
-    async def play(self, client: TableClient, context: JsonDict) -> JsonDict:
-        return await self._ask(client, "play", context)
+    async def play(self, client: Seat, context: PlayContext) -> PlayAnswer:
+        return await self._ask(client, "play", context, lambda command: _interpret_play(command, context))
 
-    async def wish(self, client: TableClient, context: JsonDict) -> JsonDict:
-        return await self._ask(client, "wish", context)
+    async def wish(self, client: Seat, context: WishContext) -> WishAnswer:
+        return await self._ask(client, "wish", context, lambda command: _interpret_wish(command, context))
 
-    async def give_dragon_away(self, client: TableClient, context: JsonDict) -> JsonDict:
-        return await self._ask(client, "give_dragon_away", context)
+    async def give_dragon_away(self, client: Seat, context: DragonContext) -> DragonAnswer:
+        return await self._ask(client, "give_dragon_away", context,
+                               lambda command: _interpret_dragon(command, context))
 
-    async def refused(self, client: TableClient, request: JsonDict, tried: Sequence[JsonDict]) -> JsonDict | None:
-        return await self._ask(client, str(request.get("action")), request.get("context") or {})
+    async def refused(self, client: Seat, request: RequestPayload, tried: Sequence[Answer]) -> Answer | None:
+        return await self._ask(client, request["action"], request["context"],
+                               lambda command: interpret(command, request))
 
-    async def _ask(self, client: TableClient, action: str, context: JsonDict) -> JsonDict:
-        request = {"action": action, "context": context}
+    async def _ask(self, client: Seat, action: str, context: out.RequestContext,
+                   answer: Callable[[Command], A]) -> A:
+        """Show the table and the question, then take lines until one answers it.
+
+        :param answer: Turns a command into the answer, or raises :class:`CommandError`.
+        """
         while not self._answers.empty():
             self._answers.get_nowait()  # typed before the question
         self.output(render_table(client.state))
-        self.output(prompt_for(request))
+        self.output(prompt_for({"request_id": "", "action": action, "context": context, "timeout": None}))
         self._asking = action
         try:
             while True:
                 try:
-                    return interpret(await self._answers.get(), request)
+                    return answer(await self._answers.get())
                 except CommandError as error:
                     self.output(f"! {error}")
         finally:
             self._asking = None
 
-    async def on_notification(self, client: TableClient, event: str, context: JsonDict) -> None:
+    async def on_notification(self, client: Seat, event: str, context: Mapping[str, object]) -> None:
         line = describe_event(client.state, event, context)
         if line is not None:
             self.output(line)
 
-    async def on_error(self, client: TableClient, error: JsonDict) -> None:
-        self.output(f"! server: {error.get('message')} (error {error.get('code')})")
+    async def on_error(self, client: Seat, error: ErrorPayload) -> None:
+        self.output(f"! server: {error['message']} (error {error['code']})")
 
     async def handle_line(self, client: TableClient, line: str) -> bool:
         """Act on one typed line: answer the open question or send an unprompted message.

@@ -1,8 +1,11 @@
 """One seat's view of a table, kept up to date from the protocol's notifications.
 
 :class:`TableState` holds the ``public_state`` and ``private_state`` of
-``docs/protocol.md`` as a seat receives them on joining and applies each
-notification after it. It is a pure reducer (no socket, no clock, no decision), so that the
+``docs/protocol.md`` as a seat receives them on joining and replaces their fields with those
+each game event carries (``public_delta``, ``private_delta``: docs/server.md, "The state with
+every event"): it works out nothing of the rules (issue 36). Only the seats' names and the
+clients at them follow the table's notifications, and the hands revealed to a seat that is out
+(R8.3) the plays after them. It is a pure reducer (no socket, no clock, no decision), so that the
 connection (:mod:`tichu.client.connection`), the bots (:mod:`tichu.client.bots`) and the
 console (:mod:`tichu.client.console`) share one reading of the notifications and it can be
 tested without a network. Cards travel as ``[value, suit]`` lists.
@@ -11,10 +14,11 @@ tested without a network. Cards travel as ``[value, suit]`` lists.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from tichu.client.messages import JsonDict
+from tichu.server.wire.outgoing import PrivateDelta, PublicDelta
 
 __all__ = ["TableState"]
 
@@ -30,7 +34,7 @@ _AGENT_PREFIX = "Bot "
 _SNAPSHOT_PUBLIC = ("player_names", "host_index", "is_running", "phase", "round_index", "current_turn_index",
                     "count_hand_cards", "announcements", "wish_value", "wish_open", "trick_turns",
                     "trick_owner_index", "trick_points", "points", "tricks_won", "out_order", "played_cards",
-                    "round_scores", "total")
+                    "count_pushed", "round_scores", "total")
 
 
 def _sorted(cards: Iterable[Sequence[int]]) -> list[list[int]]:
@@ -47,10 +51,11 @@ class TableState:
     as received on joining and kept up to date from the notifications after it.
 
     :ivar player_index: The own seat, or ``None`` before joining.
-    :ivar public: The ``public_state`` object.
-    :ivar private: The ``private_state`` object; its ``may_announce`` and ``bombs`` (what the seat
-        may do beyond its turn, R6.1, R4.3) are the server's, replaced by each
-        ``private_state_changed`` (docs/server.md): the client does not work them out.
+    :ivar public: The ``public_state`` object, its fields replaced by each event's ``public_delta``.
+    :ivar private: The ``private_state`` object, its fields replaced by each event's
+        ``private_delta`` and wholly by ``private_state_changed``; its ``may_announce`` and
+        ``bombs`` (what the seat may do beyond its turn, R6.1, R4.3) are the server's too
+        (docs/server.md): the client does not work them out.
     :ivar client_seats: The seats known to be held by clients (this one and those that
         joined after it).
     :ivar revealed_hands: The hands of ``hands_revealed`` (R8.3) less the cards played since, or
@@ -65,16 +70,28 @@ class TableState:
         self.revealed_hands: list[Any] | None = None
 
     def apply(self, event: str, context: JsonDict) -> None:
-        """Apply one notification; an event without effect on the state is ignored.
+        """Apply one notification: the state it carries (``public_delta``, ``private_delta``),
+        then what a table's notification says of its seats; anything else is ignored.
 
         :param event: The notification's ``event``.
         :param context: Its ``context``.
         :raises KeyError, IndexError, TypeError, ValueError: For a context that is not as
             protocol.md describes it.
         """
+        self._replace(context)
         handler = getattr(self, f"_on_{event}", None)
         if handler is not None:
             handler(context)
+
+    def _replace(self, context: Mapping[str, object]) -> None:
+        """Take the state a game event brings (docs/server.md, "The state with every event"):
+        the fields of ``public_state`` and ``private_state`` that changed, replaced as sent."""
+        public = cast("PublicDelta | None", context.get("public_delta"))
+        if public:
+            self.public.update(copy.deepcopy(public))
+        private = cast("PrivateDelta | None", context.get("private_delta"))
+        if private:
+            self.private.update(copy.deepcopy(private))
 
     @property
     def hand(self) -> list[list[int]]:
@@ -127,9 +144,6 @@ class TableState:
         seats: list[Any] = self.public.setdefault(key, [0, 0, 0, 0])
         return seats
 
-    def _is_me(self, seat: int) -> bool:
-        return seat == self.player_index
-
     def _on_player_joined(self, context: JsonDict) -> None:
         seat = context["player_index"]
         if "session_id" in context:
@@ -168,92 +182,19 @@ class TableState:
                 and names[seat] == f"{_AGENT_PREFIX}{came_from + 1}":
             names[seat] = ""
 
-    def _on_game_started(self, context: JsonDict) -> None:
-        self.public.update(is_running=True, round_scores=[], total=[0, 0])
-
     def _on_round_started(self, context: JsonDict) -> None:
-        self.public.update(round_index=context["round_index"], phase="grand_tichu", current_turn_index=None,
-                           count_hand_cards=[0] * 4, announcements=[0] * 4, wish_value=0, wish_open=False,
-                           trick_turns=[], trick_owner_index=None, trick_points=0, points=[0] * 4,
-                           tricks_won=[0] * 4, out_order=[], played_cards=[], passed=[])
-        self.private.update(hand_cards=[], given_schupf_cards=None, received_schupf_cards=None)
         self.revealed_hands = None
 
-    def _on_hand_cards_dealt(self, context: JsonDict) -> None:
-        count = int(context["count"])
-        self.public["count_hand_cards"] = [held + count for held in self._seats("count_hand_cards")]
-        self.public["phase"] = "grand_tichu" if count == 8 else "schupf"
-        if "hand_cards" in context:
-            self.private["hand_cards"] = list(context["hand_cards"])
-
-    def _on_player_announced(self, context: JsonDict) -> None:
-        self._seats("announcements")[context["player_index"]] = 2 if context.get("grand") else 1
-
-    def _on_player_schupfed(self, context: JsonDict) -> None:
-        seat = context["player_index"]
-        self._seats("count_hand_cards")[seat] -= 3
-        given = self.private.get("given_schupf_cards")
-        if self._is_me(seat) and given:
-            self.private["hand_cards"] = _without(self.hand, given)
-
-    def _on_start_playing(self, context: JsonDict) -> None:
-        self.public["count_hand_cards"] = [held + 3 for held in self._seats("count_hand_cards")]
-        self.public.update(phase="playing", current_turn_index=context["start_player_index"])
-        received = context.get("received_schupf_cards")
-        if received is not None:  # a private_state_changed before it may have brought them already
-            self.private.update(received_schupf_cards=received,
-                                hand_cards=_without(self.hand, received) + [list(card) for card in received])
-
-    def _on_player_passed(self, context: JsonDict) -> None:
-        passed: list[int] = self.public.setdefault("passed", [])
-        if context["player_index"] not in passed:
-            passed.append(context["player_index"])
-            passed.sort()  # in seat order, as public_state sends it
-
     def _on_player_played(self, context: JsonDict) -> None:
-        turn = context["turn"]
-        seat, cards = turn[0], turn[1]
-        self.public.setdefault("trick_turns", []).append(list(turn))
-        self.public.setdefault("played_cards", []).extend(cards)
-        self._seats("count_hand_cards")[seat] -= len(cards)
-        self.public.update(trick_owner_index=context["trick_owner_index"], trick_points=context["trick_points"],
-                           passed=[])
-        if self._is_me(seat):
-            self.private["hand_cards"] = _without(self.hand, cards)
+        seat, cards = context["turn"][0], context["turn"][1]
         if self.revealed_hands is not None:  # protocol.md: the seat tracks the rest from player_played
             self.revealed_hands[seat] = _without(self.revealed_hands[seat], cards)
 
     def _on_private_state_changed(self, context: JsonDict) -> None:
         self.private = copy.deepcopy(context["private_state"])
 
-    def _on_player_out(self, context: JsonDict) -> None:
-        self.public.setdefault("out_order", []).append(context["player_index"])
-
-    def _on_wish_made(self, context: JsonDict) -> None:
-        self.public.update(wish_value=context["wish_value"], wish_open=context["wish_value"] != 0)
-
-    def _on_wish_fulfilled(self, context: JsonDict) -> None:
-        self.public.update(wish_value=0, wish_open=False)  # as public_state sends it: 0 unless open
-
-    def _on_trick_taken(self, context: JsonDict) -> None:
-        recipient = context.get("dragon_recipient")
-        taker = context["player_index"] if recipient is None else recipient
-        self._seats("points")[taker] += context["points"]
-        self._seats("tricks_won")[taker] += 1
-        self.public.update(trick_turns=[], trick_owner_index=None, trick_points=0, passed=[])
-
     def _on_hands_revealed(self, context: JsonDict) -> None:
         self.revealed_hands = list(context["hands"])
-
-    def _on_player_turn_changed(self, context: JsonDict) -> None:
-        self.public["current_turn_index"] = context["current_turn_index"]
-
-    def _on_round_over(self, context: JsonDict) -> None:
-        self.public.setdefault("round_scores", []).append(list(context["points"]))
-        self.public.update(phase="round_over", current_turn_index=None, total=context["total"])
-
-    def _on_game_over(self, context: JsonDict) -> None:
-        self.public.update(phase="game_over", is_running=False, current_turn_index=None, total=context["total"])
 
     def _on_game_ended_early(self, context: JsonDict) -> None:
         # a person's leaving ended the game (on_leave "end", docs/server.md): shown as after game_over

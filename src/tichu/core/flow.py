@@ -18,7 +18,8 @@ The contract (after OpenSpiel's states):
   copies it cheaply. Every method that changes the state validates first and raises
   :class:`~tichu.core.errors.RuleViolation` without changing anything.
 - The deal is an explicit chance outcome: :meth:`GameState.deal` draws it from the game's
-  seeded shuffle, or takes any deal given (a search's sample, a replay's record).
+  shuffle source, or takes any deal given (a search's sample, a replay's record). The
+  source, and its seed, belong to whoever runs the game, never to the rules (R8).
 - The order of offers: before every play decision (R4.1), each seat that may still call
   Tichu (R6.1) is offered the call, in seat order from seat 0; then, on a trick with a
   combination to beat, each seat holding a bomb that may land (R4.3) is offered it, the
@@ -55,6 +56,7 @@ The contract (after OpenSpiel's states):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from itertools import permutations
 
@@ -102,18 +104,20 @@ class GameState:
     :ivar decision_seat: The seat that makes it (:data:`CHANCE` for the deal, ``None`` at the end).
     """
 
-    def __init__(self, rules: RuleSet | None = None, game: Game | None = None, *,
+    def __init__(self, rules: RuleSet | None = None, game: Game | None = None, *, seed: int | None = None,
                  prompted: Sequence[bool] = ALL_PROMPTED, keep_rounds: bool = False) -> None:
         """Start a game before its first deal.
 
-        :param rules: (Optional) The rule set; its seed seeds the shuffles.
+        :param rules: (Optional) The rule set.
         :param game: (Optional) The game's scores and shuffle source; a new
-            :class:`~tichu.core.game.Game` of ``rules`` if omitted.
+            :class:`~tichu.core.game.Game` of ``rules`` if omitted, its shuffles seeded by ``seed``.
+        :param seed: (Optional) Seed of the new game's shuffles (the caller runs the game and
+            owns it; the rules do not carry it, R8); ``None`` for a random one.
         :param prompted: Per seat whether it is offered calls and bombs.
         :param keep_rounds: Keep the finished rounds in :attr:`rounds`.
         """
         self.rules = rules or RuleSet()
-        self.game: Game | None = game or Game(self.rules)
+        self.game: Game | None = game or Game(self.rules, random.Random(seed))
         self.round: Round | None = None
         self.round_index = 0
         self.rounds: list[Round] = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from tichu.core.outcomes import RoundResult
 from tichu.core.round import Round
@@ -21,8 +20,11 @@ def is_game_over(total: tuple[int, int] | list[int], target_score: int) -> bool:
 class Game:
     """Scores of a game and the shuffles of its rounds.
 
+    The shuffles' source belongs to whoever runs the game (it owns the seed, if any): the
+    rules, which every seat sees (R8), know nothing of it.
+
     :ivar rules: The rule set.
-    :ivar rng: The shuffle's source, seeded from ``rules.seed``.
+    :ivar rng: The shuffles' source.
     :ivar results: The finished rounds' results.
     :ivar total: ``[team 20, team 31]`` after the finished rounds.
     """
@@ -31,12 +33,11 @@ class Game:
         """Start a game.
 
         :param rules: (Optional) The rule set.
-        :param rng: (Optional) The shuffle's source; ``random.Random(rules.seed)`` if omitted.
+        :param rng: (Optional) The shuffles' source (seeded by its owner for games that can
+            be played again); a fresh ``random.Random()`` if omitted.
         """
         self.rules = rules or RuleSet()
-        self.rng = rng or random.Random(self.rules.seed)
-        # R8: the seed would tell every hand; the rounds, whose rules each seat sees, lack it.
-        self._round_rules = replace(self.rules, seed=None)
+        self.rng = rng or random.Random()
         self.results: list[RoundResult] = []
         self.total = [0, 0]
 
@@ -47,7 +48,7 @@ class Game:
         :param deal: (Optional) Per seat ``(first 8, last 6)`` card masks.
         :raises RuleViolation: If ``deal`` is not 56 distinct cards split 8 + 6.
         """
-        return Round(self._round_rules, self.rng, deal)
+        return Round(self.rules, self.rng, deal)
 
     def clone(self) -> Game:
         """Return an independent copy: the results, the scores and the shuffle source's state."""
@@ -55,7 +56,6 @@ class Game:
         other.rules = self.rules
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        other._round_rules = self._round_rules
         other.results = list(self.results)
         other.total = list(self.total)
         return other

@@ -1,4 +1,9 @@
-"""The rule set of a game: target score, the wish, and flags for rule variants (rules.md)."""
+"""The rule set of a game: target score, the wish, and flags for rule variants (rules.md).
+
+It holds no seed: the deal is a chance outcome (:mod:`tichu.core.flow`), and whoever runs
+games (the Arena, the server, an environment, a test) owns the shuffles' source and hands it
+to :class:`~tichu.core.game.Game`. So the rules every seat sees (R8) cannot tell the deal.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,6 @@ class RuleSet:
 
     :ivar target_score: Points at which the game ends (R7.4).
     :ivar wish_optional: The Mah Jong player may wish nothing (R5.1, official rule).
-    :ivar seed: Seed of the shuffles, or ``None`` for a random one.
     :ivar tichu_before_schupf: A plain Tichu may be called as soon as all 14 cards are
         dealt, before the pushed cards arrive (the official rule; R2.4's house rule
         otherwise).
@@ -23,7 +27,6 @@ class RuleSet:
 
     target_score: int = 1000
     wish_optional: bool = False
-    seed: int | None = None
     tichu_before_schupf: bool = False
     reveal_hands_when_out: bool = True
 
@@ -32,13 +35,11 @@ class RuleSet:
         return by_fields(self)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the rules as a record's ``rules`` object (records.md), without the seed."""
-        data = asdict(self)
-        data.pop("seed")
-        return data
+        """Return the rules as a record's ``rules`` object (records.md)."""
+        return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], seed: int | None = None) -> RuleSet:
+    def from_json(cls, data: dict[str, Any]) -> RuleSet:
         """Build a rule set from a record's ``rules`` object; unknown keys are ignored."""
-        known = {field.name for field in fields(cls)} - {"seed"}
-        return cls(seed=seed, **{key: value for key, value in data.items() if key in known})
+        known = {field.name for field in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})

@@ -21,6 +21,7 @@ from tichu.core.flow import GameState
 from tichu.core.frozen import by_fields
 from tichu.core.round import Phase, Round
 from tichu.core.ruleset import RuleSet
+from tichu.core.unseen import unseen_cards
 
 
 class TablePhase(StrEnum):
@@ -99,6 +100,8 @@ class PrivateState:
     :ivar received_schupf_cards: Its received cards (from right, partner, left) or ``None``.
     :ivar may_announce: Whether it may call Tichu now (R2.4, R6.1, R6.3).
     :ivar bombs: The bombs it may lay now (R4.3): out of turn, or at its turn as its play.
+    :ivar unseen_cards: The cards it has not seen (mask): neither in its hand nor played (R8.1,
+        R8.2); the server lists the bombs they could still form (:mod:`tichu.core.unseen`, R3.7).
     """
 
     player_index: int
@@ -107,6 +110,7 @@ class PrivateState:
     received_schupf_cards: tuple[int, int, int] | None
     may_announce: bool = False
     bombs: tuple[Play, ...] = ()
+    unseen_cards: int = 0
 
     def __reduce__(self) -> tuple[type[PrivateState], tuple[Any, ...]]:
         """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
@@ -136,11 +140,13 @@ def build_public_state(info: TableInfo, round_: Round | None) -> PublicState:
 def build_private_state(round_: Round | None, seat: int) -> PrivateState:
     """Build a seat's private state (R8.2) with what the rules let it do beyond its turn: its
     own cards and public facts decide both (the core's :meth:`~tichu.core.round.Round.can_announce`
-    and :meth:`~tichu.core.round.Round.playable_bombs`)."""
+    and :meth:`~tichu.core.round.Round.playable_bombs`), and the cards it has not seen
+    (:func:`~tichu.core.unseen.unseen_cards`: all but its hand and the played cards)."""
     if round_ is None:
         return PrivateState(seat, 0, None, None)
     return PrivateState(seat, round_.hands[seat], round_.given[seat], round_.received(seat),
-                        round_.can_announce(seat), tuple(round_.playable_bombs(seat)))
+                        round_.can_announce(seat), tuple(round_.playable_bombs(seat)),
+                        unseen_cards(round_.hands[seat], round_.played))
 
 
 def follow(info: TableInfo, state: GameState) -> None:

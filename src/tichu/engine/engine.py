@@ -32,7 +32,7 @@ from tichu.core.combos import Play, classify_mask
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.flow import GameState
 from tichu.core.game import Game
-from tichu.core.outcomes import NOTHING, GameEnded, Outcomes, PlayerOut, RoundEnded, TrickTaken
+from tichu.core.outcomes import NOTHING, GameEnded, Outcomes, PlayerOut, RoundEnded, StartPlaying, TrickTaken
 from tichu.core.round import Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.views import SeatView, TableInfo, TablePhase, follow, view_of
@@ -73,18 +73,23 @@ class GameEngine:
 
     :ivar players: The four players, by seat.
     :ivar rules: The rule set.
+    :ivar seed: The seed the games are dealt from, ``None`` for random deals: the owner's (the
+        server's, a test's), which the store and the record keep; never in the rules, which
+        every seat sees (R8).
     :ivar info: Table facts beyond the round (names, host, phase, scores).
     :ivar state: The running (or last) game's state, ``None`` before the first.
     """
 
-    def __init__(self, players: Sequence[Player], rules: RuleSet | None = None, *,
+    def __init__(self, players: Sequence[Player], rules: RuleSet | None = None, *, seed: int | None = None,
                  rng: random.Random | None = None, info: TableInfo | None = None,
                  bomb_window: float = 0.0, keep_rounds: bool = False) -> None:
         """Seat the players.
 
         :param players: Four players, seat 0 first.
-        :param rules: (Optional) The rule set; its seed seeds the shuffles.
-        :param rng: (Optional) The shuffle source instead of ``rules.seed``.
+        :param rules: (Optional) The rule set.
+        :param seed: (Optional) Each game is shuffled from ``random.Random(seed)``.
+        :param rng: (Optional) The shuffle source of every game instead of ``seed`` (a game
+            resumed after a restart deals its next rounds afresh; its seed stays the record's).
         :param info: (Optional) Table facts; names are taken from the players if omitted.
         :param bomb_window: Seconds to wait for unprompted bombs before a trick is taken,
             for the clients the state names (its bomb window).
@@ -94,6 +99,7 @@ class GameEngine:
             raise ValueError("a table has four seats")
         self.players = list(players)
         self.rules = rules or RuleSet()
+        self.seed = seed
         self._rng = rng
         self.info = info or TableInfo(player_names=[player.name for player in players])
         self.state: GameState | None = None
@@ -121,8 +127,12 @@ class GameEngine:
         """The running (or last) game's scores."""
         state = self.state or self._resumed
         if state is None or state.game is None:
-            return Game(self.rules, self._rng)
+            return self._new_game()
         return state.game
+
+    def _new_game(self) -> Game:
+        """A game of the rules, dealt from the engine's shuffle source or its seed."""
+        return Game(self.rules, self._rng or random.Random(self.seed))
 
     @property
     def rounds(self) -> list[Round]:
@@ -188,8 +198,11 @@ class GameEngine:
     def _tell(self, state: GameState, caused: Outcomes) -> None:
         """Tell the table what an action caused, in order: the core's outcomes are its events;
         a round's end is told with its scores (:meth:`_round_over`), the game's end by :meth:`run`.
-        A trick taken changes the table for whoever is asked meanwhile."""
+        The table's facts follow the state before play starts is told (its phase, R2.5); a trick
+        taken changes the table for whoever is asked meanwhile."""
         for outcome in caused:
+            if isinstance(outcome, StartPlaying):
+                follow(self.info, state)
             if isinstance(outcome, RoundEnded):
                 self._round_over(state)
             elif isinstance(outcome, GameEnded):
@@ -213,7 +226,7 @@ class GameEngine:
         :param unfinished: The round being played, or ``None`` (the next is dealt).
         :raises ValueError: If a finished round is not over, or the unfinished one is.
         """
-        self._resumed = GameState.resume(self.rules, Game(self.rules, self._rng), finished, unfinished,
+        self._resumed = GameState.resume(self.rules, self._new_game(), finished, unfinished,
                                          prompted=self._prompted(), keep_rounds=self.keep_rounds)
         follow(self.info, self._resumed)
         self.info.is_running = True  # from now on the table shows the resumed game
@@ -257,7 +270,7 @@ class GameEngine:
         state, self._resumed = self._resumed, None
         new = state is None
         if state is None:
-            state = GameState(self.rules, Game(self.rules, self._rng), prompted=self._prompted(),
+            state = GameState(self.rules, self._new_game(), prompted=self._prompted(),
                               keep_rounds=self.keep_rounds)
             self.info.round_scores = []
             self.info.total = (0, 0)
@@ -336,9 +349,8 @@ class GameEngine:
                                                       for seat in seats]
         answers: list[tuple[int, int, int] | None] = await self._all_answers(replies)
         for seat, answer in zip(seats, answers):
-            caused = self._apply_checked(state, Action(ActionKind.SCHUPF, seat, answer))
-            follow(self.info, state)
-            self._tell(state, caused)  # each push as it is made: the last one hands the cards over
+            self._tell(state, self._apply_checked(state, Action(ActionKind.SCHUPF, seat, answer)))
+        follow(self.info, state)
 
     def _apply_checked(self, state: GameState, action: Action) -> Outcomes:
         """Apply an answer; one the rules refuse is logged and replaced by the state's fallback

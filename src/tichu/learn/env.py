@@ -113,7 +113,7 @@ class TichuEnv(AECEnv[str, Observation, int]):
                 seats.append(None)
             else:
                 seats.append(make_agent(self.opponents, name=f"{self.opponents}-{seat}", seed=rng.getrandbits(63)))
-        self.state = GameState(RuleSet(target_score=self.target_score, seed=rng.getrandbits(63)))
+        self.state = GameState(RuleSet(target_score=self.target_score), seed=rng.getrandbits(63))
         self.driver = AgentDriver(self.state, seats)
         self.driver.info.player_names = [f"seat_{seat}" if agent is None else agent.name
                                          for seat, agent in enumerate(seats)]

@@ -33,7 +33,7 @@ class NoPosition(ValueError):
 class Position:
     """A game as it stood after one step of its record.
 
-    :ivar rules: The game's rules (without a seed: the rounds after this one are dealt afresh).
+    :ivar rules: The game's rules.
     :ivar entries: The game up to the step as journal entries (its deals and every decision).
     :ivar names: Who held each seat at that step (the record's players and seat changes).
     :ivar step: The step's index (``record_steps``).
@@ -77,5 +77,4 @@ def position_after(record: Mapping[str, object], step: int) -> Position:
     made, over = found[0]
     if over:
         raise NoPosition(f"the round is over after step {step}")
-    rules = RuleSet.from_json(rules_of(record).to_json())  # without the seed
-    return Position(rules, tuple(entries), tuple(made["names"]), step)
+    return Position(rules_of(record), tuple(entries), tuple(made["names"]), step)

@@ -87,13 +87,16 @@ def round_json(round_: Round, *, events: bool = True) -> RoundRecord:
 
 
 def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple[str, str]], *,
-                record_id: str, started_at: str | None = None, events: bool = True) -> GameRecord:
+                record_id: str, seed: int | None = None, started_at: str | None = None,
+                events: bool = True) -> GameRecord:
     """Build a game record.
 
     :param rounds: The game's finished rounds.
-    :param rules: The rule set (its seed is the record's seed).
+    :param rules: The rule set.
     :param players: ``(name, kind)`` per seat.
     :param record_id: A unique id.
+    :param seed: (Optional) The seed the game was dealt from, from whoever ran it (the Arena,
+        the server); ``None`` if it had none.
     :param started_at: (Optional) Start time; now if omitted.
     :param events: With the rounds' events (see :func:`round_json`).
     :returns: The record as a JSON-ready dict.
@@ -106,7 +109,7 @@ def game_record(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple
         "format": FORMAT,
         "id": record_id,
         "started_at": started_at or now_iso(),
-        "seed": rules.seed,
+        "seed": seed,
         "rules": rules.to_json(),
         "players": [{"name": name, "kind": kind} for name, kind in players],
         "rounds": [round_json(round_, events=events) for round_ in rounds],
@@ -121,20 +124,21 @@ def record_line(record: Mapping[str, object]) -> str:
 
 
 def game_record_line(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple[str, str]], *,
-                     record_id: str, started_at: str | None = None) -> str:
+                     record_id: str, seed: int | None = None, started_at: str | None = None) -> str:
     """A game record as the line :func:`record_line` writes of :func:`game_record`, the same
     text, made faster: the events, nearly all of a record, are written as text
     (:func:`~tichu.records.event_text.events_text`), and only the rest goes through the JSON
     encoder (the Arena writes a record of every game it plays).
 
     :param rounds: The game's finished rounds.
-    :param rules: The rule set (its seed is the record's seed).
+    :param rules: The rule set.
     :param players: ``(name, kind)`` per seat.
     :param record_id: A unique id.
+    :param seed: (Optional) The seed the game was dealt from (see :func:`game_record`).
     :param started_at: (Optional) Start time; now if omitted.
     """
-    skeleton = record_line(game_record(rounds, rules, players, record_id=record_id, started_at=started_at,
-                                       events=False))
+    skeleton = record_line(game_record(rounds, rules, players, record_id=record_id, seed=seed,
+                                       started_at=started_at, events=False))
     parts = skeleton.split(_NO_EVENTS)  # a string value escapes its quotes: only the rounds' keys match
     assert len(parts) == len(rounds) + 1
     pieces = [parts[0]]
@@ -400,14 +404,15 @@ def event_action(event: Mapping[str, object]) -> Action:
 
 
 def rules_of(record: Mapping[str, object]) -> RuleSet:
-    """The rule set of a record: its ``rules`` object (absent: the defaults) and ``seed``.
+    """The rule set of a record: its ``rules`` object (absent: the defaults). The record's
+    ``seed`` is checked but belongs to no rule set (a replay deals from the record).
 
     :raises TypeError: For a ``rules`` that is no object or a ``seed`` that is no number.
     """
     rules, seed = record.get("rules") or {}, record.get("seed")
     if not isinstance(rules, dict) or not (seed is None or _is_int(seed)):
         raise TypeError("rules must be an object and seed a number")
-    return RuleSet.from_json(rules, seed if isinstance(seed, int) else None)
+    return RuleSet.from_json(rules)
 
 
 def _is_int(value: object) -> bool:

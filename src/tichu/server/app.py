@@ -103,8 +103,8 @@ async def _factory_context(app: web.Application) -> AsyncIterator[None]:
         runner = app[ANALYSES] = AnalysisRunner(store, app[POOL], app[ANALYSIS_STEPS], settings.analysis_samples)
         app[FACTORY] = GameFactory(settings, store, app[POOL], agents=app[AGENTS],
                                    on_finished=runner.game_finished if settings.analysis == "all" else None)
-        app[FACTORY].restore(await store.read(lambda games: games.running_games()))
-        app[FACTORY].reopen_lobbies(await store.read(lambda games: games.take_lobbies()))
+        app[FACTORY].restore(await store.read(lambda games: games.running.games()))
+        app[FACTORY].reopen_lobbies(await store.read(lambda games: games.running.take_lobbies()))
         if settings.analysis != "off":
             await runner.start()
         try:

@@ -17,6 +17,8 @@ from tichu.analysis import DEFAULT_SAMPLES
 from tichu.server.guard.forwarded import parse_trusted
 
 #: The words a boolean setting accepts (case-insensitive).
+#: A setting's value, read from its text by its field's type.
+SettingValue = int | float | Path | bool | str
 _TRUE = frozenset({"1", "true", "on", "yes"})
 _FALSE = frozenset({"0", "false", "off", "no"})
 #: The values of ``TICHU_ANALYSIS`` (docs/server.md, "Game analysis"): no analyses, an analysis of
@@ -141,7 +143,7 @@ class Settings:
         """
         values = read_env_file(env_file) if env_file is not None and env_file.is_file() else {}
         values.update(os.environ if environ is None else environ)
-        changes: dict[str, Any] = {}
+        changes: dict[str, Any] = {}  # open: each value is of its own field's type, which the name picks
         for field in fields(cls):
             raw = values.get(f"TICHU_{field.name.upper()}")
             if raw is None or raw == "":
@@ -179,7 +181,7 @@ def check_agent(kind: str, what: str = "agent") -> None:
         raise ValueError(f"{what}={kind!r}: {error}") from None
 
 
-def _convert(name: str, kind: str, raw: str) -> Any:
+def _convert(name: str, kind: str, raw: str) -> SettingValue:
     try:
         if kind in ("int", "int | None"):
             number = int(raw)

@@ -10,6 +10,8 @@
 import { Analysis } from '../analysis.js';
 import { I18n } from '../i18n.js';
 
+/** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
+
 /**
  * A label's mark as an element (`.analysis-annot`), or null for a decision without a label.
  * @param {?string} label `inaccuracy`, `mistake`, `blunder` or null.
@@ -27,7 +29,7 @@ function mark(label) {
 
 /**
  * The list's items: one button per judgement.
- * @param {Object[]} list The judgements, in the order shown.
+ * @param {Judgement[]} list The judgements, in the order shown.
  * @param {{what: function(Object): string, current: (Object|null)}} options What a judgement
  *   played in words, and the judgement shown (marked `aria-current`).
  * @returns {HTMLLIElement[]} The `li` items, each with a `button.analysis-move[data-step]`.

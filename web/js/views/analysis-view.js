@@ -15,6 +15,7 @@
 
 import { AnalysisState } from '../analysis-state.js';
 import { Analysis } from '../analysis.js';
+import { CardLabels } from '../card-labels.js';
 import { EventBus } from '../event-bus.js';
 import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
@@ -23,7 +24,11 @@ import { User } from '../user.js';
 import { AnalysisMoves } from './analysis-moves.js';
 import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
-import { ReplayView } from './replay-view.js';
+import { PushOption } from './push-option.js';
+
+/** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
+/** @typedef {import('../protocol-types.js').AnalysisOption} Option */
+/** @typedef {import('../protocol-types.js').AnalysisDocument} AnalysisDocument */
 
 /** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
 const SVG = 'http://www.w3.org/2000/svg';
@@ -35,8 +40,6 @@ const MARKER_HEIGHT = 120;
 const SHAPES = Object.freeze({ mistake: 'M0 -11 L11 9 L-11 9 Z', blunder: 'M0 -13 L13 0 L0 13 L-13 0 Z' });
 /** @type {Object<string, string>} The markers as characters (legend, selects, list). */
 const SYMBOLS = Object.freeze({ mistake: '▲', blunder: '◆' });
-/** @type {ReadonlyArray<string>} A push's targets in the order of its cards (R2.3). */
-const PUSH_TARGETS = Lib.PUSH_TARGETS;
 /** @type {string} The class of the hand cards the best option would have played. */
 const BEST_CLASS = 'analysis-best';
 
@@ -63,8 +66,8 @@ const _shown = { steps: 0, index: 0, box: { width: 1000, height: 150, pad: PAD }
 
 /**
  * A judged option in words or cards: played cards as small cards, anything else as words.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLElement} The `.analysis-what`.
  */
@@ -73,22 +76,14 @@ function _what(judgement, option, name) {
   what.className = 'analysis-what';
   const cards = option.cards || [];
   if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
-    const cardsOf = ReplayView.cardOf;
+    const cardsOf = CardLabels.cardOf;
     cards.map(cardsOf).forEach(function (card) { what.appendChild(CardBuilder.build(card)); });
     what.setAttribute('aria-label', cards.map(function (label) { return I18n.cardName(cardsOf(label)); }).join(', '));
     what.classList.add('analysis-cards');
     return what;
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    cards.forEach(function (label, at) {
-      const part = document.createElement('span');
-      part.className = 'analysis-push-part';
-      const where = document.createElement('span');
-      where.className = 'analysis-push-to';
-      where.textContent = I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-      part.append(CardBuilder.build(ReplayView.cardOf(label)), where);
-      what.appendChild(part);
-    });
+  if (PushOption.isPush(judgement, cards)) {
+    what.append(...PushOption.parts(cards, 'analysis'));
     what.setAttribute('aria-label', _plain(judgement, option, name));
     what.classList.add('analysis-cards', 'analysis-push');
     return what;
@@ -100,8 +95,8 @@ function _what(judgement, option, name) {
 /**
  * An option that plays no cards in words of the language shown (the document's English
  * `text` when it is none of the known ones).
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "pass", "no Tichu", "wish for a 7", "Dragon to Ben".
  */
@@ -132,15 +127,22 @@ function optionText(judgement, option, name) {
  * @returns {string} The words.
  */
 function cardsText(labels) {
-  return Lib.sortCards(labels.map(ReplayView.cardOf)).map(function (card) {
-    return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]);
-  }).join(' ');
+  return CardLabels.cardsOf(labels).map(_shortCard).join(' ');
+}
+
+/**
+ * A card in short words: its value as in the card's corner, a special card by name.
+ * @param {number[]} card The card.
+ * @returns {string} E.g. "5", "K", "Dragon".
+ */
+function _shortCard(card) {
+  return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]);
 }
 
 /**
  * An option in short words: the cards played or pushed, or what it is ("pass", "Tichu").
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "7 7", "3 right, K partner, 5 left", "no Grand Tichu".
  */
@@ -149,17 +151,15 @@ function shortText(judgement, option, name) {
   if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
     return cardsText(cards);
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return cardsText([label]) + ' ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-    }).join(', ');
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, _shortCard, ' ');
   }
   return optionText(judgement, option, name);
 }
 
 /**
  * What a decision played, for the move list: a push as "push", anything else in short words.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {function(number): string} name A seat's name.
  * @returns {string} The words.
  */
@@ -190,8 +190,8 @@ function valueText(mean, half, exact) {
 /**
  * One option: its name and expected points over what it is.
  * @param {string} role `chosen` or `best`.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLElement} The `.analysis-option`.
  */
@@ -214,7 +214,7 @@ function _optionRow(role, judgement, option, name) {
 
 /**
  * The verdict on a judgement in words: its label and loss, or that it was the best choice.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "Ada: blunder, 84 ± 12 points lost".
  */
@@ -238,7 +238,7 @@ function verdict(judgement, name) {
  * Draw the judged decision of the step shown, and a button for each other decision made there
  * (of the same player, e.g. a push and a Tichu not called, or of another player).
  * @param {(Object|null)} shownJudgement The decision shown.
- * @param {Object[]} others The step's other judged decisions.
+ * @param {Judgement[]} others The step's other judged decisions.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
@@ -280,8 +280,8 @@ function _drawJudged(shownJudgement, others, name) {
       button.className = 'analysis-other';
       button.dataset.seat = String(judgement.seat);
       button.dataset.kind = String(judgement.kind);
-      button.textContent = name(judgement.seat) + ': ' + moveText(judgement, name)
-        + (Analysis.MARKS[judgement.label] ? ' ' + Analysis.MARKS[judgement.label] : '');
+      const mark = judgement.label === null ? '' : Analysis.MARKS[judgement.label];
+      button.textContent = name(judgement.seat) + ': ' + moveText(judgement, name) + (mark ? ' ' + mark : '');
       button.addEventListener('click', function () {
         _picked = judgement;
         _seat = judgement.seat;
@@ -311,7 +311,7 @@ function _mark(label) {
 /**
  * Mark the best option's cards in the deciding seat's open hand (class `analysis-best`),
  * when the best was not what was done.
- * @param {Object[]} judged The step's judgements.
+ * @param {Judgement[]} judged The step's judgements.
  * @returns {void}
  */
 function _markBestCards(judged) {
@@ -325,7 +325,7 @@ function _markBestCards(judged) {
     const hand = document.querySelector('#replay-seats .replay-seat[data-seat="' + judgement.seat
       + '"] .replay-hand');
     (Analysis.choiceAndBest(judgement).best.cards || []).forEach(function (label) {
-      const key = Lib.cardKey(ReplayView.cardOf(label));
+      const key = Lib.cardKey(CardLabels.cardOf(label));
       const card = hand && hand.querySelector('.card[data-card="' + key + '"]');
       if (card) {
         card.classList.add(BEST_CLASS);
@@ -392,7 +392,7 @@ function _drawScale(svg, steps, geometry, box, size) {
 /**
  * Draw the chart: a band per round, the scale, the advantage as a line through the judged
  * steps, the markers, the point read out and the step shown.
- * @param {Object} document_ The analysis document.
+ * @param {AnalysisDocument} document_ The analysis document.
  * @param {Object[]} steps The replay's steps.
  * @param {number} index The step shown.
  * @param {function(number): string} name A seat's name.
@@ -440,10 +440,11 @@ function _drawChart(document_, steps, index, name) {
     svg.appendChild(_svg('line', { x1: 0, x2: 0, y1: 0, y2: box.height - box.bottom, class: 'analysis-cursor' }));
     Analysis.judgements(document_).forEach(function (judgement, at) {
       const point = geometry.points[at];
-      if (!SHAPES[judgement.label]) {
+      const shape = judgement.label === null ? '' : SHAPES[judgement.label];
+      if (!shape) {
         return;
       }
-      const marker = _svg('path', { d: SHAPES[judgement.label], class: 'analysis-marker ' + judgement.label,
+      const marker = _svg('path', { d: shape, class: 'analysis-marker ' + judgement.label,
         transform: 'translate(' + point.x.toFixed(1) + ' ' + point.y.toFixed(1) + ') scale(' + scale + ')' });
       marker.dataset.step = String(judgement.step);
       const title = _svg('title', {});
@@ -455,7 +456,7 @@ function _drawChart(document_, steps, index, name) {
     svg.appendChild(_svg('circle', { cx: 0, cy: 0, r: 7 * scale, class: 'analysis-hover', visibility: 'hidden' }));
     holder.replaceChildren(svg);
   }
-  const cursor = holder.querySelector('.analysis-cursor');
+  const cursor = /** @type {Element} */ (holder.querySelector('.analysis-cursor'));  // drawn with the chart
   const x = Analysis.stepX(index, steps.length, box).toFixed(1);
   cursor.setAttribute('x1', x);
   cursor.setAttribute('x2', x);
@@ -497,7 +498,7 @@ function _drawReadout(shownJudgement, name) {
 /**
  * Draw the legends: the chart's markers and which team is above its line, what the ± of a
  * value is, and what the move list's marks mean (the judge's thresholds).
- * @param {Object} document_ The analysis document.
+ * @param {AnalysisDocument} document_ The analysis document.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
@@ -530,7 +531,7 @@ function _drawLegend(document_, name) {
 
 /**
  * Draw each judged player's counts of inaccuracies, mistakes and blunders.
- * @param {Object} document_ The analysis document.
+ * @param {AnalysisDocument} document_ The analysis document.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
  */
@@ -547,7 +548,7 @@ function _drawCounts(document_, name) {
 
 /**
  * Draw the move list: the chosen player's decisions in the round of the step shown.
- * @param {Object} document_ The analysis document.
+ * @param {AnalysisDocument} document_ The analysis document.
  * @param {number} round The round shown (0-based).
  * @param {(Object|null)} shownJudgement The decision shown.
  * @param {function(number): string} name A seat's name.
@@ -564,7 +565,7 @@ function _drawMoves(document_, round, shownJudgement, name) {
 
 /**
  * Draw the costliest decisions of the seat chosen (its select), and the seat's summary.
- * @param {Object} document_ The analysis document.
+ * @param {AnalysisDocument} document_ The analysis document.
  * @param {function(number): string} name A seat's name.
  * @param {string[]} names The game's players by seat.
  * @returns {void}
@@ -603,7 +604,7 @@ function _drawCostliest(document_, name, names) {
     button.className = 'analysis-costly';
     button.dataset.step = String(judgement.step);
     button.dataset.label = judgement.label || '';
-    if (SYMBOLS[judgement.label]) {
+    if (judgement.label !== null && SYMBOLS[judgement.label]) {
       button.appendChild(_mark(judgement.label));
     }
     const pair = Analysis.choiceAndBest(judgement);
@@ -632,21 +633,19 @@ function _drawCostliest(document_, name, names) {
 
 /**
  * An option in plain words (cards by their names), for accessible labels.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} The words.
  */
 function _plain(judgement, option, name) {
   const cards = option.cards || [];
-  const cardName = function (label) { return I18n.cardName(ReplayView.cardOf(label)); };
+  const cardName = function (label) { return I18n.cardName(CardLabels.cardOf(label)); };
   if (cards.length && (judgement.kind === 'play' || judgement.kind === 'bomb')) {
     return cards.map(cardName).join(', ');
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return cardName(label) + ' → ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-    }).join(', ');
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, I18n.cardName, ' → ');
   }
   return optionText(judgement, option, name);
 }
@@ -678,9 +677,9 @@ function _statusText() {
 /**
  * The decision the panel shows at a step: the one picked there, else the chosen player's
  * costliest, else the step's costliest; and the step's others.
- * @param {Object} document_ The analysis document.
+ * @param {AnalysisDocument} document_ The analysis document.
  * @param {number} step The step shown.
- * @returns {{shown: (Object|null), others: Object[]}} The decisions.
+ * @returns {{shown: (Judgement|null), others: Judgement[]}} The decisions.
  */
 function _shownAt(document_, step) {
   const judged = Analysis.judgementsAt(document_, step);
@@ -706,7 +705,7 @@ function draw(shown) {
   _elements['analysis-status'].hidden = !text;
   _elements['replay-analysis'].hidden = !text && !done;
   _elements['analysis-result'].hidden = !done;
-  if (!done) {
+  if (!done || !shown) {
     _elements['analysis-judged'].hidden = true;
     _markBestCards([]);
     return;
@@ -785,7 +784,7 @@ function init() {
     'analysis-tabs', 'analysis-readout', 'analysis-legend', 'analysis-marks', 'analysis-plusminus', 'analysis-counts',
     'analysis-judged', 'analysis-moves-title', 'analysis-moves', 'analysis-moves-none', 'analysis-costly-title',
     'analysis-player-head', 'analysis-player', 'analysis-costliest', 'analysis-none', 'analysis-summary'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   window.addEventListener('resize', function () { EventBus.emit(Events.UI_RENDER); });  // the chart fits its box
   _elements['analysis-start'].addEventListener('click', function () {
@@ -839,7 +838,7 @@ function init() {
     }
   });
   // "Learn from your mistakes" (shown by CSS once the analysis is done): the listed seat's puzzles
-  document.getElementById('analysis-learn').addEventListener('click', function () {
+  Dom.byId('analysis-learn').addEventListener('click', function () {
     EventBus.emit(Events.INTENT_PUZZLES_START, { seat: _seat });
   });
 }

@@ -104,8 +104,8 @@ function symbolOf(card) {
  * Build a card element: the value big in the top-left corner with a small suit symbol under
  * it, and the suit's (or special card's) symbol large in the middle.
  * @param {number[]} card The card `[value, suit]`.
- * @param {Object} [options] Options.
- * @param {boolean} [options.interactive] Build a `<button>` (hand cards) instead of a `<div>`.
+ * @param {{interactive?: boolean}} [options] Options: `interactive`, build a `<button>` (hand cards)
+ *   instead of a `<div>`.
  * @returns {HTMLElement} The element `.card` with `data-card="VALUE-SUIT"`.
  */
 function build(card, options) {
@@ -139,9 +139,8 @@ function build(card, options) {
  * that CSS transitions run) and rebuilding those drawn in another language.
  * @param {HTMLElement} container The container.
  * @param {number[][]} cards The cards to show.
- * @param {Object} [options] Options.
- * @param {boolean} [options.interactive] Build buttons.
- * @param {Set<string>} [options.selected] Keys of the cards that get the class `selected`.
+ * @param {{interactive?: boolean, selected?: Set<string>}} [options] Options: `interactive`, build
+ *   buttons; `selected`, the keys of the cards that get the class `selected`.
  * @returns {void}
  */
 function syncCards(container, cards, options) {

@@ -24,7 +24,28 @@ function valueOf(event) {
 }
 
 /**
+ * An element of the page's own markup (index.html) by its id: the markup guarantees it, so the
+ * type leaves out the null of `getElementById`.
+ * @param {string} id The element's id.
+ * @returns {HTMLElement} The element.
+ */
+function byId(id) {
+  return /** @type {HTMLElement} */ (document.getElementById(id));
+}
+
+/**
+ * A part of an element that the markup or the code that built the element guarantees (the first
+ * match of a selector): the type leaves out the null of `querySelector`.
+ * @param {ParentNode} parent The element.
+ * @param {string} selector A CSS selector.
+ * @returns {HTMLElement} The part.
+ */
+function part(parent, selector) {
+  return /** @type {HTMLElement} */ (parent.querySelector(selector));
+}
+
+/**
  * The helpers.
  * @namespace Dom
  */
-export const Dom = Object.freeze({ closestTo, valueOf });
+export const Dom = Object.freeze({ closestTo, valueOf, byId, part });

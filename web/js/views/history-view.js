@@ -29,9 +29,9 @@ function init() {
   ['view-history', 'history-tab-games', 'history-tab-leaderboard', 'history-games', 'history-leaderboard',
     'history-filter', 'history-filter-text', 'history-all', 'history-list', 'history-newer', 'history-older',
     'history-range', 'history-status', 'history-back', 'history-people'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
-  _elements.leaders = document.querySelector('#leaderboard-table tbody');
+  _elements.leaders = Dom.part(document, '#leaderboard-table tbody');
   _elements['history-tab-games'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_HISTORY_TAB, { tab: 'games' });
   });

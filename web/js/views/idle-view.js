@@ -21,6 +21,7 @@ import { I18n } from '../i18n.js';
 import { IdleSeats } from '../idle-seats.js';
 import { State } from '../state.js';
 import { ViewManager } from '../view-manager.js';
+import { Dom } from './dom.js';
 
 /** @type {number} Seconds of waiting after which a seat without a clock shows the time waited. */
 const SHOW_WAITED_AFTER = 20;
@@ -73,7 +74,7 @@ function init() {
     _parts[index] = parts;
   }
   ['view-table', 'handover-banner', 'handover-text', 'take-back'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   _elements['take-back'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_TAKE_BACK);

@@ -10,6 +10,7 @@ import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
 import { Line } from '../line.js';
+import { Dom } from './dom.js';
 
 /**
  * What the replay view shows.
@@ -80,9 +81,9 @@ function _setOpen(open) {
  * @returns {void}
  */
 function init() {
-  document.getElementById('line-open').addEventListener('click', function () { _setOpen(true); });
-  document.getElementById('line-cancel').addEventListener('click', function () { _setOpen(false); });
-  document.getElementById('line-seats').addEventListener('click', function (event) {
+  Dom.byId('line-open').addEventListener('click', function () { _setOpen(true); });
+  Dom.byId('line-cancel').addEventListener('click', function () { _setOpen(false); });
+  Dom.byId('line-seats').addEventListener('click', function (event) {
     const target = /** @type {HTMLElement} */ (event.target);
     const button = target.closest ? /** @type {(HTMLElement|null)} */ (target.closest('.line-seat')) : null;
     if (button) {
@@ -112,15 +113,15 @@ function draw(model) {
   const button = /** @type {HTMLButtonElement} */ (document.getElementById('line-open'));
   button.hidden = !offered;
   button.textContent = I18n.t('line.open');
-  const dialog = /** @type {HTMLElement} */ (document.getElementById('dialog-line'));
+  const dialog = Dom.byId('dialog-line');
   dialog.hidden = !(offered && _open);
   if (dialog.hidden || !model) {
     return;
   }
-  /** @type {HTMLElement} */ (document.getElementById('line-label')).textContent = I18n.t('line.playOn');
-  /** @type {HTMLElement} */ (document.getElementById('line-explain')).textContent = I18n.t('line.explain');
-  /** @type {HTMLElement} */ (document.getElementById('line-cancel')).textContent = I18n.t('line.cancel');
-  const seats = /** @type {HTMLElement} */ (document.getElementById('line-seats'));
+  Dom.byId('line-label').textContent = I18n.t('line.playOn');
+  Dom.byId('line-explain').textContent = I18n.t('line.explain');
+  Dom.byId('line-cancel').textContent = I18n.t('line.cancel');
+  const seats = Dom.byId('line-seats');
   const names = [0, 1, 2, 3].map(model.name);
   const key = JSON.stringify([names, I18n.getLanguage()]);
   if (seats.dataset.key !== key) {
@@ -135,7 +136,7 @@ function draw(model) {
       return choice;
     }));
   }
-  const failure = /** @type {HTMLElement} */ (document.getElementById('line-failure'));
+  const failure = Dom.byId('line-failure');
   failure.textContent = Line.failure();
   failure.hidden = !Line.failure();
 }

@@ -31,7 +31,9 @@ function onShow(options) {
  * @returns {void}
  */
 function render() {
-  _text.textContent = I18n.t(_messageKey);
+  if (_text) {
+    _text.textContent = I18n.t(_messageKey);
+  }
 }
 
 /**

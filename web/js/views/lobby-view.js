@@ -10,7 +10,9 @@ import { Config } from '../config.js';
 import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
+import { Notifications } from '../protocol.js';
 import { State } from '../state.js';
+import { Dom } from './dom.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
@@ -30,7 +32,7 @@ let _targetChoices = '';
 function init() {
   ['lobby-title', 'lobby-hint', 'lobby-start', 'lobby-leave', 'lobby-options', 'lobby-agent',
     'lobby-agent-about', 'lobby-hints', 'lobby-social', 'lobby-target', 'lobby-ready'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   for (const seat of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.lobby-seat'))) {
     _seats[Number(seat.dataset.seat)] = seat;
@@ -44,7 +46,7 @@ function init() {
   _elements['lobby-leave'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_LEAVE);
   });
-  document.getElementById('lobby-history').addEventListener('click', function () {
+  Dom.byId('lobby-history').addEventListener('click', function () {
     EventBus.emit(Events.INTENT_HISTORY);
   });
   _elements['lobby-agent'].addEventListener('change', function () {
@@ -66,7 +68,7 @@ function init() {
     EventBus.emit(Events.INTENT_READY, { ready: !State.isReady() });
   });
   EventBus.on(Events.STATE_CHANGED, function (change) {
-    if (change.event === 'players_swapped' || change.event === 'player_joined') {
+    if (change.event === Notifications.PLAYERS_SWAPPED || change.event === Notifications.PLAYER_JOINED) {
       _picked = null;
     }
   });
@@ -207,7 +209,7 @@ function render() {
   const hostIndex = State.public.host_index;
   _elements['lobby-title'].textContent = I18n.t('lobby.title', { table: State.public.table_name || '' });
   _seats.forEach(function (element, seat) {
-    element.querySelector('.seat-name').textContent = State.displayName(seat);
+    Dom.part(element, '.seat-name').textContent = State.displayName(seat);
     const tags = [];
     if (seat === State.playerIndex) {
       tags.push(I18n.t('lobby.you'));
@@ -220,7 +222,7 @@ function render() {
       tags.push(I18n.t('lobby.readyTag'));
     }
     element.classList.toggle('ready', ready);
-    element.querySelector('.seat-tags').textContent = tags.join(' · ');
+    Dom.part(element, '.seat-tags').textContent = tags.join(' · ');
     element.classList.toggle('own', seat === State.playerIndex);
     element.classList.toggle('host', seat === hostIndex);
     element.classList.toggle('picked', seat === _picked);

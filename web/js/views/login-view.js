@@ -8,6 +8,7 @@ import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
 import { Lib } from '../lib.js';
 import { User } from '../user.js';
+import { Dom } from './dom.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
@@ -23,13 +24,13 @@ let _error = null;
  */
 function init() {
   ['login-form', 'login-name', 'login-table', 'login-error', 'login-watch'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   _elements['login-form'].addEventListener('submit', function (event) {
     event.preventDefault();
     _submit();
   });
-  document.getElementById('login-history').addEventListener('click', function () {
+  Dom.byId('login-history').addEventListener('click', function () {
     EventBus.emit(Events.INTENT_HISTORY);
   });
   _elements['login-watch'].addEventListener('click', function () {
@@ -83,7 +84,7 @@ function onShow() {
 function render() {
   let text = '';
   if (_error) {
-    text = _error.code ? I18n.errorText(_error.code) : I18n.t(_error.key);
+    text = _error.code ? I18n.errorText(_error.code) : I18n.t(_error.key || '');
   }
   _elements['login-error'].textContent = text;
   const watch = Boolean(_error && _error.watch);

@@ -10,6 +10,7 @@ import { EventBus } from '../event-bus.js';
 import { HistoryState } from '../history-state.js';
 import { I18n } from '../i18n.js';
 import { HistoryView } from './history-view.js';
+import { Dom } from './dom.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
@@ -23,7 +24,7 @@ let _built = '';
 function init() {
   ['player-title', 'player-kind', 'player-rating', 'player-stats', 'player-status', 'player-back',
     'player-games'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   _elements['player-back'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_PLAYER_BACK);

@@ -13,6 +13,7 @@
  */
 
 import { AnalysisState } from '../analysis-state.js';
+import { CardLabels } from '../card-labels.js';
 import { EventBus } from '../event-bus.js';
 import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
@@ -21,12 +22,14 @@ import { Puzzles } from '../puzzles.js';
 import { AnalysisView } from './analysis-view.js';
 import { CardBuilder } from './card-builder.js';
 import { Dom } from './dom.js';
+import { PushOption } from './push-option.js';
 import { ReplayView } from './replay-view.js';
+
+/** @typedef {import('../protocol-types.js').AnalysisJudgement} Judgement */
+/** @typedef {import('../protocol-types.js').AnalysisOption} Option */
 
 /** @type {number} Plays of the open trick shown (the last ones). */
 const TRICK_SHOWN = 3;
-/** @type {ReadonlyArray<string>} A push's targets in the order of its cards (R2.3). */
-const PUSH_TARGETS = Lib.PUSH_TARGETS;
 /** @type {ReadonlyArray<string>} The kinds whose options play cards. */
 const CARD_KINDS = Object.freeze(['play', 'bomb']);
 
@@ -54,31 +57,19 @@ function _nameAt(seat, step) {
 }
 
 /**
- * Cards from record labels, sorted as a hand.
- * @param {string[]} labels The labels.
- * @returns {number[][]} The cards.
- */
-function _cards(labels) {
-  return Lib.sortCards((labels || []).map(ReplayView.cardOf));
-}
-
-/**
  * An option in plain words (cards by their names): the buttons' names and the solution's line.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "Queen of Swords", "2 of Stars → right, …", "no Grand Tichu".
  */
 function plainText(judgement, option, name) {
   const cards = option.cards || [];
-  const cardName = function (label) { return I18n.cardName(ReplayView.cardOf(label)); };
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
-    return cards.map(cardName).join(', ');
+    return cards.map(function (label) { return I18n.cardName(CardLabels.cardOf(label)); }).join(', ');
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return cardName(label) + ' → ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-    }).join(', ');
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, I18n.cardName, ' → ');
   }
   return AnalysisView.optionText(judgement, option, name);
 }
@@ -86,8 +77,8 @@ function plainText(judgement, option, name) {
 /**
  * An option in short words (values for cards, as in the cards' corners), for the solution's line
  * beside the buttons that show the cards themselves.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {string} E.g. "Q", "7 7", "1 → right, 8 → partner, 5 → left", "pass".
  */
@@ -95,20 +86,18 @@ function shortText(judgement, option, name) {
   const cards = option.cards || [];
   const short = function (card) { return card[1] === 0 ? I18n.t('card.' + card[0]) : I18n.valueLabel(card[0]); };
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
-    return _cards(cards).map(short).join(' ');
+    return CardLabels.cardsOf(cards).map(short).join(' ');
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
-    return cards.map(function (label, at) {
-      return short(ReplayView.cardOf(label)) + ' → ' + I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-    }).join(', ');
+  if (PushOption.isPush(judgement, cards)) {
+    return PushOption.text(cards, short, ' → ');
   }
   return AnalysisView.optionText(judgement, option, name);
 }
 
 /**
  * What an option is, as its button shows it: the cards played or pushed, else words.
- * @param {Object} judgement The judgement.
- * @param {Object} option The option.
+ * @param {Judgement} judgement The judgement.
+ * @param {Option} option The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLElement} The `.puzzle-what`.
  */
@@ -118,20 +107,12 @@ function _what(judgement, option, name) {
   const cards = option.cards || [];
   if (cards.length && CARD_KINDS.includes(judgement.kind)) {
     what.classList.add('puzzle-cards');
-    _cards(cards).forEach(function (card) { what.appendChild(CardBuilder.build(card)); });
+    CardLabels.cardsOf(cards).forEach(function (card) { what.appendChild(CardBuilder.build(card)); });
     return what;
   }
-  if (cards.length === PUSH_TARGETS.length && judgement.kind === 'push') {
+  if (PushOption.isPush(judgement, cards)) {
     what.classList.add('puzzle-cards', 'puzzle-push');
-    cards.forEach(function (label, at) {
-      const part = document.createElement('span');
-      part.className = 'puzzle-push-part';
-      const where = document.createElement('span');
-      where.className = 'puzzle-push-to';
-      where.textContent = I18n.t('analysis.push.' + PUSH_TARGETS[at]);
-      part.append(CardBuilder.build(ReplayView.cardOf(label)), where);
-      what.appendChild(part);
-    });
+    what.append(...PushOption.parts(cards, 'puzzle'));
     return what;
   }
   what.textContent = AnalysisView.optionText(judgement, option, name);
@@ -141,7 +122,7 @@ function _what(judgement, option, name) {
 /**
  * The tags of an option: best, good too, played, tried (the values' tags only in the solution).
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @returns {string[]} The tags' keys (`best`, `good`, `played`, `tried`).
  */
@@ -167,7 +148,7 @@ function _tags(session, judgement, index) {
 /**
  * One option's button: what it is, and in the solution its tags and value.
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {number} index The option.
  * @param {function(number): string} name A seat's name.
  * @returns {HTMLButtonElement} The `button.puzzle-option`.
@@ -214,7 +195,7 @@ function _optionButton(session, judgement, index, name) {
 /**
  * What the last answer earned, and the solution once shown.
  * @param {import('../puzzles.js').Session} session The session.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {function(number): string} name A seat's name.
  * @returns {string} The feedback's text.
  */
@@ -257,7 +238,7 @@ function _badge(className, text) {
 /**
  * Draw the position as the seat saw it: where and what it cost, the last step, the other three
  * seats (name, cards counted, call, out), the open trick and the seat's own hand.
- * @param {Object} judgement The judgement.
+ * @param {Judgement} judgement The judgement.
  * @param {Object} step The position's step.
  * @param {function(number): string} name A seat's name.
  * @returns {void}
@@ -297,7 +278,7 @@ function _drawPosition(judgement, step, name) {
     play.className = 'puzzle-play';
     const cards = document.createElement('div');
     cards.className = 'puzzle-play-cards';
-    _cards(turn.cards).forEach(function (card) { cards.appendChild(CardBuilder.build(card)); });
+    CardLabels.cardsOf(turn.cards).forEach(function (card) { cards.appendChild(CardBuilder.build(card)); });
     play.append(_badge('puzzle-play-name', name(turn.seat)), cards);
     return play;
   }) : [_badge('puzzle-leads', I18n.t('puzzle.leads'))]));
@@ -306,7 +287,7 @@ function _drawPosition(judgement, step, name) {
   if (step.calls[seat]) {
     own.appendChild(_badge('puzzle-seat-call', I18n.t('call.' + step.calls[seat])));
   }
-  CardBuilder.syncCards(_elements['puzzle-hand'], _cards(step.hands[seat]));
+  CardBuilder.syncCards(_elements['puzzle-hand'], CardLabels.cardsOf(step.hands[seat]));
 }
 
 /**
@@ -314,7 +295,8 @@ function _drawPosition(judgement, step, name) {
  * @returns {void}
  */
 function render() {
-  const on = _session !== null && _replay !== null;
+  const session = _session;
+  const on = session !== null && _replay !== null;
   _elements['puzzle'].hidden = !on;
   if (on) {
     _elements['view-replay'].dataset.puzzle = 'on';
@@ -324,7 +306,6 @@ function render() {
     _optionsKey = '';
     return;
   }
-  const session = _session;
   const steps = _replay.steps || [];
   const judgement = Puzzles.current(session);
   const step = judgement ? steps[Puzzles.positionStep(judgement, steps)] : steps[0];
@@ -419,14 +400,14 @@ function init() {
     'puzzle-where', 'puzzle-last', 'puzzle-others', 'puzzle-trick', 'puzzle-own-name', 'puzzle-hand',
     'puzzle-question', 'puzzle-options', 'puzzle-feedback', 'puzzle-retry', 'puzzle-reveal', 'puzzle-prev',
     'puzzle-next'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   const click = function (id, handler) { _elements[id].addEventListener('click', handler); };
   click('puzzle-back', _back);
-  click('puzzle-retry', function () { _set(Puzzles.retry(_session)); });
-  click('puzzle-reveal', function () { _set(Puzzles.reveal(_session)); });
-  click('puzzle-prev', function () { _set(Puzzles.go(_session, _session.at - 1)); });
-  click('puzzle-next', function () { _set(Puzzles.go(_session, _session.at + 1)); });
+  click('puzzle-retry', function () { if (_session) { _set(Puzzles.retry(_session)); } });
+  click('puzzle-reveal', function () { if (_session) { _set(Puzzles.reveal(_session)); } });
+  click('puzzle-prev', function () { if (_session) { _set(Puzzles.go(_session, _session.at - 1)); } });
+  click('puzzle-next', function () { if (_session) { _set(Puzzles.go(_session, _session.at + 1)); } });
   click('puzzle-options', function (event) {
     const button = Dom.closestTo(event, 'button[data-option]');
     if (button && _session) {

@@ -11,10 +11,10 @@
 
 import { AnalysisState } from '../analysis-state.js';
 import { Analysis } from '../analysis.js';
+import { CardLabels } from '../card-labels.js';
 import { EventBus } from '../event-bus.js';
 import { Events } from '../events.js';
 import { I18n } from '../i18n.js';
-import { Lib } from '../lib.js';
 import { ReplayController } from '../replay-controller.js';
 import { ViewManager } from '../view-manager.js';
 import { AnalysisView } from './analysis-view.js';
@@ -28,12 +28,6 @@ const STEP_MS = 1000;
 const SPEEDS = [0.5, 1, 2, 4];
 /** @type {number} Plays of the open trick shown (the older ones are counted). */
 const TRICK_SHOWN = 4;
-/** @type {Object<string, number[]>} The special cards by label (records.md). */
-const _SPECIALS = { Hu: [0, 0], Ma: [1, 0], Dr: [15, 0], Ph: [16, 0] };
-/** @type {Object<string, number>} */
-const _SUITS = { S: 1, B: 2, G: 3, R: 4 };
-/** @type {Object<string, number>} */
-const _VALUES = { Z: 10, B: 11, D: 12, K: 13, A: 14 };
 
 /** @type {Object<string, string>} The controls' icons: SVG paths in a 100×100 box (`chevron` ones are strokes). */
 const _ICONS = {
@@ -62,27 +56,6 @@ let _timer = null;
 let _speed = 1;
 /** @type {string} What the selects were last built for (rebuilt when it changes). */
 let _builtFor = '';
-
-/**
- * A card from its record label.
- * @param {string} label E.g. `SZ` (the black 10) or `Ph`.
- * @returns {number[]} The card `[value, suit]`.
- */
-function cardOf(label) {
-  if (_SPECIALS[label]) {
-    return _SPECIALS[label].slice();
-  }
-  return [_VALUES[label[1]] || Number(label[1]), _SUITS[label[0]]];
-}
-
-/**
- * Cards from labels, sorted as a hand.
- * @param {string[]} labels The labels.
- * @returns {number[][]} The cards.
- */
-function cardsOf(labels) {
-  return Lib.sortCards((labels || []).map(cardOf));
-}
 
 /**
  * A seat's name at the step shown: the record's player, or who held the seat then when the
@@ -116,7 +89,7 @@ function comboText(step) {
   const cards = step.cards || [];
   const value = _valueName(step.rank);
   if (step.combo === 'single') {
-    return I18n.t('replay.combo.single', { card: I18n.cardName(cardOf(cards[0])) });
+    return I18n.t('replay.combo.single', { card: I18n.cardName(CardLabels.cardOf(cards[0])) });
   }
   if (step.combo === 'bomb') {
     const four = cards.length === 4 && cards.every(function (label) { return label[1] === cards[0][1]; });
@@ -319,7 +292,7 @@ function _setIcon(button, name) {
 
 /**
  * Open a file chosen or dropped.
- * @param {(File|undefined)} file The file.
+ * @param {(File|null|undefined)} file The file, if any.
  * @returns {void}
  */
 function _openFile(file) {
@@ -348,7 +321,7 @@ function init() {
     'replay-error', 'replay-seats', 'replay-trick', 'replay-records', 'replay-first', 'replay-prev', 'replay-play',
     'replay-next', 'replay-last', 'replay-position', 'replay-round', 'replay-trick-select', 'replay-speed',
     'replay-file-input', 'login-open-record'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   const seats = [];
   for (let seat = 0; seat < 4; seat++) {
@@ -418,13 +391,13 @@ function init() {
   });
   document.addEventListener('keydown', _onKey);
   document.addEventListener('dragover', function (event) {
-    if (_carriesFiles(event)) {
+    if (event.dataTransfer && _carriesFiles(event)) {
       event.preventDefault();
       event.dataTransfer.dropEffect = 'copy';
     }
   });
   document.addEventListener('drop', function (event) {
-    if (_carriesFiles(event)) {
+    if (event.dataTransfer && _carriesFiles(event)) {
       event.preventDefault();
       _openFile(event.dataTransfer.files[0]);
     }
@@ -550,7 +523,7 @@ function _group(caption, labels, className) {
   label.textContent = caption;
   const cards = document.createElement('div');
   cards.className = 'replay-play-cards';
-  (labels || []).map(cardOf).forEach(function (card) { cards.appendChild(CardBuilder.build(card)); });
+  (labels || []).map(CardLabels.cardOf).forEach(function (card) { cards.appendChild(CardBuilder.build(card)); });
   group.appendChild(label);
   group.appendChild(cards);
   return group;
@@ -660,7 +633,7 @@ function _drawSeats(step) {
     box.classList.toggle('acting', step.seat === seat);
     box.classList.toggle('turn', turn === seat);
     box.setAttribute('aria-label', I18n.t('replay.seatLabel', { name: _name(seat), count: step.hands[seat].length }));
-    CardBuilder.syncCards(/** @type {HTMLElement} */ (box.lastChild), cardsOf(step.hands[seat]));
+    CardBuilder.syncCards(/** @type {HTMLElement} */ (box.lastChild), CardLabels.cardsOf(step.hands[seat]));
   });
 }
 
@@ -763,4 +736,4 @@ function render() {
  * The replay viewer.
  * @namespace ReplayView
  */
-export const ReplayView = Object.freeze({ init, onShow, render, go, togglePlay, cardOf, describe, comboText });
+export const ReplayView = Object.freeze({ init, onShow, render, go, togglePlay, describe, comboText });

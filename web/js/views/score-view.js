@@ -17,6 +17,7 @@ import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
 import { State } from '../state.js';
+import { Dom } from './dom.js';
 
 /** @type {Object<string, HTMLElement>} */
 const _elements = {};
@@ -29,7 +30,7 @@ const _COLUMNS = 3;
  */
 function init() {
   ['scores-winner', 'scores-back', 'scores-review'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   _elements['scores-back'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_SCORES_BACK);
@@ -63,7 +64,7 @@ function _teamName(team, names) {
 
 /**
  * The calls of a round in words, e.g. "Anna: Tichu (made it)".
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {string} The text, empty when no one called and no team won a double victory.
  */
 function _callsText(record) {
@@ -98,7 +99,7 @@ function _pointsCell(points, total) {
 
 /**
  * Build the row of one round: its number and the teams' points.
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {HTMLTableRowElement} The `tr.score-round`.
  */
 function _buildRow(record) {
@@ -129,7 +130,7 @@ function _lineRow(className, text) {
 
 /**
  * Build the line below a round's row that names who called what, made or failed.
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {(HTMLTableRowElement|null)} The `tr.score-calls`, or null when no one called (or
  *   the calls are not known: rounds before a reconnect).
  */
@@ -141,7 +142,7 @@ function _buildCalls(record) {
 /**
  * Build the line below a round's row: its card points and Tichu points, and the order in which
  * the players went out (when known: not for rounds before a reconnect).
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../state.js').RoundRecord} record The round.
  * @returns {(HTMLTableRowElement|null)} The `tr.score-detail`, or null when nothing is known.
  */
 function _buildDetail(record) {
@@ -174,21 +175,21 @@ function _buildDetail(record) {
  */
 function _fill(prefix, total) {
   const names = _sheetNames();
-  const table = document.getElementById(prefix + '-table');
+  const table = Dom.byId(prefix + '-table');
   const key = JSON.stringify([I18n.getLanguage(), total, names, State.rounds.length]);
   if (table.dataset.key === key) {
     return;  // drawn from the same rounds already (the side panel's sheet renders with every frame)
   }
   table.dataset.key = key;
-  document.getElementById(prefix + '-team-20').textContent = _teamName(20, names);
-  document.getElementById(prefix + '-team-31').textContent = _teamName(31, names);
+  Dom.byId(prefix + '-team-20').textContent = _teamName(20, names);
+  Dom.byId(prefix + '-team-31').textContent = _teamName(31, names);
   [20, 31].forEach(function (team) {  // a name too long for its column ends in "…": whole on hover
-    const header = document.getElementById(prefix + '-team-' + team);
+    const header = Dom.byId(prefix + '-team-' + team);
     header.title = header.textContent;
   });
-  document.getElementById(prefix + '-total-20').textContent = String(total[0]);
-  document.getElementById(prefix + '-total-31').textContent = String(total[1]);
-  const body = table.querySelector('tbody');
+  Dom.byId(prefix + '-total-20').textContent = String(total[0]);
+  Dom.byId(prefix + '-total-31').textContent = String(total[1]);
+  const body = Dom.part(table, 'tbody');
   const rows = [];
   for (const record of State.rounds) {
     rows.push(_buildRow(record));

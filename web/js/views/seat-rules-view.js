@@ -18,6 +18,7 @@ import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
 import { IdleSeats } from '../idle-seats.js';
 import { State } from '../state.js';
+import { Dom } from './dom.js';
 
 /** @type {number[]} The turn clocks offered when the server does not list them (`TURN_CLOCKS`; 0 is off). */
 const TURN_CLOCKS = [0, 30, 60, 120];
@@ -39,7 +40,7 @@ let _frame = null;
  */
 function init() {
   ['lobby-rules', 'lobby-clock', 'lobby-on-leave', 'lobby-newcomers', 'lobby-ended'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   _elements['lobby-clock'].addEventListener('change', function () {
     EventBus.emit(Events.INTENT_OPTIONS, { turn_clock: Number(/** @type {HTMLSelectElement} */ (_elements['lobby-clock']).value) });
@@ -99,13 +100,14 @@ function clockLabel(seconds) {
  */
 function render() {
   const options = State.options;
-  const shown = Boolean(options) && options.turnClock !== null && !State.spectating;
+  const turnClock = options ? options.turnClock : null;
+  const shown = options !== null && turnClock !== null && !State.spectating;
   _elements['lobby-rules'].hidden = !shown;
   if (shown) {
     const isHost = State.playerIndex !== null && State.public.host_index === State.playerIndex;
     const offered = options.turnClocks.length ? options.turnClocks : TURN_CLOCKS;
-    const clocks = offered.includes(options.turnClock) ? offered
-      : offered.concat([options.turnClock]).sort(function (a, b) { return a - b; });
+    const clocks = offered.includes(turnClock) ? offered
+      : offered.concat([turnClock]).sort(function (a, b) { return a - b; });
     const clockChoices = I18n.getLanguage() + '|' + clocks.join(',');
     if (clockChoices !== _clockChoices) {
       _clockChoices = clockChoices;
@@ -119,7 +121,7 @@ function render() {
         return { value: value, text: I18n.t('rules.onLeave.' + value) };
       }));
     }
-    /** @type {HTMLSelectElement} */ (_elements['lobby-clock']).value = String(options.turnClock);
+    /** @type {HTMLSelectElement} */ (_elements['lobby-clock']).value = String(turnClock);
     /** @type {HTMLSelectElement} */ (_elements['lobby-on-leave']).value = options.onLeave || 'agent';
     /** @type {HTMLInputElement} */ (_elements['lobby-newcomers']).checked = Boolean(options.newcomers);
     ['lobby-clock', 'lobby-on-leave', 'lobby-newcomers'].forEach(function (id) {

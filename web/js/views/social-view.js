@@ -17,9 +17,11 @@ import { Events } from '../events.js';
 import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
 import { MoveLog } from '../move-log.js';
+import { Notifications } from '../protocol.js';
 import { State } from '../state.js';
 import { User } from '../user.js';
 import { ScoreView } from './score-view.js';
+import { Dom } from './dom.js';
 
 /** @type {string[]} The panel's tabs, in their order. */
 const _TABS = ['chat', 'log', 'sheet'];
@@ -31,7 +33,7 @@ const _reactionButtons = [];
 let _tab = null;
 /** @type {boolean} Whether the panel was open when the layout was last told (`ui:panel`). */
 let _laidOut = false;
-/** @type {Object} The move log (`MoveLog`). */
+/** @type {import('../move-log.js').MoveLogState} The move log. */
 let _moves = MoveLog.empty();
 /** @type {string} What the move log was last drawn from. */
 let _movesDrawn = '';
@@ -152,17 +154,17 @@ function _bubble(seat, reaction) {
  */
 function _onStateChanged(change) {
   const event = change.event;
-  if (event === 'game_started' || (event === 'player_joined' && change.context.session_id)
-      || event === 'spectate_started') {
+  if (event === Notifications.GAME_STARTED || (event === Notifications.PLAYER_JOINED && change.context.session_id)
+      || event === Notifications.SPECTATE_STARTED) {
     _moves = MoveLog.empty();
   }
-  if (event !== 'player_left' || State.public.is_running) {  // a leave in the lobby is no move of a game
+  if (event !== Notifications.PLAYER_LEFT || State.public.is_running) {  // a leave in the lobby is no move of a game
     _moves = MoveLog.reduce(_moves, event, change.context, State.displayName, Config.MOVE_LOG_LINES);
   }
-  if (event === 'chat_history') {
+  if (event === Notifications.CHAT_HISTORY) {
     _version += 1;
   }
-  if (event !== 'chat_message' && event !== 'reaction') {
+  if (event !== Notifications.CHAT_MESSAGE && event !== Notifications.REACTION) {
     return;
   }
   _version += 1;
@@ -173,7 +175,7 @@ function _onStateChanged(change) {
   if (_tab !== 'chat' && seat !== State.playerIndex) {
     _unread += 1;
   }
-  if (event === 'reaction' && Config.REACTIONS.includes(change.context.reaction)) {
+  if (event === Notifications.REACTION && Config.REACTIONS.includes(change.context.reaction)) {
     _bubble(seat, change.context.reaction);
   }
 }
@@ -186,7 +188,7 @@ function init() {
   ['chat-toggle', 'chat-unread', 'log-toggle', 'sheet-toggle', 'dialog-chat', 'chat-mute', 'chat-close',
     'chat-log', 'chat-reactions', 'chat-form', 'chat-input', 'chat-send', 'move-log', 'panel-tab-chat',
     'panel-tab-log', 'panel-tab-sheet', 'chat-pane', 'log-pane', 'sheet-pane'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   /** @type {HTMLInputElement} */ (_elements['chat-input']).maxLength = Config.CHAT_MAX_LENGTH;
   _TABS.forEach(function (tab) {
@@ -201,7 +203,7 @@ function init() {
     else if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && /** @type {Element} */ (event.target).matches('.panel-tab')) {
       const tabs = _TABS.filter(function (tab) { return !_elements['panel-tab-' + tab].hidden; });
       const step = event.key === 'ArrowRight' ? 1 : tabs.length - 1;
-      _show(tabs[(tabs.indexOf(_tab) + step) % tabs.length]);
+      _show(tabs[(tabs.indexOf(_tab || '') + step) % tabs.length]);
     }
   });
   _elements['chat-mute'].addEventListener('click', function () {
@@ -223,7 +225,7 @@ function init() {
 
 /**
  * One chat line as a list item: the sender's name and the text (or the reaction's words).
- * @param {Object} line A `ChatLine` of the State.
+ * @param {import('../state.js').ChatLine} line A line of the State's chat.
  * @returns {HTMLLIElement} The item.
  */
 function _lineItem(line) {
@@ -267,10 +269,10 @@ function _renderLog() {
 
 /**
  * The target score beside the table's scores (`#score-target`, "to 1000").
- * @param {boolean} shown Whether the table is shown and the target known.
+ * @param {(number|null)} score The target score while the table is shown and the target known, else null.
  * @returns {void}
  */
-function _renderTarget(shown) {
+function _renderTarget(score) {
   const scoreboard = document.getElementById('scoreboard');
   if (!scoreboard) {
     return;
@@ -281,9 +283,9 @@ function _renderTarget(shown) {
     target.id = 'score-target';
     scoreboard.appendChild(target);
   }
-  target.hidden = !shown;
-  if (shown) {
-    target.textContent = I18n.t('score.target', { score: State.lobby.targetScore });
+  target.hidden = score === null;
+  if (score !== null) {
+    target.textContent = I18n.t('score.target', { score: score });
   }
 }
 
@@ -359,7 +361,7 @@ function render(view) {
     EventBus.emit(Events.UI_PANEL, _laidOut);
   }
   const toggle = _elements['chat-toggle'];
-  toggle.querySelector('.chat-toggle-label').textContent = I18n.t('chat.open');
+  Dom.part(toggle, '.chat-toggle-label').textContent = I18n.t('chat.open');
   const unread = _tab === 'chat' ? 0 : _unread;
   _elements['chat-unread'].hidden = unread === 0;
   _elements['chat-unread'].textContent = unread > 99 ? '99+' : String(unread);
@@ -388,7 +390,7 @@ function render(view) {
   else if (_tab === 'sheet') {
     ScoreView.renderSheet();
   }
-  _renderTarget(view === 'table' && Boolean(State.lobby));
+  _renderTarget(view === 'table' && State.lobby ? State.lobby.targetScore : null);
 }
 
 /**

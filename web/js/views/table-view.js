@@ -10,6 +10,7 @@ import { I18n } from '../i18n.js';
 import { IdleSeats } from '../idle-seats.js';
 import { Lib } from '../lib.js';
 import { Modals } from '../modals.js';
+import { Notifications, Phases } from '../protocol.js';
 import { State } from '../state.js';
 import { Dom } from './dom.js';
 import { ActionBar } from './table/action-bar.js';
@@ -43,8 +44,8 @@ const _ui = {
 /** @type {string} The tag of the hint's toast: it goes when the turn moves on. */
 const _HINT_TOAST = 'hint';
 /** @type {Set<string>} The events after which the hint's toast no longer holds. */
-const _TURN_MOVED = new Set(['request', 'player_played', 'player_passed', 'player_turn_changed', 'trick_taken',
-  'round_over', 'request_cancelled']);
+const _TURN_MOVED = new Set(['request', Notifications.PLAYER_PLAYED, Notifications.PLAYER_PASSED, Notifications.PLAYER_TURN_CHANGED, Notifications.TRICK_TAKEN,
+  Notifications.ROUND_OVER, Notifications.REQUEST_CANCELLED]);
 
 /**
  * Forget the selection and the push zones.
@@ -103,7 +104,7 @@ function _byTarget(triple) {
  */
 function _visibleHand() {
   let cards = State.hand();
-  if (State.public.phase === 'schupf') {
+  if (State.public.phase === Phases.SCHUPF) {
     const given = State.private.given_schupf_cards;
     const zones = _zoneCards();
     cards = Lib.withoutCards(cards, given || Lib.PUSH_TARGETS.map(function (target) { return zones[target]; })
@@ -111,7 +112,7 @@ function _visibleHand() {
   }
   // the private state may bring the received cards just before start_playing (docs/server.md,
   // "What a seat may do beyond its turn"): they join the hand with it
-  if (State.public.phase === 'schupf' && State.private.received_schupf_cards) {
+  if (State.public.phase === Phases.SCHUPF && State.private.received_schupf_cards) {
     cards = Lib.withoutCards(cards, State.private.received_schupf_cards);
   }
   return cards;
@@ -132,7 +133,7 @@ function _selection() {
  * @returns {{zones: (Object<string, (number[]|null)>|null), active: boolean}} The zones.
  */
 function _zoneModel() {
-  if (State.public.phase === 'schupf' && State.hand().length) {
+  if (State.public.phase === Phases.SCHUPF && State.hand().length) {
     const given = State.private.given_schupf_cards;
     return given ? { zones: _byTarget(given), active: false }
       : { zones: _zoneCards(), active: State.requestAction() === 'schupf' };
@@ -145,7 +146,7 @@ function _zoneModel() {
  * @returns {number[][][]} The plays, or `[]` without such a request.
  */
 function _legalPlays() {
-  return State.requestAction() === 'play' ? State.request.context.legal_plays || [] : [];
+  return State.request && State.request.action === 'play' ? State.request.context.legal_plays || [] : [];
 }
 
 /**
@@ -166,22 +167,22 @@ function _statusText() {
   if (action === 'wish' || action === 'give_dragon_away') {
     return I18n.t(action === 'wish' ? 'status.wish' : 'status.dragon');
   }
-  if (state.phase === 'grand_tichu') {
+  if (state.phase === Phases.GRAND_TICHU) {
     return action === 'announce_grand_tichu' ? I18n.t('status.grandTichu') : _waitingText();
   }
-  if (state.phase === 'schupf') {
+  if (state.phase === Phases.SCHUPF) {
     if (action !== 'schupf') {
       return _waitingText();
     }
     return I18n.t(_pushCount() === 3 ? 'status.pushReady' : 'status.push');
   }
-  if (state.phase === 'round_over') {
+  if (state.phase === Phases.ROUND_OVER) {
     return I18n.t('status.roundOver');
   }
-  if (state.phase === 'game_over') {
+  if (state.phase === Phases.GAME_OVER) {
     return I18n.t('status.gameOver');
   }
-  if (state.phase !== 'playing') {
+  if (state.phase !== Phases.PLAYING) {
     return '';
   }
   return _playingStatus(action);
@@ -199,8 +200,9 @@ function _waitingText() {
   if (!names.length) {
     return I18n.t('status.waiting');
   }
-  const last = names.pop();
-  return I18n.t('status.waitingFor', { names: names.length ? I18n.t('status.names', { first: names.join(', '),
+  const last = names[names.length - 1];
+  const others = names.slice(0, -1);
+  return I18n.t('status.waitingFor', { names: others.length ? I18n.t('status.names', { first: others.join(', '),
     last: last }) : last });
 }
 
@@ -210,7 +212,7 @@ function _waitingText() {
  * @returns {string} The text.
  */
 function _playingStatus(action) {
-  const place = State.placeOf(State.playerIndex);
+  const place = State.playerIndex !== null && State.placeOf(State.playerIndex);
   if (place) {
     return I18n.t('status.out', { place: I18n.t('place.' + place) });
   }
@@ -222,7 +224,8 @@ function _playingStatus(action) {
     if (problem) {
       return I18n.t(problem.key, problem.params);
     }
-    return I18n.t(State.request.context.trick_combination ? 'status.yourTurn' : 'status.yourLead');
+    return I18n.t(State.request && State.request.action === 'play' && State.request.context.trick_combination
+      ? 'status.yourTurn' : 'status.yourLead');
   }
   // right after the own action: "You passed. Bot 2 is playing.", never "Ada is playing" to Ada
   const status = TableControls.turnStatus({ turn: State.public.current_turn_index, seat: State.playerIndex,
@@ -238,7 +241,7 @@ function _playingStatus(action) {
  * @returns {({key: string, params: Object}|null)} The I18n key and parameters, or null.
  */
 function _selectionProblem() {
-  const context = State.request.context;
+  const context = State.request ? State.request.context : {};
   const problem = TableControls.selectionProblem({
     selection: _selection(),
     legalPlays: _legalPlays(),
@@ -277,7 +280,7 @@ function _selectNextHint() {
 /**
  * A click on an action button, by the job its state names.
  * @param {string} name `pass`, `tichu`, `bomb`, `hint` or `play`.
- * @param {Object} state The button's state (TableControls).
+ * @param {import('./table/table-controls.js').ButtonState} state The button's state.
  * @returns {void}
  */
 function _onButton(name, state) {
@@ -309,7 +312,7 @@ function _onButton(name, state) {
     _respond('schupf', { given_schupf_cards: Lib.PUSH_TARGETS.map(function (target) { return zones[target]; }) });
   }
   else if (job === 'select') {
-    _ui.selected = new Set(state.cards.map(Lib.cardKey));
+    _ui.selected = new Set((state.cards || []).map(Lib.cardKey));
   }
   else if (job === 'throw') {
     _ui.selected = new Set();
@@ -331,10 +334,10 @@ function _onButton(name, state) {
  */
 function _onHandCard(key) {
   const phase = State.public.phase;
-  if (phase === 'schupf' && State.requestAction() === 'schupf') {
+  if (phase === Phases.SCHUPF && State.requestAction() === 'schupf') {
     _ui.selected = _ui.selected.has(key) ? new Set() : new Set([key]);
   }
-  else if (phase === 'playing') {
+  else if (phase === Phases.PLAYING) {
     if (!_ui.selected.delete(key)) {
       _ui.selected.add(key);
     }
@@ -370,7 +373,7 @@ function _onZone(target) {
  * @returns {void}
  */
 function _closeResult() {
-  if (State.public.phase === 'game_over') {
+  if (State.public.phase === Phases.GAME_OVER) {
     EventBus.emit(Events.INTENT_SHOW_SCORES);
     return;
   }
@@ -402,11 +405,11 @@ function _onStateChanged(change) {
     EventBus.emit(Events.UI_TOAST_DROP, _HINT_TOAST);
   }
   _ui.ownAction = TableControls.ownAction(_ui.ownAction, event, change.context || {}, State.playerIndex);
-  if (event === 'round_started' || (event === 'player_joined' && 'session_id' in change.context)) {
+  if (event === Notifications.ROUND_STARTED || (event === Notifications.PLAYER_JOINED && 'session_id' in change.context)) {
     _resetCards();
     _ui.received = new Map();
   }
-  else if (event === 'start_playing') {
+  else if (event === Notifications.START_PLAYING) {
     // the received cards go straight into the hand, highlighted (no step that costs clock time)
     _resetCards();
     _ui.received = _receivedFrom(State.private.received_schupf_cards || []);
@@ -414,7 +417,7 @@ function _onStateChanged(change) {
   else if (_ui.ownAction !== null) {
     _ui.received = new Map();  // the seat played or passed: the highlight has done its job
   }
-  else if (event === 'round_over') {
+  else if (event === Notifications.ROUND_OVER) {
     _ui.resultDismissed = false;
   }
   const held = new Set(State.hand().map(Lib.cardKey));
@@ -430,7 +433,7 @@ function _onStateChanged(change) {
  * @returns {void}
  */
 function init() {
-  const root = document.getElementById('view-table');
+  const root = Dom.byId('view-table');
   SeatsPanel.init(root);
   CenterPanel.init(root);
   HandPanel.init();
@@ -442,16 +445,19 @@ function init() {
     onLongPress: function () { _respond('announce_grand_tichu', { announced: true }); },
     onShortPress: function () { EventBus.emit(Events.UI_TOAST, I18n.t('notice.longPress')); }
   });
-  document.getElementById('hand').addEventListener('click', function (event) {
+  Dom.byId('hand').addEventListener('click', function (event) {
     const card = Dom.closestTo(event, '.card');
-    if (card) {
+    if (card && card.dataset.card) {
       _onHandCard(card.dataset.card);
     }
   });
   for (const zone of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('.push-zone'))) {
-    zone.addEventListener('click', function () { _onZone(zone.dataset.target); });
+    const target = zone.dataset.target;
+    if (target) {
+      zone.addEventListener('click', function () { _onZone(target); });
+    }
   }
-  document.getElementById('round-result').addEventListener('click', function (event) {
+  Dom.byId('round-result').addEventListener('click', function (event) {
     if (Dom.closestTo(event, '.result-close')) {
       _closeResult();
     }
@@ -460,7 +466,7 @@ function init() {
     }
   });
   document.addEventListener('keydown', function (event) {
-    if (event.key === 'Escape' && !root.hidden && !document.getElementById('round-result').hidden) {
+    if (event.key === 'Escape' && !root.hidden && !Dom.byId('round-result').hidden) {
       _closeResult();
     }
   });
@@ -482,11 +488,11 @@ function render() {
   const phase = State.public.phase;
   const zones = _zoneModel();
   SeatsPanel.render();
-  const final = phase === 'game_over';
+  const final = phase === Phases.GAME_OVER;
   CenterPanel.render({
     zones: zones.zones,
     zonesActive: zones.active,
-    showResult: final || (!_ui.resultDismissed && (phase === 'round_over' || phase === 'grand_tichu')),
+    showResult: final || (!_ui.resultDismissed && (phase === Phases.ROUND_OVER || phase === Phases.GRAND_TICHU)),
     final: final
   });
   const received = new Map(Array.from(_ui.received, function (entry) {

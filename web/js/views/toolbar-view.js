@@ -9,6 +9,7 @@ import { EventBus } from '../event-bus.js';
 import { I18n } from '../i18n.js';
 import { SoundManager } from '../sound.js';
 import { State } from '../state.js';
+import { Dom } from './dom.js';
 
 /** @type {'http://www.w3.org/2000/svg'} The SVG namespace (its literal type types createElementNS). */
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -28,7 +29,7 @@ let _toastTag = null;
  */
 function init() {
   ['lang-switch', 'mute', 'leave', 'toast', 'connection-status'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   _elements['lang-switch'].addEventListener('click', function () {
     EventBus.emit(Events.INTENT_LANGUAGE);

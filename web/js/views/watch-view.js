@@ -20,6 +20,7 @@ import { I18n } from '../i18n.js';
 import { State } from '../state.js';
 import { TablesApi } from '../tables-api.js';
 import { ViewManager } from '../view-manager.js';
+import { Dom } from './dom.js';
 
 /** @type {number} Tables a list shows (login: more room than the lobby). */
 const _LOGIN_ROWS = 5;
@@ -65,7 +66,7 @@ function _eyeIcon() {
 function init() {
   ['watchers', 'watchers-count', 'spectate-badge', 'wrapper', 'lobby-spectate', 'lobby-spectators',
     'lobby-spectate-allow', 'login-tables', 'lobby-tables'].forEach(function (id) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   });
   _elements.watchers.prepend(_eyeIcon());
   _elements['lobby-spectators'].addEventListener('change', function () {
@@ -129,7 +130,7 @@ function _requestRender() {
  */
 function _renderList(container, tables, rows) {
   container.hidden = !tables.length;
-  container.querySelector('.watch-title').textContent = I18n.t('spectate.tables');
+  Dom.part(container, '.watch-title').textContent = I18n.t('spectate.tables');
   const items = tables.slice(0, rows).map(function (table) {
     const item = document.createElement('li');
     item.className = 'watch-table';
@@ -162,7 +163,7 @@ function _renderList(container, tables, rows) {
     item.append(text, count, button);
     return item;
   });
-  container.querySelector('.watch-tables').replaceChildren(...items);
+  Dom.part(container, '.watch-tables').replaceChildren(...items);
 }
 
 /**
@@ -187,7 +188,8 @@ function render() {
   _elements['spectate-badge'].hidden = !(State.spectating && atTable);
   _elements['spectate-badge'].textContent = I18n.t('spectate.watching');
   _elements.wrapper.classList.toggle('spectating', State.spectating);
-  const seated = State.playerIndex !== null && spectators !== null;
+  const seat = State.playerIndex;
+  const seated = seat !== null && spectators !== null;
   _elements['lobby-spectate'].hidden = !seated;
   if (seated) {
     const isHost = State.public.host_index === State.playerIndex;
@@ -195,7 +197,7 @@ function render() {
     host.checked = spectators.allowed;
     host.disabled = !isHost;
     const allow = /** @type {HTMLInputElement} */ (_elements['lobby-spectate-allow']);
-    allow.checked = spectators.allow[State.playerIndex] === true;
+    allow.checked = spectators.allow[seat] === true;
     allow.title = I18n.t('spectate.allowLabel');
   }
 }

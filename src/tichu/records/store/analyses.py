@@ -30,8 +30,12 @@ class AnalysisRow:
     document: str | None
 
 
-class Analyses(Database):
+class Analyses:
     """The analyses' queue and results."""
+
+    def __init__(self, database: Database) -> None:
+        """:param database: The store's database."""
+        self._db = database
 
     def analysis(self, game_id: str) -> AnalysisRow | None:
         """A game's analysis as stored, or ``None`` for a game never queued for one.
@@ -48,7 +52,7 @@ class Analyses(Database):
         :param game_id: The game's id (a stored record's).
         :param at: When it was asked for (records.md's time format).
         """
-        with self._transaction():
+        with self._db.transaction():
             self._db.execute("DELETE FROM analysis_seats WHERE game_id = ?", (game_id,))
             self._db.execute("INSERT OR REPLACE INTO analyses (game_id, status, requested_at) VALUES (?, 'queued', ?)",
                              (game_id, at))
@@ -59,12 +63,13 @@ class Analyses(Database):
 
     def finish_analysis(self, game_id: str, document: AnalysisDocument, at: str) -> None:
         """A game's analysis is done: store its document and, per seat, the decisions judged and
-        their summed loss (for :meth:`player_accuracy`)."""
+        their summed loss (for
+        :meth:`~tichu.records.store.statistics.Statistics.player_accuracy`)."""
         seats: dict[int, tuple[int, float]] = {}
         for judgement in document["judgements"]:
             count, total = seats.get(judgement["seat"], (0, 0.0))
             seats[judgement["seat"]] = (count + 1, total + judgement["loss"])
-        with self._transaction():
+        with self._db.transaction():
             self._set_analysis(game_id, at, status="done", finished_at=at, reason=None, document=_dumps(document))
             self._db.execute("DELETE FROM analysis_seats WHERE game_id = ?", (game_id,))
             self._db.executemany("INSERT INTO analysis_seats (game_id, seat, decisions, total_loss) "
@@ -85,7 +90,7 @@ class Analyses(Database):
 
     def forget_analysis(self, game_id: str) -> None:
         """A game's analysis is no longer queued (its status is ``none`` again)."""
-        with self._transaction():
+        with self._db.transaction():
             self._db.execute("DELETE FROM analysis_seats WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM analyses WHERE game_id = ?", (game_id,))
 

@@ -15,7 +15,7 @@ from typing import TypedDict
 from tichu.records.parts import EndedBy, JsonObject, SeatChange
 from tichu.records.record import json_list, json_object, read_numbered_records, unfinished_points, write_records
 from tichu.records.stats import HUMAN, player_key
-from tichu.records.store.database import IMPORT_BATCH, _dumps, _loads
+from tichu.records.store.database import IMPORT_BATCH, Database, _dumps, _loads
 from tichu.records.store.statistics import Statistics
 
 
@@ -54,8 +54,15 @@ class GameSummary(TypedDict):
     unfinished: Unfinished | None
 
 
-class Archive(Statistics):
+class Archive:
     """The stored records of finished games."""
+
+    def __init__(self, database: Database, statistics: Statistics) -> None:
+        """:param database: The store's database.
+        :param statistics: Told of every record stored (its players' rows, the ratings).
+        """
+        self._db = database
+        self._statistics = statistics
 
     def add(self, record: Mapping[str, object]) -> bool:
         """Store a game's record (records.md) unless a record with its id is stored.
@@ -75,10 +82,10 @@ class Archive(Statistics):
         :raises ValueError: For a record without an id or start time; nothing is added then.
         """
         rows = [(record, _row(record)) for record in records]
-        with self._transaction():
-            last = self._last_rated()
+        with self._db.transaction():
+            last = self._statistics.last_rated()
             added = [record for record, row in rows if self._insert(record, row)]
-            self._rate(added, last)
+            self._statistics.rate(added, last)
         return len(added)
 
     def _insert(self, record: Mapping[str, object], row: GameRow) -> bool:
@@ -87,7 +94,7 @@ class Archive(Statistics):
                                   "VALUES (?, ?, ?, ?, ?, ?)", row)
         if cursor.rowcount != 1:
             return False
-        self._insert_players(record)
+        self._statistics.add_players(record)
         return True
 
     def list_games(self, limit: int, offset: int, player: str | None = None, since: str | None = None,

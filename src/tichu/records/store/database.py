@@ -8,7 +8,10 @@ schema is versioned with ``PRAGMA user_version`` and brought up to date by the m
 :data:`MIGRATIONS` when a store is opened.
 
 A store is used from one thread at a time (the server gives it a writer thread of its own,
-so that the event loop never waits on the disk).
+so that the event loop never waits on the disk). Each part of the store
+(:class:`~tichu.records.store.GameStore`) holds the one :class:`Database` and reads and writes
+through it: its statements, and its transactions, which nest (a part's transaction inside a
+:meth:`Database.batch` or another part's joins it).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Self
 
@@ -144,20 +147,33 @@ class Database:
     :ivar path: The database file.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, after_migration: AfterMigration | None = None) -> None:
         """Open (or create) the database and bring its schema up to date.
 
         :param path: The database file; its folder is created if missing.
+        :param after_migration: (Optional) Python run after each migration step, inside its
+            transaction, with the version reached: what fills the rows a step adds
+            (:func:`~tichu.records.store.statistics.fill_players`, wired by the store). Without it
+            a file older than v4 would keep its players' rows empty.
         :raises ValueError: For a database written by a newer version of this program.
         """
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None)
-        self._depth = 0  # open transactions of :meth:`_transaction` (a batch holds the others)
+        self._depth = 0  # open transactions of :meth:`transaction` (a batch holds the others)
+        self._after_migration = after_migration
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         self._migrate()
+
+    def execute(self, sql: str, parameters: Sequence[object] = ()) -> sqlite3.Cursor:
+        """Run one statement (in the transaction open, if any)."""
+        return self._db.execute(sql, parameters)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> sqlite3.Cursor:
+        """Run one statement per row."""
+        return self._db.executemany(sql, rows)
 
     @property
     def version(self) -> int:
@@ -173,7 +189,7 @@ class Database:
         for target in range(version, len(MIGRATIONS)):
             try:  # one transaction per step: a failed step leaves the file as it was
                 self._db.executescript(f"BEGIN IMMEDIATE; {MIGRATIONS[target]}")
-                self._after_migration(target + 1)
+                self._fill(target + 1)
                 self._db.execute(f"PRAGMA user_version = {target + 1}")
                 self._db.execute("COMMIT")
             except BaseException:
@@ -181,15 +197,22 @@ class Database:
                     self._db.execute("ROLLBACK")
                 raise
 
-    def _after_migration(self, version: int) -> None:
-        """Python run after the migration to ``version``, inside its transaction (a part of the
-        store that fills what a migration adds overrides it)."""
+    def _fill(self, version: int) -> None:
+        """Run :attr:`_after_migration` for ``version`` inside the migration's transaction (its
+        own transactions join it)."""
+        if self._after_migration is None:
+            return
+        self._depth += 1
+        try:
+            self._after_migration(self, version)
+        finally:
+            self._depth -= 1
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """One transaction (one commit) around several writes, e.g. whatever a writer thread
         found queued; the writes' own transactions join it."""
-        with self._transaction():
+        with self.transaction():
             yield
 
     @contextlib.contextmanager
@@ -206,7 +229,9 @@ class Database:
         self._db.execute("RELEASE attempt")
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
+    def transaction(self) -> Iterator[None]:
+        """One transaction around a part's writes that must stand or fall together; inside a
+        :meth:`batch` (or another transaction) it joins that one."""
         if self._depth:  # within a batch: its commit is the one
             yield
             return
@@ -232,6 +257,10 @@ class Database:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+#: What the store runs after a migration step (:class:`Database`'s ``after_migration``).
+AfterMigration = Callable[[Database, int], None]
 
 
 def _dumps(data: object) -> str:

@@ -4,7 +4,8 @@ stop keeps.
 A running game is stored as its journal (:mod:`tichu.records.journal`: the deals and the actions
 accepted so far, one row each, appended as they happen) with the people at its seats, whose
 session ids are kept only as hashes (a session id is a bearer token); when the game ends, its
-record replaces all that in one transaction (:meth:`Running.end_game`). A server that stops
+record replaces all that in one transaction (:meth:`Running.end_game`, through the
+:class:`~tichu.records.store.archive.Archive`). A server that stops
 keeps its tables in their lobby here too, to open them again at the next start.
 """
 
@@ -15,8 +16,8 @@ from dataclasses import dataclass
 
 from tichu.records.journal import Entry
 from tichu.records.parts import JsonObject
-from tichu.records.store.archive import Archive, _row
-from tichu.records.store.database import _dumps, _loads
+from tichu.records.store.archive import Archive
+from tichu.records.store.database import Database, _dumps, _loads
 
 
 @dataclass(frozen=True)
@@ -50,10 +51,17 @@ class RunningGame:
     seats: dict[int, tuple[str, str]]
 
 
-class Running(Archive):
+class Running:
     """The games being played (their journals and seats) and the lobbies kept at a stop."""
 
-    def running_count(self) -> int:
+    def __init__(self, database: Database, archive: Archive) -> None:
+        """:param database: The store's database.
+        :param archive: Where a game's record goes when it ends.
+        """
+        self._db = database
+        self._archive = archive
+
+    def count(self) -> int:
         """How many games are stored as running (journals, not records: an export leaves them out)."""
         row = self._db.execute("SELECT COUNT(*) FROM running_games").fetchone()
         return int(row[0])
@@ -77,7 +85,7 @@ class Running(Archive):
         :raises sqlite3.IntegrityError: For a number stored already (nothing is overwritten).
         """
         rows = [(game_id, first + offset, _dumps(entry)) for offset, entry in enumerate(entries)]
-        with self._transaction():
+        with self._db.transaction():
             self._db.executemany("INSERT INTO running_actions (game_id, seq, entry) VALUES (?, ?, ?)", rows)
 
     def seat_person(self, game_id: str, seat: int, player_name: str, session_hash: str) -> None:
@@ -97,7 +105,7 @@ class Running(Archive):
     def take_lobbies(self) -> list[tuple[str, JsonObject]]:
         """The lobbies kept at the last stop, by table name, and forget them (they are opened
         once); each state is open JSON as read back, which the tables check."""
-        with self._transaction():
+        with self._db.transaction():
             found = [(str(name), _loads(state)) for name, state in
                      self._db.execute("SELECT table_name, state FROM lobbies ORDER BY table_name").fetchall()]
             self._db.execute("DELETE FROM lobbies")
@@ -106,16 +114,14 @@ class Running(Archive):
     def end_game(self, game_id: str, record: Mapping[str, object] | None) -> None:
         """A running game ended: store its record (if any) and forget its journal and seats,
         in one transaction."""
-        with self._transaction():
+        with self._db.transaction():
             if record is not None:
-                last = self._last_rated()
-                if self._insert(record, _row(record)):
-                    self._rate([record], last)
+                self._archive.add(record)
             self._db.execute("DELETE FROM running_actions WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM running_seats WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM running_games WHERE id = ?", (game_id,))
 
-    def running_games(self) -> list[RunningGame]:
+    def games(self) -> list[RunningGame]:
         """Every game stored as running (a server that stopped without ending them), newest first."""
         games = []
         for game_id, table_name, started_at, seed, rules, options in self._db.execute(

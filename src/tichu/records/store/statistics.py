@@ -61,23 +61,31 @@ class RankedPlayer(TypedDict):
     left: int
 
 
-class Statistics(Database):
+class Statistics:
     """The players' rows of the stored games, their statistics and their ratings."""
 
-    def _insert_players(self, record: Mapping[str, object]) -> None:
+    def __init__(self, database: Database) -> None:
+        """:param database: The store's database."""
+        self._db = database
+
+    def add_players(self, record: Mapping[str, object]) -> None:
         """Store the seats of a record just stored (:mod:`tichu.records.stats`)."""
         self._db.executemany(f"INSERT OR REPLACE INTO game_players ({', '.join(_PLAYER_COLUMNS)}) "
                              f"VALUES ({', '.join('?' * len(_PLAYER_COLUMNS))})", _player_rows(record))
 
-    def _last_rated(self) -> tuple[str, str] | None:
+    def last_rated(self) -> tuple[str, str] | None:
         """``(started_at, id)`` of the latest game that moved ratings, or ``None``."""
         row = self._db.execute(f"SELECT started_at, id FROM games WHERE {_RATED} "
                                "ORDER BY started_at DESC, id DESC LIMIT 1").fetchone()
         return None if row is None else (str(row[0]), str(row[1]))
 
-    def _rate(self, added: list[Mapping[str, object]], last: tuple[str, str] | None) -> None:
+    def rate(self, added: list[Mapping[str, object]], last: tuple[str, str] | None) -> None:
         """Bring the ratings up to date after adding records: incrementally when every new rated
-        game comes after the latest one rated before, else from scratch (an import of older games)."""
+        game comes after the latest one rated before, else from scratch (an import of older games).
+
+        :param added: The records just added (their players' rows stored).
+        :param last: :meth:`last_rated` before they were added.
+        """
         outcomes = {str(record["id"]): outcome for record in added
                     if (outcome := self._outcome(str(record["id"]))) is not None}
         new = sorted((str(record["started_at"]), str(record["id"])) for record in added
@@ -160,25 +168,29 @@ class Statistics(Database):
                 "ORDER BY g.started_at, g.id, p.seat"):
             games.setdefault(str(game_id), []).append((str(row[0]), int(row[1]), int(row[2]), row[3], int(row[4])))
         ratings = rate_games(outcome for rows in games.values() if (outcome := _outcome(rows)) is not None)
-        with self._transaction():
+        with self._db.transaction():
             self._db.execute("DELETE FROM ratings")
             self._db.executemany("INSERT INTO ratings (player_key, rating) VALUES (?, ?)", sorted(ratings.items()))
 
-    def _after_migration(self, version: int) -> None:
-        """Migration to v4 (v3's rows were filled here too, as a store at v2 goes through both): the
-        seats of every stored record, then the ratings from scratch."""
-        super()._after_migration(version)
-        if version != 4:
-            return
+    def fill(self) -> None:
+        """Fill the players' rows of every stored record, then the ratings from scratch (the
+        migration to v4: :func:`fill_players`)."""
         rows = self._db.execute("SELECT record FROM games ORDER BY seq")
         while batch := rows.fetchmany(IMPORT_BATCH):
             for (text,) in batch:
-                self._insert_players(_loads(text))
-        self._depth += 1  # inside the migration's transaction
-        try:
-            self.rerate()
-        finally:
-            self._depth -= 1
+                self.add_players(_loads(text))
+        self.rerate()
+
+
+def fill_players(database: Database, version: int) -> None:
+    """What the migration to v4 adds, filled inside its transaction (v3's rows were filled here
+    too, as a store at v2 goes through both): the seats of every stored record and the ratings.
+
+    :param database: The database being migrated.
+    :param version: The version just reached.
+    """
+    if version == 4:
+        Statistics(database).fill()
 
 
 #: The columns of ``game_players`` (schema v4), in the order :func:`_player_rows` gives them.

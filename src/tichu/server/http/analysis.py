@@ -46,7 +46,8 @@ async def _look_up(request: web.Request) -> tuple[str, AnalysisRow | None] | web
     game_id = _game_id(request)
     if game_id is None:
         return _error(400, "bad_request", f"a game id has 1 to {MAX_ID} printable characters")
-    found, row = await request.app[STORE].read(lambda games: (games.has_game(game_id), games.analysis(game_id)))
+    found, row = await request.app[STORE].read(
+        lambda games: (games.archive.has_game(game_id), games.analyses.analysis(game_id)))
     if not found:
         return _error(404, "not_found", "no game with this id")
     return game_id, row

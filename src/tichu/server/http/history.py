@@ -132,8 +132,8 @@ async def list_games(request: web.Request) -> web.Response:
         return _bad(error)
     if since is not None and until is not None and since >= until:
         return _error(400, "bad_request", "since must be before until")
-    games, total = await _store(request).read(lambda store: store.list_games(limit, offset, player, since, until,
-                                                                             people=people))
+    games, total = await _store(request).read(
+        lambda store: store.archive.list_games(limit, offset, player, since, until, people=people))
     return web.json_response({"games": games, "total": total, "limit": limit, "offset": offset})
 
 
@@ -142,7 +142,7 @@ async def get_game(request: web.Request) -> web.Response:
     game_id = request.match_info["id"]
     if not game_id or len(game_id) > MAX_ID or not game_id.isprintable():
         return _error(400, "bad_request", f"a game id has 1 to {MAX_ID} printable characters")
-    record = await _store(request).read(lambda store: store.get(game_id))
+    record = await _store(request).read(lambda store: store.archive.get(game_id))
     if record is None:
         return _error(404, "not_found", "no game with this id")
     return web.json_response(record)
@@ -155,7 +155,7 @@ async def get_player(request: web.Request) -> web.Response:
     except BadRequest as error:
         return _bad(error)
     assert name is not None
-    stats = await _store(request).read(lambda store: store.player_stats(name))
+    stats = await _store(request).read(lambda store: store.statistics.player_stats(name))
     if stats is None:
         return _error(404, "not_found", "no stored game has a player of this name")
     return web.json_response(stats)
@@ -167,5 +167,5 @@ async def leaderboard(request: web.Request) -> web.Response:
         limit = parse_int(request.query, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
     except BadRequest as error:
         return _bad(error)
-    players = await _store(request).read(lambda store: store.leaderboard(limit))
+    players = await _store(request).read(lambda store: store.statistics.leaderboard(limit))
     return web.json_response({"players": players, "limit": limit})

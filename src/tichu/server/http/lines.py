@@ -66,7 +66,7 @@ async def post_line(request: web.Request) -> web.Response:
     if isinstance(wanted, web.Response):
         return wanted
     step, seat = wanted
-    text = await request.app[STORE].read(lambda games: games.record_text(game_id))
+    text = await request.app[STORE].read(lambda games: games.archive.record_text(game_id))
     if text is None:
         return _error(404, "not_found", "no game with this id")
     try:

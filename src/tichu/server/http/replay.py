@@ -73,7 +73,7 @@ async def game_steps(request: web.Request) -> web.StreamResponse:
     game_id = request.match_info["id"]
     if not game_id or len(game_id) > MAX_ID or not game_id.isprintable():
         raise _error(web.HTTPBadRequest, f"a game id has 1 to {MAX_ID} printable characters")
-    text = await request.app[STORE].read(lambda games: games.record_text(game_id))
+    text = await request.app[STORE].read(lambda games: games.archive.record_text(game_id))
     if text is None:
         raise _error(web.HTTPNotFound, f"no stored game {game_id!r}")
     gzipped = _accepts_gzip(request)

@@ -16,10 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tichu.agents.agent import Agent
+from tichu.agents.levels import agent_spec
 from tichu.agents.registry import make_agent
+from tichu.agents.stand_in import StandIn
 from tichu.core.combos import Play
 from tichu.core.views import SeatView
 from tichu.engine.player import Later, Player
+from tichu.server.tables.options import TableOptions
+from tichu.server.wire.protocol import agent_name
 from tichu.server.workers.agent_pool import AgentPool
 
 #: Makes the agent of an empty seat from an agent kind and a display name.
@@ -79,3 +83,38 @@ class ServerAgent(Player):
 
     def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Later[Play | None]:
         return Later(self.pool.decide(self.agent.decide_bomb, view, bombs))
+
+
+class SeatAgents:
+    """Makes a table's agents: the agents of its empty seats and its people's stand-ins, of the
+    kind its options name."""
+
+    def __init__(self, agents: AgentFactory, pool: AgentPool, delay: float, options: TableOptions,
+                 followed: Callable[[], bool]) -> None:
+        """:param agents: Makes an agent from a kind and a name (tests seed them).
+        :param pool: Where the agents' decisions are computed.
+        :param delay: Seconds a play takes at least while people follow the table.
+        :param options: The table's options (their agent kind).
+        :param followed: Whether people follow the table now (its agents' plays are paced then).
+        """
+        self._agents = agents
+        self._pool = pool
+        self._delay = delay
+        self._options = options
+        self._followed = followed
+
+    def agent(self, seat: int) -> Agent:
+        """A new agent of the table's kind for a seat."""
+        return self._agents(agent_spec(self._options.agent), agent_name(seat))
+
+    def stand_in(self, seat: int) -> StandIn:
+        """The agent that decides for a seat's person while they are away or after they left: the
+        table's agent, but calling no Tichu or Grand Tichu for them (docs/server.md, "The stand-in's
+        rules")."""
+        return StandIn(self.agent(seat))
+
+    def player(self, agent: Agent) -> ServerAgent:
+        """An agent as a player of this table's engine, paced while a person sits at the table
+        or may come back to it (one who left this game), so that a person back within seconds
+        finds the round where it was."""
+        return ServerAgent(agent, self._pool, self._delay, self._followed)

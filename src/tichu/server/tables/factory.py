@@ -17,13 +17,12 @@ from tichu.server.config import Settings
 from tichu.server.guard.limits import OpeningWindow
 from tichu.server.guard.memory import release_memory
 from tichu.server.tables.agent_seat import AgentFactory, registry_agent
-from tichu.server.tables.base import TableBase
 from tichu.server.tables.hints import HintRanker, heuristic_hinter
 from tichu.server.tables.lines import PendingLines
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.spectators import Spectator
 from tichu.server.tables.table import Table
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import ProtocolError, agent_name
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import StoreWriter, session_hash
@@ -201,12 +200,12 @@ class GameFactory:
                   running.id, reason)
         record: GameRecord | None = None
         try:
-            rules = RuleSet.from_json(running.rules, running.seed)
+            rules = RuleSet.from_json(running.rules)
             rebuilt = replay_journal(rules, running.entries)
             kind = str(running.options.get("agent", self.settings.agent))
             players = [(running.seats[seat][0], "human") if seat in running.seats
                        else (agent_name(seat), self._agents(kind, agent_name(seat)).kind) for seat in range(4)]
-            record = game_record(rebuilt.finished, rules, players, record_id=running.id,
+            record = game_record(rebuilt.finished, rules, players, record_id=running.id, seed=running.seed,
                                  started_at=running.started_at)
             record["table"] = running.table_name
             ended_early(record, rebuilt.unfinished)
@@ -214,7 +213,7 @@ class GameFactory:
             log.exception("table %r: game %s has no record", running.table_name, running.id)
             record = None
         stored = None if record is None else dict(record)
-        self._store.submit(lambda store: store.end_game(running.id, stored))
+        self._store.submit(lambda store: store.running.end_game(running.id, stored))
 
     def _keep_open(self, table: Table) -> None:
         if self._idle_cleanup is not None:
@@ -224,12 +223,12 @@ class GameFactory:
         if timer is not None:
             timer.cancel()
 
-    def _table_empty(self, table: TableBase) -> None:
+    def _table_empty(self, table: Table) -> None:
         """The last client left: close the table after the grace period unless someone comes."""
         loop = asyncio.get_running_loop()
         self._closing[table.name] = loop.call_later(self.settings.grace_period, self._close_later, table)
 
-    def _close_later(self, table: TableBase) -> None:
+    def _close_later(self, table: Table) -> None:
         self._closing.pop(table.name, None)
         current = self.tables.get(table.name)
         if current is not table or current is None or current.clients:

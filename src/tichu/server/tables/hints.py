@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from tichu.agents.heuristic_agent import HeuristicAgent
 from tichu.core.combos import Play
 from tichu.core.views import SeatView
 from tichu.server.config import Settings
+from tichu.server.tables.options import TableOptions
 from tichu.server.workers.agent_pool import AgentPool
 
 log = logging.getLogger(__name__)
@@ -25,6 +26,9 @@ log = logging.getLogger(__name__)
 HINT_SEED = 0
 #: Milliseconds a hint may take before it is logged as slow.
 SLOW_HINT_MS = 50.0
+#: What a seat asks for its ``play`` request's hint: the legal plays best first from its view
+#: (a table's :func:`ranked_hint`), or ``None``.
+Hinter = Callable[[SeatView, Sequence[Play]], Awaitable[list[Play] | None]]
 
 
 class HintRanker(Protocol):
@@ -67,3 +71,28 @@ async def ranked_hint(pool: AgentPool, ranker: HintRanker, view: SeatView, legal
     if took > SLOW_HINT_MS:
         log.info("table %r: hint for %d legal plays took %.0f ms", table_name, len(legal), took)
     return hint
+
+
+class Hints:
+    """A table's hints: its ``play`` requests' legal plays ranked, while its options give hints.
+
+    :ivar ranker: Ranks the legal plays.
+    """
+
+    def __init__(self, pool: AgentPool, ranker: HintRanker, options: TableOptions, table_name: str) -> None:
+        """:param pool: Where the ranking is computed.
+        :param ranker: Ranks the legal plays.
+        :param options: The table's options (whether hints are given).
+        :param table_name: The table's name, for the log.
+        """
+        self._pool = pool
+        self.ranker = ranker
+        self._options = options
+        self.table_name = table_name
+
+    async def hint(self, view: SeatView, legal: Sequence[Play]) -> list[Play] | None:
+        """The legal plays best first for a ``play`` request (:func:`ranked_hint`), or ``None``
+        when hints are off."""
+        if not self._options.hints or not legal:
+            return None
+        return await ranked_hint(self._pool, self.ranker, view, legal, self.table_name)

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Protocol
 
 from tichu.core.views import TableSource
 from tichu.engine.engine import GameEngine
@@ -32,6 +33,18 @@ log = logging.getLogger(__name__)
 #: Seat changes a game's record keeps at most: beyond them newcomers are refused (the table's
 #: join), and a person coming back cancels their own leave instead of adding a change.
 MAX_SEAT_CHANGES = 64
+
+
+class Game(Protocol):
+    """What a table's objects ask of its game (a :class:`GameSession`)."""
+
+    @property
+    def engine(self) -> GameEngine | None:
+        """The engine of the running game, or ``None`` in the lobby."""
+
+    @property
+    def is_running(self) -> bool:
+        """Whether a game is being played."""
 
 
 class GameSession:
@@ -99,9 +112,9 @@ class GameSession:
         self._starting_people = {hashed for _, _, hashed in people}
         self.seat_changes = []
         self._kept_options = kept = dict(options)
-        rules, name = engine.rules, self.table_name
-        self._store.submit(lambda store: store.begin_game(game_id, name, started_at, rules.seed, rules.to_json(),
-                                                          kept))
+        rules, seed, name = engine.rules, engine.seed, self.table_name
+        self._store.submit(lambda store: store.running.begin_game(game_id, name, started_at, seed,
+                                                                  rules.to_json(), kept))
         self._run(engine, GameJournal(self._store, game_id, self._table()), started_at, people)
 
     def resume(self, engine: GameEngine, game_id: str, started_at: str, options: Mapping[str, object], written: int,
@@ -193,7 +206,22 @@ class GameSession:
         self._add_change(change)
         if self._journal is not None:
             game_id, kept = self._journal.game_id, {**self._kept_options, "seat_changes": list(self.seat_changes)}
-            self._store.submit(lambda store: store.set_running_options(game_id, kept))
+            self._store.submit(lambda store: store.running.set_running_options(game_id, kept))
+
+    def replace(self, seat: int, player: Player, hashed: str | None) -> None:
+        """A seat of the running game changes its occupant: a person joined (``hashed``: the hash
+        of its session id) or an agent took a person's place (``None``). The record keeps the
+        change (:meth:`note_change`), the engine asks the new player from now on, and the store
+        knows who sits there. Nothing happens without a game."""
+        engine = self.engine
+        if engine is None:
+            return
+        self.note_change(seat, player, "left" if hashed is None else "joined")
+        engine.replace_player(seat, player)
+        if hashed is None:
+            self.unseat(seat)
+        else:
+            self.store_seat(seat, player.name, hashed)
 
     @property
     def changes_full(self) -> bool:
@@ -229,13 +257,13 @@ class GameSession:
         """Store who sits at a seat of the running game (by the hash of the session id)."""
         if self._journal is not None:
             game_id = self._journal.game_id
-            self._store.submit(lambda store: store.seat_person(game_id, seat, name, hashed))
+            self._store.submit(lambda store: store.running.seat_person(game_id, seat, name, hashed))
 
     def unseat(self, seat: int) -> None:
         """Store that no person sits at a seat of the running game any more."""
         if self._journal is not None:
             game_id = self._journal.game_id
-            self._store.submit(lambda store: store.unseat_person(game_id, seat))
+            self._store.submit(lambda store: store.running.unseat_person(game_id, seat))
 
     def end_early(self, seat: int, name: str) -> bool:
         """A person's leaving ends the game: it is stored as ended early by them and stopped.
@@ -286,7 +314,8 @@ class GameSession:
         record: GameRecord | None = None
         try:
             players = self.starters or [(player.name, player.kind) for player in engine.players]
-            record = game_record(engine.rounds, engine.rules, players, record_id=game_id, started_at=self._started_at)
+            record = game_record(engine.rounds, engine.rules, players, record_id=game_id, seed=engine.seed,
+                                 started_at=self._started_at)
             record["table"] = self.table_name
             if self.seat_changes:
                 record["seat_changes"] = list(self.seat_changes)
@@ -296,7 +325,7 @@ class GameSession:
                 record["ended_by"] = ended_by
         finally:  # a record that cannot be built still ends the game's journal: it must not come back
             self._journal = None
-            self._store.submit(lambda store: store.end_game(game_id, None if record is None else dict(record)))
+            self._store.submit(lambda store: store.running.end_game(game_id, None if record is None else dict(record)))
         finished = None if self._on_finished is None else self._on_finished()
         if record is not None and not aborted and finished is not None:
             finished(game_id)

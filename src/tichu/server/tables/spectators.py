@@ -4,7 +4,8 @@ A spectator receives the public part of everything that happens at the table and
 else (R8.1): its snapshot on joining (``spectate_started``, with ``public_state`` and no
 ``private_state``), the table's broadcasts (``player_joined``, ``player_left``...), and every
 event of the engine in its public form (``hand_cards_dealt {count}`` without cards,
-``start_playing`` without received cards, never ``hands_revealed``). It may send nothing but
+``start_playing`` without received cards, never ``hands_revealed``) with the public state after
+it (``public_delta``, as a seat gets it: :mod:`tichu.server.wire.deltas`). It may send nothing but
 ``leave``; anything else is refused with ``UNAUTHORIZED`` (104) and changes nothing.
 
 All four hands are shown to spectators (``spectator_hands``) only while every person seated
@@ -16,30 +17,49 @@ The people at the table that speak the extension (``table_sync``) hear how many 
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from tichu.core.round import Round
+from tichu.core.views import TableInfo
 from tichu.engine.events import Event, HandCardsDealt, HandsRevealed, PlayerPlayed, RoundStarted, StartPlaying
 from tichu.server.codes import ErrorCode
+from tichu.server.tables.peer import Peer
 from tichu.server.wire import outgoing as out
 from tichu.server.wire.connection import Connection, encode
-from tichu.server.wire.peer import Peer
-from tichu.server.wire.protocol import ProtocolError, cards_json, error_message, event_json, notification
+from tichu.server.wire.deltas import Told, public_now
+from tichu.server.wire.protocol import (
+    ProtocolError,
+    cards_json,
+    error_message,
+    event_text,
+    notification,
+    table_public_json,
+)
 
 #: Message types of the table's engine events after which the hands may have changed.
 _HAND_EVENTS = (HandCardsDealt, StartPlaying, PlayerPlayed, RoundStarted)
 
 
 class Spectator:
-    """One watching client: its connection and nothing else (no seat, no session).
+    """One watching client: its connection and the public state it was last sent (no seat, no
+    session).
 
     :ivar connection: The socket, or ``None`` once it is gone.
     """
 
     def __init__(self, connection: Connection) -> None:
         self.connection: Connection | None = connection
+        self.told = Told()
+
+    def watching(self, info: TableInfo, round_: Round | None) -> out.PublicState:
+        """The table's ``public_state`` for ``spectate_started``: the events after it carry what
+        changes of it."""
+        state = table_public_json(info, round_)
+        self.told.start(state)
+        return state
 
     def send(self, message: Mapping[str, object] | str) -> None:
         """Queue a message if still connected (the outbox is bounded like a player's)."""
@@ -53,6 +73,10 @@ class Spectator:
 
 class Watched(Protocol):
     """The table the spectators watch (held weakly: no reference cycle keeps a closed table)."""
+
+    @property
+    def info(self) -> TableInfo:
+        """The table's facts."""
 
     @property
     def round(self) -> Round | None:
@@ -87,6 +111,7 @@ class Spectators:
         self._table = weakref.ref(table)
         self._allowing: set[Peer] = set()
         self._open = False  # whether the spectators were last told the hands are open
+        self._closing: set[asyncio.Task[None]] = set()  # sockets closing after the table stopped admitting
 
     def __len__(self) -> int:
         return len(self.watchers)
@@ -127,6 +152,25 @@ class Spectators:
         gone, self.watchers = self.watchers, []
         return gone
 
+    def allow(self, allowed: bool) -> None:
+        """The host's option ``spectators``: when it turns off, the spectators watching get
+        ``UNAUTHORIZED`` (104) and are closed; the table's listeners hear ``spectators_changed``."""
+        if allowed == self.allowed:
+            return
+        self.allowed = allowed
+        if not allowed:
+            error = ProtocolError(ErrorCode.UNAUTHORIZED, "the table no longer allows spectators")
+            for spectator in self.take_all():
+                spectator.send_error(error)
+                if spectator.connection is not None:
+                    task = asyncio.create_task(spectator.connection.close(1008, "spectators not allowed"))
+                    self._closing.add(task)
+                    task.add_done_callback(self._closing.discard)
+                spectator.connection = None
+        table = self._table()
+        if table is not None:
+            table.spectators_changed()
+
     # -- what they see --------------------------------------------------------------------------
 
     def send(self, message: Mapping[str, object] | str) -> None:
@@ -137,13 +181,22 @@ class Spectators:
         for spectator in self.watchers:
             spectator.send(text)
 
+    def send_error(self, error: ProtocolError) -> None:
+        """Send an error to every spectator (the table's game failed, or it closes)."""
+        for spectator in self.watchers:
+            spectator.send_error(error)
+
     def notify(self, event: Event) -> None:
-        """An engine event (the engine's observer): its public form to every spectator, then
-        the hands if they are open and may have changed. ``hands_revealed`` (R8.3) is a
-        seat's private message and never reaches a spectator."""
-        if not self.watchers or isinstance(event, HandsRevealed):
+        """An engine event (the engine's observer): its public form to every spectator, with
+        the public state after it (what changed of it for each), then the hands if they are
+        open and may have changed. ``hands_revealed`` (R8.3) is a seat's private message and
+        never reaches a spectator."""
+        table = self._table()
+        if not self.watchers or isinstance(event, HandsRevealed) or table is None:
             return
-        self.send(encode(notification(*event_json(event))))
+        now = public_now(event, table)
+        for spectator in self.watchers:
+            spectator.send(event_text(event, None, spectator.told.changes(now)))
         if isinstance(event, _HAND_EVENTS) and self.hands_open:
             self.send(self.hands_message())
 

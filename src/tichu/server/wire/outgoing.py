@@ -77,6 +77,14 @@ class PublicState(TypedDict):
     agent_plays_for: NotRequired[list[int]]
 
 
+class UnseenBombs(TypedDict):
+    """``private_state.unseen_bombs``: the bombs the cards the seat has not seen (neither in its
+    hand nor played) could still form (R3.7)."""
+
+    four_of_a_kind: list[int]
+    straight_flush: list[int]
+
+
 class PrivateState(TypedDict):
     """``private_state``: what only its seat sees (R8.2), with what it may do beyond its turn."""
 
@@ -86,6 +94,7 @@ class PrivateState(TypedDict):
     received_schupf_cards: list[Card] | None
     may_announce: bool
     bombs: list[Cards]
+    unseen_bombs: UnseenBombs
 
 
 class Level(TypedDict):
@@ -173,11 +182,60 @@ class RequestMessage(TypedDict):
 
 # -- notifications of the game (protocol.md, "Notifications") -------------------------------------
 
-class Empty(TypedDict):
-    """A context without values (``game_started``, ``wish_fulfilled``)."""
+class PublicDelta(TypedDict):
+    """``public_delta``: the fields of ``public_state`` (with ``passed``) that changed since the
+    client was last sent them, with their new values (docs/server.md, "The state with every event")."""
+
+    table_name: NotRequired[str]
+    player_names: NotRequired[list[str]]
+    host_index: NotRequired[int | None]
+    is_running: NotRequired[bool]
+    phase: NotRequired[str]
+    round_index: NotRequired[int]
+    current_turn_index: NotRequired[int | None]
+    count_hand_cards: NotRequired[list[int]]
+    announcements: NotRequired[list[int]]
+    wish_value: NotRequired[int]
+    wish_open: NotRequired[bool]
+    trick_turns: NotRequired[list[Turn]]
+    trick_owner_index: NotRequired[int | None]
+    trick_points: NotRequired[int]
+    points: NotRequired[list[int]]
+    tricks_won: NotRequired[list[int]]
+    out_order: NotRequired[list[int]]
+    played_cards: NotRequired[Cards]
+    count_pushed: NotRequired[list[int]]
+    round_scores: NotRequired[list[list[int]]]
+    total: NotRequired[list[int]]
+    passed: NotRequired[list[int]]
 
 
-class PlayerPlayed(TypedDict):
+class PrivateDelta(TypedDict):
+    """``private_delta``: the fields of the seat's ``private_state`` that changed since it was
+    last sent them, with their new values (to that seat only, R8.2)."""
+
+    player_index: NotRequired[int | None]
+    hand_cards: NotRequired[Cards]
+    given_schupf_cards: NotRequired[list[Card] | None]
+    received_schupf_cards: NotRequired[list[Card] | None]
+    may_announce: NotRequired[bool]
+    bombs: NotRequired[list[Cards]]
+
+
+class StateDelta(TypedDict):
+    """What every notification of a game event carries besides its own context: the state after
+    it, as the fields that changed (left out when none did). A client replaces those fields and
+    works out nothing from the event (issue 36)."""
+
+    public_delta: NotRequired[PublicDelta]
+    private_delta: NotRequired[PrivateDelta]
+
+
+class Empty(StateDelta):
+    """A context without values of its own (``game_started``, ``wish_fulfilled``)."""
+
+
+class PlayerPlayed(StateDelta):
     """``player_played``."""
 
     turn: Turn
@@ -187,19 +245,19 @@ class PlayerPlayed(TypedDict):
     out_of_turn: bool
 
 
-class PlayerIndex(TypedDict):
+class PlayerIndex(StateDelta):
     """``player_passed``, ``player_schupfed``: the seat."""
 
     player_index: int
 
 
-class TurnChanged(TypedDict):
+class TurnChanged(StateDelta):
     """``player_turn_changed``."""
 
     current_turn_index: int
 
 
-class TrickTaken(TypedDict):
+class TrickTaken(StateDelta):
     """``trick_taken`` (``dragon_recipient``: the seat given the Dragon trick, else null)."""
 
     player_index: int | None
@@ -207,53 +265,53 @@ class TrickTaken(TypedDict):
     dragon_recipient: int | None
 
 
-class PlayerAnnounced(TypedDict):
+class PlayerAnnounced(StateDelta):
     """``player_announced``."""
 
     player_index: int
     grand: bool
 
 
-class PlayerOut(TypedDict):
+class PlayerOut(StateDelta):
     """``player_out``."""
 
     player_index: int
     place: int
 
 
-class HandsRevealed(TypedDict):
+class HandsRevealed(StateDelta):
     """``hands_revealed``: every hand at the end of a round."""
 
     hands: list[Cards]
 
 
-class WishMade(TypedDict):
+class WishMade(StateDelta):
     """``wish_made``."""
 
     wish_value: int
 
 
-class HandCardsDealt(TypedDict):
+class HandCardsDealt(StateDelta):
     """``hand_cards_dealt``; ``hand_cards`` is the seat's own hand (not to spectators)."""
 
     count: int
     hand_cards: NotRequired[Cards]
 
 
-class StartPlaying(TypedDict):
+class StartPlaying(StateDelta):
     """``start_playing``; ``received_schupf_cards`` only to the seat that received them."""
 
     start_player_index: int
     received_schupf_cards: NotRequired[list[Card] | None]
 
 
-class RoundStarted(TypedDict):
+class RoundStarted(StateDelta):
     """``round_started``."""
 
     round_index: int
 
 
-class RoundOver(TypedDict):
+class RoundOver(StateDelta):
     """``round_over``."""
 
     card_points: list[int]
@@ -264,7 +322,7 @@ class RoundOver(TypedDict):
     is_double_victory: bool
 
 
-class GameOver(TypedDict):
+class GameOver(StateDelta):
     """``game_over``: the teams' points of each round, the totals and the winning team."""
 
     game_score: list[list[int]]

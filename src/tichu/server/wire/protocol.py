@@ -5,20 +5,22 @@ helpers turn it into checked values or raise :class:`ProtocolError`, which the h
 answers with an ``error`` message; nothing here changes any state.
 
 This module is also the one place where the engine's events and a seat's states become the
-protocol's JSON (:func:`event_text`, :func:`public_state_json`, :func:`private_state_json`),
-and where a rule violation of the core becomes an error code (:data:`VIOLATION_CODES`).
+protocol's JSON (:func:`event_text`, :func:`public_state_json`, :func:`table_public_json`,
+:func:`private_state_json`), and where a rule violation of the core becomes an error code (:data:`VIOLATION_CODES`).
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from tichu.core.cards import PHOENIX, card_index, cards_of
 from tichu.core.combos import BOMB, SINGLE, CombinationType, Play, weakest_first
 from tichu.core.errors import RuleViolation, Violation
-from tichu.core.views import PrivateState, PublicState
+from tichu.core.round import Round
+from tichu.core.unseen import UnseenBombs, unseen_bombs
+from tichu.core.views import PrivateState, PublicState, TableInfo, build_public_state
 from tichu.engine.events import (
     Event,
     GameOver,
@@ -319,14 +321,22 @@ def public_state_json(state: PublicState) -> out.PublicState:
 def private_state_json(state: PrivateState) -> out.PrivateState:
     """The protocol's ``private_state`` object, with what the seat may do beyond its turn
     (docs/server.md, an extension): ``may_announce`` (R6.1) and ``bombs``, the bombs it may
-    lay now (R4.3), each as its cards, the weakest first (R3.8)."""
+    lay now (R4.3), each as its cards, the weakest first (R3.8); ``unseen_bombs``, the values of
+    the four-of-a-kind bombs and the suits of the straight flushes the cards the seat has not seen
+    could still form (R3.7)."""
     return {
         "player_index": state.player_index, "hand_cards": cards_json(state.hand_cards),
         "given_schupf_cards": _triple_json(state.given_schupf_cards),
         "received_schupf_cards": _triple_json(state.received_schupf_cards),
         "may_announce": state.may_announce,
         "bombs": [cards_json(bomb.cards) for bomb in weakest_first(state.bombs)],
+        "unseen_bombs": unseen_bombs_json(unseen_bombs(state.unseen_cards)),
     }
+
+
+def unseen_bombs_json(bombs: UnseenBombs) -> out.UnseenBombs:
+    """The protocol's ``unseen_bombs``: the values of four of a kind and the suits of straight flushes."""
+    return {"four_of_a_kind": list(bombs.four_of_a_kind), "straight_flush": list(bombs.straight_flush)}
 
 
 def event_json(event: Event) -> tuple[str, out.EventContext]:
@@ -373,28 +383,49 @@ def event_json(event: Event) -> tuple[str, out.EventContext]:
     raise TypeError(f"no protocol form for {event!r}")
 
 
-_last_shared: tuple[Event | None, str] = (None, "")
+def table_public_json(info: TableInfo, round_: Round | None) -> out.PublicState:
+    """A table's ``public_state`` as a seat joining it or watching it gets it, and as every event's
+    ``public_delta`` keeps it: :func:`public_state_json` with ``passed``, the seats that passed
+    since the open trick's last play (R4.1, R8.1)."""
+    return {**public_state_json(build_public_state(info, round_)),
+            "passed": round_.passed_since_last_play() if round_ is not None else []}
 
 
-def event_text(event: Event, private: Callable[[], PrivateState]) -> str:
-    """The ``notification`` of an event for one seat, as JSON text.
+_last_shared: tuple[Event | None, tuple[str, ...], str] = (None, (), "")
 
-    The private part is added by event type (R8.2): the seat's new hand to
-    ``hand_cards_dealt``, its received cards to ``start_playing``; every other event reads
-    alike for every seat and is encoded once.
+
+def event_text(event: Event, private: PrivateState | None, public_delta: Mapping[str, object],
+               private_delta: Mapping[str, object] | None = None) -> str:
+    """The ``notification`` of an event for one seat or spectator, as JSON text.
+
+    The seat's private part is added by event type (R8.2): its new hand to
+    ``hand_cards_dealt``, its received cards to ``start_playing``; then the state after the
+    event, as the fields that changed for this client (:mod:`tichu.server.wire.deltas`):
+    ``private_delta`` and ``public_delta``, each left out when empty. A message without a
+    private part reads alike for everyone sent the same public fields and is encoded once.
 
     :param event: The event.
-    :param private: Gives the seat's private state now (called only where needed).
+    :param private: The seat's private state now, or ``None`` for a spectator.
+    :param public_delta: The fields of ``public_state`` that changed for this client.
+    :param private_delta: The fields of the seat's ``private_state`` that changed.
     :returns: The message text.
     """
     global _last_shared
-    if isinstance(event, HandCardsDealt):
+    extra: dict[str, object] = {}
+    if private is not None and isinstance(event, HandCardsDealt):
+        extra["hand_cards"] = cards_json(private.hand_cards)
+    elif private is not None and isinstance(event, StartPlaying):
+        extra["received_schupf_cards"] = _triple_json(private.received_schupf_cards)
+    if private_delta:
+        extra["private_delta"] = private_delta
+    if extra:
+        if public_delta:
+            extra["public_delta"] = public_delta
         name, context = event_json(event)
-        return encode(notification(name, {**context, "hand_cards": cards_json(private().hand_cards)}))
-    if isinstance(event, StartPlaying):
+        return encode(notification(name, {**context, **extra}))
+    key = tuple(public_delta)
+    if _last_shared[0] is not event or _last_shared[1] != key:
         name, context = event_json(event)
-        received = _triple_json(private().received_schupf_cards)
-        return encode(notification(name, {**context, "received_schupf_cards": received}))
-    if _last_shared[0] is not event:
-        _last_shared = (event, encode(notification(*event_json(event))))
-    return _last_shared[1]
+        shared = {**context, "public_delta": public_delta} if public_delta else context
+        _last_shared = (event, key, encode(notification(name, shared)))
+    return _last_shared[2]

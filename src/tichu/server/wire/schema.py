@@ -19,7 +19,7 @@ import json
 import sys
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Literal, NotRequired, Required, Union, is_typeddict
 
 from tichu.server.wire import incoming, outgoing
@@ -73,7 +73,7 @@ class _Builder:
 
     def value(self, hint: object, prefix: str) -> Schema:
         """The schema of a field's type."""
-        if is_json_value(hint):
+        if is_json_value(hint) or hint is object:  # object: a record's value, any JSON (records/parts.py)
             return {}
         origin, args = typing.get_origin(hint), typing.get_args(hint)
         if origin is typing.Annotated:
@@ -142,6 +142,20 @@ def protocol_schema() -> Schema:
         "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
         "$defs": dict(sorted(builder.defs.items())),
     }
+
+
+def definitions(classes: Iterable[type], prefix: str) -> Schema:
+    """The schemas of some ``TypedDict``\\ s or dataclasses and of the classes they refer to, as
+    :func:`protocol_schema` writes its ``$defs`` (for documents beside the protocol).
+
+    :param classes: The classes.
+    :param prefix: The prefix of their ``$defs`` keys, e.g. ``records``.
+    :returns: The schemas by key, sorted.
+    """
+    builder = _Builder()
+    for cls in classes:
+        builder.ref(cls, prefix)
+    return dict(sorted(builder.defs.items()))
 
 
 def direction_schema(schema: Schema, direction: Literal["ClientMessage", "ServerMessage"]) -> Schema:

@@ -136,7 +136,7 @@ class AnalysisRunner:
             return "full"
         self._waiting.append(game_id)
         at = now_iso()
-        self._store.submit(lambda store: store.queue_analysis(game_id, at))
+        self._store.submit(lambda store: store.analyses.queue_analysis(game_id, at))
         self._wake.set()
         return "queued"
 
@@ -151,7 +151,7 @@ class AnalysisRunner:
         """Queue again the analyses the store has as queued or running (a stop came first), the
         oldest first, up to the bound (the others are forgotten: their games can be asked for
         again), and start analysing."""
-        pending = await self._store.read(lambda store: store.pending_analyses())
+        pending = await self._store.read(lambda store: store.analyses.pending_analyses())
         for game_id in pending[:self.bound]:
             self._waiting.append(game_id)
         for game_id in pending[self.bound:]:
@@ -187,22 +187,22 @@ class AnalysisRunner:
 
     def _forget(self, game_id: str) -> None:
         """Store a game's analysis as never asked for (``none``)."""
-        self._store.submit(lambda store: store.forget_analysis(game_id))
+        self._store.submit(lambda store: store.analyses.forget_analysis(game_id))
 
     def _fail(self, game_id: str, reason: str) -> None:
         """Store a game's analysis as failed, and why."""
         log.warning("analysis of game %s failed: %s", game_id, reason)
         at = now_iso()
-        self._store.submit(lambda store: store.fail_analysis(game_id, reason, at))
+        self._store.submit(lambda store: store.analyses.fail_analysis(game_id, reason, at))
 
     async def _analyse(self, game_id: str) -> None:
         """Analyse one game and store its document."""
-        record = await self._store.read(lambda store: store.get(game_id))
+        record = await self._store.read(lambda store: store.archive.get(game_id))
         if record is None:
             raise LookupError("the game's record is not stored")
         points = list(await self._pool.background(self._steps.points, record))
         started = now_iso()
-        self._store.submit(lambda store: store.start_analysis(game_id, len(points), started))
+        self._store.submit(lambda store: store.analyses.start_analysis(game_id, len(points), started))
         self.progress = Progress(game_id, 0, len(points))
         judgements = []
         for done, point in enumerate(points, start=1):
@@ -210,5 +210,5 @@ class AnalysisRunner:
             self.progress = Progress(game_id, done, len(points))
         document = await self._pool.background(self._steps.document, record, judgements, self._samples)
         finished = now_iso()
-        self._store.submit(lambda store: store.finish_analysis(game_id, document, finished))
+        self._store.submit(lambda store: store.analyses.finish_analysis(game_id, document, finished))
         log.info("game %s analysed: %d decisions judged", game_id, len(points))

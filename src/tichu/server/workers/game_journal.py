@@ -37,4 +37,4 @@ class GameJournal:
         if entries:
             first, game_id = self._written, self.game_id
             self._written += len(entries)
-            self._writer.submit(lambda store: store.append_entries(game_id, first, entries))
+            self._writer.submit(lambda store: store.running.append_entries(game_id, first, entries))

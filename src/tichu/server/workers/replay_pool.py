@@ -29,10 +29,10 @@ import json
 import logging
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar, TypeVarTuple
+from typing import NoReturn, TypeVar, TypeVarTuple
 
 from tichu.records.bsw import BswError, decode, import_game
 from tichu.records.positions import Position, position_after
@@ -229,7 +229,7 @@ def stored_position(text: str, step: int) -> Position:
     return position_after(parse_records(text.encode())[0], step)
 
 
-def upload_document(data: bytes, index: int | None = None) -> dict[str, Any]:
+def upload_document(data: bytes, index: int | None = None) -> Mapping[str, object]:
     """The document ``POST /api/replay`` answers for a body: one record's replay document, or
     the summaries of several.
 
@@ -248,9 +248,10 @@ def upload_document(data: bytes, index: int | None = None) -> dict[str, Any]:
         raise BadRecord("the record is nested too deeply") from None
 
 
-def parse_records(data: bytes) -> list[dict[str, Any]]:
+def parse_records(data: bytes) -> list[dict[str, object]]:
     """The records of an uploaded body: one JSON record, a JSON array of them, JSON Lines, or a
-    Brettspielwelt log (imported through the rules).
+    Brettspielwelt log (imported through the rules). A record is JSON from outside, open until
+    the replay reads it (docs/records.md): an object of the record format, nothing checked within.
 
     :raises BadRecord: For anything else, with the reason.
     """
@@ -270,15 +271,17 @@ def parse_records(data: bytes) -> list[dict[str, Any]]:
         raise BadRecord("the file holds no record")
     if len(records) > MAX_RECORDS:
         raise BadRecord(f"more than {MAX_RECORDS} records")
+    objects: list[dict[str, object]] = []
     for number, record in enumerate(records):
         if not isinstance(record, dict):
             raise BadRecord(f"record {number} is not a JSON object")
         if record.get("format") != FORMAT:
             raise BadRecord(f"record {number} is not a {FORMAT} record (format {record.get('format')!r})")
-    return records
+        objects.append(record)
+    return objects
 
 
-def _json_records(text: str) -> list[Any]:
+def _json_records(text: str) -> list[object]:
     """The values of a JSON text: one object, an array's items, or one per line (JSON Lines).
 
     :raises BadRecord: For a line that is no JSON, or JSON nested too deeply.
@@ -293,7 +296,7 @@ def _json_records(text: str) -> list[Any]:
         return [whole]
     if isinstance(whole, list):
         return whole
-    records = []
+    records: list[object] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -306,7 +309,7 @@ def _json_records(text: str) -> list[Any]:
     return records
 
 
-def _loads(text: str) -> Any:
+def _loads(text: str) -> object:
     """JSON as the standard has it: ``NaN`` and ``Infinity`` are no numbers of it.
 
     :raises ValueError: For text that is no JSON (``NaN`` included).
@@ -314,11 +317,11 @@ def _loads(text: str) -> Any:
     return json.loads(text, parse_constant=_no_constant)
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is no JSON number")
 
 
-def encode(document: dict[str, Any], gzipped: bool) -> bytes:
+def encode(document: Mapping[str, object], gzipped: bool) -> bytes:
     """A document as UTF-8 JSON, gzipped if asked for and at least :data:`GZIP_FROM` bytes.
 
     :raises BadRecord: For a string with a lone surrogate (``"\\ud800"`` in the record's JSON:

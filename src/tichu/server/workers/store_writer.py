@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict, TypeVar
 
-from tichu.records.store import GameStore
+from tichu.records.store import PARTS, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +94,13 @@ def is_storage_fault(error: BaseException) -> bool:
 
 
 def describe(write: Write) -> str:
-    """A write's name for the log: the store's methods it calls and its game, if it names one
+    """A write's name for the log: the store parts' methods it calls and its game, if it names one
     (``append_entries of game 1f3c...``); best effort, from the function's code."""
     code = getattr(write, "__code__", None)
     if code is None:
         return repr(write)
-    methods = [name for name in code.co_names if not name.startswith("_") and hasattr(GameStore, name)]
+    methods = [name for name in code.co_names
+               if not name.startswith("_") and any(hasattr(part, name) for part in PARTS)]
     name = " ".join(methods) or getattr(write, "__qualname__", "a write")
     cells = dict(zip(code.co_freevars, getattr(write, "__closure__", None) or (), strict=False))
     game = cells.get("game_id")
@@ -284,10 +285,10 @@ class StoreWriter:
         ran = 0
         self._busy_since = time.monotonic()
         try:
-            with store.batch():
+            with store.database.batch():
                 for write in writes:
                     try:
-                        with store.attempt():
+                        with store.database.attempt():
                             write(store)
                     except Exception as error:
                         if is_storage_fault(error):

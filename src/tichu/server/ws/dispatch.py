@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from tichu.core.round import ActionKind
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.table import Table
 from tichu.server.wire.incoming import (
     Announce,
@@ -24,7 +25,6 @@ from tichu.server.wire.incoming import (
     TableSync,
     TakeBack,
 )
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import PONG, cards_from_json
 
 

@@ -15,10 +15,10 @@ from tichu.server.config import Settings
 from tichu.server.guard.limits import TokenBucket, limit_key
 from tichu.server.keys import CONNECTIONS, FACTORY, FORWARDED, ORIGINS, SETTINGS
 from tichu.server.tables.factory import GameFactory
+from tichu.server.tables.peer import Peer
 from tichu.server.tables.table import Table
 from tichu.server.wire.connection import Connection, WebSocket
 from tichu.server.wire.incoming import Leave, parse_command
-from tichu.server.wire.peer import Peer
 from tichu.server.wire.protocol import (
     MAX_FRAME_HARD,
     ProtocolError,

@@ -5,6 +5,7 @@
 
 import { Config } from '../../config.js';
 import { I18n } from '../../i18n.js';
+import { Dom } from '../dom.js';
 
 /**
  * What the table view does on the buttons.
@@ -19,7 +20,7 @@ import { I18n } from '../../i18n.js';
 const _buttons = {};
 /** @type {(HTMLElement|null)} */
 let _status = null;
-/** @type {(Object|null)} The states last drawn (ControlStates). */
+/** @type {(import('./table-controls.js').ControlStates|null)} The states last drawn. */
 let _states = null;
 /** @type {(ActionHandlers|null)} */
 let _handlers = null;
@@ -31,7 +32,7 @@ let _pressTimer = null;
  * @returns {boolean} True in the Grand Tichu step.
  */
 function _isLongPressButton() {
-  return Boolean(_states) && _states.tichu.job === 'grandTichu' && _states.tichu.enabled;
+  return _states !== null && _states.tichu.job === 'grandTichu' && _states.tichu.enabled;
 }
 
 /**
@@ -46,7 +47,9 @@ function _pressStart() {
   _pressTimer = window.setTimeout(function () {
     _pressTimer = null;
     _buttons.tichu.classList.remove('pressing');
-    _handlers.onLongPress();
+    if (_handlers) {
+      _handlers.onLongPress();
+    }
   }, Config.LONG_PRESS_MS);
 }
 
@@ -62,7 +65,7 @@ function _pressEnd(released) {
   window.clearTimeout(_pressTimer);
   _pressTimer = null;
   _buttons.tichu.classList.remove('pressing');
-  if (released) {
+  if (released && _handlers) {
     _handlers.onShortPress();
   }
 }
@@ -99,13 +102,13 @@ function _bindLongPress() {
  */
 function init(handlers) {
   _handlers = handlers;
-  _status = document.getElementById('status');
+  _status = Dom.byId('status');
   ['pass', 'tichu', 'bomb', 'hint', 'play'].forEach(function (name) {
     const button = /** @type {HTMLButtonElement} */ (document.getElementById('btn-' + name));
     _buttons[name] = button;
     button.addEventListener('click', function () {
       if (_states && !(name === 'tichu' && _states.tichu.job === 'grandTichu')) {
-        _handlers.onClick(name, _states[name]);
+        handlers.onClick(name, _states[name]);
       }
     });
   });
@@ -114,7 +117,7 @@ function init(handlers) {
 
 /**
  * Draw the buttons and the status line.
- * @param {Object} states The buttons' states (TableControls.compute).
+ * @param {import('./table-controls.js').ControlStates} states The buttons' states (TableControls.compute).
  * @param {string} statusText The status line.
  * @returns {void}
  */
@@ -136,7 +139,9 @@ function render(states, statusText) {
   if (!_isLongPressButton()) {
     _pressEnd(false);
   }
-  _status.textContent = statusText;
+  if (_status) {
+    _status.textContent = statusText;
+  }
 }
 
 /**

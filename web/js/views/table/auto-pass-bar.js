@@ -11,6 +11,7 @@ import { AutoPass } from '../../auto-pass.js';
 import { Events } from '../../events.js';
 import { EventBus } from '../../event-bus.js';
 import { I18n } from '../../i18n.js';
+import { Notifications, Phases } from '../../protocol.js';
 import { State } from '../../state.js';
 
 /** @type {number} Milliseconds before an automatic pass (so that the play can be followed). */
@@ -30,7 +31,7 @@ const _buttons = {};
  * @returns {void}
  */
 function _consider() {
-  if (_timer !== null || !AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
+  if (_timer !== null || !State.request || !AutoPass.shouldPass(_mode, State.request, State.playableBombs())) {
     return;
   }
   const requestId = State.request.request_id;
@@ -73,7 +74,7 @@ function init() {
     _buttons[name].addEventListener('click', function () { toggle(name); });
   }
   EventBus.on(Events.STATE_CHANGED, function (change) {
-    const joinedSelf = change.event === 'player_joined' && 'session_id' in (change.context || {});
+    const joinedSelf = change.event === Notifications.PLAYER_JOINED && 'session_id' in (change.context || {});
     if (AutoPass.endsWith(change.event) || joinedSelf) {
       _mode = null;
     }
@@ -86,10 +87,10 @@ function init() {
  * @returns {void}
  */
 function render() {
-  const usable = State.public.phase === 'playing' && State.playerIndex !== null
+  const usable = State.public.phase === Phases.PLAYING && State.playerIndex !== null
     && !State.placeOf(State.playerIndex) && State.hand().length > 0;
   const group = _buttons.trick.parentElement;
-  if (group.getAttribute('aria-label') !== I18n.t('tools.autoPass')) {
+  if (group && group.getAttribute('aria-label') !== I18n.t('tools.autoPass')) {
     group.setAttribute('aria-label', I18n.t('tools.autoPass'));
   }
   for (const name of Object.keys(_IDS)) {

@@ -9,6 +9,7 @@ import { Line } from '../../line.js';
 import { Lib } from '../../lib.js';
 import { State } from '../../state.js';
 import { CardBuilder } from '../card-builder.js';
+import { Dom } from '../dom.js';
 
 /**
  * What the center shows besides the trick.
@@ -32,7 +33,7 @@ let _zones = [];
  */
 function init(root) {
   ['trick', 'trick-info', 'trick-owner', 'trick-combo', 'trick-points', 'wish', 'push-zones', 'round-result']
-    .forEach(function (id) { _elements[id] = document.getElementById(id); });
+    .forEach(function (id) { _elements[id] = Dom.byId(id); });
   _zones = Array.from(/** @type {NodeListOf<HTMLButtonElement>} */ (root.querySelectorAll('.push-zone')));
 }
 
@@ -77,8 +78,8 @@ function _renderTrick() {
     group.className = 'trick-turn pos-' + Lib.relativePosition(turn[0], own);
     group.classList.toggle('latest', turn === turns[turns.length - 1]);
     group.style.removeProperty('--depth');
-    group.querySelector('.trick-turn-name').textContent = State.displayName(turn[0]);
-    CardBuilder.syncCards(group.querySelector('.trick-turn-cards'), Lib.sortCards(turn[1]));
+    Dom.part(group, '.trick-turn-name').textContent = State.displayName(turn[0]);
+    CardBuilder.syncCards(Dom.part(group, '.trick-turn-cards'), Lib.sortCards(turn[1]));
     return group;
   });
   const same = groups.length === container.children.length
@@ -141,11 +142,11 @@ function _renderZones(model) {
   }
   const own = State.playerIndex === null ? 0 : State.playerIndex;
   for (const zone of _zones) {
-    const target = zone.dataset.target;
+    const target = zone.dataset.target || '';  // each push zone of the markup names its target
     const card = model.zones[target];
-    zone.querySelector('.push-zone-label').textContent =
+    Dom.part(zone, '.push-zone-label').textContent =
       I18n.t('push.' + target) + ': ' + State.displayName(Lib.seatOfTarget(own, target));
-    CardBuilder.syncCards(zone.querySelector('.push-zone-slot'), card ? [card] : []);
+    CardBuilder.syncCards(Dom.part(zone, '.push-zone-slot'), card ? [card] : []);
     zone.classList.toggle('filled', Boolean(card));
     zone.disabled = !model.zonesActive;
   }
@@ -186,7 +187,7 @@ function _teamNames(team, names) {
 /**
  * The callers of a round, each Tichu and Grand Tichu on its own line, made or failed (R6: made
  * when the caller went out first), and the order in which the players went out.
- * @param {Object} record The round (State's RoundRecord).
+ * @param {import('../../state.js').RoundRecord} record The round.
  * @returns {(HTMLElement|null)} `.result-details` with `.result-call[data-seat]` items
  *   (class `made` or `failed`, `data-call="tichu|grand"`) and `.result-order`; null when
  *   neither is known.
@@ -248,7 +249,7 @@ function _renderResult(visible, final) {
   const element = _elements['round-result'];
   const record = State.lastRound;
   element.hidden = !visible || !record;
-  if (element.hidden) {
+  if (!visible || !record) {
     return;
   }
   const played = Line.current();

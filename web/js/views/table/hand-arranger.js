@@ -10,6 +10,7 @@ import { EventBus } from '../../event-bus.js';
 import { Events } from '../../events.js';
 import { HandOrder } from '../../hand-order.js';
 import { I18n } from '../../i18n.js';
+import { Notifications } from '../../protocol.js';
 import { State } from '../../state.js';
 import { Dom } from '../dom.js';
 
@@ -50,7 +51,7 @@ function _cardElements() {
  * @returns {string[]} The keys.
  */
 function _drawnKeys() {
-  return _cardElements().map(function (element) { return element.dataset.card; });
+  return _cardElements().map(function (element) { return element.dataset.card || ''; });  // every card has its key
 }
 
 /**
@@ -88,13 +89,14 @@ function _onHandKey(event) {
   if (!card) {
     return;
   }
+  const key = card.dataset.card || '';  // every card has its key
   const keys = _drawnKeys();
-  const index = keys.indexOf(card.dataset.card);
+  const index = keys.indexOf(key);
   const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
   if (step !== undefined && (event.altKey || event.shiftKey)) {
     event.preventDefault();
-    _focusKey = card.dataset.card;
-    moveCard(card.dataset.card, index + step);
+    _focusKey = key;
+    moveCard(key, index + step);
   }
   else if (step !== undefined || event.key === 'Home' || event.key === 'End') {
     event.preventDefault();
@@ -255,8 +257,8 @@ function _bindDrag() {
  * @returns {void}
  */
 function init() {
-  _elements.hand = document.getElementById('hand');
-  _elements.sort = document.getElementById('btn-sort');
+  _elements.hand = Dom.byId('hand');
+  _elements.sort = Dom.byId('btn-sort');
   _elements.sort.addEventListener('click', function () {
     _mode = _mode === 'rank' ? 'suit' : 'rank';
     _order = null;
@@ -267,8 +269,8 @@ function init() {
   _bindDrag();
   EventBus.on(Events.STATE_CHANGED, function (change) {
     const event = change.event;
-    if (event === 'round_started' || event === 'hand_cards_dealt'
-        || (event === 'player_joined' && 'session_id' in (change.context || {}))) {
+    if (event === Notifications.ROUND_STARTED || event === Notifications.HAND_CARDS_DEALT
+        || (event === Notifications.PLAYER_JOINED && 'session_id' in (change.context || {}))) {
       _order = null;  // a new deal: sorted again
     }
   });
@@ -298,7 +300,7 @@ function render(selected) {
   _elements.sort.classList.toggle('on', _mode === 'suit');
   /** @type {HTMLButtonElement} */ (_elements.sort).disabled = !State.hand().length;
   for (const element of _cardElements()) {
-    element.setAttribute('aria-pressed', String(selected.has(element.dataset.card)));
+    element.setAttribute('aria-pressed', String(selected.has(element.dataset.card || '')));
   }
   if (_focusKey !== null) {
     const card = /** @type {HTMLElement} */ (_elements.hand.querySelector('.card[data-card="' + _focusKey + '"]'));

@@ -7,6 +7,7 @@ import { I18n } from '../../i18n.js';
 import { Lib } from '../../lib.js';
 import { State } from '../../state.js';
 import { CardBuilder } from '../card-builder.js';
+import { Dom } from '../dom.js';
 
 /** @type {number} Most cards in one row of the portrait hand. */
 const _MAX_ROW = 7;
@@ -19,8 +20,8 @@ const _elements = {};
  * @returns {void}
  */
 function init() {
-  _elements.hand = document.getElementById('hand');
-  _elements.revealed = document.getElementById('revealed-hands');
+  _elements.hand = Dom.byId('hand');
+  _elements.revealed = Dom.byId('revealed-hands');
 }
 
 /**
@@ -56,8 +57,8 @@ function _renderRevealed() {
       cards.className = 'revealed-cards';
       row.append(name, cards);
     }
-    row.querySelector('.revealed-name').textContent = State.displayName(seat);
-    CardBuilder.syncCards(row.querySelector('.revealed-cards'), Lib.sortCards(hands[seat]));
+    Dom.part(row, '.revealed-name').textContent = State.displayName(seat);
+    CardBuilder.syncCards(Dom.part(row, '.revealed-cards'), Lib.sortCards(hands ? hands[seat] : []));
     return row;
   });
   container.replaceChildren(...rows);
@@ -93,7 +94,7 @@ function render(cards, selected, options) {
  * @returns {void}
  */
 function _markReceived(element, giver) {
-  const name = I18n.cardName(Lib.parseCardKey(element.dataset.card));
+  const name = I18n.cardName(Lib.parseCardKey(element.dataset.card || ''));  // every card has its key
   const from = giver === undefined ? '' : I18n.t('hand.receivedFrom', { name: giver });
   const label = from ? I18n.t('hand.receivedCard', { card: name, from: from }) : name;
   element.classList.toggle('received', Boolean(from));

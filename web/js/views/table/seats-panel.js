@@ -5,7 +5,9 @@
 
 import { I18n } from '../../i18n.js';
 import { Lib } from '../../lib.js';
+import { Phases } from '../../protocol.js';
 import { State } from '../../state.js';
+import { Dom } from '../dom.js';
 
 /** @type {HTMLElement[]} The `.seat` elements by seat. */
 const _seats = [];
@@ -50,24 +52,24 @@ function _renderSeat(element, seat) {
   const call = (state.announcements || [])[seat] || 0;
   const place = State.placeOf(seat);
   const count = (state.count_hand_cards || [])[seat] || 0;
-  const running = state.phase === 'grand_tichu' || state.phase === 'schupf' || state.phase === 'playing';
+  const running = state.phase === Phases.GRAND_TICHU || state.phase === Phases.SCHUPF || state.phase === Phases.PLAYING;
   element.className = 'seat pos-' + Lib.relativePosition(seat, own) + ' team-' + Lib.teamOf(seat);
   element.classList.toggle('own', seat === State.playerIndex);
   element.classList.toggle('turn', state.current_turn_index === seat);
   element.classList.toggle('out', place > 0);
   element.classList.toggle('passed', Boolean(State.passed[seat]));
-  _setText(element.querySelector('.seat-name'), State.displayName(seat));
+  _setText(Dom.part(element, '.seat-name'), State.displayName(seat));
   const callElement = /** @type {HTMLElement} */ (element.querySelector('.seat-call'));
   _setText(callElement, call ? I18n.t('call.' + call) : '');
   callElement.dataset.call = String(call);
   const countElement = /** @type {HTMLElement} */ (element.querySelector('.seat-count'));
   _setText(countElement, running ? String(count) : '');
   countElement.title = I18n.t('seat.cards', { count: count });
-  _setText(element.querySelector('.seat-place'), place ? I18n.t('place.' + place) : '');
-  _setText(element.querySelector('.seat-pass'), State.passed[seat] ? I18n.t('seat.pass') : '');
+  _setText(Dom.part(element, '.seat-place'), place ? I18n.t('place.' + place) : '');
+  _setText(Dom.part(element, '.seat-pass'), State.passed[seat] ? I18n.t('seat.pass') : '');
   const away = State.awaySeconds(seat);
   element.classList.toggle('away', away !== null);
-  _setText(element.querySelector('.seat-away'), away === null ? '' : I18n.t('seat.away', { seconds: away }));
+  _setText(Dom.part(element, '.seat-away'), away === null ? '' : I18n.t('seat.away', { seconds: away }));
 }
 
 /**
@@ -80,11 +82,11 @@ function _renderTeam(team) {
   const first = team === 20 ? 0 : 1;
   const points = State.public.points || [0, 0, 0, 0];
   const total = (State.public.total || [0, 0])[first];
-  _setText(element.querySelector('.team-names'), State.displayName(first) + ' & ' + State.displayName(first + 2));
-  _setText(element.querySelector('.team-total'), String(total));
+  _setText(Dom.part(element, '.team-names'), State.displayName(first) + ' & ' + State.displayName(first + 2));
+  _setText(Dom.part(element, '.team-total'), String(total));
   const roundPoints = points[first] + points[first + 2];
-  _setText(element.querySelector('.team-round'),
-    State.public.phase === 'playing' ? I18n.t('score.round', { points: Lib.formatSigned(roundPoints) }) : '');
+  _setText(Dom.part(element, '.team-round'),
+    State.public.phase === Phases.PLAYING ? I18n.t('score.round', { points: Lib.formatSigned(roundPoints) }) : '');
   element.classList.toggle('own-team', State.playerIndex !== null && Lib.teamOf(State.playerIndex) === team);
 }
 

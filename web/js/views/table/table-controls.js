@@ -4,6 +4,7 @@
  */
 
 import { Lib } from '../../lib.js';
+import { Notifications, Phases } from '../../protocol.js';
 
 /**
  * The situation the buttons depend on.
@@ -55,7 +56,7 @@ function _bombState(situation) {
   if (!situation.bombs.length) {
     return { label: 'button.bomb', enabled: false, visible: false, job: 'none', cards: [] };
   }
-  const chosen = situation.bombs.find(function (bomb) { return Lib.sameCards(bomb, situation.selection); });
+  const chosen = situation.bombs.find(function (bomb) { return Lib.sameCards(bomb, situation.selection || []); });
   if (chosen) {
     return { label: 'button.throwBomb', enabled: true, visible: true, job: 'throw', cards: chosen };
   }
@@ -131,14 +132,14 @@ function selectionProblem(situation) {
  * @returns {(string|null)} `pass`, `play` or null.
  */
 function ownAction(previous, event, context, seat) {
-  if (event === 'player_played') {
+  if (event === Notifications.PLAYER_PLAYED) {
     return context.turn[0] === seat ? 'play' : null;
   }
-  if (event === 'player_passed') {
+  if (event === Notifications.PLAYER_PASSED) {
     return context.player_index === seat ? 'pass' : null;
   }
-  const rejoined = event === 'player_joined' && 'session_id' in context;
-  if (event === 'trick_taken' || event === 'round_started' || rejoined) {
+  const rejoined = event === Notifications.PLAYER_JOINED && 'session_id' in context;
+  if (event === Notifications.TRICK_TAKEN || event === Notifications.ROUND_STARTED || rejoined) {
     return null;
   }
   return previous;
@@ -180,7 +181,7 @@ function compute(situation) {
   const tichu = { label: 'button.tichu', enabled: situation.canAnnounce, job: 'announce' };
   const idlePlay = { label: 'button.play', enabled: false, job: 'none' };
   const pass = { label: 'button.pass', enabled: false, job: 'pass' };
-  if (situation.phase === 'grand_tichu') {
+  if (situation.phase === Phases.GRAND_TICHU) {
     const asked = action === 'announce_grand_tichu';
     return {
       pass: { label: 'button.continue', enabled: asked, job: 'continue' },
@@ -190,7 +191,7 @@ function compute(situation) {
       hint: _NO_HINT
     };
   }
-  if (situation.phase === 'schupf') {
+  if (situation.phase === Phases.SCHUPF) {
     const canPush = action === 'schupf' && situation.pushCount === 3;
     return {
       pass: pass,
@@ -200,7 +201,7 @@ function compute(situation) {
       hint: _NO_HINT
     };
   }
-  if (situation.phase !== 'playing') {
+  if (situation.phase !== Phases.PLAYING) {
     return { pass: pass, tichu: { label: 'button.tichu', enabled: false, job: 'announce' }, play: idlePlay,
       bomb: _bombState({ bombs: [] }), hint: _NO_HINT };
   }

@@ -1,7 +1,8 @@
 /**
  * @file TrickReview: the "Last trick" button and its dialog (`#dialog-review`) with two tabs:
  * the last trick taken (every play and pass with who made it, who took the trick and to whom
- * the Dragon went) and the cards still out (CardTracker). It keeps the TrickLog from the
+ * the Dragon went) and the cards still out (CardTracker), with the bombs they could still form
+ * as the server lists them (`private_state.unseen_bombs`). It keeps the TrickLog from the
  * notifications on the EventBus.
  */
 
@@ -10,9 +11,11 @@ import { Events } from '../../events.js';
 import { EventBus } from '../../event-bus.js';
 import { I18n } from '../../i18n.js';
 import { Lib } from '../../lib.js';
+import { Notifications, Phases } from '../../protocol.js';
 import { State } from '../../state.js';
 import { TrickLog } from '../../trick-log.js';
 import { CardBuilder } from '../card-builder.js';
+import { Dom } from '../dom.js';
 
 /** @type {string[]} The tabs. */
 const _TABS = ['trick', 'cards'];
@@ -24,7 +27,7 @@ const _LONG_TRICK = 6;
 /** @type {number} More than this: three columns on a wide screen, two on a tall one. */
 const _LONGER_TRICK = 14;
 
-/** @type {Object} The TrickLog state. */
+/** @type {import('../../trick-log.js').TrickLogState} The tricks of the round. */
 let _log = TrickLog.empty();
 /** @type {boolean} Whether the dialog is open. */
 let _open = false;
@@ -68,7 +71,7 @@ function close() {
 function init() {
   for (const id of ['btn-last-trick', 'dialog-review', 'review-tab-trick', 'review-tab-cards', 'review-trick',
     'review-cards', 'review-close']) {
-    _elements[id] = document.getElementById(id);
+    _elements[id] = Dom.byId(id);
   }
   _elements.button = _elements['btn-last-trick'];
   _elements.dialog = _elements['dialog-review'];
@@ -104,7 +107,7 @@ function init() {
   EventBus.on(Events.STATE_CHANGED, function (change) {
     const context = change.context || {};
     _log = TrickLog.reduce(_log, change.event, context);
-    if ((change.event === 'player_joined' && 'session_id' in context)
+    if ((change.event === Notifications.PLAYER_JOINED && 'session_id' in context)
         || (change.event === 'request' && (context.action === 'wish' || context.action === 'give_dragon_away'))) {
       _open = false;  // the wish and Dragon dialogs come first
     }
@@ -198,10 +201,12 @@ function _cardsContent() {
     facts.appendChild(row);
   }
   facts.appendChild(_fact('aces', I18n.t('review.aces'), String(summary.acesOut)));
-  const fours = summary.fourOfAKindValues.map(I18n.valueLabel).join(' ');
+  // which bombs the cards still out could form is the server's word (R3.7, docs/server.md)
+  const unseen = State.private.unseen_bombs || { four_of_a_kind: [], straight_flush: [] };
+  const fours = unseen.four_of_a_kind.map(I18n.valueLabel).join(' ');
   facts.appendChild(_fact('four-of-a-kind', I18n.t('review.fourKinds'),
-    summary.fourOfAKindValues.length ? summary.fourOfAKindValues.length + ' (' + fours + ')' : I18n.t('review.nothing')));
-  const suits = summary.straightFlushSuits.map(function (suit) { return I18n.t('suit.' + suit); }).join(', ');
+    unseen.four_of_a_kind.length ? unseen.four_of_a_kind.length + ' (' + fours + ')' : I18n.t('review.nothing')));
+  const suits = unseen.straight_flush.map(function (suit) { return I18n.t('suit.' + suit); }).join(', ');
   facts.appendChild(_fact('straight-flush', I18n.t('review.straightFlush'), suits || I18n.t('review.nothing')));
   facts.appendChild(_fact('played', I18n.t('review.played'), String(summary.playedCount)));
   facts.appendChild(_fact('out', I18n.t('review.out'), String(summary.out.length)));
@@ -228,7 +233,7 @@ function _cardsContent() {
 function render() {
   const phase = State.public.phase;
   // after a round the next deal starts at once: its final trick stays reviewable meanwhile
-  const usable = State.playerIndex !== null && (phase === 'playing' || phase === 'round_over' || _log.last !== null);
+  const usable = State.playerIndex !== null && (phase === Phases.PLAYING || phase === Phases.ROUND_OVER || _log.last !== null);
   /** @type {HTMLButtonElement} */ (_elements.button).disabled = !usable;
   _elements.button.textContent = I18n.t('tools.lastTrick');
   _elements.button.setAttribute('aria-label', I18n.t('tools.lastTrickLabel'));

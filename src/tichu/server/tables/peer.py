@@ -1,16 +1,15 @@
-"""The :class:`Peer`: a connected client as a :class:`~tichu.engine.player.Player` of the engine.
+"""The :class:`Peer`: a connected client's seat as a :class:`~tichu.engine.player.Player` of the engine.
 
 The engine's questions become ``request`` messages with a ``request_id``, answered
-:class:`~tichu.engine.player.Later`; the matching ``response`` is checked here (the client is
-never trusted) and only a valid answer goes back to the engine. A refused response leaves
-the request open. Notifications are forwarded with the seat's private part (R8.2), added
-by :func:`~tichu.server.wire.protocol.event_text`: its own hand and received cards, never
-another seat's. After each one the seat's private state is built again, and when what the
-seat may do beyond its turn (``may_announce``, R6.1; ``bombs``, R4.3) differs from what its
-client was last told (in its ``player_joined`` or an earlier change), ``private_state_changed``
-follows, to this seat only (docs/server.md, an extension of the protocol). A ``play``
-request carries the table's ``hint`` (the legal plays ranked from this seat's view only)
-when the table gives hints.
+:class:`~tichu.engine.player.Later`; the matching ``response`` is checked
+(:mod:`~tichu.server.wire.answers`: the client is never trusted) and only a valid answer goes
+back to the engine. A refused response leaves the request open. What the seat says goes over
+its :class:`~tichu.server.wire.client_link.ClientLink` (the wire: sending, errors, the
+notifications with the seat's private part, the state after each event as the fields that
+changed for this client (:mod:`~tichu.server.wire.deltas`), and ``private_state_changed``); the
+seat hands it its private state and the table's public state. A ``play`` request carries the
+table's ``hint`` (the legal plays ranked from this seat's view only,
+:mod:`~tichu.server.tables.hints`) when the table gives hints.
 
 The seat's stand-in agent answers for the client when its turn times out and when the seat
 goes to an agent with a request open; like the hint, its decisions are computed in the
@@ -32,59 +31,69 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from tichu.agents.agent import Agent
-from tichu.core.combos import PASS_PLAY, Play
-from tichu.core.errors import RuleViolation
-from tichu.core.round import find_legal_play
+from tichu.core.combos import Play
 from tichu.core.views import PrivateState, SeatView, TableSource, build_private_state
 from tichu.engine.events import Event
 from tichu.engine.player import Later, Player
 from tichu.server.codes import ErrorCode
+from tichu.server.tables.hints import Hinter
+from tichu.server.wire.answers import check_dragon, check_grand_tichu, check_play, check_schupf, check_wish
+from tichu.server.wire.client_link import ClientLink
 from tichu.server.wire.connection import Connection
-from tichu.server.wire.incoming import (
-    DragonAnswer,
-    GrandTichuAnswer,
-    JsonObject,
-    PlayAnswer,
-    Response,
-    SchupfAnswer,
-    WishAnswer,
-    decode,
-)
+from tichu.server.wire.deltas import public_now
+from tichu.server.wire.incoming import JsonObject, Response
 from tichu.server.wire.outgoing import Clock as ClockJson
 from tichu.server.wire.outgoing import (
     DragonContext,
     HandContext,
     PlayContext,
     RequestContext,
-    RequestMessage,
     RequestPayload,
     ServerMessage,
     WishContext,
 )
 from tichu.server.wire.outgoing import PrivateState as PrivateStateJson
-from tichu.server.wire.protocol import (
-    ProtocolError,
-    cards_from_json,
-    cards_json,
-    combination_json,
-    error_message,
-    event_text,
-    notification,
-    private_state_json,
-)
+from tichu.server.wire.outgoing import PublicState as PublicStateJson
+from tichu.server.wire.protocol import ProtocolError, cards_json, combination_json, table_public_json
 from tichu.server.workers.agent_pool import AgentPool
 from tichu.server.workers.store_writer import session_hash
 
 T = TypeVar("T")
 #: Request ids remembered after they closed, to answer late responses with REQUEST_OBSOLETE.
 _RECENT_IDS = 16
-#: Ranks the legal plays of a ``play`` request (best first) from a seat's view, or gives ``None``.
-Hinter = Callable[[SeatView, Sequence[Play]], Awaitable[list[Play] | None]]
-#: What a seat may do beyond its turn: whether it may call Tichu (R6.1), and the cards of each bomb
-#: it may lay (R4.3), in no order (the core lists them in another order at the seat's turn).
-Options = tuple[bool, frozenset[int]]
 #: Timeouts in a row after which the seat is handed over to its stand-in.
 HAND_OVER_TIMEOUTS = 2
+
+
+class SeatLink(Protocol):
+    """What a seat says to its client (:class:`~tichu.server.wire.client_link.ClientLink`)."""
+
+    connection: Connection | None
+
+    def send(self, message: ServerMessage | str) -> None:
+        """Send a message if connected."""
+
+    def send_error(self, error: ProtocolError) -> None:
+        """Answer a refused message."""
+
+    def notify(self, event: Event, private_state: Callable[[], PrivateState],
+               public_state: Callable[[], PublicStateJson]) -> None:
+        """Forward an event with the seat's private part and the state after it."""
+
+    def joined_public(self, state: PublicStateJson) -> PublicStateJson:
+        """The table's ``public_state`` for the seat's ``player_joined``."""
+
+    def joined(self, state: PrivateState) -> PrivateStateJson:
+        """The seat's ``private_state`` for its ``player_joined``."""
+
+    def request(self, payload: RequestPayload) -> None:
+        """Ask the client."""
+
+    def request_cancelled(self, request_id: str) -> None:
+        """The request is closed without the client's answer."""
+
+    def timed_out(self, action: str, timeout: float) -> None:
+        """The client's time for the request ran out."""
 
 
 class SeatWatcher(Protocol):
@@ -127,7 +136,7 @@ class Peer(Player):
     :ivar seat: The seat (changes when the host swaps seats).
     :ivar session_id: The id a client reconnects with (a bearer token: never logged or stored).
     :ivar session_hash: Its hash, by which the server finds and stores the session.
-    :ivar connection: The current connection, or ``None`` while disconnected.
+    :ivar link: The wire to the client (its connection, while there is one).
     :ivar table: The table it sits at (for its private state in notifications).
     :ivar stand_in: The agent that decides on a timeout (and for an abandoned request).
     :ivar pool: Where the stand-in's decisions are computed.
@@ -147,12 +156,12 @@ class Peer(Player):
 
     def __init__(self, name: str, seat: int, table: TableSource, stand_in: Agent, pool: AgentPool,
                  turn_timeout: float = 0.0, hinter: Hinter | None = None, *, pace: float = 0.0,
-                 watcher: SeatWatcher | None = None) -> None:
+                 watcher: SeatWatcher | None = None, link: SeatLink | None = None) -> None:
         super().__init__(name)
         self.seat = seat
         self.session_id = str(uuid.uuid4())
         self.session_hash = session_hash(self.session_id)
-        self.connection: Connection | None = None
+        self.link: SeatLink = link or ClientLink()
         self.table = table
         self.stand_in = stand_in
         self.pool = pool
@@ -165,37 +174,44 @@ class Peer(Player):
         self.pending: PendingRequest[Any] | None = None  # the answer's type is the open action's
         self._recent_ids: deque[str] = deque(maxlen=_RECENT_IDS)
         self._standing_in: set[asyncio.Task[None]] = set()  # the stand-in answering after release()
-        self._told: Options | None = None  # what the client was last told it may do beyond its turn
 
-    # -- sending --------------------------------------------------------------------------
+    # -- the client's link ------------------------------------------------------------------
+
+    @property
+    def connection(self) -> Connection | None:
+        """The client's current connection, or ``None`` while disconnected."""
+        return self.link.connection
+
+    @connection.setter
+    def connection(self, connection: Connection | None) -> None:
+        self.link.connection = connection
 
     def send(self, message: ServerMessage | str) -> None:
         """Send a message if connected (a client that reconnects gets the whole state)."""
-        if self.connection is not None:
-            self.connection.send(message)
+        self.link.send(message)
 
     def send_error(self, error: ProtocolError) -> None:
         """Answer a refused message."""
-        self.send(error_message(error.code, error.context, str(error)))
+        self.link.send_error(error)
 
     def notify(self, event: Event) -> None:
-        """Forward an event with the seat's private part (R8.2), then ``private_state_changed``
-        if what the seat may do beyond its turn changed with it (R6.1, R4.3)."""
-        if self.connection is None:
-            return
-        state = build_private_state(self.table.round, self.seat)
-        self.send(event_text(event, lambda: state))
-        if _options(state) != self._told:
-            self._told = _options(state)
-            self.send(notification("private_state_changed", {"private_state": private_state_json(state)}))
+        """Forward an event with the seat's private part (R8.2) and the state after it (what
+        changed of it for this client), and ``private_state_changed`` if what the seat may do
+        beyond its turn changed with it (R6.1, R4.3)."""
+        self.link.notify(event, self._private_state, lambda: public_now(event, self.table))
+
+    def joining_public_state(self) -> PublicStateJson:
+        """The table's ``public_state`` for the seat's ``player_joined`` (join or reconnect): the
+        events after it carry what changes of it."""
+        return self.link.joined_public(table_public_json(self.table.info, self.table.round))
 
     def joining_private_state(self) -> PrivateStateJson:
-        """The seat's ``private_state`` for its ``player_joined`` (join or reconnect): what it may do
-        beyond its turn in it is what the client is told from now on (R6.1, R4.3; R8.2: its own
-        cards and options only)."""
-        state = build_private_state(self.table.round, self.seat)
-        self._told = _options(state)
-        return private_state_json(state)
+        """The seat's ``private_state`` for its ``player_joined`` (join or reconnect; R8.2: its
+        own cards and options only)."""
+        return self.link.joined(self._private_state())
+
+    def _private_state(self) -> PrivateState:
+        return build_private_state(self.table.round, self.seat)
 
     @property
     def pending_payload(self) -> RequestPayload | None:
@@ -230,8 +246,7 @@ class Peer(Player):
         future: asyncio.Future[T] = loop.create_future()
         deadline = loop.time() + self.turn_timeout if self.turn_timeout else None
         self.pending = PendingRequest(payload, check, decide_for_client, future, deadline, loop.time())
-        request: RequestMessage = {"type": "request", "payload": payload}
-        self.send(request)
+        self.link.request(payload)
         self.watcher.clock_changed()
         try:
             if not self.turn_timeout:
@@ -240,7 +255,7 @@ class Peer(Player):
                 try:
                     answer = await asyncio.wait_for(asyncio.shield(future), self.turn_timeout)
                 except TimeoutError:
-                    self.send(error_message(ErrorCode.ACTION_TIMEOUT, {"timeout": self.turn_timeout, "action": action}))
+                    self.link.timed_out(action, self.turn_timeout)
                     self.timeouts_in_row += 1
                     if self.timeouts_in_row >= HAND_OVER_TIMEOUTS:
                         self._set_handed_over("timeout")
@@ -285,7 +300,7 @@ class Peer(Player):
         self._set_handed_over(reason)
         pending = self.pending
         if pending is not None and not pending.future.done():
-            self.send(notification("request_cancelled", {"request_id": pending.payload["request_id"]}))
+            self.link.request_cancelled(pending.payload["request_id"])
         self.release()
 
     def _set_handed_over(self, reason: str) -> None:
@@ -315,7 +330,7 @@ class Peer(Player):
 
     def handle_response(self, response: Response) -> None:
         """Check a client's ``response`` and hand a valid answer to the waiting engine; its
-        values are decoded for the open request's action (:data:`~tichu.server.wire.incoming.ANSWERS`).
+        values are decoded for the open request's action (:mod:`~tichu.server.wire.answers`).
 
         :raises ProtocolError: For a response to no or another request, or an answer the
             rules refuse; the request stays open then.
@@ -338,7 +353,7 @@ class Peer(Player):
         if self.pending is not None:
             request_id = self.pending.payload["request_id"]
             self._close_request(request_id)
-            self.send(notification("request_cancelled", {"request_id": request_id}))
+            self.link.request_cancelled(request_id)
 
     def _now(self) -> SeatView:
         """The seat's view at this moment, for the stand-in (the table may have moved on
@@ -372,12 +387,12 @@ class Peer(Player):
 
     def grand_tichu(self, view: SeatView) -> Later[bool]:
         context: HandContext = {"hand_cards": cards_json(view.hand)}
-        return Later(self._ask("announce_grand_tichu", context, _check_grand_tichu,
+        return Later(self._ask("announce_grand_tichu", context, check_grand_tichu,
                                lambda: self.pool.decide(self.stand_in.decide_grand_tichu, self._now())))
 
     def schupf(self, view: SeatView) -> Later[tuple[int, int, int]]:
         context: HandContext = {"hand_cards": cards_json(view.hand)}
-        return Later(self._ask("schupf", context, lambda data: _check_schupf(data, view.hand),
+        return Later(self._ask("schupf", context, lambda data: check_schupf(data, view.hand),
                                lambda: self.pool.decide(self.stand_in.decide_schupf, self._now())))
 
     def play(self, view: SeatView, legal: Sequence[Play]) -> Later[Play]:
@@ -394,7 +409,7 @@ class Peer(Player):
             "legal_plays": [cards_json(play.cards) for play in legal],
             "hint": await self._hint(view, legal),
         }
-        return await self._ask("play", context, lambda data: _check_play(data, view, legal),
+        return await self._ask("play", context, lambda data: check_play(data, view, legal),
                                lambda: self.pool.decide(self.stand_in.decide_play, self._now(), legal))
 
     async def _hint(self, view: SeatView, legal: Sequence[Play]) -> list[list[list[int]]] | None:
@@ -404,13 +419,13 @@ class Peer(Player):
 
     def wish(self, view: SeatView, choices: Sequence[int]) -> Later[int]:
         context: WishContext = {"wish_values": list(choices)}
-        return Later(self._ask("wish", context, lambda data: _check_wish(data, choices),
+        return Later(self._ask("wish", context, lambda data: check_wish(data, choices),
                                lambda: self.pool.decide(self.stand_in.decide_wish, self._now(), choices)))
 
     def give_dragon(self, view: SeatView, recipients: Sequence[int]) -> Later[int]:
         context: DragonContext = {"opponent_indexes": list(recipients)}
         return Later(self._ask(
-            "give_dragon_away", context, lambda data: _check_dragon(data, recipients),
+            "give_dragon_away", context, lambda data: check_dragon(data, recipients),
             lambda: self.pool.decide(self.stand_in.decide_dragon, self._now(), recipients)))
 
 
@@ -421,52 +436,3 @@ class Peer(Player):
     def offer_bomb(self, view: SeatView, bombs: Sequence[Play]) -> Later[Play | None]:
         """Asked only while the seat is handed over (the person bombs by themselves otherwise)."""
         return Later(self.pool.decide(self.stand_in.decide_bomb, view, bombs))
-
-
-def _options(state: PrivateState) -> Options:
-    """What a private state says the seat may do beyond its turn (R6.1, R4.3)."""
-    return state.may_announce, frozenset(bomb.cards for bomb in state.bombs)
-
-
-def _check_grand_tichu(data: JsonObject) -> bool:
-    return decode(GrandTichuAnswer, data).announced
-
-
-def _check_schupf(data: JsonObject, hand: int) -> tuple[int, int, int]:
-    given = decode(SchupfAnswer, data).given_schupf_cards
-    if len(given) != 3:
-        raise ProtocolError(ErrorCode.INVALID_ACTION, "give exactly three cards: to right, partner, left")
-    cards = [cards_from_json([card], limit=1) for card in given]
-    if (cards[0] | cards[1] | cards[2]).bit_count() != 3:
-        raise ProtocolError(ErrorCode.NOT_UNIQUE_CARDS, "the three cards must differ", cards=given)
-    if (cards[0] | cards[1] | cards[2]) & ~hand:
-        raise ProtocolError(ErrorCode.NOT_HAND_CARD, cards=given)
-    return cards[0], cards[1], cards[2]
-
-
-def _check_play(data: JsonObject, view: SeatView, legal: Sequence[Play]) -> Play:
-    cards = decode(PlayAnswer, data).cards
-    mask = cards_from_json(cards)
-    if not mask:
-        if PASS_PLAY in legal:
-            return PASS_PLAY
-        raise ProtocolError(ErrorCode.INVALID_ACTION, "you cannot pass now (a lead, or the wish must be fulfilled)")
-    try:
-        return find_legal_play(mask, view.hand, legal, is_lead=view.trick is None, wish=view.wish)
-    except RuleViolation as error:
-        raise ProtocolError.from_violation(error, cards=cards) from error
-
-
-def _check_wish(data: JsonObject, choices: Sequence[int]) -> int:
-    return _check_choice(decode(WishAnswer, data).wish_value, "wish_value", choices, ErrorCode.INVALID_WISH)
-
-
-def _check_dragon(data: JsonObject, recipients: Sequence[int]) -> int:
-    return _check_choice(decode(DragonAnswer, data).dragon_recipient, "dragon_recipient", recipients,
-                         ErrorCode.INVALID_DRAGON_RECIPIENT)
-
-
-def _check_choice(value: int, key: str, choices: Sequence[int], code: ErrorCode) -> int:
-    if value not in choices:
-        raise ProtocolError(code, f"{key} must be one of {list(choices)}", **{key: value})
-    return value
