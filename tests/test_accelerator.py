@@ -27,7 +27,21 @@ from tichu.agents.heuristic_policy import DEFAULT
 from tichu.agents.mc_search import SEARCH
 from tichu.agents.support.knowledge import Knowledge, SeatFacts
 from tichu.core.combos import PASS_PLAY
-from tichu.core.round import RoundResult
+from tichu.core.outcomes import (
+    GameEnded,
+    HandCardsDealt,
+    PlayerAnnounced,
+    PlayerOut,
+    PlayerSchupfed,
+    RoundEnded,
+    RoundResult,
+    RoundStarted,
+    StartPlaying,
+    TrickTaken,
+    TurnChanged,
+    WishFulfilled,
+    WishMade,
+)
 from tichu.core.ruleset import RuleSet
 from tichu.core.views import PrivateState, TableInfo, build_public_state
 
@@ -116,6 +130,13 @@ def test_the_frozen_dataclasses_pickle_back_equal() -> None:
                "SeatFacts": SeatFacts(14, 0, 0), "Knowledge": Knowledge(1, 2, 3, (SeatFacts(1, 2, 3),)),
                "PublicState": build_public_state(TableInfo(table_name="t", player_names=["a", "b", "c", "d"]), None),
                "PrivateState": PrivateState(2, 0b111, (1, 2, 4), None, True, (PASS_PLAY,))}
+    result = samples["RoundResult"]
+    assert isinstance(result, RoundResult)
+    samples |= {"RoundStarted": RoundStarted(1), "HandCardsDealt": HandCardsDealt(8),
+                "PlayerAnnounced": PlayerAnnounced(2, True), "PlayerSchupfed": PlayerSchupfed(3),
+                "StartPlaying": StartPlaying(1), "PlayerOut": PlayerOut(0, 1), "WishMade": WishMade(7),
+                "WishFulfilled": WishFulfilled(), "TrickTaken": TrickTaken(1, 25, 2), "TurnChanged": TurnChanged(3),
+                "RoundEnded": RoundEnded(result), "GameEnded": GameEnded((1010, 230), 20)}  # Issue 36
     for cls in frozen:
         sample = samples[cls.__name__]
         assert pickle.loads(pickle.dumps(sample)) == sample

@@ -31,6 +31,7 @@ MODULES = (
     "tichu.core.flow",
     "tichu.core.frozen",
     "tichu.core.game",
+    "tichu.core.outcomes",
     "tichu.core.round",
     "tichu.core.ruleset",
     "tichu.core.seats",
@@ -47,6 +48,7 @@ MODULES = (
     "tichu.agents.heuristic_policy",
     "tichu.agents.mc_search",
     "tichu.agents.driver",
+    "tichu.records.event_text",
 )
 #: The folder that holds the ``tichu`` package (``src``).
 SOURCE_ROOT = Path(__file__).resolve().parents[1]

@@ -18,6 +18,7 @@ from tichu.core.cards import DECK, points_of
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.flow import ALL_PROMPTED, CHANCE, GameState
 from tichu.core.game import Game
+from tichu.core.outcomes import TurnChanged
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
 
@@ -229,8 +230,9 @@ def test_a_bomb_starts_the_offers_afresh_and_play_goes_on_after_the_bomber_R4_3(
     while state.decision == Decision.TICHU:
         state.decline(state.decision_seat or 0)
     assert (state.decision, state.decision_seat) == (Decision.BOMB, 2)
-    laid = state.bomb(2, cards("S2 B2 G2 R2"))
-    assert laid.cards == cards("S2 B2 G2 R2") and round_.trick_owner == 2
+    caused = state.bomb(2, cards("S2 B2 G2 R2"))
+    assert round_.trick is not None and round_.trick.cards == cards("S2 B2 G2 R2") and round_.trick_owner == 2
+    assert caused == (TurnChanged(3),), "Issue 36: the bomb's outcome is the next seat's turn"
     assert (state.decision, state.decision_seat) == (Decision.TICHU, 1), "a new moment: the calls first"
     _decline_offers(state)
     assert (state.decision, state.decision_seat) == (Decision.PLAY, 3)

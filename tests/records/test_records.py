@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-import tichu.records.record as record_module
 from tichu.arena.arena import Arena
 from tichu.core.cards import CARDS, DOG, LABELS, format_mask, indices_of, parse_mask
 from tichu.core.combos import BOMB, PASS_PLAY, SINGLE, bombs_of
 from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
+from tichu.records import event_text
+from tichu.records.event_text import LABEL_CACHE
 from tichu.records.record import (
     FORMAT,
-    LABEL_CACHE,
     ReplayFault,
     event_action,
     game_record,
@@ -537,9 +537,9 @@ def test_replay_command_goes_on_after_a_torn_line(tmp_path: Path, arena_records:
 
 
 def test_the_play_label_cache_is_bounded_and_labels_like_format_mask() -> None:
-    """Records label plays through a cache of :data:`LABEL_CACHE` masks at most, with the same
+    """Records label plays through a cache of :data:`~tichu.records.event_text.LABEL_CACHE` masks at most, with the same
     labels as :func:`format_mask` (records.md order)."""
-    labels = record_module._play_labels
+    labels = event_text.play_labels
     labels.cache_clear()
     masks = [(1 << a) | (1 << b) for a in range(56) for b in range(a + 1, 56)] * 2
     masks += list(range(1, LABEL_CACHE + 100))
@@ -552,11 +552,12 @@ def test_the_play_label_cache_is_bounded_and_labels_like_format_mask() -> None:
 def test_a_record_line_is_the_json_of_the_record_and_its_cache_is_bounded() -> None:
     """The Arena writes ``game_record_line``: the very text ``record_line(game_record(...))``
     gives, for games with every kind of event (calls, bombs, wishes, Dragon gifts), and player
-    names that JSON must escape; its cache of event texts stays within its bound."""
+    names that JSON must escape; every pass's and play's text is the JSON of its event (Issue
+    36: the events are written as text)."""
     from tichu.agents.driver import play_game
     from tichu.agents.registry import make_agent
     from tichu.core.round import Action, ActionKind
-    from tichu.records.record import EVENT_TEXT_CACHE, game_record, game_record_line, record_line
+    from tichu.records.record import event_json, game_record, game_record_line, record_line
 
     kinds: set[ActionKind] = set()
     for seed in range(12):
@@ -569,8 +570,8 @@ def test_a_record_line_is_the_json_of_the_record_and_its_cache_is_bounded() -> N
         kinds |= {action.kind for round_ in state.rounds for action in round_.events}
     assert kinds == {ActionKind.TICHU, ActionKind.PLAY, ActionKind.PASS, ActionKind.BOMB, ActionKind.WISH,
                      ActionKind.DRAGON}
-    for mask in range(1, EVENT_TEXT_CACHE + 100):  # more distinct events than it keeps
-        assert record_module._event_text(Action(ActionKind.PLAY, 0, mask)) == record_line(
-            {"seat": 0, "play": format_mask(mask)})
-    info = record_module._event_text.cache_info()
-    assert info.maxsize == EVENT_TEXT_CACHE and info.currsize == EVENT_TEXT_CACHE
+    plays = [Action(ActionKind.PLAY, seat, (1 << index) | (1 << (55 - index))) for seat in range(4)
+             for index in range(56)]
+    events = [*plays, *(Action(ActionKind.PASS, seat) for seat in range(4))]
+    assert event_text.events_text(events, lambda action: "?") == ",".join(
+        record_line(event_json(action)) for action in events)

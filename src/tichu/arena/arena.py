@@ -26,7 +26,8 @@ from tichu.agents.registry import make_agent
 from tichu.arena.runners import ProcessRunner, RayRunner, Runner
 from tichu.arena.stats import POCOCK_Z10, Sprt, TimeHistogram, clearly_nonzero, mean_interval, wilson_interval
 from tichu.arena.timed import TimedAgent
-from tichu.core.round import ANNOUNCE_GRAND, RoundResult
+from tichu.core.outcomes import RoundResult
+from tichu.core.round import ANNOUNCE_GRAND
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import TEAM_NAMES, team_of
 from tichu.records.record import game_record_line, now_iso

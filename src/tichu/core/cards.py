@@ -153,6 +153,15 @@ def _descending(mask: int) -> list[int]:
 _STANDARD = (1 << 52) - 1
 _HIGH_SPECIALS = (PHOENIX_INDEX, DRAGON_INDEX)
 _LOW_SPECIALS = (MAHJONG_INDEX, DOG_INDEX)
+#: :func:`format_mask`'s tables: the labels of the Dragon (bit 0) and the Phoenix (bit 1), of the
+#: Dog (bit 0) and the Mah Jong (bit 1), and of each set of eight standard cards (index
+#: ``8 * chunk + bit``), highest first.
+_HIGH_LABELS = tuple(tuple(LABELS[index] for index in _HIGH_SPECIALS if bits >> index - DRAGON_INDEX & 1)
+                     for bits in range(4))
+_LOW_LABELS = tuple(tuple(LABELS[index] for index in _LOW_SPECIALS if bits >> index - DOG_INDEX & 1)
+                    for bits in range(4))
+_CHUNK_LABELS = tuple(tuple(tuple(LABELS[8 * chunk + bit] for bit in range(7, -1, -1) if byte >> bit & 1)
+                            for byte in range(256)) for chunk in range(7))
 
 
 def parse_mask(labels: str) -> int:
@@ -191,8 +200,19 @@ def parse_labels(labels: str) -> list[Card]:
 
 
 def format_mask(mask: int) -> str:
-    """Return the labels of a mask, highest value first, joined by spaces."""
-    return " ".join([LABELS[index] for index in _descending(mask)])
+    """Return the labels of a mask, highest value first, joined by spaces.
+
+    In the order of :func:`cards_of`, eight cards at a time from a table (a record labels every
+    hand dealt and pushed, Issue 36): the Phoenix and the Dragon, the standard cards by falling
+    index, the Mah Jong and the Dog."""
+    labels = list(_HIGH_LABELS[mask >> PHOENIX_INDEX - 1 & 3])
+    chunks = _CHUNK_LABELS
+    for chunk in (6, 5, 4, 3, 2, 1, 0):
+        byte = mask >> 8 * chunk & (0x0F if chunk == 6 else 0xFF)
+        if byte:
+            labels += chunks[chunk][byte]
+    labels += _LOW_LABELS[mask >> DOG_INDEX & 3]
+    return " ".join(labels)
 
 
 def format_labels(cards: Iterable[tuple[int, int]]) -> str:

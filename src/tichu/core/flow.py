@@ -46,6 +46,12 @@ The contract (after OpenSpiel's states):
   clones a world, applies an action and plays on through this same flow.
 - A trick is taken (R4.2) when every offer on it was declined, within the ``apply`` of the
   last pass or decline; a round's result is booked (R7.3) within the ``apply`` that ends it.
+- What happened: :meth:`GameState.apply` and the named methods return the outcomes of the
+  action (:mod:`tichu.core.outcomes`), in order: a trick taken (R4.2, R4.5), a seat out
+  (R7.1), the wish made or fulfilled (R5.1, R5.4), a call (R6), the push done (R2.3, R2.5), the
+  seat at turn after a play, a trick or a wish (R4.1), the cards dealt (R2.1, R2.2), the
+  round's result (R7.3), the game's end (R7.4). The table is told these, and records are
+  built from them; nobody compares the state before and after an action.
 """
 
 from __future__ import annotations
@@ -58,7 +64,20 @@ from tichu.core.cards import indices_of
 from tichu.core.combos import PASS_PLAY, Play, legal_plays_from
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.game import Game
-from tichu.core.round import Action, ActionKind, Decision, Phase, Round, RoundResult, check_seat
+from tichu.core.outcomes import (
+    NOTHING,
+    TURN_TO,
+    GameEnded,
+    HandCardsDealt,
+    Outcomes,
+    PlayerAnnounced,
+    PlayerSchupfed,
+    RoundEnded,
+    RoundStarted,
+    StartPlaying,
+    WishMade,
+)
+from tichu.core.round import Action, ActionKind, Decision, Phase, Round, check_seat
 from tichu.core.ruleset import RuleSet
 
 #: The seat of chance: it makes the deal (OpenSpiel's chance player).
@@ -277,36 +296,36 @@ class GameState:
                                                          for play in round_.bombs_for(seat)]
         return round_.legal_actions()
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action) -> Outcomes:
         """Apply any action: an open decision's, or a seat's Tichu call or bomb out of turn.
 
+        :returns: What the action caused (:mod:`tichu.core.outcomes`), in order.
         :raises RuleViolation: If the action is not allowed now; nothing changes then.
         """
         kind, seat, value = action
         if kind == ActionKind.PLAY:
-            self.play(seat, action.number())
-        elif kind == ActionKind.PASS:
-            self.play(seat, 0)
-        elif kind == ActionKind.DECLINE:
-            self.decline(seat)
-        elif kind == ActionKind.BOMB:
-            self.bomb(seat, action.number())
-        elif kind == ActionKind.TICHU:
-            self.call(seat)
-        elif kind == ActionKind.WISH:
-            self.wish(seat, action.number())
-        elif kind == ActionKind.DRAGON:
-            self.give_dragon(seat, action.number())
-        elif kind == ActionKind.GRAND_TICHU:
-            self.decide_grand_tichu(seat, value is True)
-        elif kind == ActionKind.SCHUPF:
-            self.push(seat, action.masks())
-        elif kind == ActionKind.DEAL:
+            return self.play(seat, action.number())
+        if kind == ActionKind.PASS:
+            return self.play(seat, 0)
+        if kind == ActionKind.DECLINE:
+            return self.decline(seat)
+        if kind == ActionKind.BOMB:
+            return self.bomb(seat, action.number())
+        if kind == ActionKind.TICHU:
+            return self.call(seat)
+        if kind == ActionKind.WISH:
+            return self.wish(seat, action.number())
+        if kind == ActionKind.DRAGON:
+            return self.give_dragon(seat, action.number())
+        if kind == ActionKind.GRAND_TICHU:
+            return self.decide_grand_tichu(seat, value is True)
+        if kind == ActionKind.SCHUPF:
+            return self.push(seat, action.masks())
+        if kind == ActionKind.DEAL:
             if seat != CHANCE:
                 raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "only chance deals")
-            self.deal(None if value is None else action.deal())
-        else:
-            raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", f"unknown action {kind!r}")
+            return self.deal(None if value is None else action.deal())
+        raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4", f"unknown action {kind!r}")
 
     def fallback(self, seat: int) -> Action:
         """What is done for a seat that fails to answer an open decision (a client gone
@@ -408,10 +427,11 @@ class GameState:
 
     # -- chance ---------------------------------------------------------------------------
 
-    def deal(self, deal: Sequence[tuple[int, int]] | None = None) -> None:
+    def deal(self, deal: Sequence[tuple[int, int]] | None = None) -> Outcomes:
         """Deal the next round (R2.1): from the game's shuffle source, or the given deal.
 
         :param deal: (Optional) Per seat ``(first 8, last 6)`` card masks.
+        :returns: The round started and its first 8 cards dealt.
         :raises RuleViolation: If no deal is due or ``deal`` is not the 56 cards split 8 + 6.
         """
         game = self.game
@@ -423,13 +443,15 @@ class GameState:
         self.round_index = len(game.results)
         self._booked = None
         self._start_round_offers()
-        self._new_moment()
+        return (RoundStarted(self.round_index), HandCardsDealt(8), *self._new_moment())
 
     # -- decisions made at once (R2.1, R2.3) -----------------------------------------------
 
-    def decide_grand_tichu(self, seat: int, call: bool) -> None:
+    def decide_grand_tichu(self, seat: int, call: bool) -> Outcomes:
         """A seat's Grand Tichu decision (R2.1, R6.2); it takes effect with the last seat's.
 
+        :returns: With the last seat's: the Grand Tichu calls, in seat order, and the other 6
+            cards dealt (R2.2).
         :raises RuleViolation: Outside R2.1, or if the seat has decided already.
         """
         round_ = self._round_or_refuse(Violation.CALL_NOT_ALLOWED, "R6.2")
@@ -437,20 +459,23 @@ class GameState:
         if self._pending[seat] is not None:
             raise RuleViolation(Violation.CALL_NOT_ALLOWED, "R6.2", "Grand Tichu is decided once, on the first 8 cards")
         self._pending[seat] = call is True
-        if not self._undecided():
-            for other in range(4):
-                answer = self._pending[other]
-                if answer is not None:
-                    round_.decide_grand_tichu(other, answer is True)
-            self._pending = [None, None, None, None]
-            self._new_moment()
-        else:
-            self._settle()
+        if self._undecided():
+            return self._settle()
+        calls: list[PlayerAnnounced] = []
+        for other in range(4):
+            answer = self._pending[other]
+            if answer is not None:
+                round_.decide_grand_tichu(other, answer is True)
+                if answer is True:
+                    calls.append(PlayerAnnounced(other, True))
+        self._pending = [None, None, None, None]
+        return (*calls, HandCardsDealt(6), *self._new_moment())
 
-    def push(self, seat: int, cards: Sequence[int]) -> None:
+    def push(self, seat: int, cards: Sequence[int]) -> Outcomes:
         """A seat's push: to the right opponent, the partner, the left opponent (R2.3); the
         cards change hands when the last seat has pushed.
 
+        :returns: The seat's push made; with the last seat's, the leader of the first trick (R2.5).
         :raises RuleViolation: Outside R2.3, if the seat pushed already, or for cards that are
             not three distinct cards of its hand.
         """
@@ -459,15 +484,17 @@ class GameState:
         if self._pending[seat] is not None:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.3", "no push is expected from this seat now")
         self._pending[seat] = triple
-        if not self._undecided():
-            pending, self._pending = self._pending, [None, None, None, None]
-            for other in range(4):
-                answer = pending[other]
-                if isinstance(answer, tuple):
-                    round_.schupf(other, answer)
-            self._new_moment()
-        else:
-            self._settle()
+        pushed = PlayerSchupfed(seat)
+        if self._undecided():
+            return (pushed, *self._settle())
+        pending, self._pending = self._pending, [None, None, None, None]
+        for other in range(4):
+            answer = pending[other]
+            if isinstance(answer, tuple):
+                round_.schupf(other, answer)
+        leader = round_.turn
+        started = NOTHING if leader is None else (StartPlaying(leader),)
+        return (pushed, *started, *self._new_moment())
 
     def _undecided(self) -> list[int]:
         """The seats whose Grand Tichu decision or push is still open."""
@@ -508,33 +535,31 @@ class GameState:
         themselves (their driver waits, then declines for them), not an offer to one seat."""
         return self.decision == Decision.BOMB and self._stage == _WINDOW
 
-    def call(self, seat: int) -> None:
+    def call(self, seat: int) -> Outcomes:
         """Call Tichu (R6.1): an offered call, or one made unprompted at any moment it is allowed.
 
+        :returns: The call.
         :raises RuleViolation: (``CALL_NOT_ALLOWED``) if the seat may not call now.
         """
         round_ = self._round_or_refuse(Violation.CALL_NOT_ALLOWED, "R6.1")
         round_.announce(seat)
         if self.decision == Decision.TICHU and seat == self.decision_seat:
             self._next = seat + 1
-        self._settle()
+        return (PlayerAnnounced(seat, False), *self._settle())
 
-    def bomb(self, seat: int, cards: int) -> Play:
+    def bomb(self, seat: int, cards: int) -> Outcomes:
         """Throw a bomb out of turn (R4.3): an offered one, or one thrown unprompted.
 
-        :returns: The bomb as laid.
+        :returns: What it caused, as :meth:`apply_play`.
         :raises RuleViolation: As :meth:`~tichu.core.round.Round.bomb`.
         """
         round_ = self._round_or_refuse(Violation.BOMB_NOT_ALLOWED, "R4.3")
-        check_seat(seat)
-        bombs = round_.bombs_for(seat)
-        round_.bomb(seat, cards)
-        self._new_moment()
-        return next(play for play in bombs if play.cards == cards)
+        return self._played(round_, round_.bomb(seat, cards))
 
-    def decline(self, seat: int) -> None:
+    def decline(self, seat: int) -> Outcomes:
         """Let an offered call or bomb pass, or a seat of the bomb window let it close (R6.1, R4.3).
 
+        :returns: What followed: the trick taken once every offer on it was declined (R4.2).
         :raises RuleViolation: If the seat has no offer open.
         """
         decision, stage = self.decision, self._stage
@@ -546,7 +571,7 @@ class GameState:
             self._window.remove(seat)
         else:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R4.3", "the seat has no offer to decline")
-        self._settle()
+        return self._settle()
 
     # -- the round's own decisions (R4, R5) -------------------------------------------------
 
@@ -561,58 +586,92 @@ class GameState:
                                 None if trick is None or round_.trick_closed else trick,
                                 round_.wish_value if round_.wish_open else 0)
 
-    def play(self, seat: int, cards: int) -> None:
+    def play(self, seat: int, cards: int) -> Outcomes:
         """Play cards at one's turn; the empty mask passes (R4.1).
 
+        :returns: What the play caused, as :meth:`apply_play`.
         :raises RuleViolation: If it is not the seat's play, or as :meth:`~tichu.core.round.Round.play`.
         """
         round_ = self._decision_of(seat, Decision.PLAY, Violation.NOT_YOUR_TURN, "R4.1")
-        round_.play(seat, cards)
-        self._new_moment()
+        return self._played(round_, round_.play(seat, cards))
 
-    def apply_play(self, play: Play) -> None:
-        """Apply a play of :meth:`legal_plays` (not checked: the drivers' and searches' fast path)."""
+    def apply_play(self, play: Play) -> Outcomes:
+        """Apply a play of :meth:`legal_plays` (not checked: the drivers' and searches' fast path).
+
+        :returns: What the play caused, in order: the seat out (R7.1), the wish fulfilled
+            (R5.4), the trick taken at the round's end (R7.2), the seat at turn now (R4.1), a
+            trick taken because nobody could bomb it (R4.2) and the seat at turn after it, the
+            round's result (R7.3), the game's end (R7.4). Most plays only pass the turn on: their
+            outcomes are then a shared tuple (:data:`~tichu.core.outcomes.TURN_TO`).
+        """
         round_ = self.round
         assert round_ is not None
-        round_.apply_legal_play(play)
+        caused = round_.apply_legal_play(play)
+        self._stage = _CALLS  # :meth:`_played`, inline: every play of every rollout
+        self._next = 0
+        if round_.phase == Phase.PLAYING:
+            taken = self._settle_playing(round_)
+            if taken is None:
+                return caused
+            caused += taken
+        return caused + self._settle()
+
+    def _played(self, round_: Round, caused: Outcomes) -> Outcomes:
+        """Go on after a play, a pass or a bomb that caused ``caused`` in the round: the offers
+        of the new moment (R4.3, R6.1), a trick nobody could bomb taken (R4.2), the round booked
+        (R7.3)."""
         self._stage = _CALLS
         self._next = 0
-        if round_.phase != Phase.PLAYING or not self._settle_playing(round_):
-            self._settle()
+        if round_.phase == Phase.PLAYING:
+            taken = self._settle_playing(round_)
+            if taken is None:
+                return caused
+            caused += taken
+        return caused + self._settle()
 
-    def wish(self, seat: int, value: int) -> None:
+    def wish(self, seat: int, value: int) -> Outcomes:
         """Name the wish after the Mah Jong (R5.1).
 
+        :returns: The wish and the seat at turn after it.
         :raises RuleViolation: (``WISH_NOT_ALLOWED``) if no wish is due from this seat or the value is not allowed.
         """
         round_ = self._decision_of(seat, Decision.WISH, Violation.WISH_NOT_ALLOWED, "R5.1")
         round_.make_wish(seat, value)
-        self._new_moment()
+        turn = round_.turn
+        assert turn is not None
+        return (WishMade(value), *TURN_TO[turn], *self._new_moment())
 
-    def give_dragon(self, seat: int, to: int) -> None:
+    def give_dragon(self, seat: int, to: int) -> Outcomes:
         """Give the Dragon's trick to an opponent (R4.5).
 
+        :returns: The trick given away, the seat at turn after it (if the round goes on), and
+            the round's result and the game's end if the gift ended them (R7.2).
         :raises RuleViolation: (``DRAGON_RECIPIENT``) if no gift is due from this seat or ``to`` is no opponent.
         """
         round_ = self._decision_of(seat, Decision.DRAGON, Violation.DRAGON_RECIPIENT, "R4.5")
-        round_.give_dragon(seat, to)
-        self._new_moment()
+        taken = round_.give_dragon(seat, to)
+        turn = round_.turn
+        caused = (taken,) if turn is None or round_.is_over else (taken, *TURN_TO[turn])
+        return caused + self._new_moment()
 
-    def set_prompted(self, seat: int, prompted: bool) -> None:
+    def set_prompted(self, seat: int, prompted: bool) -> Outcomes:
         """Change whether a seat is offered calls and bombs (an agent took a person's seat, or
         back). The moment's open decision stays, but for the seat itself: an offer open to it
         lapses when it becomes a person, and it leaves a bomb window when it becomes an agent
-        (it is offered from the next moment on)."""
+        (it is offered from the next moment on).
+
+        :returns: What followed: a trick taken when the seat's offer or window was the last one open (R4.2).
+        """
         check_seat(seat)
         if self.prompted[seat] == prompted:
-            return
+            return NOTHING
         flags = list(self.prompted)
         flags[seat] = prompted
         self.prompted = _prompted(flags)
         self._acting = not all(self.prompted)
         round_ = self.round
         if round_ is None or round_.is_over:
-            return
+            return NOTHING
         if prompted:
             self._may_call = sorted({*self._may_call, seat})
             self._holders.append(seat)
@@ -625,7 +684,7 @@ class GameState:
                 self._next = seat + 1
             elif self.decision_seat == seat and self._stage == _BOMBS and self.decision == Decision.BOMB:
                 self._next += 1
-        self._settle()
+        return self._settle()
 
     # -- the moment's offers ----------------------------------------------------------------
 
@@ -646,49 +705,58 @@ class GameState:
         self._may_call = [seat for seat in range(4) if prompted[seat]]
         self._holders = list(self._may_call)
 
-    def _new_moment(self) -> None:
-        """Something happened at the table: the offers start afresh (R4.3, R6.1)."""
+    def _new_moment(self) -> Outcomes:
+        """Something happened at the table: the offers start afresh (R4.3, R6.1).
+
+        :returns: What followed (:meth:`_settle`)."""
         self._stage = _CALLS
         self._next = 0
-        self._settle()
+        return self._settle()
 
-    def _settle(self) -> None:
+    def _settle(self) -> Outcomes:
         """Find the decision the game waits for now, taking a trick whose offers were all
-        declined (R4.2) and booking a round that ended (R7.3)."""
+        declined (R4.2) and booking a round that ended (R7.3).
+
+        :returns: The tricks taken (with the seat at turn after each), the round's result and
+            the game's end; mostly nothing."""
+        caused = NOTHING
         while True:
             round_ = self.round
             if round_ is None:
                 self.decision, self.decision_seat = Decision.DEAL, CHANCE
-                return
+                return caused
             phase = round_.phase
             if phase == Phase.PLAYING:
-                if self._settle_playing(round_):
-                    return
+                taken = self._settle_playing(round_)
+                if taken is None:
+                    return caused
+                caused += taken
             elif phase == Phase.OVER:
                 if self._booked is not round_:
-                    self._book(round_)
+                    caused += self._book(round_)
                 self._settle_between_rounds()
-                return
+                return caused
             elif phase == Phase.GRAND_TICHU:
                 self.decision, self.decision_seat = Decision.GRAND_TICHU, self._undecided()[0]
-                return
+                return caused
             else:
                 if self._stage == _CALLS and self.rules.tichu_before_schupf:
                     seat = self._next_caller(round_)
                     if seat is not None:
                         self.decision, self.decision_seat = Decision.TICHU, seat
-                        return
+                        return caused
                 self._stage = _MAIN
                 self.decision, self.decision_seat = Decision.SCHUPF, self._undecided()[0]
-                return
+                return caused
 
-    def _settle_playing(self, round_: Round) -> bool:
-        """The decision in play; ``False`` after taking a trick (look again).
+    def _settle_playing(self, round_: Round) -> Outcomes | None:
+        """The decision in play: ``None`` once found, else the trick just taken and the seat at
+        turn after it (look again).
 
         On every play's path: it reads the round's fields, not its properties."""
         if round_._wish_pending:
             self.decision, self.decision_seat = Decision.WISH, round_.trick_owner
-            return True
+            return None
         dragon = round_._dragon_pending
         closing = dragon or round_.trick_closed
         stage = self._stage
@@ -697,7 +765,7 @@ class GameState:
                 seat = self._next_caller(round_)
                 if seat is not None:
                     self.decision, self.decision_seat = Decision.TICHU, seat
-                    return True
+                    return None
             stage = self._stage = _BOMBS
             self._next = 1
         if stage == _BOMBS:
@@ -705,7 +773,7 @@ class GameState:
                 seat = self._next_bomber(round_, closing)
                 if seat is not None:
                     self.decision, self.decision_seat = Decision.BOMB, seat
-                    return True
+                    return None
             stage = self._stage = _WINDOW
             if closing and self._acting:
                 self._window = self._window_seats(round_, dragon)
@@ -715,20 +783,21 @@ class GameState:
             if self._window:
                 self.decision = Decision.BOMB
                 self.decision_seat = self._window[0]
-                return True
+                return None
             self._stage = _MAIN
         if dragon:
             self.decision = Decision.DRAGON
             self.decision_seat = round_.trick_owner
         elif round_.trick_closed:
-            round_.collect_trick()  # R4.2: every offer on it declined
+            taken = round_.collect_trick()  # R4.2: every offer on it declined
             self._stage = _CALLS
             self._next = 0
-            return False
+            turn = round_.turn
+            return (taken,) if turn is None else (taken, *TURN_TO[turn])
         else:
             self.decision = Decision.PLAY
             self.decision_seat = round_.turn
-        return True
+        return None
 
     def _next_caller(self, round_: Round) -> int | None:
         """The next prompted seat, from :attr:`_next` on, that may call Tichu (R6.1)."""
@@ -776,15 +845,21 @@ class GameState:
 
     # -- the end of a round ----------------------------------------------------------------
 
-    def _book(self, round_: Round) -> RoundResult:
-        """Book a finished round's result (R7.3)."""
+    def _book(self, round_: Round) -> Outcomes:
+        """Book a finished round's result (R7.3).
+
+        :returns: The round's end, and the game's if it ended too (R7.4)."""
         result = round_.result()
         self._booked = round_
-        if self.game is not None:
-            self.game.add_result(result)
-            if self.keep_rounds:
-                self.rounds.append(round_)
-        return result
+        game = self.game
+        if game is None:
+            return (RoundEnded(result),)
+        game.add_result(result)
+        if self.keep_rounds:
+            self.rounds.append(round_)
+        if not game.is_over:
+            return (RoundEnded(result),)
+        return RoundEnded(result), GameEnded((game.total[0], game.total[1]), game.winner)
 
     def _settle_between_rounds(self) -> None:
         if self.game is None or self.game.is_over:

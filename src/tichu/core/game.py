@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from tichu.core.round import Round, RoundResult
+from tichu.core.outcomes import RoundResult
+from tichu.core.round import Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import winning_team
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import IntEnum
 from itertools import permutations
-from typing import Any, NamedTuple
+from typing import Final, NamedTuple
 
 from tichu.core.cards import DECK, DOG, DRAGON, MAHJONG, VALUE_MASK, indices_of, mask_of_indices, points_of
 from tichu.core.combos import (
@@ -35,7 +34,7 @@ from tichu.core.combos import (
     legal_plays_from,
 )
 from tichu.core.errors import RuleViolation, Violation
-from tichu.core.frozen import by_fields
+from tichu.core.outcomes import NOTHING, TURN_TO, Outcomes, PlayerOut, RoundResult, TrickTaken, WishFulfilled
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import opponents, team_of
 
@@ -135,32 +134,6 @@ class Action(NamedTuple):
             if len(pairs) == len(items):
                 return pairs
         raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R2.1", "a deal is four pairs of card masks")
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """Outcome of a finished round (R7); pairs are ``[team 20, team 31]``.
-
-    :ivar out_order: Seats in the order they went out (3, or 2 on a double victory).
-    :ivar double_victory: Whether one team went out first and second (R7.1).
-    :ivar card_points: Card points per team.
-    :ivar bonus: Tichu and Grand Tichu points per team (R6).
-    :ivar points: ``card_points + bonus`` per team.
-    :ivar tichu_success: Per seat: ``None`` without a call, else whether the call won.
-    :ivar calls: Per seat 0 no call, 1 Tichu, 2 Grand Tichu.
-    """
-
-    out_order: tuple[int, ...]
-    double_victory: bool
-    card_points: tuple[int, int]
-    bonus: tuple[int, int]
-    points: tuple[int, int]
-    tichu_success: tuple[bool | None, ...]
-    calls: tuple[int, ...]
-
-    def __reduce__(self) -> tuple[type[RoundResult], tuple[Any, ...]]:
-        """Pickle through the constructor (:func:`tichu.core.frozen.by_fields`): also compiled."""
-        return by_fields(self)
 
 
 ANNOUNCE_NONE, ANNOUNCE_TICHU, ANNOUNCE_GRAND = 0, 1, 2
@@ -595,19 +568,19 @@ class Round:
             return False  # R4.3: not on a lead or the Dog; R7.2: not after the round ended
         return self.trick_closed or self._dragon_pending or seat != self.turn
 
-    def play(self, seat: int, cards: int) -> None:
+    def play(self, seat: int, cards: int) -> Outcomes:
         """Play cards at one's turn; the empty mask passes (R4.1).
 
         :param seat: The seat at turn.
         :param cards: The card mask.
+        :returns: What the play caused (:meth:`apply_legal_play`).
         :raises RuleViolation: Not this seat's turn, cards not in
             the hand, no combination, or a combination not allowed now (R4.1, R5.2, R3.10).
         """
         if not cards:
-            self.pass_turn(seat)
-            return
+            return self.pass_turn(seat)
         self._check_turn(seat)
-        self.apply_legal_play(self.find_legal(seat, cards))
+        return self.apply_legal_play(self.find_legal(seat, cards))
 
     def _check_turn(self, seat: int) -> None:
         check_seat(seat)
@@ -623,7 +596,7 @@ class Round:
         wish = self.wish_value if self.wish_open else 0
         return find_legal_play(cards, self.hands[seat], self.legal_plays(), is_lead=self.is_lead, wish=wish)
 
-    def pass_turn(self, seat: int) -> None:
+    def pass_turn(self, seat: int) -> Outcomes:
         """Pass at one's turn (R4.1); the last pass closes the trick (R4.2).
 
         :raises RuleViolation: Not this seat's turn, on a lead, or under the wish (R5.2).
@@ -635,13 +608,20 @@ class Round:
         if legal[-1] is not PASS_PLAY:
             raise RuleViolation(Violation.ACTION_NOT_ALLOWED, "R5.2",
                                 f"the wish ({self.wish_value}) must be fulfilled")
-        self.apply_legal_play(PASS_PLAY)
+        return self.apply_legal_play(PASS_PLAY)
 
-    def apply_legal_play(self, play: Play) -> None:
+    def apply_legal_play(self, play: Play) -> Outcomes:
         """Apply a play of the seat at turn that is one of :meth:`legal_plays` (not checked).
 
         The engine and search agents use it with a play taken from :meth:`legal_plays`;
         everything else calls :meth:`play`.
+
+        :returns: What the play caused in the round (:mod:`tichu.core.outcomes`): the seat out
+            (R7.1), the wish fulfilled (R5.4), the trick taken at the round's end (R7.2), the
+            seat at turn next (R4.1: none while a wish or the Dragon's gift waits, or once the
+            round is over); for most plays and passes only the turn, a shared tuple
+            (:data:`~tichu.core.outcomes.TURN_TO`). A closed trick that a lead takes first (a
+            replay's order, R4.2) is taken first.
         """
         seat = self.turn
         assert seat is not None
@@ -654,18 +634,19 @@ class Round:
             assert owner is not None
             # R4.2: every other seat with cards passed (the owner among them once it is out)
             if passes >= (3 if self.hands[owner] else 4) - len(self.out_order):
-                self._close_trick()
-            else:
-                self.turn = self._next_active(seat)
-            return
-        if self.trick_closed:
-            self.collect_trick()
+                return self._close_trick()
+            turn = self.turn = self._next_active(seat)
+            return TURN_TO[turn]
         self.events.append(_new_action(Action, (ActionKind.PLAY, seat, mask)))
-        self._lay(seat, play)
+        if self.trick_closed:
+            taken = self.collect_trick()
+            return (taken, *self._lay(seat, play))
+        return self._lay(seat, play)
 
-    def bomb(self, seat: int, cards: int) -> None:
+    def bomb(self, seat: int, cards: int) -> Outcomes:
         """Throw a bomb out of turn (R4.3).
 
+        :returns: What it caused, as :meth:`apply_legal_play`.
         :raises RuleViolation: ``NOT_YOUR_TURN`` for the seat at turn (it plays the bomb),
             ``BOMB_NOT_ALLOWED`` when no bomb may land now or the cards are no bomb that
             beats the trick.
@@ -684,11 +665,11 @@ class Round:
                 self.events.append(Action(ActionKind.BOMB, seat, cards))
                 self.trick_closed = False
                 self._dragon_pending = False
-                self._lay(seat, play)
-                return
+                return self._lay(seat, play)
         raise RuleViolation(Violation.BOMB_NOT_ALLOWED, "R4.3", "the cards are no bomb that beats the trick")
 
-    def _lay(self, seat: int, play: Play) -> None:
+    def _lay(self, seat: int, play: Play) -> Outcomes:
+        """Lay a play on the trick (R4.1); see :meth:`apply_legal_play` for what it returns."""
         mask = play.cards
         self.hands[seat] &= ~mask
         self.played |= mask
@@ -702,8 +683,10 @@ class Round:
         bombs = self._bombs[seat]
         if bombs:
             self._bombs[seat] = [combo for combo in bombs if not combo.cards & mask]
+        caused = NOTHING
         if self.wish_open and mask & VALUE_MASK[self.wish_value]:
             self.wish_open = False  # R5.4 (the Phoenix never counts, R5.5)
+            caused = _FULFILLED
         if mask == DOG:
             self.trick = None
             self.trick_turns.append((seat, play))
@@ -712,50 +695,63 @@ class Round:
             self.trick_turns.append((seat, play))
         if not self.hands[seat]:
             self.out_order.append(seat)
-            if self._round_ends():
-                return
+            caused = (PlayerOut(seat, len(self.out_order)), *caused)  # R7.1
+            ended = self._round_ends()
+            if ended is not None:
+                return caused + ended
         if mask & MAHJONG:
             self._wish_pending = True  # R5.1: the wish comes before the turn moves on
-            return
+            return caused
         if mask == DOG:
-            self.turn = self._next_active((seat + 1) % 4)  # R3.10: from the partner on
+            turn = self.turn = self._next_active((seat + 1) % 4)  # R3.10: from the partner on
         else:
-            self.turn = self._next_active(seat)
+            turn = self.turn = self._next_active(seat)
+        return TURN_TO[turn] if caused is NOTHING else caused + TURN_TO[turn]
 
-    def _round_ends(self) -> bool:
+    def _round_ends(self) -> Outcomes | None:
+        """End the round if the last seat out ended it (R7.1, R7.2).
+
+        :returns: ``None`` if the round goes on, else what its end caused (the trick taken).
+        """
         out = self.out_order
         if len(out) == 2 and team_of(out[0]) == team_of(out[1]):
             self._finish()  # R7.1
-            return True
+            return NOTHING
         if len(out) == 3:
             if self.trick is not None and self.trick.cards == DRAGON:
                 self._dragon_pending = True  # R7.2 with R4.5
                 self.trick_closed = True
                 self.turn = None
-            else:
-                self.collect_trick()
-                self._finish()
-            return True
-        return False
+                return NOTHING
+            taken = self.collect_trick()
+            self._finish()
+            return (taken,)
+        return None
 
-    def _close_trick(self) -> None:
+    def _close_trick(self) -> Outcomes:
+        """Close the trick after the last pass (R4.2): its owner leads next, or the Dragon's
+        trick waits to be given away (R4.5). :returns: The seat at turn, unless the Dragon waits."""
         self.trick_closed = True
         owner = self.trick_owner
         assert owner is not None and self.trick is not None
+        turn = self.turn = owner if self.hands[owner] else self._next_active(owner)
         if self.trick.cards == DRAGON:
             self._dragon_pending = True  # R4.5
-        self.turn = owner if self.hands[owner] else self._next_active(owner)
+            return NOTHING
+        return TURN_TO[turn]
 
-    def collect_trick(self, to: int | None = None) -> int:
+    def collect_trick(self, to: int | None = None) -> TrickTaken:
         """Give the open trick's cards to its winner, or to ``to`` (the Dragon gift).
 
-        Called by the engine after the bomb window; :meth:`play` calls it when the next
-        lead comes first (replay).
+        Called by the game's flow once every offer on a closed trick was declined (R4.2);
+        :meth:`play` calls it when the next lead comes first (replay).
 
-        :returns: The seat that received the cards.
+        :returns: The trick taken: its winner, points and the Dragon's recipient.
         """
-        receiver = self.trick_owner if to is None else to
+        owner = self.trick_owner
+        receiver = owner if to is None else to
         assert receiver is not None
+        taken = TrickTaken(owner, points_of(self.trick_cards), to)
         self.last_trick = (receiver, self.trick_cards)
         self.won[receiver] |= self.trick_cards
         self.tricks_won[receiver] += 1
@@ -763,7 +759,7 @@ class Round:
         self.trick_cards = 0
         self.trick_turns = []
         self.trick_closed = False
-        return receiver
+        return taken
 
     def make_wish(self, seat: int, value: int) -> None:
         """Name the wished value after playing the Mah Jong (R5.1).
@@ -793,9 +789,10 @@ class Round:
             return []
         return list(opponents(owner))
 
-    def give_dragon(self, seat: int, to: int) -> None:
+    def give_dragon(self, seat: int, to: int) -> TrickTaken:
         """Give a trick won with the Dragon to an opponent (R4.5).
 
+        :returns: The trick given away.
         :raises RuleViolation: (``DRAGON_RECIPIENT``) if no gift is due from this
             seat or ``to`` is not an opponent.
         """
@@ -807,9 +804,10 @@ class Round:
                                 "the Dragon trick goes to an opponent")
         self._dragon_pending = False
         self.events.append(Action(ActionKind.DRAGON, seat, to))
-        self.collect_trick(to)
+        taken = self.collect_trick(to)
         if len(self.out_order) >= 3:
             self._finish()
+        return taken
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -946,6 +944,8 @@ def _check_deal(deal: Sequence[tuple[int, int]]) -> None:
 
 #: Builds an :class:`Action` without the named tuple's Python-level ``__new__`` (every play's event).
 _new_action = tuple.__new__
+#: A play's outcome when it fulfilled the wish (R5.4): shared, the outcome holds nothing.
+_FULFILLED: Final[Outcomes] = (WishFulfilled(),)
 #: Each seat's pass as an event (an action is immutable: one object serves every pass).
 _PASSES = tuple(Action(ActionKind.PASS, seat) for seat in range(4))
 #: A valid deal that :meth:`Round.resume` starts from before it sets the real position.

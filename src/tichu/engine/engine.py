@@ -10,6 +10,9 @@ with a Tichu call or a bomb (:meth:`GameEngine.interrupt`): a bomb makes the awa
 stale, and so does a call while an agent decides (it must see the call). Before a closed
 trick is taken, the engine waits its bomb window for the clients the state names.
 
+What an answer caused, the state says (its outcomes, :mod:`tichu.core.outcomes`): the engine
+tells them to the table as they come, after the play or pass itself, and infers nothing.
+
 A game can also go on from a point it reached before (:meth:`GameEngine.resume`): a server
 that restarts after a crash rebuilds its rounds by replaying them through the rules, and the
 engine then asks only the decisions still open.
@@ -22,14 +25,15 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Sequence
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from tichu.core.cards import points_of
-from tichu.core.combos import Play
+from tichu.core.combos import Play, classify_mask
 from tichu.core.errors import RuleViolation, Violation
 from tichu.core.flow import GameState
 from tichu.core.game import Game
-from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Decision, Phase, Round
+from tichu.core.outcomes import NOTHING, GameEnded, Outcomes, PlayerOut, RoundEnded, StartPlaying, TrickTaken
+from tichu.core.round import Action, ActionKind, Decision, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.views import SeatView, TableInfo, TablePhase, follow, view_of
 from tichu.engine.events import (
@@ -38,18 +42,10 @@ from tichu.engine.events import (
     GameStarted,
     HandCardsDealt,
     HandsRevealed,
-    PlayerAnnounced,
-    PlayerOut,
     PlayerPassed,
     PlayerPlayed,
-    PlayerSchupfed,
     RoundOver,
     RoundStarted,
-    StartPlaying,
-    TrickTaken,
-    TurnChanged,
-    WishFulfilled,
-    WishMade,
 )
 from tichu.engine.player import Later, Player, Reply
 
@@ -63,27 +59,6 @@ class _Stale:
 
 
 _STALE = _Stale()
-
-
-class _Before(NamedTuple):
-    """What the table showed before an action, to tell what the action changed.
-
-    :ivar wish_open: Whether a wish was open (R5.4).
-    :ivar last_trick: The last trick taken (compared by identity: a new one is a new tuple).
-    :ivar owner: The open trick's owner.
-    :ivar points: The open trick's points.
-    """
-
-    wish_open: bool
-    last_trick: tuple[int, int] | None
-    owner: int | None
-    points: int
-
-    @classmethod
-    def of(cls, state: GameState) -> _Before:
-        round_ = state.round
-        assert round_ is not None
-        return cls(round_.wish_open, round_.last_trick, round_.trick_owner, points_of(round_.trick_cards))
 
 
 class Observer(Protocol):
@@ -191,7 +166,7 @@ class GameEngine:
         state = self.state
         if state is not None:
             open_seats = [open_seat for open_seat, _ in state.open_decisions()]
-            state.set_prompted(seat, not player.acts_unprompted)
+            self._tell(state, state.set_prompted(seat, not player.acts_unprompted))
             if seat in open_seats or seat == self._awaiting:
                 self._version += 1  # the seat's open decision (or offer) is asked again of the new player
                 self._wake()
@@ -205,7 +180,7 @@ class GameEngine:
         state = self.state
         if state is None:
             return
-        state.set_prompted(seat, not self.players[seat].acts_unprompted)
+        self._tell(state, state.set_prompted(seat, not self.players[seat].acts_unprompted))
         if seat == self._awaiting:
             self._version += 1
             self._wake()
@@ -219,6 +194,26 @@ class GameEngine:
     def _emit(self, event: Event) -> None:
         for player in self._listeners:
             player.notify(event)
+
+    def _tell(self, state: GameState, caused: Outcomes) -> None:
+        """Tell the table what an action caused, in order: the core's outcomes are its events;
+        a round's end is told with its scores (:meth:`_round_over`), the game's end by :meth:`run`.
+        The table's facts follow the state before play starts is told (its phase, R2.5); a trick
+        taken changes the table for whoever is asked meanwhile."""
+        for outcome in caused:
+            if isinstance(outcome, StartPlaying):
+                follow(self.info, state)
+            if isinstance(outcome, RoundEnded):
+                self._round_over(state)
+            elif isinstance(outcome, GameEnded):
+                continue
+            else:
+                if isinstance(outcome, TrickTaken):
+                    self._version += 1
+                if self._listeners:
+                    self._emit(outcome)
+                    if isinstance(outcome, PlayerOut) and state.round is not None:
+                        self._reveal_hands(state.round)
 
     # -- the game -------------------------------------------------------------------------
 
@@ -296,8 +291,9 @@ class GameEngine:
         decision = state.decision
         if decision == Decision.DEAL:
             self._round_over(state)
-            state.deal()
-            self._round_started(state)
+            caused = state.deal()
+            follow(self.info, state)
+            self._tell(state, caused)
         elif decision == Decision.PLAY:
             await self._turn(state)
         elif decision == Decision.TICHU:
@@ -317,6 +313,7 @@ class GameEngine:
             await self._dragon(state)
 
     def _round_started(self, state: GameState) -> None:
+        """Tell the table of a resumed game's round that is being dealt (R2.1)."""
         follow(self.info, state)
         if self._listeners:
             self._emit(RoundStarted(self.info.round_index))
@@ -340,15 +337,11 @@ class GameEngine:
         replies: list[Reply[bool]] = [self.players[seat].grand_tichu(self._view(seat, self.players[seat]))
                                       for seat in seats]
         answers: list[bool | None] = await self._all_answers(replies)
-        round_ = state.round
+        caused = NOTHING
         for seat, answer in zip(seats, answers):
-            state.decide_grand_tichu(seat, answer is True)
+            caused += state.decide_grand_tichu(seat, answer is True)
         follow(self.info, state)
-        if self._listeners and round_ is not None:
-            for seat in seats:
-                if round_.announcements[seat] == ANNOUNCE_GRAND:
-                    self._emit(PlayerAnnounced(seat, True))
-            self._emit(HandCardsDealt(6))
+        self._tell(state, caused)
 
     async def _schupf(self, state: GameState) -> None:
         seats = [seat for seat, _ in state.open_decisions()]
@@ -356,23 +349,20 @@ class GameEngine:
                                                       for seat in seats]
         answers: list[tuple[int, int, int] | None] = await self._all_answers(replies)
         for seat, answer in zip(seats, answers):
-            self._apply_checked(state, Action(ActionKind.SCHUPF, seat, answer))
-            if self._listeners:
-                self._emit(PlayerSchupfed(seat))
+            self._tell(state, self._apply_checked(state, Action(ActionKind.SCHUPF, seat, answer)))
         follow(self.info, state)
-        round_ = state.round
-        if self._listeners and round_ is not None and round_.turn is not None:
-            self._emit(StartPlaying(round_.turn))
 
-    def _apply_checked(self, state: GameState, action: Action) -> None:
+    def _apply_checked(self, state: GameState, action: Action) -> Outcomes:
         """Apply an answer; one the rules refuse is logged and replaced by the state's fallback
-        (the engine never trusts a player)."""
+        (the engine never trusts a player).
+
+        :returns: What the applied action caused."""
         try:
-            state.apply(action)
+            return state.apply(action)
         except (RuleViolation, TypeError, ValueError) as error:
             log.warning("seat %d answered against the rules (%s); %r instead", action.seat, error,
                         state.fallback(action.seat))
-            state.apply(state.fallback(action.seat))
+            return state.apply(state.fallback(action.seat))
 
     async def _all_answers(self, replies: list[Reply[T]]) -> list[T | None]:
         """The seats' answers to questions asked at once (hidden from each other), in the order
@@ -402,12 +392,7 @@ class GameEngine:
             answer = await self._await_decision(seat, answer.answer)
             if isinstance(answer, _Stale) or (state.decision, state.decision_seat) != (Decision.TICHU, seat):
                 return  # the table changed meanwhile: the state says what is asked now
-        if answer is True:
-            state.call(seat)
-            if self._listeners:
-                self._emit(PlayerAnnounced(seat, False))
-        else:
-            state.decline(seat)
+        self._tell(state, state.call(seat) if answer is True else state.decline(seat))
 
     async def _ask_bomb(self, state: GameState) -> None:
         seat = state.decision_seat
@@ -423,9 +408,7 @@ class GameEngine:
         if choice is not None and choice in bombs:
             self._throw_bomb(state, seat, bombs[bombs.index(choice)].cards)
         else:
-            before = _Before.of(state)
-            state.decline(seat)
-            self._tell_taken(state, before)
+            self._tell(state, state.decline(seat))
 
     async def _window(self, state: GameState) -> None:
         """The bomb window (R4.3): the clients the state names may bomb the closing trick for
@@ -434,10 +417,10 @@ class GameEngine:
             return  # a bomb (or a new player) changed the table: the state says what is next
         if not state.in_window():
             return
-        before = _Before.of(state)
+        caused = NOTHING
         for seat, _ in state.open_decisions():
-            state.decline(seat)
-        self._tell_taken(state, before)
+            caused += state.decline(seat)
+        self._tell(state, caused)
 
     # -- the round's own decisions ---------------------------------------------------------
 
@@ -458,41 +441,20 @@ class GameEngine:
             log.warning("seat %d answered an illegal play %r; it passes or plays its first option", seat, answer)
             fallback = state.fallback(seat)
             play = next(option for option in legal if option.cards == (fallback.value or 0))
-        before = _Before.of(state)
-        state.apply_play(play)
-        self._tell_play(state, seat, play, before, out_of_turn=False)
+        self._tell_play(state, seat, play, state.apply_play(play), out_of_turn=False)
 
-    def _tell_play(self, state: GameState, seat: int, play: Play, before: _Before, *, out_of_turn: bool) -> None:
-        """Tell the table of a play, a pass or a bomb just applied (R4, R7)."""
+    def _tell_play(self, state: GameState, seat: int, play: Play, caused: Outcomes, *, out_of_turn: bool) -> None:
+        """Tell the table of a play, a pass or a bomb just applied (R4), then what it caused."""
         round_ = state.round
         assert round_ is not None
         self._version += 1
-        if not self._listeners:
-            return
-        if not play.cards:
-            self._emit(PlayerPassed(seat))
-        else:
-            # R7.2: the round's last play may have closed the round and the trick with it.
-            taken_at_end = round_.is_over and not round_.trick_turns and round_.last_trick is not None
-            trick_cards = round_.last_trick[1] if taken_at_end and round_.last_trick else round_.trick_cards
-            self._emit(PlayerPlayed(seat, play, points_of(trick_cards), round_.trick_owner, out_of_turn))
-            if not round_.hands[seat]:
-                self._emit(PlayerOut(seat, round_.out_order.index(seat) + 1))
-                self._reveal_hands(round_)
-            if before.wish_open and not round_.wish_open:
-                self._emit(WishFulfilled())
-            if taken_at_end and round_.last_trick:
-                self._emit(TrickTaken(round_.last_trick[0], points_of(trick_cards), None))
-        if round_.turn is not None and not round_.is_over and round_.decision == Decision.PLAY:
-            self._emit(TurnChanged(round_.turn))
-        if not play.cards:
-            self._tell_taken(state, before)  # R4.2: nobody could bomb the trick the pass closed
-
-    def _tell_taken(self, state: GameState, before: _Before) -> None:
-        """Tell the table of a trick the state took since ``before`` (its offers all declined, R4.2)."""
-        round_ = state.round
-        if round_ is not None and round_.last_trick is not before.last_trick and not round_.is_over:
-            self._trick_taken(round_, before.owner, before.points, None)
+        if self._listeners:
+            if not play.cards:
+                self._emit(PlayerPassed(seat))
+            else:
+                self._emit(PlayerPlayed(seat, play, _trick_points(round_.trick_cards, caused), round_.trick_owner,
+                                        out_of_turn))
+        self._tell(state, caused)
 
     def _reveal_hands(self, round_: Round) -> None:
         if not self.rules.reveal_hands_when_out or round_.is_over:
@@ -509,17 +471,10 @@ class GameEngine:
 
         :raises RuleViolation: If the rules do not allow it; nothing changes then.
         """
-        before = _Before.of(state)
-        bomb = state.bomb(seat, cards)
-        self._tell_play(state, seat, bomb, before, out_of_turn=True)
-
-    def _trick_taken(self, round_: Round, winner: int | None, points: int, recipient: int | None) -> None:
-        self._version += 1
-        if not self._listeners:
-            return
-        self._emit(TrickTaken(winner, points, recipient))
-        if round_.turn is not None and not round_.is_over:
-            self._emit(TurnChanged(round_.turn))
+        caused = state.bomb(seat, cards)
+        combination = classify_mask(cards)
+        assert combination is not None  # the rules took it as a bomb
+        self._tell_play(state, seat, Play(cards, *combination), caused, out_of_turn=True)
 
     async def _choose(self, seat: int, choices: Sequence[int], reply: Reply[int], what: str) -> int | _Stale:
         """A seat's pick of one of ``choices``.
@@ -546,12 +501,9 @@ class GameEngine:
         value = await self._choose(seat, choices, player.wish(self._view(seat, player), choices), "wish")
         if isinstance(value, _Stale):
             return
-        state.wish(seat, value)
+        caused = state.wish(seat, value)
         self._version += 1
-        if self._listeners:
-            self._emit(WishMade(value))
-            if round_.turn is not None:
-                self._emit(TurnChanged(round_.turn))
+        self._tell(state, caused)
 
     async def _dragon(self, state: GameState) -> None:
         round_ = state.round
@@ -563,10 +515,7 @@ class GameEngine:
                                 "Dragon recipient")
         if isinstance(to, _Stale):
             return
-        winner = round_.trick_owner
-        points = points_of(round_.trick_cards)
-        state.give_dragon(seat, to)
-        self._trick_taken(round_, winner, points, to)
+        self._tell(state, state.give_dragon(seat, to))
 
     # -- waiting and interrupts -------------------------------------------------------------
 
@@ -637,9 +586,7 @@ class GameEngine:
             violation = Violation.CALL_NOT_ALLOWED if kind == ActionKind.TICHU else Violation.BOMB_NOT_ALLOWED
             raise RuleViolation(violation, "R4.3" if kind == ActionKind.BOMB else "R6.1", "no round is being played")
         if kind == ActionKind.TICHU:
-            state.call(seat)
-            if self._listeners:
-                self._emit(PlayerAnnounced(seat, False))
+            self._tell(state, state.call(seat))
             awaiting = self._awaiting
             if awaiting is not None and not self.players[awaiting].acts_unprompted:
                 self._version += 1  # an agent deciding meanwhile is asked again, seeing the call
@@ -652,3 +599,13 @@ class GameEngine:
         if awaiting is not None:
             self.players[awaiting].request_cancelled()
         self._wake()
+
+
+def _trick_points(trick_cards: int, caused: Outcomes) -> int:
+    """The card points of the trick a play lies in (R1.2): the open trick's, or, when the play
+    ended the round and the trick was taken with it (R7.2), the points of that trick."""
+    if not trick_cards:
+        for outcome in caused:
+            if isinstance(outcome, TrickTaken):
+                return outcome.points
+    return points_of(trick_cards)

@@ -6,6 +6,11 @@ They carry the public facts in the rules core's own terms (seats, card masks,
 cards, and the engine sends it only to the seats that are out (R8.3). Turning an event into
 the protocol's JSON, and adding a seat's private part, is the server's job
 (:mod:`tichu.server.wire.protocol`).
+
+What an action caused is the rules core's own account (:mod:`tichu.core.outcomes`, Issue 36):
+those outcomes are the table's events as they are (a trick taken, a seat out, the wish, a call,
+the push, the turn, the cards dealt); the engine adds what the core does not tell, the play or
+pass itself, the round's and game's scores for the table, and the hands shown to seats out.
 """
 
 from __future__ import annotations
@@ -13,63 +18,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tichu.core.combos import Play
+from tichu.core.outcomes import (
+    HandCardsDealt,
+    PlayerAnnounced,
+    PlayerOut,
+    PlayerSchupfed,
+    RoundStarted,
+    StartPlaying,
+    TrickTaken,
+    TurnChanged,
+    WishFulfilled,
+    WishMade,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     """A game begins (R7.4)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RoundStarted:
-    """A round begins (R2).
-
-    :ivar round_index: The round's index in the game, from 0.
-    """
-
-    round_index: int
-
-
-@dataclass(frozen=True, slots=True)
-class HandCardsDealt:
-    """Each seat was dealt cards: the first 8 (R2.1), then the other 6 (R2.2).
-
-    :ivar count: How many cards each seat got now.
-    """
-
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerAnnounced:
-    """A seat called Tichu (R6.1) or Grand Tichu (R2.1).
-
-    :ivar seat: The calling seat.
-    :ivar grand: Whether it is a Grand Tichu.
-    """
-
-    seat: int
-    grand: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSchupfed:
-    """A seat gave its three cards (R2.3); which cards stays private.
-
-    :ivar seat: The giving seat.
-    """
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class StartPlaying:
-    """The push is done and the holder of the Mah Jong leads (R2.5).
-
-    :ivar leader: The seat that leads the first trick.
-    """
-
-    leader: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,18 +66,6 @@ class PlayerPlayed:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerOut:
-    """A seat has played its last card (R7.1).
-
-    :ivar seat: The seat.
-    :ivar place: Its place, 1 for the first out.
-    """
-
-    seat: int
-    place: int
-
-
-@dataclass(frozen=True, slots=True)
 class HandsRevealed:
     """Every hand, shown to a seat that is out (R8.3); never sent to a seat still playing.
 
@@ -120,45 +73,6 @@ class HandsRevealed:
     """
 
     hands: tuple[int, int, int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class WishMade:
-    """The Mah Jong's player made a wish (R5.1).
-
-    :ivar value: The wished value (0: none, where the rules allow it).
-    """
-
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class WishFulfilled:
-    """The wish was fulfilled (R5.4)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrickTaken:
-    """A trick was taken (R4.2), or given away with the Dragon (R4.5).
-
-    :ivar winner: The seat that won it (``None`` only for an empty trick).
-    :ivar points: Its card points.
-    :ivar dragon_recipient: The opponent it was given to, or ``None``.
-    """
-
-    winner: int | None
-    points: int
-    dragon_recipient: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class TurnChanged:
-    """Another seat is at turn (R4.1).
-
-    :ivar seat: The seat at turn.
-    """
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,3 +113,7 @@ class GameOver:
 Event = (GameStarted | RoundStarted | HandCardsDealt | PlayerAnnounced | PlayerSchupfed | StartPlaying | PlayerPassed
          | PlayerPlayed | PlayerOut | HandsRevealed | WishMade | WishFulfilled | TrickTaken | TurnChanged | RoundOver
          | GameOver)
+
+__all__ = ["Event", "GameOver", "GameStarted", "HandCardsDealt", "HandsRevealed", "PlayerAnnounced", "PlayerOut",
+           "PlayerPassed", "PlayerPlayed", "PlayerSchupfed", "RoundOver", "RoundStarted", "StartPlaying", "TrickTaken",
+           "TurnChanged", "WishFulfilled", "WishMade"]

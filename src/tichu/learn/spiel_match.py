@@ -32,7 +32,8 @@ from tichu.agents.agent import Agent
 from tichu.agents.learning.actions import CALL, NO, dragon_action, play_action, push_action, wish_action
 from tichu.agents.registry import make_agent
 from tichu.core.cards import indices_of
-from tichu.core.round import Decision, RoundResult
+from tichu.core.outcomes import RoundResult
+from tichu.core.round import Decision
 from tichu.core.seats import TEAM_NAMES
 from tichu.core.views import TableInfo, follow, view_of
 from tichu.learn.spiel import SHORT_NAME, TichuState

@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 from pathlib import Path
 
 from tichu.core import errors
@@ -16,13 +15,10 @@ from tichu.core.game import is_game_over
 from tichu.core.round import ANNOUNCE_GRAND, Action, ActionKind, Phase, Round
 from tichu.core.ruleset import RuleSet
 from tichu.core.seats import winning_team
+from tichu.records.event_text import events_text, play_labels
 from tichu.records.parts import GameRecord, JsonObject, RecordEvent, RoundRecord
 
 FORMAT = "tichu-record/1"
-#: Plays' labels remembered (the Arena writes every play of every game; most are small sets
-#: that come again and again).
-LABEL_CACHE = 8192
-_play_labels = lru_cache(maxsize=LABEL_CACHE)(format_mask)
 
 _EVENT_KEYS = {"tichu": ActionKind.TICHU, "play": ActionKind.PLAY, "pass": ActionKind.PASS,
                "bomb": ActionKind.BOMB, "wish": ActionKind.WISH, "dragon_to": ActionKind.DRAGON}
@@ -39,7 +35,7 @@ def event_json(action: Action) -> RecordEvent:
     if kind == ActionKind.TICHU:
         return {"seat": seat, "tichu": True}
     if kind == ActionKind.PLAY:
-        return {"seat": seat, "play": _play_labels(action.number())}
+        return {"seat": seat, "play": play_labels(action.number())}
     if kind == ActionKind.PASS:
         return {"seat": seat, "pass": True}
     if kind == ActionKind.BOMB:
@@ -62,7 +58,7 @@ def _events_json(events: Iterable[Action]) -> list[RecordEvent]:
         if kind == passing:
             append({"seat": action[1], "pass": True})
         elif kind == playing:
-            append({"seat": action[1], "play": _play_labels(action.number())})
+            append({"seat": action[1], "play": play_labels(action.number())})
         else:
             append(event_json(action))
     return found
@@ -127,17 +123,12 @@ def record_line(record: Mapping[str, object]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-#: Events whose JSON text :func:`game_record_line` remembers (the passes and the small plays
-#: come again and again).
-EVENT_TEXT_CACHE = 16384
-_event_text = lru_cache(maxsize=EVENT_TEXT_CACHE)(lambda action: record_line(event_json(action)))
-
-
 def game_record_line(rounds: Sequence[Round], rules: RuleSet, players: Sequence[tuple[str, str]], *,
                      record_id: str, seed: int | None = None, started_at: str | None = None) -> str:
     """A game record as the line :func:`record_line` writes of :func:`game_record`, the same
-    text, made faster: the events, nearly all of a record, come as remembered text, and only the
-    rest goes through the JSON encoder (the Arena writes a record of every game it plays).
+    text, made faster: the events, nearly all of a record, are written as text
+    (:func:`~tichu.records.event_text.events_text`), and only the rest goes through the JSON
+    encoder (the Arena writes a record of every game it plays).
 
     :param rounds: The game's finished rounds.
     :param rules: The rule set.
@@ -152,12 +143,17 @@ def game_record_line(rounds: Sequence[Round], rules: RuleSet, players: Sequence[
     assert len(parts) == len(rounds) + 1
     pieces = [parts[0]]
     for round_, rest in zip(rounds, parts[1:]):
-        pieces.append('"events":[' + ",".join([_event_text(action) for action in round_.events]) + "]")
+        pieces.append('"events":[' + events_text(round_.events, _event_text) + "]")
         pieces.append(rest)
     return "".join(pieces)
 
 
 _NO_EVENTS = '"events":[]'
+
+
+def _event_text(action: Action) -> str:
+    """One record event's JSON text (:func:`event_json`)."""
+    return record_line(event_json(action))
 
 
 def ended_early(record: GameRecord, unfinished: Round | None) -> GameRecord:

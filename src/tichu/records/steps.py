@@ -144,7 +144,7 @@ class _Steps(ReplayObserver):
             # The next lead takes the closed trick first (Round.apply_legal_play): show it taken.
             taken = round_.clone()
             cards = taken.trick_cards
-            receiver = taken.collect_trick()
+            receiver = taken.collect_trick().winner
             self._add("trick", index, taken, receiver, cards=labels(cards), points=points_of(cards))
 
     def after_event(self, index: int, event_index: int, round_: Round, action: Action) -> None:
