@@ -425,6 +425,7 @@
  * @property {(Array<[number, number]>|null)} [received_schupf_cards]
  * @property {boolean} [may_announce]
  * @property {Array<Array<[number, number]>>} [bombs]
+ * @property {UnseenBombs} [unseen_bombs]
  */
 
 /**

@@ -220,6 +220,7 @@ class PrivateDelta(TypedDict):
     received_schupf_cards: NotRequired[list[Card] | None]
     may_announce: NotRequired[bool]
     bombs: NotRequired[list[Cards]]
+    unseen_bombs: NotRequired[UnseenBombs]
 
 
 class StateDelta(TypedDict):
