@@ -55,6 +55,42 @@ function joined(publicState, privateState) {
   };
 }
 
+/** @typedef {import('./protocol-types.js').NotificationPayload} NotificationPayload */
+
+/**
+ * A whole `player_played` notification, as the server sends it (issue 36: the reducers take it typed).
+ * @param {[number, Array<[number, number]>, [string, number, number]]} turn `[seat, cards, combination]`.
+ * @param {boolean} [isBomb] Whether the play is a bomb.
+ * @returns {NotificationPayload} The notification's payload.
+ */
+function playedNote(turn, isBomb) {
+  return { event: Notifications.PLAYER_PLAYED, context: { turn: turn, trick_points: 0, trick_owner_index: turn[0],
+    is_bomb: Boolean(isBomb), out_of_turn: false } };
+}
+
+/**
+ * A `player_passed` notification.
+ * @param {number} seat Who passed.
+ * @returns {NotificationPayload} The notification's payload.
+ */
+function passedNote(seat) {
+  return { event: Notifications.PLAYER_PASSED, context: { player_index: seat } };
+}
+
+/**
+ * A `trick_taken` notification.
+ * @param {number} seat Who took the trick.
+ * @param {number} points Its points.
+ * @param {(number|null)} recipient The seat given the Dragon trick, or null.
+ * @returns {NotificationPayload} The notification's payload.
+ */
+function takenNote(seat, points, recipient) {
+  return { event: Notifications.TRICK_TAKEN, context: { player_index: seat, points: points, dragon_recipient: recipient } };
+}
+
+/** A `player_turn_changed` notification: no move. @type {NotificationPayload} */
+const TURN_CHANGED = { event: Notifications.PLAYER_TURN_CHANGED, context: { current_turn_index: 1 } };
+
 /**
  * A judged decision with the fields a test sets and neutral values for the others.
  * @param {Partial<import('./protocol-types.js').AnalysisJudgement>} fields The fields to set.
@@ -832,39 +868,37 @@ describe('MoveLog: the running log of the moves', function () {
   const nameOf = function (seat) { return names[seat]; };
   it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
     let log = MoveLog.empty();
-    log = MoveLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
-    log = MoveLog.reduce(log, Notifications.WISH_MADE, { wish_value: 12 }, nameOf, 10);
+    log = MoveLog.reduce(log, playedNote([2, [[1, 0]], ['single', 1, 1]]), nameOf, 10);
+    log = MoveLog.reduce(log, { event: Notifications.WISH_MADE, context: { wish_value: 12 } }, nameOf, 10);
     names[2] = 'Bot 3';
-    log = MoveLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: 2 }, nameOf, 10);
+    log = MoveLog.reduce(log, passedNote(2), nameOf, 10);
     names[2] = 'Ben';
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['play', 'wish', 'pass']);
     assert.equal(log.moves[1].name, 'Ben');
     assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
-    assert.equal(MoveLog.reduce(log, Notifications.PLAYER_TURN_CHANGED, {}, nameOf, 10), log, 'other events leave it');
+    assert.equal(MoveLog.reduce(log, TURN_CHANGED, nameOf, 10), log, 'other events leave it');
   });
   it('says that the Dog passes the lead to the partner, not "Single" (issue 35, finding 9)', function () {
-    const log = MoveLog.reduce(MoveLog.empty(), Notifications.PLAYER_PLAYED, { turn: [1, [[0, 0]], ['single', 1, 0]], is_bomb: false },
-      nameOf, 10);
+    const log = MoveLog.reduce(MoveLog.empty(), playedNote([1, [[0, 0]], ['single', 1, 0]]), nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['dog']);
     assert.equal(MoveLog.text(log.moves[0]), 'Rolf plays the Dog: the lead passes to Dora.');
   });
   it('keeps at most the limit, the newest', function () {
     let log = MoveLog.empty();
     for (let seat = 0; seat < 4; seat += 1) {
-      log = MoveLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: seat }, nameOf, 3);
+      log = MoveLog.reduce(log, passedNote(seat), nameOf, 3);
     }
     assert.deepEqual(log.moves.map(function (move) { return move.seat; }), [1, 2, 3]);
   });
   it('adds the Dragon gift to the trick taken', function () {
-    const log = MoveLog.reduce(MoveLog.empty(), Notifications.TRICK_TAKEN, { player_index: 1, points: 25, dragon_recipient: 2 },
-      nameOf, 10);
+    const log = MoveLog.reduce(MoveLog.empty(), takenNote(1, 25, 2), nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
     assert.equal(log.moves[1].data?.toName, 'Ben');
   });
   it('says who left the table and who plays the seat now (issue 35, finding 5)', function () {
     names[1] = 'Bot 2';  // the State took the notification first: the seat is the agent's
-    const log = MoveLog.reduce(MoveLog.empty(), Notifications.PLAYER_LEFT,
-      { player_index: 1, player_name: 'Rolf', host_index: 0, replaced_by_agent: true }, nameOf, 10);
+    const log = MoveLog.reduce(MoveLog.empty(), { event: Notifications.PLAYER_LEFT,
+      context: { player_index: 1, player_name: 'Rolf', host_index: 0, replaced_by_agent: true } }, nameOf, 10);
     names[1] = 'Rolf';
     assert.deepEqual(log.moves.map(function (move) { return [move.kind, move.name]; }), [['left', 'Rolf']]);
     assert.equal(MoveLog.text(log.moves[0]), 'Rolf left the table; Bot 2 plays the seat.');
