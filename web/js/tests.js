@@ -828,12 +828,12 @@ describe('CenterPanel: the plays of the open trick', function () {
 describe('TrickLog: the last trick', function () {
   it('keeps plays and passes in order and the taken trick with its winner', function () {
     let log = TrickLog.empty();
-    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [1, [[5, 1]], ['single', 1, 5]] });
-    log = TrickLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: 2 });
-    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [3, [[15, 0]], ['single', 1, 15]] });
+    log = TrickLog.reduce(log, playedNote([1, [[5, 1]], ['single', 1, 5]]));
+    log = TrickLog.reduce(log, passedNote(2));
+    log = TrickLog.reduce(log, playedNote([3, [[15, 0]], ['single', 1, 15]]));
     assert.equal(log.current.length, 3);
     assert.ok(log.current[1].pass);
-    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 3, points: 30, dragon_recipient: 0 });
+    log = TrickLog.reduce(log, takenNote(3, 30, 0));
     assert.deepEqual(log.current, []);
     assert.equal(assert.present(log.last).winner, 3);
     assert.equal(assert.present(log.last).dragonRecipient, 0);
@@ -842,23 +842,23 @@ describe('TrickLog: the last trick', function () {
     assert.equal(log.taken, 1);
   });
   it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
-    let log = TrickLog.reduce(TrickLog.empty(), Notifications.PLAYER_PLAYED, { turn: [1, [[5, 1]], ['single', 1, 5]] });
-    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 1, points: 5, dragon_recipient: null });
-    log = TrickLog.reduce(log, Notifications.ROUND_STARTED, { round_index: 1 });
+    let log = TrickLog.reduce(TrickLog.empty(), playedNote([1, [[5, 1]], ['single', 1, 5]]));
+    log = TrickLog.reduce(log, takenNote(1, 5, null));
+    log = TrickLog.reduce(log, { event: Notifications.ROUND_STARTED, context: { round_index: 1 } });
     assert.equal(assert.present(log.last).winner, 1, 'the final trick is kept over the deal');
     assert.equal(log.taken, 0);
-    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [2, [[9, 1]], ['single', 1, 9]] });
-    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 2, points: 0, dragon_recipient: null });
+    log = TrickLog.reduce(log, playedNote([2, [[9, 1]], ['single', 1, 9]]));
+    log = TrickLog.reduce(log, takenNote(2, 0, null));
     assert.equal(assert.present(log.last).winner, 2, 'the new round\'s first trick replaces it');
   });
   it('starts from the open trick on joining', function () {
-    let log = TrickLog.reduce(TrickLog.empty(), Notifications.TRICK_TAKEN, { player_index: 1, points: 0, dragon_recipient: null });
-    log = TrickLog.reduce(log, Notifications.PLAYER_JOINED, joined({ trick_turns: [] }));
+    let log = TrickLog.reduce(TrickLog.empty(), takenNote(1, 0, null));
+    log = TrickLog.reduce(log, { event: Notifications.PLAYER_JOINED, context: joined({ trick_turns: [] }) });
     assert.equal(log.last, null);
-    log = TrickLog.reduce(log, Notifications.PLAYER_JOINED, joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
+    log = TrickLog.reduce(log, { event: Notifications.PLAYER_JOINED, context: joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }) });
     assert.equal(log.current.length, 1);
     assert.equal(log.current[0].seat, 2);
-    assert.equal(TrickLog.reduce(log, Notifications.PLAYER_TURN_CHANGED, {}), log, 'other events leave it');
+    assert.equal(TrickLog.reduce(log, TURN_CHANGED), log, 'other events leave it');
   });
 });
 
