@@ -703,24 +703,25 @@ describe('TableControls (design 8.1.5)', function () {
   });
   it('after the own action the status speaks to the player, never of them (issue 11, item 12)', function () {
     let own = null;
-    own = TableControls.ownAction(own, Notifications.PLAYER_PASSED, { player_index: 0 }, 0);
+    own = TableControls.ownAction(own, passedNote(0), 0);
     assert.equal(own, 'pass');
     assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: own }),
       { key: 'status.youPassed', seat: null }, 'the turn still points here: not "Anna is playing."');
     assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: own }),
       { key: 'status.youPassedTurnOf', seat: 1 });
     assert.equal(I18n.t('status.youPassedTurnOf', { name: 'Bot 2' }), 'You passed. Bot 2 is playing.');
-    own = TableControls.ownAction(own, Notifications.PLAYER_PLAYED, { turn: [1, [[9, 1]], ['single', 1, 9]] }, 0);
+    own = TableControls.ownAction(own, playedNote([1, [[9, 1]], ['single', 1, 9]]), 0);
     assert.equal(own, null, 'another seat acted');
     assert.deepEqual(TableControls.turnStatus({ turn: 2, seat: 0, ownAction: own }),
       { key: 'status.turnOf', seat: 2 });
-    own = TableControls.ownAction(own, Notifications.PLAYER_PLAYED, { turn: [0, [[5, 1], [5, 2]], ['pair', 2, 5]] }, 0);
+    own = TableControls.ownAction(own, playedNote([0, [[5, 1], [5, 2]], ['pair', 2, 5]]), 0);
     assert.equal(own, 'play');
-    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_TURN_CHANGED, { current_turn_index: 1 }, 0), 'play');
-    assert.equal(TableControls.ownAction(own, Notifications.TRICK_TAKEN, { player_index: 0, points: 0 }, 0), null);
-    assert.equal(TableControls.ownAction(own, Notifications.ROUND_STARTED, { round_index: 1 }, 0), null);
-    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_JOINED, joined(), 0), null);
-    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_JOINED, { player_index: 2, player_name: 'Ben' }, 0), 'play');
+    assert.equal(TableControls.ownAction(own, TURN_CHANGED, 0), 'play');
+    assert.equal(TableControls.ownAction(own, takenNote(0, 0, null), 0), null);
+    assert.equal(TableControls.ownAction(own, { event: Notifications.ROUND_STARTED, context: { round_index: 1 } }, 0), null);
+    assert.equal(TableControls.ownAction(own, { event: Notifications.PLAYER_JOINED, context: joined() }, 0), null);
+    assert.equal(TableControls.ownAction(own,
+      { event: Notifications.PLAYER_JOINED, context: { player_index: 2, player_name: 'Ben' } }, 0), 'play');
     assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: null }),
       { key: 'status.waiting', seat: null });
     assert.equal(TableControls.turnStatus({ turn: null, seat: 0, ownAction: 'play' }), null);
