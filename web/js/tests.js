@@ -1157,8 +1157,8 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
   describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
   it('counts every seat down from turn_clocks, and the time waited', function () {
     IdleSeats.reset();
-    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
-      { player_index: 1, seconds_left: null, waited: 5 }] }, 1000000);
+    IdleSeats.apply({ event: Notifications.TURN_CLOCKS, context: { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
+      { player_index: 1, seconds_left: null, waited: 5 }] } }, 1000000);
     assert.equal(IdleSeats.secondsLeft(2, 1000000), 42);
     assert.equal(IdleSeats.secondsLeft(2, 1010500), 32);
     assert.equal(IdleSeats.secondsLeft(2, 2000000), 0);
@@ -1168,27 +1168,27 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(IdleSeats.waited(0, 1000000), null);
     assert.equal(IdleSeats.formatClock(42), '0:42');
     assert.equal(IdleSeats.formatClock(120), '2:00');
-    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [] }, 1001000);
+    IdleSeats.apply({ event: Notifications.TURN_CLOCKS, context: { clocks: [] } }, 1001000);
     assert.ok(!IdleSeats.anyWaited());
   });
   it('offers the hand-over after 60 s of waiting, not for a seat handed over', function () {
     IdleSeats.reset();
-    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] }, 0);
+    IdleSeats.apply({ event: Notifications.TURN_CLOCKS, context: { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] } }, 0);
     assert.ok(!IdleSeats.canHandOver(3, 9000));
     assert.ok(IdleSeats.canHandOver(3, 10000));
-    IdleSeats.apply(Notifications.SEAT_HANDED_OVER, { player_index: 3, player_name: 'Ida', reason: 'host' }, 10000);
+    IdleSeats.apply({ event: Notifications.SEAT_HANDED_OVER, context: { player_index: 3, player_name: 'Ida', reason: 'host' } }, 10000);
     assert.ok(IdleSeats.handedOver.has(3));
     assert.ok(!IdleSeats.canHandOver(3, 20000));
-    IdleSeats.apply(Notifications.SEAT_TAKEN_BACK, { player_index: 3, player_name: 'Ida' }, 20000);
+    IdleSeats.apply({ event: Notifications.SEAT_TAKEN_BACK, context: { player_index: 3, player_name: 'Ida' } }, 20000);
     assert.ok(!IdleSeats.handedOver.has(3));
   });
   it('takes the handed-over seats from the own player_joined', function () {
     IdleSeats.reset();
-    IdleSeats.apply(Notifications.PLAYER_JOINED, joined({ agent_plays_for: [0, 2] }), 0);
+    IdleSeats.apply({ event: Notifications.PLAYER_JOINED, context: joined({ agent_plays_for: [0, 2] }) }, 0);
     assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2]);
-    IdleSeats.apply(Notifications.PLAYER_JOINED, { player_index: 1, player_name: 'Ben' }, 0);
+    IdleSeats.apply({ event: Notifications.PLAYER_JOINED, context: { player_index: 1, player_name: 'Ben' } }, 0);
     assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2], 'another client changes nothing');
-    IdleSeats.apply(Notifications.GAME_OVER, {}, 0);
+    IdleSeats.apply({ event: Notifications.GAME_OVER, context: { game_score: [[100, 0]], total: [100, 0], winner: 0 } }, 0);
     assert.equal(IdleSeats.handedOver.size, 0);
   });
   it('remembers who ended the game early until the next game, and State goes to the lobby', function () {
@@ -1197,13 +1197,13 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     State.openRequest(playRequest([[[2, 1]]]));
     IdleSeats.reset();
     State.apply(Notifications.GAME_ENDED_EARLY, { player_index: 2, player_name: 'Ben' });
-    IdleSeats.apply(Notifications.GAME_ENDED_EARLY, { player_index: 2, player_name: 'Ben' }, 0);
+    IdleSeats.apply({ event: Notifications.GAME_ENDED_EARLY, context: { player_index: 2, player_name: 'Ben' } }, 0);
     assert.equal(State.public.is_running, false);
     assert.equal(State.request, null);
     assert.deepEqual(IdleSeats.endedEarly, { seat: 2, name: 'Ben' });
     I18n.setLanguage('en');
     assert.equal(I18n.t('rules.endedEarly', { name: 'Ben' }), 'Ben left; the game ended early.');
-    IdleSeats.apply(Notifications.GAME_STARTED, {}, 0);
+    IdleSeats.apply({ event: Notifications.GAME_STARTED, context: {} }, 0);
     assert.equal(IdleSeats.endedEarly, null);
   });
   it('keeps the turn clock, the leaving rule and the newcomers option', function () {
