@@ -506,7 +506,7 @@ describe('State: a round', function () {
     State.apply(Notifications.GAME_OVER, { game_score: [[-40], [40]], total: [-40, 40], winner: 31,
       public_delta: { phase: Notifications.GAME_OVER, is_running: false } });
     assert.ok(!State.public.is_running);
-    assert.equal(State.gameOver.winner, 31);
+    assert.equal(assert.present(State.gameOver).winner, 31);
   });
   it('names everyone who held a seat during a round (issue 35, finding 5)', function () {
     State.reset();
