@@ -29,29 +29,34 @@ import { TableControls } from './views/table/table-controls.js';
 
 const { describe, it, assert, run } = TestRunner;
 
-/** @type {number[][]} The four sevens. */
+/** @type {Array<[number, number]>} The four sevens. */
 const FOUR_SEVENS = [[7, 1], [7, 2], [7, 3], [7, 4]];
 
 /**
  * A `player_joined` context for this client at seat 0, as sent on joining.
- * @param {Object} [publicState] Fields of `public_state` to set.
- * @param {Object} [privateState] Fields of `private_state` to set.
- * @returns {Object} The context.
+ * @param {Partial<import('./protocol-types.js').PublicState>} [publicState] Fields of `public_state` to set.
+ * @param {Partial<import('./protocol-types.js').PrivateState>} [privateState] Fields of `private_state` to set.
+ * @returns {import('./protocol-types.js').PlayerJoined} The context.
  */
 function joined(publicState, privateState) {
+  /** @type {import('./protocol-types.js').PublicState} */
+  const publicDefaults = {
+    table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
+    phase: Phases.PLAYING, round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
+    announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
+    trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
+    count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
+  };
+  /** @type {import('./protocol-types.js').PrivateState} */
+  const privateDefaults = {
+    player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
+    given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: [],
+    unseen_bombs: { four_of_a_kind: [], straight_flush: [] }
+  };
   return {
     player_index: 0, player_name: 'Anna', session_id: 'abc', protocol_version: 1, pending_request: null,
-    public_state: Object.assign({
-      table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
-      phase: Phases.PLAYING, round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
-      announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
-      trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
-      count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
-    }, publicState || {}),
-    private_state: Object.assign({
-      player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
-      given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: []
-    }, privateState || {})
+    public_state: Object.assign(publicDefaults, publicState),
+    private_state: Object.assign(privateDefaults, privateState)
   };
 }
 
@@ -145,13 +150,14 @@ function judgedOption(fields) {
 
 /**
  * A `play` request.
- * @param {number[][][]} legalPlays The legal plays.
+ * @param {Array<Array<[number, number]>>} legalPlays The legal plays.
  * @param {([string, number, number]|null)} [trick] The combination on the table.
- * @returns {Object} The request payload.
+ * @returns {{request_id: string, action: 'play', context: import('./protocol-types.js').PlayContext,
+ *   timeout: (number|null)}} The request payload.
  */
 function playRequest(legalPlays, trick) {
   return { request_id: 'r1', action: 'play', timeout: null, context: {
-    hand_cards: State.hand(), trick_combination: trick || null, trick_owner_index: trick ? 1 : null,
+    hand_cards: /** @type {Array<[number, number]>} */ (State.hand()), trick_combination: trick || null, trick_owner_index: trick ? 1 : null,
     wish_value: 0, legal_plays: legalPlays, hint: null } };
 }
 
@@ -569,6 +575,7 @@ describe('State: requests', function () {
   });
   it('offers neither the call nor a bomb while the own play is on its way', function () {
     State.reset();
+    /** @type {Array<[number, number]>} */
     const mahJong = [[1, 0]];
     State.apply(Notifications.PLAYER_JOINED, joined({ current_turn_index: 0 },
       { hand_cards: FOUR_SEVENS.concat(mahJong), may_announce: true, bombs: [FOUR_SEVENS] }));
@@ -1209,8 +1216,8 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
   it('keeps the turn clock, the leaving rule and the newcomers option', function () {
     State.reset();
     const context = joined({ is_running: false, phase: Phases.LOBBY });
-    context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
-      newcomers: false };
+    context.options = { agent: 'random', hints: true, agents: ['random'], levels: [], turn_clock: 60, turn_clocks: [0, 60],
+      on_leave: 'agent', newcomers: false };
     State.apply(Notifications.PLAYER_JOINED, context);
     assert.equal(assert.present(State.options).turnClock, 60);
     assert.equal(assert.present(State.options).onLeave, 'agent');
