@@ -66,27 +66,27 @@ function _viewForState() {
 
 /**
  * Views, sounds and notices that follow a notification (after the State was updated).
- * @param {string} event The notification's event.
- * @param {Object} context Its context.
+ * @param {import('./protocol-types.js').NotificationPayload} note The notification's payload.
  * @param {boolean} returning For another seat's `player_joined`: whether it is a person coming
  *   back ({@link _isReturning}).
  * @returns {void}
  */
-function _afterNotification(event, context, returning) {
-  if (event === Notifications.PLAYER_JOINED && 'session_id' in context) {
+function _afterNotification(note, returning) {
+  const event = note.event;
+  if (note.event === Notifications.PLAYER_JOINED && note.context.session_id !== undefined) {
     _rejoining = null;
     User.setLeftSession(null);
-    User.setSessionId(context.session_id);
-    Network.setSessionId(context.session_id);
+    User.setSessionId(note.context.session_id);
+    Network.setSessionId(note.context.session_id);
     _send(Commands.TABLE_SYNC);  // the chat, readiness and target score (docs/server.md)
     EventBus.emit(Events.UI_CONNECTION, { lost: false });
     ViewManager.show(_viewForState());
   }
-  else if (event === Notifications.PLAYER_JOINED) {
-    _toast(I18n.t(returning ? 'notice.playerBack' : 'notice.playerJoined', { name: context.player_name }));
+  else if (note.event === Notifications.PLAYER_JOINED) {
+    _toast(I18n.t(returning ? 'notice.playerBack' : 'notice.playerJoined', { name: note.context.player_name }));
   }
-  else if (event === Notifications.PLAYER_LEFT) {
-    _toast(I18n.t('notice.playerLeft', { name: context.player_name }));
+  else if (note.event === Notifications.PLAYER_LEFT) {
+    _toast(I18n.t('notice.playerLeft', { name: note.context.player_name }));
   }
   else if (event === Notifications.GAME_STARTED) {
     ViewManager.show('table');
@@ -97,8 +97,8 @@ function _afterNotification(event, context, returning) {
   else if (event === Notifications.REQUEST_CANCELLED) {
     _toast(I18n.t(_cancelledBecauseHandedOver() ? 'notice.requestHandedOver' : 'notice.requestCancelled'));
   }
-  else if (event === Notifications.PLAYER_PLAYED) {
-    SoundManager.play(context.is_bomb ? 'bomb' : 'play');
+  else if (note.event === Notifications.PLAYER_PLAYED) {
+    SoundManager.play(note.context.is_bomb ? 'bomb' : 'play');
   }
   else if (event === Notifications.PLAYER_PASSED) {
     SoundManager.play('pass');
@@ -122,7 +122,7 @@ function _cancelledBecauseHandedOver() {
  * Whether another seat's `player_joined` is a person coming back (a reload, a new
  * connection) rather than someone new: the seat dropped (`player_disconnected`), or its name
  * was already there. Read before the State takes the notification.
- * @param {Object} context The notification's context.
+ * @param {import('./protocol-types.js').PlayerJoined} context The notification's context.
  * @returns {boolean} True for a returning person.
  */
 function _isReturning(context) {
@@ -133,7 +133,7 @@ function _isReturning(context) {
 
 /**
  * Handle an error message from the server.
- * @param {{code: number, message: string, context: Object}} error The error's payload.
+ * @param {import('./protocol-types.js').ErrorPayload} error The error's payload.
  * @returns {void}
  */
 function _onError(error) {
@@ -171,26 +171,25 @@ function _onError(error) {
 
 /**
  * Handle one message from the server.
- * @param {{type: string, payload: Object}} message The message.
+ * @param {import('./protocol-types.js').ServerMessage} message The message.
  * @returns {void}
  */
 function _onMessage(message) {
-  const payload = message.payload || {};
   if (message.type === 'notification') {
-    const event = String(payload.event);
-    const context = payload.context || {};
-    const returning = event === Notifications.PLAYER_JOINED && !('session_id' in context) && _isReturning(context);
-    State.apply(event, context);
-    EventBus.emit(Events.STATE_CHANGED, { event: event, context: context });
-    _afterNotification(event, context, returning);
+    const note = message.payload;
+    const returning = note.event === Notifications.PLAYER_JOINED && !('session_id' in note.context)
+      && _isReturning(note.context);
+    State.apply(note.event, note.context);
+    EventBus.emit(Events.STATE_CHANGED, { event: note.event, context: note.context });
+    _afterNotification(note, returning);
   }
   else if (message.type === 'request') {
-    State.openRequest(payload);
-    EventBus.emit(Events.STATE_CHANGED, { event: 'request', context: payload });
+    State.openRequest(message.payload);
+    EventBus.emit(Events.STATE_CHANGED, { event: 'request', context: message.payload });
     SoundManager.play('turn');
   }
   else if (message.type === 'error') {
-    _onError(payload);
+    _onError(message.payload);
   }
   ViewManager.requestRender();
 }
@@ -256,8 +255,15 @@ function _onLeft() {
 }
 
 /**
+ * The `response_data` of a `response`, one per request action.
+ * @typedef {(import('./protocol-types.js').GrandTichuAnswer | import('./protocol-types.js').SchupfAnswer
+ *   | import('./protocol-types.js').PlayAnswer | import('./protocol-types.js').WishAnswer
+ *   | import('./protocol-types.js').DragonAnswer)} Answer
+ */
+
+/**
  * Send the answer to the open request.
- * @param {{action: string, data: Object}} intent The answer.
+ * @param {{action: string, data: Answer}} intent The answer.
  * @returns {void}
  */
 function _onRespond(intent) {
@@ -265,7 +271,10 @@ function _onRespond(intent) {
   if (!request || request.action !== intent.action) {
     return;
   }
-  _send(Commands.RESPONSE, { request_id: request.request_id, action: request.action, response_data: intent.data });
+  // the view built `data` for this action (TableView, Modals, AutoPassBar): the pair matches
+  const response = /** @type {Payloads['response']} */ (
+    { request_id: request.request_id, action: request.action, response_data: intent.data });
+  _send(Commands.RESPONSE, response);
   State.answerRequest(intent.data);
   ViewManager.requestRender();
 }

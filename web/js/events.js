@@ -12,6 +12,13 @@
  */
 
 /**
+ * The payload of `state:changed`: a notification's `{event, context}`, or a request as
+ * `{event: 'request', context}`; checking `event` narrows `context`.
+ * @typedef {(import('./protocol-types.js').NotificationPayload
+ *   | {event: 'request', context: import('./protocol-types.js').RequestPayload})} StateChange
+ */
+
+/**
  * The event names; frozen.
  * @namespace Events
  */
@@ -31,7 +38,7 @@ export const Events = Object.freeze({
 
   /**
    * AppController: the State took a notification (or a request) in.
-   * Payload: `{event: string, context: Object}` (`event` is `request` for a request).
+   * Payload: a `StateChange`, `{event, context}` (`event` is `request` for a request).
    */
   STATE_CHANGED: 'state:changed',
 

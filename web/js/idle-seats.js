@@ -75,37 +75,37 @@ function _handedOver(publicState) {
 }
 
 /**
- * Apply one notification; other events are ignored.
- * @param {string} event The notification's `event`.
- * @param {Object} context Its `context`.
+ * Apply one notification; other events (and requests) are ignored.
+ * @param {import('./events.js').StateChange} change The notification's payload.
  * @param {number} now `Date.now()` (a parameter, so that tests choose the time).
  * @returns {void}
  */
-function apply(event, context, now) {
-  if (event === Notifications.TURN_CLOCKS) {
-    IdleSeats.clocks = _clocks(context.clocks, now);
+function apply(change, now) {
+  if (change.event === Notifications.TURN_CLOCKS) {
+    IdleSeats.clocks = _clocks(change.context.clocks, now);
   }
-  else if (event === Notifications.SEAT_HANDED_OVER) {
-    IdleSeats.handedOver.add(Number(context.player_index));
-    delete IdleSeats.clocks[Number(context.player_index)];  // its agent answers now
+  else if (change.event === Notifications.SEAT_HANDED_OVER) {
+    IdleSeats.handedOver.add(Number(change.context.player_index));
+    delete IdleSeats.clocks[Number(change.context.player_index)];  // its agent answers now
   }
-  else if (event === Notifications.SEAT_TAKEN_BACK) {
-    IdleSeats.handedOver.delete(Number(context.player_index));
+  else if (change.event === Notifications.SEAT_TAKEN_BACK) {
+    IdleSeats.handedOver.delete(Number(change.context.player_index));
   }
-  else if ((event === Notifications.PLAYER_JOINED && 'session_id' in context) || event === Notifications.SPECTATE_STARTED) {
+  else if ((change.event === Notifications.PLAYER_JOINED && 'session_id' in change.context)
+      || change.event === Notifications.SPECTATE_STARTED) {
     reset();  // a (re)connection: the snapshot says who is handed over; the clocks follow
-    IdleSeats.handedOver = _handedOver(context.public_state);
+    IdleSeats.handedOver = _handedOver(change.context.public_state);
   }
-  else if (event === Notifications.GAME_STARTED) {
+  else if (change.event === Notifications.GAME_STARTED) {
     reset();
   }
-  else if (event === Notifications.GAME_OVER) {
+  else if (change.event === Notifications.GAME_OVER) {
     IdleSeats.clocks = {};
     IdleSeats.handedOver = new Set();
   }
-  else if (event === Notifications.GAME_ENDED_EARLY) {
+  else if (change.event === Notifications.GAME_ENDED_EARLY) {
     reset();
-    IdleSeats.endedEarly = { seat: Number(context.player_index), name: String(context.player_name || '') };
+    IdleSeats.endedEarly = { seat: Number(change.context.player_index), name: String(change.context.player_name || '') };
   }
 }
 
@@ -172,7 +172,7 @@ function formatClock(seconds) {
  */
 function init() {
   EventBus.on(Events.STATE_CHANGED, function (change) {
-    apply(change.event, change.context || {}, Date.now());
+    apply(change, Date.now());
   });
 }
 

@@ -11,6 +11,25 @@ import { I18n } from './i18n.js';
 import { Lib } from './lib.js';
 import { Notifications } from './protocol.js';
 
+/** @typedef {import('./protocol-types.js').NotificationPayload} NotificationPayload */
+
+/**
+ * What the words of a line need; each kind sets its own fields.
+ * @typedef {object} MoveData
+ * @property {number} [round] `round`: the round's number, from 1.
+ * @property {boolean} [grand] `call`: whether Grand Tichu.
+ * @property {Array<[number, number]>} [cards] `play`, `bomb`: the cards.
+ * @property {[string, number, number]} [combination] `play`, `bomb`: `[type, length, rank]`.
+ * @property {number} [to] `dog`, `dragon`: the seat given the lead or the trick.
+ * @property {string} [toName] `dog`, `dragon`: its name.
+ * @property {number} [value] `wish`: the wished value.
+ * @property {number} [points] `taken`: the trick's points.
+ * @property {number} [place] `out`: the place, from 1.
+ * @property {number[]} [roundPoints] `points`: the teams' points of the round.
+ * @property {number[]} [total] `points`: the teams' totals.
+ * @property {string} [agent] `left`: the agent who plays the seat now.
+ */
+
 /**
  * One line of the log.
  * @typedef {Object} Move
@@ -19,7 +38,7 @@ import { Notifications } from './protocol.js';
  *   `left` (a person left the table).
  * @property {number} [seat] Whose move.
  * @property {string} [name] That seat's name when the move was made.
- * @property {Object} [data] What the words need (cards, combination, value, place, ...).
+ * @property {MoveData} data What the words need.
  */
 
 /**
@@ -41,15 +60,14 @@ function empty() {
 /**
  * The log after one notification; a notification that is no move leaves it as it is.
  * @param {MoveLogState} log The log so far (not changed).
- * @param {string} event The notification's `event`.
- * @param {Object} context Its `context`.
+ * @param {NotificationPayload} note The notification's payload.
  * @param {function(number): string} nameOf The name of a seat now.
  * @param {number} limit Lines kept (the oldest go first).
  * @returns {MoveLogState} The new log.
  */
-function reduce(log, event, context, nameOf, limit) {
-  const move = _move(log, event, context, nameOf);
-  const lastPlayer = event === Notifications.PLAYER_PLAYED ? Number(context.turn[0]) : log.lastPlayer;
+function reduce(log, note, nameOf, limit) {
+  const move = _move(log, note, nameOf);
+  const lastPlayer = note.event === Notifications.PLAYER_PLAYED ? note.context.turn[0] : log.lastPlayer;
   if (!move.length) {
     return lastPlayer === log.lastPlayer ? log : { moves: log.moves, lastPlayer: lastPlayer };
   }
@@ -59,57 +77,63 @@ function reduce(log, event, context, nameOf, limit) {
 /**
  * The lines one notification adds.
  * @param {MoveLogState} log The log so far.
- * @param {string} event The notification's `event`.
- * @param {Object} context Its `context`.
+ * @param {NotificationPayload} note The notification's payload.
  * @param {function(number): string} nameOf The name of a seat now.
  * @returns {Move[]} The lines (none for a notification that is no move).
  */
-function _move(log, event, context, nameOf) {
+function _move(log, note, nameOf) {
+  /**
+   * A line of a seat's move.
+   * @param {string} kind The line's kind.
+   * @param {number} seat The seat.
+   * @param {MoveData} [data] What the words need.
+   * @returns {Move} The line.
+   */
   const seatMove = function (kind, seat, data) {
     return { kind: kind, seat: seat, name: nameOf(seat), data: data || {} };
   };
-  switch (event) {
+  switch (note.event) {
     case Notifications.ROUND_STARTED:
-      return [{ kind: 'round', data: { round: Number(context.round_index) + 1 } }];
+      return [{ kind: 'round', data: { round: Number(note.context.round_index) + 1 } }];
     case Notifications.PLAYER_ANNOUNCED:
-      return [seatMove('call', Number(context.player_index), { grand: Boolean(context.grand) })];
+      return [seatMove('call', Number(note.context.player_index), { grand: Boolean(note.context.grand) })];
     case Notifications.PLAYER_PLAYED: {
-      const turn = context.turn;
+      const turn = note.context.turn;
       const seat = Number(turn[0]);
       if (Lib.isDog(turn[1])) {
         return [seatMove('dog', seat, { to: Lib.partnerOf(seat), toName: nameOf(Lib.partnerOf(seat)) })];
       }
-      return [seatMove(context.is_bomb ? 'bomb' : 'play', seat, { cards: turn[1], combination: turn[2] })];
+      return [seatMove(note.context.is_bomb ? 'bomb' : 'play', seat, { cards: turn[1], combination: turn[2] })];
     }
     case Notifications.PLAYER_PASSED:
-      return [seatMove('pass', Number(context.player_index))];
+      return [seatMove('pass', Number(note.context.player_index))];
     case Notifications.WISH_MADE:
-      if (!context.wish_value) {
+      if (!note.context.wish_value) {
         return [];
       }
-      return [log.lastPlayer === null ? { kind: 'wish', data: { value: context.wish_value } }
-        : seatMove('wish', log.lastPlayer, { value: context.wish_value })];
+      return [log.lastPlayer === null ? { kind: 'wish', data: { value: note.context.wish_value } }
+        : seatMove('wish', log.lastPlayer, { value: note.context.wish_value })];
     case Notifications.WISH_FULFILLED:
       return [{ kind: 'wished', data: {} }];
     case Notifications.TRICK_TAKEN: {
-      const taken = [seatMove('taken', Number(context.player_index), { points: Number(context.points) })];
-      const recipient = context.dragon_recipient;
+      const taken = [seatMove('taken', Number(note.context.player_index), { points: Number(note.context.points) })];
+      const recipient = note.context.dragon_recipient;
       if (recipient !== null && recipient !== undefined) {
-        taken.push(seatMove('dragon', Number(context.player_index),
+        taken.push(seatMove('dragon', Number(note.context.player_index),
           { to: Number(recipient), toName: nameOf(Number(recipient)) }));
       }
       return taken;
     }
     case Notifications.PLAYER_OUT:
-      return [seatMove('out', Number(context.player_index), { place: Number(context.place) })];
+      return [seatMove('out', Number(note.context.player_index), { place: Number(note.context.place) })];
     case Notifications.ROUND_OVER:
-      return [{ kind: 'points', data: { points: context.points.slice(), total: context.total.slice() } }];
+      return [{ kind: 'points', data: { roundPoints: note.context.points.slice(), total: note.context.total.slice() } }];
     case Notifications.PLAYER_LEFT: {
-      if (!context.replaced_by_agent) {
+      if (!note.context.replaced_by_agent) {
         return [];
       }
-      const seat = Number(context.player_index);  // the name now is the agent's (issue 35, finding 5)
-      return [{ kind: 'left', seat: seat, name: String(context.player_name || ''), data: { agent: nameOf(seat) } }];
+      const seat = Number(note.context.player_index);  // the name now is the agent's (issue 35, finding 5)
+      return [{ kind: 'left', seat: seat, name: String(note.context.player_name || ''), data: { agent: nameOf(seat) } }];
     }
     default:
       return [];
@@ -118,7 +142,7 @@ function _move(log, event, context, nameOf) {
 
 /**
  * The cards of a play in short words, e.g. "7, 7" or "Dragon".
- * @param {number[][]} cards The cards.
+ * @param {Array<[number, number]>} cards The cards.
  * @returns {string} The words.
  */
 function _cardsText(cards) {
@@ -136,36 +160,37 @@ function _cardsText(cards) {
  * @returns {string} E.g. "Ada plays Pair: 7 7".
  */
 function text(move) {
-  const data = move.data || {};
+  const { round = 0, grand = false, cards = [], combination = ['', 0, 0], toName = '', value = 0, points = 0,
+    place = 0, roundPoints = [0, 0], total = [0, 0], agent = '' } = move.data;
   const name = move.name || '';
   switch (move.kind) {
     case 'round':
-      return I18n.t('log.round', { n: data.round });
+      return I18n.t('log.round', { n: round });
     case 'call':
-      return I18n.t(data.grand ? 'log.grand' : 'log.tichu', { name: name });
+      return I18n.t(grand ? 'log.grand' : 'log.tichu', { name: name });
     case 'play':
     case 'bomb':
-      return I18n.t('log.' + move.kind, { name: name, combo: I18n.t('combo.' + data.combination[0]),
-        cards: _cardsText(data.cards) });
+      return I18n.t('log.' + move.kind, { name: name, combo: I18n.t('combo.' + combination[0]),
+        cards: _cardsText(cards) });
     case 'dog':
-      return I18n.t('log.dog', { name: name, to: data.toName });
+      return I18n.t('log.dog', { name: name, to: toName });
     case 'pass':
       return I18n.t('log.pass', { name: name });
     case 'wish':
       return I18n.t(move.name ? 'log.wish' : 'log.wishAnon',
-        { name: name, value: data.value > 10 ? I18n.t('value.' + data.value) : String(data.value) });
+        { name: name, value: value > 10 ? I18n.t('value.' + value) : String(value) });
     case 'wished':
       return I18n.t('log.wished');
     case 'taken':
-      return I18n.t('log.taken', { name: name, points: data.points });
+      return I18n.t('log.taken', { name: name, points: points });
     case 'dragon':
-      return I18n.t('log.dragon', { name: name, to: data.toName });
+      return I18n.t('log.dragon', { name: name, to: toName });
     case 'out':
-      return I18n.t('log.out', { name: name, place: I18n.t('place.' + data.place) });
+      return I18n.t('log.out', { name: name, place: I18n.t('place.' + place) });
     case 'points':
-      return I18n.t('log.points', { a: data.points[0], b: data.points[1], ta: data.total[0], tb: data.total[1] });
+      return I18n.t('log.points', { a: roundPoints[0], b: roundPoints[1], ta: total[0], tb: total[1] });
     case 'left':
-      return I18n.t('log.left', { name: name, agent: data.agent });
+      return I18n.t('log.left', { name: name, agent: agent });
     default:
       return '';
   }

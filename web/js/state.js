@@ -67,6 +67,16 @@ import { Phases } from './protocol.js';
  */
 
 /**
+ * The table's spectators, as the last `spectators_changed` says.
+ * @typedef {object} Spectators
+ * @property {number} count How many watch.
+ * @property {number} limit How many may watch.
+ * @property {boolean} allowed Whether the table lets spectators in.
+ * @property {boolean} handsOpen Whether spectators see the hands.
+ * @property {Array<(boolean|null)>} allow Per seat: whether its person lets spectators see the hand.
+ */
+
+/**
  * The client's game state's fields. The views read them; only the controller changes them,
  * through the functions below (the exported `State` is these fields and those functions).
  * @typedef {Object} StateFields
@@ -82,7 +92,7 @@ import { Phases } from './protocol.js';
  * @property {boolean[]} passed Per seat: passed since the last play (`public_state.passed`).
  * @property {RoundRecord[]} rounds The finished rounds of the game.
  * @property {(RoundRecord|null)} lastRound The round that just ended, until the next push.
- * @property {(Object|null)} gameOver The `game_over` context of the last game.
+ * @property {(import('./protocol-types.js').GameOver|null)} gameOver The `game_over` context of the last game.
  * @property {(string|null)} storedGame The id of the last game played to its end and stored
  *   (`game_stored`): its replay and analysis.
  * @property {(TableOptions|null)} options The table's options, or null when the server sends none.
@@ -91,8 +101,8 @@ import { Phases } from './protocol.js';
  * @property {(LobbyState|null)} lobby The target score and readiness, or null from a server without them.
  * @property {ChatLine[]} chat The last chat lines (at most `Config.CHAT_LINES`).
  * @property {boolean} spectating Whether this client watches the table (no seat; docs/server.md "Spectators").
- * @property {(Object|null)} spectators The last `spectators_changed` context (`{count, limit,
- *   allowed, hands_open, allow}`), or null from a server without spectators.
+ * @property {(Spectators|null)} spectators The last `spectators_changed` context, or null from a
+ *   server without spectators.
  */
 /** @type {StateFields} */
 const State = {
@@ -393,7 +403,7 @@ const _HANDLERS = {
     State.request = null;
   },
   game_over: function (context) {
-    State.gameOver = context;
+    State.gameOver = /** @type {import('./protocol-types.js').GameOver} */ (context);  // the server's `game_over`
     State.request = null;
   },
   game_stored: function (context) {

@@ -29,31 +29,72 @@ import { TableControls } from './views/table/table-controls.js';
 
 const { describe, it, assert, run } = TestRunner;
 
-/** @type {number[][]} The four sevens. */
+/** @type {Array<[number, number]>} The four sevens. */
 const FOUR_SEVENS = [[7, 1], [7, 2], [7, 3], [7, 4]];
 
 /**
  * A `player_joined` context for this client at seat 0, as sent on joining.
- * @param {Object} [publicState] Fields of `public_state` to set.
- * @param {Object} [privateState] Fields of `private_state` to set.
- * @returns {Object} The context.
+ * @param {Partial<import('./protocol-types.js').PublicState>} [publicState] Fields of `public_state` to set.
+ * @param {Partial<import('./protocol-types.js').PrivateState>} [privateState] Fields of `private_state` to set.
+ * @returns {import('./protocol-types.js').PlayerJoined} The context.
  */
 function joined(publicState, privateState) {
+  /** @type {import('./protocol-types.js').PublicState} */
+  const publicDefaults = {
+    table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
+    phase: Phases.PLAYING, round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
+    announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
+    trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
+    count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
+  };
+  /** @type {import('./protocol-types.js').PrivateState} */
+  const privateDefaults = {
+    player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
+    given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: [],
+    unseen_bombs: { four_of_a_kind: [], straight_flush: [] }
+  };
   return {
     player_index: 0, player_name: 'Anna', session_id: 'abc', protocol_version: 1, pending_request: null,
-    public_state: Object.assign({
-      table_name: 'home', player_names: ['Anna', 'Bot 2', 'Ben', 'Bot 4'], host_index: 0, is_running: true,
-      phase: Phases.PLAYING, round_index: 0, current_turn_index: 1, count_hand_cards: [14, 14, 14, 14],
-      announcements: [0, 0, 0, 0], wish_value: 0, wish_open: false, trick_turns: [], trick_owner_index: null,
-      trick_points: 0, points: [0, 0, 0, 0], tricks_won: [0, 0, 0, 0], out_order: [], played_cards: [],
-      count_pushed: [3, 3, 3, 3], round_scores: [], total: [0, 0]
-    }, publicState || {}),
-    private_state: Object.assign({
-      player_index: 0, hand_cards: [[2, 1], [3, 1], [5, 2], [10, 3], [13, 4], [14, 4], [16, 0]],
-      given_schupf_cards: null, received_schupf_cards: null, may_announce: false, bombs: []
-    }, privateState || {})
+    public_state: Object.assign(publicDefaults, publicState),
+    private_state: Object.assign(privateDefaults, privateState)
   };
 }
+
+/** @typedef {import('./protocol-types.js').NotificationPayload} NotificationPayload */
+
+/**
+ * A whole `player_played` notification, as the server sends it (issue 36: the reducers take it typed).
+ * @param {[number, Array<[number, number]>, [string, number, number]]} turn `[seat, cards, combination]`.
+ * @param {boolean} [isBomb] Whether the play is a bomb.
+ * @returns {NotificationPayload} The notification's payload.
+ */
+function playedNote(turn, isBomb) {
+  return { event: Notifications.PLAYER_PLAYED, context: { turn: turn, trick_points: 0, trick_owner_index: turn[0],
+    is_bomb: Boolean(isBomb), out_of_turn: false } };
+}
+
+/**
+ * A `player_passed` notification.
+ * @param {number} seat Who passed.
+ * @returns {NotificationPayload} The notification's payload.
+ */
+function passedNote(seat) {
+  return { event: Notifications.PLAYER_PASSED, context: { player_index: seat } };
+}
+
+/**
+ * A `trick_taken` notification.
+ * @param {number} seat Who took the trick.
+ * @param {number} points Its points.
+ * @param {(number|null)} recipient The seat given the Dragon trick, or null.
+ * @returns {NotificationPayload} The notification's payload.
+ */
+function takenNote(seat, points, recipient) {
+  return { event: Notifications.TRICK_TAKEN, context: { player_index: seat, points: points, dragon_recipient: recipient } };
+}
+
+/** A `player_turn_changed` notification: no move. @type {NotificationPayload} */
+const TURN_CHANGED = { event: Notifications.PLAYER_TURN_CHANGED, context: { current_turn_index: 1 } };
 
 /**
  * A judged decision with the fields a test sets and neutral values for the others.
@@ -109,13 +150,14 @@ function judgedOption(fields) {
 
 /**
  * A `play` request.
- * @param {number[][][]} legalPlays The legal plays.
+ * @param {Array<Array<[number, number]>>} legalPlays The legal plays.
  * @param {([string, number, number]|null)} [trick] The combination on the table.
- * @returns {Object} The request payload.
+ * @returns {{request_id: string, action: 'play', context: import('./protocol-types.js').PlayContext,
+ *   timeout: (number|null)}} The request payload.
  */
 function playRequest(legalPlays, trick) {
   return { request_id: 'r1', action: 'play', timeout: null, context: {
-    hand_cards: State.hand(), trick_combination: trick || null, trick_owner_index: trick ? 1 : null,
+    hand_cards: /** @type {Array<[number, number]>} */ (State.hand()), trick_combination: trick || null, trick_owner_index: trick ? 1 : null,
     wish_value: 0, legal_plays: legalPlays, hint: null } };
 }
 
@@ -470,7 +512,7 @@ describe('State: a round', function () {
     State.apply(Notifications.GAME_OVER, { game_score: [[-40], [40]], total: [-40, 40], winner: 31,
       public_delta: { phase: Notifications.GAME_OVER, is_running: false } });
     assert.ok(!State.public.is_running);
-    assert.equal(State.gameOver.winner, 31);
+    assert.equal(assert.present(State.gameOver).winner, 31);
   });
   it('names everyone who held a seat during a round (issue 35, finding 5)', function () {
     State.reset();
@@ -533,6 +575,7 @@ describe('State: requests', function () {
   });
   it('offers neither the call nor a bomb while the own play is on its way', function () {
     State.reset();
+    /** @type {Array<[number, number]>} */
     const mahJong = [[1, 0]];
     State.apply(Notifications.PLAYER_JOINED, joined({ current_turn_index: 0 },
       { hand_cards: FOUR_SEVENS.concat(mahJong), may_announce: true, bombs: [FOUR_SEVENS] }));
@@ -667,24 +710,25 @@ describe('TableControls (design 8.1.5)', function () {
   });
   it('after the own action the status speaks to the player, never of them (issue 11, item 12)', function () {
     let own = null;
-    own = TableControls.ownAction(own, Notifications.PLAYER_PASSED, { player_index: 0 }, 0);
+    own = TableControls.ownAction(own, passedNote(0), 0);
     assert.equal(own, 'pass');
     assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: own }),
       { key: 'status.youPassed', seat: null }, 'the turn still points here: not "Anna is playing."');
     assert.deepEqual(TableControls.turnStatus({ turn: 1, seat: 0, ownAction: own }),
       { key: 'status.youPassedTurnOf', seat: 1 });
     assert.equal(I18n.t('status.youPassedTurnOf', { name: 'Bot 2' }), 'You passed. Bot 2 is playing.');
-    own = TableControls.ownAction(own, Notifications.PLAYER_PLAYED, { turn: [1, [[9, 1]], ['single', 1, 9]] }, 0);
+    own = TableControls.ownAction(own, playedNote([1, [[9, 1]], ['single', 1, 9]]), 0);
     assert.equal(own, null, 'another seat acted');
     assert.deepEqual(TableControls.turnStatus({ turn: 2, seat: 0, ownAction: own }),
       { key: 'status.turnOf', seat: 2 });
-    own = TableControls.ownAction(own, Notifications.PLAYER_PLAYED, { turn: [0, [[5, 1], [5, 2]], ['pair', 2, 5]] }, 0);
+    own = TableControls.ownAction(own, playedNote([0, [[5, 1], [5, 2]], ['pair', 2, 5]]), 0);
     assert.equal(own, 'play');
-    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_TURN_CHANGED, { current_turn_index: 1 }, 0), 'play');
-    assert.equal(TableControls.ownAction(own, Notifications.TRICK_TAKEN, { player_index: 0, points: 0 }, 0), null);
-    assert.equal(TableControls.ownAction(own, Notifications.ROUND_STARTED, { round_index: 1 }, 0), null);
-    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_JOINED, joined(), 0), null);
-    assert.equal(TableControls.ownAction(own, Notifications.PLAYER_JOINED, { player_index: 2, player_name: 'Ben' }, 0), 'play');
+    assert.equal(TableControls.ownAction(own, TURN_CHANGED, 0), 'play');
+    assert.equal(TableControls.ownAction(own, takenNote(0, 0, null), 0), null);
+    assert.equal(TableControls.ownAction(own, { event: Notifications.ROUND_STARTED, context: { round_index: 1 } }, 0), null);
+    assert.equal(TableControls.ownAction(own, { event: Notifications.PLAYER_JOINED, context: joined() }, 0), null);
+    assert.equal(TableControls.ownAction(own,
+      { event: Notifications.PLAYER_JOINED, context: { player_index: 2, player_name: 'Ben' } }, 0), 'play');
     assert.deepEqual(TableControls.turnStatus({ turn: 0, seat: 0, ownAction: null }),
       { key: 'status.waiting', seat: null });
     assert.equal(TableControls.turnStatus({ turn: null, seat: 0, ownAction: 'play' }), null);
@@ -792,12 +836,12 @@ describe('CenterPanel: the plays of the open trick', function () {
 describe('TrickLog: the last trick', function () {
   it('keeps plays and passes in order and the taken trick with its winner', function () {
     let log = TrickLog.empty();
-    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [1, [[5, 1]], ['single', 1, 5]] });
-    log = TrickLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: 2 });
-    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [3, [[15, 0]], ['single', 1, 15]] });
+    log = TrickLog.reduce(log, playedNote([1, [[5, 1]], ['single', 1, 5]]));
+    log = TrickLog.reduce(log, passedNote(2));
+    log = TrickLog.reduce(log, playedNote([3, [[15, 0]], ['single', 1, 15]]));
     assert.equal(log.current.length, 3);
     assert.ok(log.current[1].pass);
-    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 3, points: 30, dragon_recipient: 0 });
+    log = TrickLog.reduce(log, takenNote(3, 30, 0));
     assert.deepEqual(log.current, []);
     assert.equal(assert.present(log.last).winner, 3);
     assert.equal(assert.present(log.last).dragonRecipient, 0);
@@ -806,23 +850,23 @@ describe('TrickLog: the last trick', function () {
     assert.equal(log.taken, 1);
   });
   it('keeps the last round\'s final trick until a trick of the new round is taken', function () {
-    let log = TrickLog.reduce(TrickLog.empty(), Notifications.PLAYER_PLAYED, { turn: [1, [[5, 1]], ['single', 1, 5]] });
-    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 1, points: 5, dragon_recipient: null });
-    log = TrickLog.reduce(log, Notifications.ROUND_STARTED, { round_index: 1 });
+    let log = TrickLog.reduce(TrickLog.empty(), playedNote([1, [[5, 1]], ['single', 1, 5]]));
+    log = TrickLog.reduce(log, takenNote(1, 5, null));
+    log = TrickLog.reduce(log, { event: Notifications.ROUND_STARTED, context: { round_index: 1 } });
     assert.equal(assert.present(log.last).winner, 1, 'the final trick is kept over the deal');
     assert.equal(log.taken, 0);
-    log = TrickLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [2, [[9, 1]], ['single', 1, 9]] });
-    log = TrickLog.reduce(log, Notifications.TRICK_TAKEN, { player_index: 2, points: 0, dragon_recipient: null });
+    log = TrickLog.reduce(log, playedNote([2, [[9, 1]], ['single', 1, 9]]));
+    log = TrickLog.reduce(log, takenNote(2, 0, null));
     assert.equal(assert.present(log.last).winner, 2, 'the new round\'s first trick replaces it');
   });
   it('starts from the open trick on joining', function () {
-    let log = TrickLog.reduce(TrickLog.empty(), Notifications.TRICK_TAKEN, { player_index: 1, points: 0, dragon_recipient: null });
-    log = TrickLog.reduce(log, Notifications.PLAYER_JOINED, joined({ trick_turns: [] }));
+    let log = TrickLog.reduce(TrickLog.empty(), takenNote(1, 0, null));
+    log = TrickLog.reduce(log, { event: Notifications.PLAYER_JOINED, context: joined({ trick_turns: [] }) });
     assert.equal(log.last, null);
-    log = TrickLog.reduce(log, Notifications.PLAYER_JOINED, joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }));
+    log = TrickLog.reduce(log, { event: Notifications.PLAYER_JOINED, context: joined({ trick_turns: [[2, [[9, 4]], ['single', 1, 9]]] }) });
     assert.equal(log.current.length, 1);
     assert.equal(log.current[0].seat, 2);
-    assert.equal(TrickLog.reduce(log, Notifications.PLAYER_TURN_CHANGED, {}), log, 'other events leave it');
+    assert.equal(TrickLog.reduce(log, TURN_CHANGED), log, 'other events leave it');
   });
 });
 
@@ -832,39 +876,37 @@ describe('MoveLog: the running log of the moves', function () {
   const nameOf = function (seat) { return names[seat]; };
   it('keeps the moves with the names of their moment, and the wish as the Mah Jong player\'s', function () {
     let log = MoveLog.empty();
-    log = MoveLog.reduce(log, Notifications.PLAYER_PLAYED, { turn: [2, [[1, 0]], ['single', 1, 1]], is_bomb: false }, nameOf, 10);
-    log = MoveLog.reduce(log, Notifications.WISH_MADE, { wish_value: 12 }, nameOf, 10);
+    log = MoveLog.reduce(log, playedNote([2, [[1, 0]], ['single', 1, 1]]), nameOf, 10);
+    log = MoveLog.reduce(log, { event: Notifications.WISH_MADE, context: { wish_value: 12 } }, nameOf, 10);
     names[2] = 'Bot 3';
-    log = MoveLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: 2 }, nameOf, 10);
+    log = MoveLog.reduce(log, passedNote(2), nameOf, 10);
     names[2] = 'Ben';
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['play', 'wish', 'pass']);
     assert.equal(log.moves[1].name, 'Ben');
     assert.equal(log.moves[2].name, 'Bot 3', 'the name when the move was made');
-    assert.equal(MoveLog.reduce(log, Notifications.PLAYER_TURN_CHANGED, {}, nameOf, 10), log, 'other events leave it');
+    assert.equal(MoveLog.reduce(log, TURN_CHANGED, nameOf, 10), log, 'other events leave it');
   });
   it('says that the Dog passes the lead to the partner, not "Single" (issue 35, finding 9)', function () {
-    const log = MoveLog.reduce(MoveLog.empty(), Notifications.PLAYER_PLAYED, { turn: [1, [[0, 0]], ['single', 1, 0]], is_bomb: false },
-      nameOf, 10);
+    const log = MoveLog.reduce(MoveLog.empty(), playedNote([1, [[0, 0]], ['single', 1, 0]]), nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['dog']);
     assert.equal(MoveLog.text(log.moves[0]), 'Rolf plays the Dog: the lead passes to Dora.');
   });
   it('keeps at most the limit, the newest', function () {
     let log = MoveLog.empty();
     for (let seat = 0; seat < 4; seat += 1) {
-      log = MoveLog.reduce(log, Notifications.PLAYER_PASSED, { player_index: seat }, nameOf, 3);
+      log = MoveLog.reduce(log, passedNote(seat), nameOf, 3);
     }
     assert.deepEqual(log.moves.map(function (move) { return move.seat; }), [1, 2, 3]);
   });
   it('adds the Dragon gift to the trick taken', function () {
-    const log = MoveLog.reduce(MoveLog.empty(), Notifications.TRICK_TAKEN, { player_index: 1, points: 25, dragon_recipient: 2 },
-      nameOf, 10);
+    const log = MoveLog.reduce(MoveLog.empty(), takenNote(1, 25, 2), nameOf, 10);
     assert.deepEqual(log.moves.map(function (move) { return move.kind; }), ['taken', 'dragon']);
     assert.equal(log.moves[1].data?.toName, 'Ben');
   });
   it('says who left the table and who plays the seat now (issue 35, finding 5)', function () {
     names[1] = 'Bot 2';  // the State took the notification first: the seat is the agent's
-    const log = MoveLog.reduce(MoveLog.empty(), Notifications.PLAYER_LEFT,
-      { player_index: 1, player_name: 'Rolf', host_index: 0, replaced_by_agent: true }, nameOf, 10);
+    const log = MoveLog.reduce(MoveLog.empty(), { event: Notifications.PLAYER_LEFT,
+      context: { player_index: 1, player_name: 'Rolf', host_index: 0, replaced_by_agent: true } }, nameOf, 10);
     names[1] = 'Rolf';
     assert.deepEqual(log.moves.map(function (move) { return [move.kind, move.name]; }), [['left', 'Rolf']]);
     assert.equal(MoveLog.text(log.moves[0]), 'Rolf left the table; Bot 2 plays the seat.');
@@ -1122,8 +1164,8 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
   describe('IdleSeats: clocks, hand-overs and a game ended early', function () {
   it('counts every seat down from turn_clocks, and the time waited', function () {
     IdleSeats.reset();
-    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
-      { player_index: 1, seconds_left: null, waited: 5 }] }, 1000000);
+    IdleSeats.apply({ event: Notifications.TURN_CLOCKS, context: { clocks: [{ player_index: 2, seconds_left: 42, waited: 18 },
+      { player_index: 1, seconds_left: null, waited: 5 }] } }, 1000000);
     assert.equal(IdleSeats.secondsLeft(2, 1000000), 42);
     assert.equal(IdleSeats.secondsLeft(2, 1010500), 32);
     assert.equal(IdleSeats.secondsLeft(2, 2000000), 0);
@@ -1133,27 +1175,27 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     assert.equal(IdleSeats.waited(0, 1000000), null);
     assert.equal(IdleSeats.formatClock(42), '0:42');
     assert.equal(IdleSeats.formatClock(120), '2:00');
-    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [] }, 1001000);
+    IdleSeats.apply({ event: Notifications.TURN_CLOCKS, context: { clocks: [] } }, 1001000);
     assert.ok(!IdleSeats.anyWaited());
   });
   it('offers the hand-over after 60 s of waiting, not for a seat handed over', function () {
     IdleSeats.reset();
-    IdleSeats.apply(Notifications.TURN_CLOCKS, { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] }, 0);
+    IdleSeats.apply({ event: Notifications.TURN_CLOCKS, context: { clocks: [{ player_index: 3, seconds_left: null, waited: 50 }] } }, 0);
     assert.ok(!IdleSeats.canHandOver(3, 9000));
     assert.ok(IdleSeats.canHandOver(3, 10000));
-    IdleSeats.apply(Notifications.SEAT_HANDED_OVER, { player_index: 3, player_name: 'Ida', reason: 'host' }, 10000);
+    IdleSeats.apply({ event: Notifications.SEAT_HANDED_OVER, context: { player_index: 3, player_name: 'Ida', reason: 'host' } }, 10000);
     assert.ok(IdleSeats.handedOver.has(3));
     assert.ok(!IdleSeats.canHandOver(3, 20000));
-    IdleSeats.apply(Notifications.SEAT_TAKEN_BACK, { player_index: 3, player_name: 'Ida' }, 20000);
+    IdleSeats.apply({ event: Notifications.SEAT_TAKEN_BACK, context: { player_index: 3, player_name: 'Ida' } }, 20000);
     assert.ok(!IdleSeats.handedOver.has(3));
   });
   it('takes the handed-over seats from the own player_joined', function () {
     IdleSeats.reset();
-    IdleSeats.apply(Notifications.PLAYER_JOINED, joined({ agent_plays_for: [0, 2] }), 0);
+    IdleSeats.apply({ event: Notifications.PLAYER_JOINED, context: joined({ agent_plays_for: [0, 2] }) }, 0);
     assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2]);
-    IdleSeats.apply(Notifications.PLAYER_JOINED, { player_index: 1, player_name: 'Ben' }, 0);
+    IdleSeats.apply({ event: Notifications.PLAYER_JOINED, context: { player_index: 1, player_name: 'Ben' } }, 0);
     assert.deepEqual(Array.from(IdleSeats.handedOver).sort(), [0, 2], 'another client changes nothing');
-    IdleSeats.apply(Notifications.GAME_OVER, {}, 0);
+    IdleSeats.apply({ event: Notifications.GAME_OVER, context: { game_score: [[100, 0]], total: [100, 0], winner: 0 } }, 0);
     assert.equal(IdleSeats.handedOver.size, 0);
   });
   it('remembers who ended the game early until the next game, and State goes to the lobby', function () {
@@ -1162,20 +1204,20 @@ describe('Analysis: the chart, the markers, the costliest decisions', function (
     State.openRequest(playRequest([[[2, 1]]]));
     IdleSeats.reset();
     State.apply(Notifications.GAME_ENDED_EARLY, { player_index: 2, player_name: 'Ben' });
-    IdleSeats.apply(Notifications.GAME_ENDED_EARLY, { player_index: 2, player_name: 'Ben' }, 0);
+    IdleSeats.apply({ event: Notifications.GAME_ENDED_EARLY, context: { player_index: 2, player_name: 'Ben' } }, 0);
     assert.equal(State.public.is_running, false);
     assert.equal(State.request, null);
     assert.deepEqual(IdleSeats.endedEarly, { seat: 2, name: 'Ben' });
     I18n.setLanguage('en');
     assert.equal(I18n.t('rules.endedEarly', { name: 'Ben' }), 'Ben left; the game ended early.');
-    IdleSeats.apply(Notifications.GAME_STARTED, {}, 0);
+    IdleSeats.apply({ event: Notifications.GAME_STARTED, context: {} }, 0);
     assert.equal(IdleSeats.endedEarly, null);
   });
   it('keeps the turn clock, the leaving rule and the newcomers option', function () {
     State.reset();
     const context = joined({ is_running: false, phase: Phases.LOBBY });
-    context.options = { agent: 'random', hints: true, agents: ['random'], turn_clock: 60, on_leave: 'agent',
-      newcomers: false };
+    context.options = { agent: 'random', hints: true, agents: ['random'], levels: [], turn_clock: 60, turn_clocks: [0, 60],
+      on_leave: 'agent', newcomers: false };
     State.apply(Notifications.PLAYER_JOINED, context);
     assert.equal(assert.present(State.options).turnClock, 60);
     assert.equal(assert.present(State.options).onLeave, 'agent');

@@ -6,20 +6,23 @@
 
 import { Notifications } from './protocol.js';
 
+/** @typedef {import('./protocol-types.js').NotificationPayload} NotificationPayload */
+/** @typedef {[number, Array<[number, number]>, [string, number, number]]} Turn A protocol turn `[player_index, cards, combination]`. */
+
 /**
  * One step of a trick: a play (`cards`, `combination`) or a pass (`pass: true`).
  * @typedef {Object} TrickEntry
  * @property {number} seat Who played or passed.
  * @property {boolean} pass Whether it was a pass.
- * @property {number[][]} cards The cards played (`[]` for a pass).
- * @property {(Array|null)} combination `[type, length, rank]`, or null for a pass.
+ * @property {Array<[number, number]>} cards The cards played (`[]` for a pass).
+ * @property {([string, number, number]|null)} combination `[type, length, rank]`, or null for a pass.
  */
 
 /**
  * A trick that was taken.
  * @typedef {Object} TakenTrick
  * @property {TrickEntry[]} entries Its plays and passes in order.
- * @property {number} winner The seat that won it.
+ * @property {(number|null)} winner The seat that won it (as `trick_taken` names it).
  * @property {(number|null)} dragonRecipient The seat the Dragon trick was given to, or null.
  * @property {number} points The trick's card points.
  */
@@ -43,7 +46,7 @@ function empty() {
 
 /**
  * A play entry from a protocol turn `[player_index, cards, combination]`.
- * @param {Array} turn The turn.
+ * @param {Turn} turn The turn.
  * @returns {TrickEntry} The entry.
  */
 function _playEntry(turn) {
@@ -53,32 +56,32 @@ function _playEntry(turn) {
 /**
  * The log after a notification (the log given is not changed).
  * @param {TrickLogState} log The log before.
- * @param {string} event The notification's event.
- * @param {Object} context Its context.
+ * @param {NotificationPayload} note The notification's payload.
  * @returns {TrickLogState} The log after.
  */
-function reduce(log, event, context) {
-  if (event === Notifications.PLAYER_JOINED && 'session_id' in context) {
-    const state = context.public_state || {};
-    return { current: (state.trick_turns || []).map(_playEntry), last: null, taken: 0 };
+function reduce(log, note) {
+  if (note.event === Notifications.PLAYER_JOINED && 'session_id' in note.context) {
+    const turns = note.context.public_state ? note.context.public_state.trick_turns : [];
+    return { current: turns.map(_playEntry), last: null, taken: 0 };
   }
-  if (event === Notifications.ROUND_STARTED) {
+  if (note.event === Notifications.ROUND_STARTED) {
     // the round's final trick stays reviewable through the next deal, until a trick is taken
     return { current: [], last: log.last, taken: 0 };
   }
-  if (event === Notifications.PLAYER_PLAYED) {
-    return Object.assign({}, log, { current: log.current.concat([_playEntry(context.turn)]) });
+  if (note.event === Notifications.PLAYER_PLAYED) {
+    return Object.assign({}, log, { current: log.current.concat([_playEntry(note.context.turn)]) });
   }
-  if (event === Notifications.PLAYER_PASSED) {
-    const entry = { seat: context.player_index, pass: true, cards: [], combination: null };
+  if (note.event === Notifications.PLAYER_PASSED) {
+    /** @type {TrickEntry} */
+    const entry = { seat: note.context.player_index, pass: true, cards: [], combination: null };
     return Object.assign({}, log, { current: log.current.concat([entry]) });
   }
-  if (event === Notifications.TRICK_TAKEN) {
-    const recipient = context.dragon_recipient;
+  if (note.event === Notifications.TRICK_TAKEN) {
+    const recipient = note.context.dragon_recipient;
     return {
       current: [],
-      last: { entries: log.current, winner: context.player_index,
-        dragonRecipient: recipient === undefined ? null : recipient, points: context.points },
+      last: { entries: log.current, winner: note.context.player_index,
+        dragonRecipient: recipient === undefined ? null : recipient, points: note.context.points },
       taken: log.taken + 1
     };
   }

@@ -149,22 +149,24 @@ function _bubble(seat, reaction) {
 /**
  * After the State took a notification: add it to the move log (a new game or a new
  * connection starts the log anew), count unread chat lines and show reactions.
- * @param {{event: string, context: Object}} change What changed.
+ * @param {import('../events.js').StateChange} change What changed.
  * @returns {void}
  */
 function _onStateChanged(change) {
-  const event = change.event;
-  if (event === Notifications.GAME_STARTED || (event === Notifications.PLAYER_JOINED && change.context.session_id)
-      || event === Notifications.SPECTATE_STARTED) {
+  if (change.event === 'request') {
+    return;
+  }
+  if (change.event === Notifications.GAME_STARTED || (change.event === Notifications.PLAYER_JOINED && change.context.session_id)
+      || change.event === Notifications.SPECTATE_STARTED) {
     _moves = MoveLog.empty();
   }
-  if (event !== Notifications.PLAYER_LEFT || State.public.is_running) {  // a leave in the lobby is no move of a game
-    _moves = MoveLog.reduce(_moves, event, change.context, State.displayName, Config.MOVE_LOG_LINES);
+  if (change.event !== Notifications.PLAYER_LEFT || State.public.is_running) {  // a leave in the lobby is no move of a game
+    _moves = MoveLog.reduce(_moves, change, State.displayName, Config.MOVE_LOG_LINES);
   }
-  if (event === Notifications.CHAT_HISTORY) {
+  if (change.event === Notifications.CHAT_HISTORY) {
     _version += 1;
   }
-  if (event !== Notifications.CHAT_MESSAGE && event !== Notifications.REACTION) {
+  if (change.event !== Notifications.CHAT_MESSAGE && change.event !== Notifications.REACTION) {
     return;
   }
   _version += 1;
@@ -175,7 +177,7 @@ function _onStateChanged(change) {
   if (_tab !== 'chat' && seat !== State.playerIndex) {
     _unread += 1;
   }
-  if (event === Notifications.REACTION && Config.REACTIONS.includes(change.context.reaction)) {
+  if (change.event === Notifications.REACTION && Config.REACTIONS.includes(change.context.reaction)) {
     _bubble(seat, change.context.reaction);
   }
 }

@@ -397,7 +397,7 @@ function _receivedFrom(cards) {
 
 /**
  * Keep the screen-only state in step with the game.
- * @param {{event: string, context: Object}} change What changed.
+ * @param {import('../events.js').StateChange} change What changed.
  * @returns {void}
  */
 function _onStateChanged(change) {
@@ -405,8 +405,8 @@ function _onStateChanged(change) {
   if (_TURN_MOVED.has(event)) {
     EventBus.emit(Events.UI_TOAST_DROP, _HINT_TOAST);
   }
-  _ui.ownAction = TableControls.ownAction(_ui.ownAction, event, change.context || {}, State.playerIndex);
-  if (event === Notifications.ROUND_STARTED || (event === Notifications.PLAYER_JOINED && 'session_id' in change.context)) {
+  _ui.ownAction = TableControls.ownAction(_ui.ownAction, change, State.playerIndex);
+  if (event === Notifications.ROUND_STARTED || (change.event === Notifications.PLAYER_JOINED && 'session_id' in change.context)) {
     _resetCards();
     _ui.received = new Map();
   }

@@ -127,20 +127,19 @@ function selectionProblem(situation) {
  * them: `pass` or `play` after the own pass or play (a bomb too), null again once another
  * seat acts, the trick is taken, a round begins or the page (re)joins.
  * @param {(string|null)} previous The value before the notification.
- * @param {string} event The notification's event.
- * @param {Object} context Its context.
+ * @param {import('../../events.js').StateChange} change The notification (or request) taken in.
  * @param {(number|null)} seat The own seat.
  * @returns {(string|null)} `pass`, `play` or null.
  */
-function ownAction(previous, event, context, seat) {
-  if (event === Notifications.PLAYER_PLAYED) {
-    return context.turn[0] === seat ? 'play' : null;
+function ownAction(previous, change, seat) {
+  if (change.event === Notifications.PLAYER_PLAYED) {
+    return change.context.turn[0] === seat ? 'play' : null;
   }
-  if (event === Notifications.PLAYER_PASSED) {
-    return context.player_index === seat ? 'pass' : null;
+  if (change.event === Notifications.PLAYER_PASSED) {
+    return change.context.player_index === seat ? 'pass' : null;
   }
-  const rejoined = event === Notifications.PLAYER_JOINED && 'session_id' in context;
-  if (event === Notifications.TRICK_TAKEN || event === Notifications.ROUND_STARTED || rejoined) {
+  const rejoined = change.event === Notifications.PLAYER_JOINED && 'session_id' in change.context;
+  if (change.event === Notifications.TRICK_TAKEN || change.event === Notifications.ROUND_STARTED || rejoined) {
     return null;
   }
   return previous;

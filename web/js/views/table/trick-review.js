@@ -104,12 +104,16 @@ function init() {
       close();  // a click beside the panel
     }
   });
-  EventBus.on(Events.STATE_CHANGED, function (change) {
-    const context = change.context || {};
-    _log = TrickLog.reduce(_log, change.event, context);
-    if ((change.event === Notifications.PLAYER_JOINED && 'session_id' in context)
-        || (change.event === 'request' && (context.action === 'wish' || context.action === 'give_dragon_away'))) {
-      _open = false;  // the wish and Dragon dialogs come first
+  EventBus.on(Events.STATE_CHANGED, function (/** @type {import('../../events.js').StateChange} */ change) {
+    if (change.event === 'request') {
+      if (change.context.action === 'wish' || change.context.action === 'give_dragon_away') {
+        _open = false;  // the wish and Dragon dialogs come first
+      }
+      return;
+    }
+    _log = TrickLog.reduce(_log, change);
+    if (change.event === Notifications.PLAYER_JOINED && 'session_id' in change.context) {
+      _open = false;  // a (re)join closes the review
     }
   });
 }
@@ -159,7 +163,7 @@ function _trickContent() {
     list.appendChild(item);
   }
   const taken = _element('p', 'review-taken', I18n.t('review.takenBy',
-    { name: State.displayName(last.winner), points: last.points }));
+    { name: last.winner === null ? '' : State.displayName(last.winner), points: last.points }));
   taken.dataset.seat = String(last.winner);
   const parts = [list, taken];
   if (last.dragonRecipient !== null) {
