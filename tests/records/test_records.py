@@ -572,6 +572,9 @@ def test_a_record_line_is_the_json_of_the_record_and_its_cache_is_bounded() -> N
                      ActionKind.DRAGON}
     plays = [Action(ActionKind.PLAY, seat, (1 << index) | (1 << (55 - index))) for seat in range(4)
              for index in range(56)]
-    events = [*plays, *(Action(ActionKind.PASS, seat) for seat in range(4))]
-    assert event_text.events_text(events, lambda action: "?") == ",".join(
-        record_line(event_json(action)) for action in events)
+    rare = [Action(ActionKind.TICHU, 2), Action(ActionKind.BOMB, 1, 0b1111 << 8), Action(ActionKind.WISH, 0, 14),
+            Action(ActionKind.WISH, 3, 0), Action(ActionKind.DRAGON, 1, 2)]
+    events = [*plays, *(Action(ActionKind.PASS, seat) for seat in range(4)), *rare]
+    assert event_text.events_text(events) == ",".join(record_line(event_json(action)) for action in events)
+    with pytest.raises(ValueError, match="no record event"):
+        event_text.events_text([Action(ActionKind.DECLINE, 0)])

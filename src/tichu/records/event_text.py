@@ -6,7 +6,7 @@ write. One of the modules the optional accelerator compiles (:mod:`tichu.acceler
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 
 from tichu.core.cards import format_mask
@@ -33,15 +33,17 @@ play_text = lru_cache(maxsize=PLAY_TEXT_CACHE)(_play_text)
 _PASS_TEXTS = tuple(json.dumps({"seat": seat, "pass": True}, separators=(",", ":")) for seat in range(4))
 
 
-def events_text(events: Iterable[Action], other: Callable[[Action], str]) -> str:
-    """A round's events as the JSON text of their list, the brackets left out.
+def events_text(events: Iterable[Action]) -> str:
+    """A round's events as the JSON text of their list, the brackets left out (the same text the
+    JSON encoder writes of :func:`~tichu.records.record.event_json`'s objects).
 
     A pass is one of four texts and a play its seat and its cards' labels put into one text
-    (remembered), without the JSON encoder: the labels are letters, digits and spaces, which
-    JSON writes as they are.
+    (remembered); the rare events (a call, a bomb, a wish, a Dragon gift) are put together
+    here too, without the JSON encoder: the labels are letters, digits and spaces, which JSON
+    writes as they are.
 
     :param events: The round's events (:attr:`~tichu.core.round.Round.events`).
-    :param other: The text of any other event (a call, a bomb, a wish, a Dragon gift).
+    :raises ValueError: For an action that is no record event (a deal, a push, a decline).
     """
     found: list[str] = []
     passing, playing = ActionKind.PASS, ActionKind.PLAY
@@ -53,5 +55,21 @@ def events_text(events: Iterable[Action], other: Callable[[Action], str]) -> str
         elif kind is playing and isinstance(value, int):
             found.append(play_text(value << 2 | seat))
         else:
-            found.append(other(action))
+            found.append(_rare_text(action))
     return ",".join(found)
+
+
+def _rare_text(action: Action) -> str:
+    """The text of an event that is neither a pass nor a play (records.md's event objects)."""
+    kind, seat = action.kind, action.seat
+    if kind == ActionKind.TICHU:
+        return '{"seat":' + str(seat) + ',"tichu":true}'
+    if kind == ActionKind.BOMB:
+        return '{"seat":' + str(seat) + ',"bomb":"' + format_mask(action.number()) + '"}'
+    if kind == ActionKind.WISH:
+        return '{"seat":' + str(seat) + ',"wish":' + str(action.number()) + "}"
+    if kind == ActionKind.DRAGON:
+        return '{"seat":' + str(seat) + ',"dragon_to":' + str(action.number()) + "}"
+    if kind == ActionKind.PLAY:
+        return '{"seat":' + str(seat) + ',"play":"' + play_labels(action.number()) + '"}'
+    raise ValueError(f"{kind!r} is no record event")

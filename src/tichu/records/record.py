@@ -75,7 +75,7 @@ def round_json(round_: Round, *, events: bool = True) -> RoundRecord:
         "deal": [format_mask(mask) for mask in round_.first_deal],
         "deal_rest": [format_mask(mask) for mask in round_.second_deal],
         "grand_tichu": [call == ANNOUNCE_GRAND for call in round_.announcements],
-        "push": [None if triple is None else [format_mask(card) for card in triple] for triple in round_.given],
+        "push": [None if triple is None else [play_labels(card) for card in triple] for triple in round_.given],
         "events": _events_json(round_.events) if events else [],
     }
     if round_.is_over:
@@ -143,17 +143,12 @@ def game_record_line(rounds: Sequence[Round], rules: RuleSet, players: Sequence[
     assert len(parts) == len(rounds) + 1
     pieces = [parts[0]]
     for round_, rest in zip(rounds, parts[1:]):
-        pieces.append('"events":[' + events_text(round_.events, _event_text) + "]")
+        pieces.append('"events":[' + events_text(round_.events) + "]")
         pieces.append(rest)
     return "".join(pieces)
 
 
 _NO_EVENTS = '"events":[]'
-
-
-def _event_text(action: Action) -> str:
-    """One record event's JSON text (:func:`event_json`)."""
-    return record_line(event_json(action))
 
 
 def ended_early(record: GameRecord, unfinished: Round | None) -> GameRecord:
